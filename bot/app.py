@@ -1,0 +1,136 @@
+"""The composition root's body: build every part from settings, run, and shut down cleanly."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from aiogram import Bot, Dispatcher
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from bot.commands import register_commands
+from bot.config import Settings
+from bot.factory import create_bot, create_dispatcher
+from bot.i18n import I18n
+from bot.middlewares import InFlightMiddleware
+from bot.outbound import Limits
+from db.database import EmbeddedPostgres, create_engine, create_session_factory, migrate
+
+logger = logging.getLogger(__name__)
+
+SHUTDOWN_GRACE_SECONDS = 30.0
+
+
+@dataclass
+class BotRuntime:
+    """One running bot: dispatcher polling in a task over one engine. Tests restart it."""
+
+    bot: Bot
+    dispatcher: Dispatcher
+    engine: AsyncEngine
+    _task: asyncio.Task[None] | None = field(default=None, init=False)
+
+    def start_polling(self, *, handle_signals: bool = False) -> asyncio.Task[None]:
+        self._task = asyncio.create_task(
+            self.dispatcher.start_polling(
+                self.bot, handle_signals=handle_signals, polling_timeout=10
+            )
+        )
+        return self._task
+
+    async def run_until_stopped(self) -> None:
+        """Poll until SIGTERM/SIGINT (aiogram handles the signals), then finish in-flight work."""
+        await self.dispatcher.start_polling(self.bot, handle_signals=True, polling_timeout=10)
+
+    async def stop(self) -> None:
+        if self._task is None:
+            return
+        try:
+            await self.dispatcher.stop_polling()
+        except RuntimeError:
+            pass  # polling already ended
+        await self._task
+        self._task = None
+
+
+async def _on_shutdown(dispatcher: Dispatcher) -> None:
+    in_flight: InFlightMiddleware = dispatcher["in_flight"]
+    await in_flight.wait_idle(SHUTDOWN_GRACE_SECONDS)
+
+
+async def _on_startup(bot: Bot, dispatcher: Dispatcher) -> None:
+    await bot.delete_webhook(drop_pending_updates=False)
+    await register_commands(bot, dispatcher["i18n"])
+    me = await bot.get_me()
+    logger.info("bot @%s is up", me.username)
+
+
+def build_runtime(
+    *,
+    token: str,
+    api_url: str | None,
+    engine: AsyncEngine,
+    settings: Settings,
+    limits: Limits | None = None,
+) -> BotRuntime:
+    i18n = I18n(settings.default_locale.value)
+    dp = create_dispatcher(
+        engine=engine, session_factory=create_session_factory(engine), i18n=i18n
+    )
+    dp.startup.register(_on_startup)
+    dp.shutdown.register(_on_shutdown)
+    bot = create_bot(token, api_url=api_url, limits=limits)
+    return BotRuntime(bot=bot, dispatcher=dp, engine=engine)
+
+
+async def open_database(settings: Settings) -> tuple[AsyncEngine, EmbeddedPostgres | None]:
+    embedded = None
+    if settings.database_url is not None:
+        url = settings.database_url.get_secret_value()
+    else:
+        embedded = EmbeddedPostgres(settings.data_dir)
+        url = await embedded.start()
+    engine = create_engine(url)
+    await migrate(engine)
+    return engine, embedded
+
+
+async def run(settings: Settings, *, stdin: TextIO, stdout: TextIO) -> None:
+    engine, embedded = await open_database(settings)
+    try:
+        if settings.bot_token is not None:
+            runtime = build_runtime(
+                token=settings.bot_token.get_secret_value(),
+                api_url=settings.telegram_api_url,
+                engine=engine,
+                settings=settings,
+            )
+            await runtime.run_until_stopped()
+        else:
+            await _run_sandbox(settings, engine, stdin=stdin, stdout=stdout)
+    finally:
+        await engine.dispose()
+        if embedded is not None:
+            await embedded.stop()
+
+
+async def _run_sandbox(
+    settings: Settings, engine: AsyncEngine, *, stdin: TextIO, stdout: TextIO
+) -> None:
+    from bot.emulator import BotAPIEmulator
+    from bot.sandbox import run_sandbox
+
+    emulator = BotAPIEmulator()
+    base_url = await emulator.start(host="127.0.0.1", port=0)
+    logger.info("sandbox: Bot API emulator on %s", base_url)
+    runtime = build_runtime(
+        token=emulator.token, api_url=base_url, engine=engine, settings=settings
+    )
+    runtime.start_polling()
+    try:
+        await run_sandbox(emulator, stdin=stdin, stdout=stdout)
+    finally:
+        await runtime.stop()
+        await emulator.stop()

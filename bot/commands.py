@@ -1,0 +1,34 @@
+"""The command menu, registered with setMyCommands in both languages and both chat kinds."""
+
+from __future__ import annotations
+
+from aiogram import Bot
+from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
+
+from bot.i18n import N_, I18n
+
+PRIVATE = (
+    ("start", N_("start screen")),
+    ("help", N_("this help")),
+    ("profile", N_("your name and time zone")),
+    ("lang", N_("interface language")),
+    ("cancel", N_("cancel the current step")),
+)
+GROUP = (
+    ("start", N_("start screen")),
+    ("help", N_("this help")),
+    ("lang", N_("interface language")),
+)
+
+
+async def register_commands(bot: Bot, i18n: I18n) -> None:
+    for scope, commands in (
+        (BotCommandScopeAllPrivateChats(), PRIVATE),
+        (BotCommandScopeAllGroupChats(), GROUP),
+    ):
+        for locale, t in i18n.all().items():
+            menu = [BotCommand(command=name, description=t(text)) for name, text in commands]
+            await bot.set_my_commands(menu, scope=scope, language_code=locale)
+        default = i18n.translator(i18n.default_locale)
+        menu = [BotCommand(command=name, description=default(text)) for name, text in commands]
+        await bot.set_my_commands(menu, scope=scope)

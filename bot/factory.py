@@ -1,0 +1,47 @@
+"""Factories called by the composition root (``bot.app``); nothing here runs at import time."""
+
+from __future__ import annotations
+
+from aiogram import Bot, Dispatcher
+from aiogram.client.default import DefaultBotProperties
+from aiogram.client.session.aiohttp import AiohttpSession
+from aiogram.client.telegram import TelegramAPIServer
+from aiogram.enums import ParseMode
+from aiogram.utils.callback_answer import CallbackAnswerMiddleware
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+import handlers
+from bot.fsm_storage import PostgresStorage
+from bot.i18n import I18n
+from bot.middlewares import ContextMiddleware, InFlightMiddleware, UnitOfWorkMiddleware
+from bot.outbound import Limits, OutboundLimiter, ResilienceMiddleware
+
+
+def create_bot(token: str, *, api_url: str | None, limits: Limits | None = None) -> Bot:
+    session = AiohttpSession(api=TelegramAPIServer.from_base(api_url)) if api_url else None
+    bot = Bot(
+        token=token,
+        session=session,
+        default=DefaultBotProperties(parse_mode=ParseMode.HTML, link_preview_is_disabled=True),
+    )
+    bot.session.middleware(ResilienceMiddleware(OutboundLimiter(limits or Limits())))
+    return bot
+
+
+def create_dispatcher(
+    *,
+    engine: AsyncEngine,
+    session_factory: async_sessionmaker[AsyncSession],
+    i18n: I18n,
+) -> Dispatcher:
+    dp = Dispatcher(storage=PostgresStorage(engine))
+    in_flight = InFlightMiddleware()
+    dp.update.outer_middleware(in_flight)
+    dp.update.outer_middleware(UnitOfWorkMiddleware(session_factory))
+    dp.update.outer_middleware(ContextMiddleware(i18n))
+    dp.callback_query.middleware(CallbackAnswerMiddleware())
+    dp["i18n"] = i18n
+    dp["in_flight"] = in_flight
+    dp.include_routers(*handlers.routers())
+    return dp

@@ -1,0 +1,100 @@
+"""gettext catalogs (Babel ``.po`` files under ``bot/locales``), Russian first, English too.
+
+Message ids are English source strings. The ``.po`` files are compiled in memory at start, so a
+fresh checkout needs no build step. Extraction: ``make i18n`` (keywords ``t``, ``N_``).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass
+from io import BytesIO
+from pathlib import Path
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import NullTranslations, Translations
+
+logger = logging.getLogger(__name__)
+
+LOCALES_DIR = Path(__file__).parent / "locales"
+DOMAIN = "messages"
+SUPPORTED = ("ru", "en")
+
+
+def N_(message: str) -> str:
+    """Marks a string for extraction where it is defined; translate it where it is shown."""
+    return message
+
+
+def load_translations(path: Path = LOCALES_DIR) -> dict[str, NullTranslations]:
+    catalogs: dict[str, NullTranslations] = {}
+    for locale in SUPPORTED:
+        po_path = path / locale / "LC_MESSAGES" / f"{DOMAIN}.po"
+        if not po_path.exists():
+            catalogs[locale] = NullTranslations()
+            continue
+        with po_path.open("rb") as fh:
+            catalog = read_po(fh, locale=locale)
+        buffer = BytesIO()
+        write_mo(buffer, catalog)
+        buffer.seek(0)
+        catalogs[locale] = Translations(buffer, domain=DOMAIN)
+    return catalogs
+
+
+@dataclass(frozen=True)
+class Translator:
+    """Per-update translator: ``t("Hello, {name}!", name=...)``."""
+
+    locale: str
+    translations: NullTranslations
+
+    def __call__(self, message: str, /, **params: object) -> str:
+        text = self.translations.gettext(message)
+        return text.format(**params) if params else text
+
+    def plural(self, singular: str, plural: str, n: int, /, **params: object) -> str:
+        text = self.translations.ngettext(singular, plural, n)
+        return text.format(n=n, **params)
+
+
+class I18n:
+    """All catalogs, loaded once by the composition root."""
+
+    def __init__(self, default_locale: str, path: Path = LOCALES_DIR) -> None:
+        self.default_locale = default_locale
+        self._catalogs = load_translations(path)
+
+    def translator(self, locale: str) -> Translator:
+        locale = locale if locale in self._catalogs else self.default_locale
+        return Translator(locale, self._catalogs[locale])
+
+    def all(self) -> Mapping[str, Translator]:
+        return {loc: self.translator(loc) for loc in SUPPORTED}
+
+
+def locale_from_language_code(code: str | None, default: str) -> str:
+    """Telegram's ``language_code`` ("ru", "en-US", …) to a supported locale."""
+    if code:
+        base = code.split("-")[0].lower()
+        if base in SUPPORTED:
+            return base
+    return default
+
+
+def resolve_locale(
+    *,
+    chat_locale: str | None,
+    user_locale: str | None,
+    language_code: str | None,
+    default: str,
+    is_group: bool,
+) -> str:
+    """Group chats speak the chat's language when set; otherwise the user's choice wins."""
+    if is_group and chat_locale:
+        return chat_locale
+    if user_locale:
+        return user_locale
+    return locale_from_language_code(language_code, default)

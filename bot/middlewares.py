@@ -1,0 +1,114 @@
+"""Outer update middlewares, in the order an update meets them:
+
+1. ``InFlightMiddleware`` — counts updates being handled, so shutdown can wait for them.
+2. ``UnitOfWorkMiddleware`` — opens the update's unit of work and claims its update_id; an
+   update already processed is dropped here. Commits once when the handler returns normally;
+   an exception rolls everything back (including the claim, so a redelivery is handled again).
+3. ``ContextMiddleware`` — resolves the user, the chat and the locale (``t`` translator).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from aiogram import BaseMiddleware
+from aiogram.types import Chat as TgChat
+from aiogram.types import TelegramObject, Update
+from aiogram.types import User as TgUser
+from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.i18n import I18n, resolve_locale
+from db.repositories.users import TelegramUser
+from db.uow import UnitOfWork
+
+logger = logging.getLogger(__name__)
+
+Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
+
+
+class InFlightMiddleware(BaseMiddleware):
+    def __init__(self) -> None:
+        self._count = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
+        self._count += 1
+        self._idle.clear()
+        try:
+            return await handler(event, data)
+        finally:
+            self._count -= 1
+            if self._count == 0:
+                self._idle.set()
+
+    async def wait_idle(self, timeout: float) -> bool:
+        try:
+            await asyncio.wait_for(self._idle.wait(), timeout)
+        except TimeoutError:
+            logger.warning("shutdown: %d updates still in flight after %ss", self._count, timeout)
+            return False
+        return True
+
+
+class UnitOfWorkMiddleware(BaseMiddleware):
+    def __init__(self, session_factory: async_sessionmaker[AsyncSession]) -> None:
+        self._factory = session_factory
+
+    async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
+        assert isinstance(event, Update)
+        bot_id = data["bot"].id
+        async with UnitOfWork(self._factory) as uow:
+            if not await uow.updates.claim(bot_id, event.update_id):
+                logger.info("update %s already processed: skipped", event.update_id)
+                return None
+            data["uow"] = uow
+            result = await handler(event, data)
+            await uow.commit()
+            return result
+
+
+def _telegram_user(user: TgUser) -> TelegramUser:
+    return TelegramUser(
+        id=user.id,
+        first_name=user.first_name,
+        last_name=user.last_name,
+        username=user.username,
+        language_code=user.language_code,
+    )
+
+
+class ContextMiddleware(BaseMiddleware):
+    def __init__(self, i18n: I18n) -> None:
+        self._i18n = i18n
+
+    async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
+        uow: UnitOfWork = data["uow"]
+        tg_user: TgUser | None = data.get("event_from_user")
+        tg_chat: TgChat | None = data.get("event_chat")
+        if tg_user is not None and tg_user.is_bot:
+            # Other bots and anonymous group admins cannot play; ignore them quietly.
+            return None
+        user = None
+        if tg_user is not None:
+            started = tg_chat is not None and tg_chat.type == "private"
+            user = await uow.users.ensure(_telegram_user(tg_user), started_private=started)
+        chat = None
+        if tg_chat is not None:
+            chat = await uow.chats.ensure(tg_chat.id, tg_chat.type, tg_chat.title)
+        locale = resolve_locale(
+            chat_locale=chat.locale if chat else None,
+            user_locale=user.locale if user else None,
+            language_code=tg_user.language_code if tg_user else None,
+            default=self._i18n.default_locale,
+            is_group=bool(chat and chat.is_group),
+        )
+        data["user"] = user
+        data["chat_info"] = chat
+        data["locale"] = locale
+        data["t"] = self._i18n.translator(locale)
+        return await handler(event, data)

@@ -1,0 +1,169 @@
+"""Outbound resilience: a bot-session middleware that paces and retries Bot API calls.
+
+* Pacing: every chat has a small token bucket (bursts of 3, then 1 message/s), groups also a
+  sliding window of 20 new messages a minute, and all chats share 30 requests/s. A call that
+  would exceed a limit waits its turn, so bursts queue instead of failing.
+* Order: calls to one chat are serialised; a chat waiting out a 429 does not hold up others.
+* Retry: 429 waits ``retry_after`` and tries again; 5xx and network errors back off
+  exponentially. getUpdates is left to the polling loop, which has its own back-off.
+* An edit that changes nothing ("message is not modified") is success, not an error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiogram import Bot
+from aiogram.client.session.middlewares.base import (
+    BaseRequestMiddleware,
+    NextRequestMiddlewareType,
+)
+from aiogram.exceptions import (
+    TelegramBadRequest,
+    TelegramNetworkError,
+    TelegramRetryAfter,
+    TelegramServerError,
+)
+from aiogram.methods import EditMessageReplyMarkup, EditMessageText, GetUpdates, TelegramMethod
+from aiogram.methods.base import Response, TelegramType
+
+logger = logging.getLogger(__name__)
+
+Clock = Callable[[], float]
+
+
+@dataclass
+class Limits:
+    chat_burst: int = 3
+    chat_per_second: float = 1.0
+    group_per_minute: int = 20
+    global_per_second: int = 30
+    max_retries: int = 6
+    backoff_base: float = 0.5
+    backoff_cap: float = 30.0
+
+
+@dataclass
+class _ChatState:
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    tokens: float = 0.0
+    refreshed: float = 0.0
+    recent_sends: deque[float] = field(default_factory=deque)
+
+
+class OutboundLimiter:
+    """Waits until a call to a chat fits Telegram's documented limits."""
+
+    def __init__(self, limits: Limits, clock: Clock = time.monotonic) -> None:
+        self.limits = limits
+        self._clock = clock
+        self._chats: dict[int | str, _ChatState] = {}
+        self._global: deque[float] = deque()
+        self._global_lock = asyncio.Lock()
+
+    def chat(self, chat_id: int | str) -> _ChatState:
+        state = self._chats.get(chat_id)
+        if state is None:
+            state = _ChatState(tokens=float(self.limits.chat_burst), refreshed=self._clock())
+            self._chats[chat_id] = state
+        return state
+
+    async def acquire(self, chat_id: int | str, *, new_message: bool) -> None:
+        """Call with the chat's lock held."""
+        state = self.chat(chat_id)
+        await self._take_chat_token(state)
+        if new_message and isinstance(chat_id, int) and chat_id < 0:
+            await self._fit_window(state.recent_sends, self.limits.group_per_minute, 60.0)
+        async with self._global_lock:
+            await self._fit_window(self._global, self.limits.global_per_second, 1.0)
+
+    async def _take_chat_token(self, state: _ChatState) -> None:
+        limits = self.limits
+        while True:
+            now = self._clock()
+            state.tokens = min(
+                float(limits.chat_burst),
+                state.tokens + (now - state.refreshed) * limits.chat_per_second,
+            )
+            state.refreshed = now
+            if state.tokens >= 1.0:
+                state.tokens -= 1.0
+                return
+            await asyncio.sleep((1.0 - state.tokens) / limits.chat_per_second)
+
+    async def _fit_window(self, window: deque[float], size: int, span: float) -> None:
+        while True:
+            now = self._clock()
+            while window and now - window[0] >= span:
+                window.popleft()
+            if len(window) < size:
+                window.append(now)
+                return
+            await asyncio.sleep(span - (now - window[0]))
+
+
+def _chat_of(method: TelegramMethod[Any]) -> int | str | None:
+    chat_id = getattr(method, "chat_id", None)
+    return chat_id if isinstance(chat_id, int | str) else None
+
+
+def _not_modified(error: TelegramBadRequest) -> bool:
+    return "message is not modified" in error.message
+
+
+class ResilienceMiddleware(BaseRequestMiddleware):
+    def __init__(self, limiter: OutboundLimiter) -> None:
+        self.limiter = limiter
+
+    async def __call__(
+        self,
+        make_request: NextRequestMiddlewareType[TelegramType],
+        bot: Bot,
+        method: TelegramMethod[TelegramType],
+    ) -> Response[TelegramType]:
+        if isinstance(method, GetUpdates):
+            return await make_request(bot, method)
+        chat_id = _chat_of(method)
+        if chat_id is None:
+            return await self._with_retries(make_request, bot, method)
+        state = self.limiter.chat(chat_id)
+        async with state.lock:
+            await self.limiter.acquire(
+                chat_id, new_message=type(method).__name__.startswith("Send")
+            )
+            return await self._with_retries(make_request, bot, method)
+
+    async def _with_retries(
+        self,
+        make_request: NextRequestMiddlewareType[TelegramType],
+        bot: Bot,
+        method: TelegramMethod[TelegramType],
+    ) -> Response[TelegramType]:
+        limits = self.limiter.limits
+        for attempt in range(limits.max_retries + 1):
+            try:
+                return await make_request(bot, method)
+            except TelegramRetryAfter as error:
+                if attempt == limits.max_retries:
+                    raise
+                logger.warning("429 on %s: waiting %ss", type(method).__name__, error.retry_after)
+                await asyncio.sleep(error.retry_after)
+            except (TelegramServerError, TelegramNetworkError) as error:
+                if attempt == limits.max_retries:
+                    raise
+                delay = min(limits.backoff_cap, limits.backoff_base * 2**attempt)
+                logger.warning("%s on %s: retry in %.1fs", error, type(method).__name__, delay)
+                await asyncio.sleep(delay)
+            except TelegramBadRequest as error:
+                if isinstance(method, EditMessageText | EditMessageReplyMarkup) and _not_modified(
+                    error
+                ):
+                    return True  # type: ignore[return-value]
+                raise
+        raise AssertionError("unreachable")

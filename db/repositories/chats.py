@@ -1,0 +1,68 @@
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import func
+from sqlalchemy.dialects.postgresql import insert
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from db.models import Chat
+
+
+@dataclass(frozen=True)
+class ChatDTO:
+    id: int
+    type: str
+    title: str | None
+    locale: str | None
+
+    @property
+    def is_group(self) -> bool:
+        return self.type in ("group", "supergroup")
+
+
+class ChatRepo:
+    def __init__(self, session: AsyncSession) -> None:
+        self._session = session
+
+    async def upsert(self, chat_id: int, chat_type: str, title: str | None) -> ChatDTO:
+        stmt = insert(Chat).values(id=chat_id, type=chat_type, title=title)
+        stmt = stmt.on_conflict_do_update(
+            index_elements=["id"],
+            set_={
+                "type": stmt.excluded.type,
+                "title": stmt.excluded.title,
+                "updated_at": func.now(),
+            },
+        ).returning(Chat)
+        result = await self._session.execute(stmt, execution_options={"populate_existing": True})
+        row = result.scalar_one()
+        return ChatDTO(id=row.id, type=row.type, title=row.title, locale=row.locale)
+
+    async def ensure(self, chat_id: int, chat_type: str, title: str | None) -> ChatDTO:
+        """Read the chat; write only when new or renamed."""
+        row = await self._session.get(Chat, chat_id)
+        if row is not None and row.type == chat_type and row.title == title:
+            return ChatDTO(id=row.id, type=row.type, title=row.title, locale=row.locale)
+        return await self.upsert(chat_id, chat_type, title)
+
+    async def set_locale(self, chat_id: int, locale: str | None) -> None:
+        row = await self._session.get(Chat, chat_id)
+        if row is not None:
+            row.locale = locale
+            self._session.add(row)
+
+    async def mark_migrated(self, old_id: int, new_id: int) -> None:
+        """Group → supergroup: the new chat inherits the old one's settings."""
+        old = await self._session.get(Chat, old_id)
+        if old is None:
+            return
+        old.migrated_to = new_id
+        self._session.add(old)
+        stmt = insert(Chat).values(
+            id=new_id, type="supergroup", title=old.title, locale=old.locale
+        )
+        stmt = stmt.on_conflict_do_update(
+            index_elements=["id"], set_={"locale": stmt.excluded.locale, "type": "supergroup"}
+        )
+        await self._session.execute(stmt)

@@ -1,0 +1,116 @@
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import func
+from sqlalchemy.dialects.postgresql import insert
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from db.models import User
+
+
+@dataclass(frozen=True)
+class TelegramUser:
+    """What Telegram tells us about a user on every update."""
+
+    id: int
+    first_name: str
+    last_name: str | None
+    username: str | None
+    language_code: str | None
+
+
+@dataclass(frozen=True)
+class UserDTO:
+    id: int
+    first_name: str
+    username: str | None
+    language_code: str | None
+    locale: str | None
+    display_name: str | None
+    timezone: str | None
+    started_private: bool
+
+    @property
+    def name(self) -> str:
+        return self.display_name or self.first_name
+
+
+def _dto(row: User) -> UserDTO:
+    return UserDTO(
+        id=row.id,
+        first_name=row.first_name,
+        username=row.username,
+        language_code=row.language_code,
+        locale=row.locale,
+        display_name=row.display_name,
+        timezone=row.timezone,
+        started_private=row.started_private,
+    )
+
+
+def _unchanged(row: User, tg: TelegramUser, started_private: bool) -> bool:
+    return (
+        row.first_name == tg.first_name[:256]
+        and row.last_name == tg.last_name
+        and row.username == tg.username
+        and row.language_code == tg.language_code
+        and (row.started_private or not started_private)
+    )
+
+
+class UserRepo:
+    def __init__(self, session: AsyncSession) -> None:
+        self._session = session
+
+    async def upsert(self, tg: TelegramUser, *, started_private: bool = False) -> UserDTO:
+        """Insert or refresh the Telegram-side fields; keep our own settings untouched."""
+        values = {
+            "id": tg.id,
+            "first_name": tg.first_name[:256],
+            "last_name": tg.last_name,
+            "username": tg.username,
+            "language_code": tg.language_code,
+            "started_private": started_private,
+        }
+        stmt = insert(User).values(**values)
+        refreshed = {
+            "first_name": stmt.excluded.first_name,
+            "last_name": stmt.excluded.last_name,
+            "username": stmt.excluded.username,
+            "language_code": stmt.excluded.language_code,
+            "started_private": User.started_private | stmt.excluded.started_private,  # type: ignore[operator]
+            "updated_at": func.now(),
+        }
+        stmt = stmt.on_conflict_do_update(index_elements=["id"], set_=refreshed).returning(User)
+        result = await self._session.execute(stmt, execution_options={"populate_existing": True})
+        return _dto(result.scalar_one())
+
+    async def ensure(self, tg: TelegramUser, *, started_private: bool = False) -> UserDTO:
+        """Read the user; write only when new or when Telegram-side fields changed."""
+        row = await self._session.get(User, tg.id)
+        if row is not None and _unchanged(row, tg, started_private):
+            return _dto(row)
+        return await self.upsert(tg, started_private=started_private)
+
+    async def get(self, user_id: int) -> UserDTO | None:
+        row = await self._session.get(User, user_id)
+        return _dto(row) if row else None
+
+    async def set_locale(self, user_id: int, locale: str | None) -> None:
+        row = await self._session.get(User, user_id)
+        if row is not None:
+            row.locale = locale
+            self._session.add(row)
+
+    async def set_profile(self, user_id: int, *, display_name: str, timezone: str) -> None:
+        row = await self._session.get(User, user_id)
+        if row is not None:
+            row.display_name = display_name
+            row.timezone = timezone
+            self._session.add(row)
+
+    async def count(self) -> int:
+        result = await self._session.exec(select(func.count(col(User.id))))
+        return int(result.one())

@@ -1,0 +1,55 @@
+"""Unit of work: one session and transaction per update (or per scheduled job).
+
+Repositories hang off it and never commit; the use case (or the middleware, when the handler
+returns normally) commits exactly once.
+"""
+
+from __future__ import annotations
+
+from types import TracebackType
+
+from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from db.repositories.chats import ChatRepo
+from db.repositories.updates import ProcessedUpdateRepo
+from db.repositories.users import UserRepo
+
+
+class UnitOfWork:
+    def __init__(self, session_factory: async_sessionmaker[AsyncSession]) -> None:
+        self._factory = session_factory
+        self._session: AsyncSession | None = None
+
+    @property
+    def session(self) -> AsyncSession:
+        if self._session is None:
+            raise RuntimeError("unit of work is not open")
+        return self._session
+
+    async def __aenter__(self) -> UnitOfWork:
+        self._session = self._factory()
+        self.users = UserRepo(self._session)
+        self.chats = ChatRepo(self._session)
+        self.updates = ProcessedUpdateRepo(self._session)
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        session = self.session
+        try:
+            if exc_type is not None:
+                await session.rollback()
+        finally:
+            await session.close()
+            self._session = None
+
+    async def commit(self) -> None:
+        await self.session.commit()
+
+    async def rollback(self) -> None:
+        await self.session.rollback()

@@ -1,0 +1,57 @@
+"""Shapes shared by every rule system.
+
+* ``SheetModel`` — base for stored state (character sheets, fight states): a frozen pydantic
+  model, so it validates the JSON read back from the database and serialises with
+  ``model_dump(mode="json")``. Change it with ``model_copy(update=...)`` and return the copy.
+* ``Violation`` — one broken creation rule, as a translatable message; validators return all.
+* ``Change`` — one line of a change list ("fate points 1 → 3"), shown in milestone notices.
+* ``Severity`` — a violation blocks creation (``ERROR``) or only warns (``WARNING``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict
+
+from engine.text import Msg
+
+JsonScalar = str | int | float | bool | None
+
+
+class SheetModel(BaseModel):
+    """Frozen, strict-about-unknown-fields base for everything a system stores."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Severity(StrEnum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True)
+class Violation:
+    """A creation or edit rule that the sheet breaks; ``field`` names where (for the wizard)."""
+
+    field: str
+    msg: Msg
+    severity: Severity = Severity.ERROR
+
+    def render(self, locale: str) -> str:
+        return self.msg.render(locale)
+
+
+def errors_only(violations: list[Violation]) -> list[Violation]:
+    return [v for v in violations if v.severity is Severity.ERROR]
+
+
+@dataclass(frozen=True)
+class Change:
+    """One changed value: ``what`` names it for people, ``before``/``after`` are JSON scalars."""
+
+    field: str
+    what: Msg
+    before: JsonScalar
+    after: JsonScalar

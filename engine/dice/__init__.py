@@ -1,0 +1,1 @@
+"""Dice core: random sources, notation (parse → tree → evaluate → render), odds, verification."""

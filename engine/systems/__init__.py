@@ -1,0 +1,1 @@
+"""One pure package per rule system: fate, lifegear, cliche, storyteller, matter."""

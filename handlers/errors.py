@@ -1,0 +1,38 @@
+"""The last line of defence: log the failure with its update id, apologise in plain words."""
+
+from __future__ import annotations
+
+import logging
+
+from aiogram import Bot, Router
+from aiogram.exceptions import TelegramAPIError
+from aiogram.types import ErrorEvent, Update
+
+from bot.i18n import I18n, locale_from_language_code
+
+logger = logging.getLogger(__name__)
+router = Router(name=__name__)
+
+
+@router.errors()
+async def on_error(event: ErrorEvent, bot: Bot, i18n: I18n) -> bool:
+    update = event.update
+    logger.error(
+        "update %s failed: %r", update.update_id, event.exception, exc_info=event.exception
+    )
+    t = i18n.translator(_locale_of(update, i18n.default_locale))
+    text = t("Sorry, something went wrong. Nothing was changed; please try again.")
+    try:
+        if update.callback_query is not None:
+            await update.callback_query.answer(text, show_alert=True)
+        elif update.message is not None:
+            await bot.send_message(update.message.chat.id, text)
+    except TelegramAPIError:
+        logger.warning("could not apologise for update %s", update.update_id)
+    return True
+
+
+def _locale_of(update: Update, default: str) -> str:
+    source = update.callback_query or update.message
+    user = source.from_user if source is not None else None
+    return locale_from_language_code(user.language_code if user else None, default)

@@ -1,0 +1,66 @@
+"""/profile: a two-step wizard (name, then time zone) kept in the Postgres FSM storage."""
+
+from __future__ import annotations
+
+from aiogram import F, Router
+from aiogram.filters import Command, StateFilter
+from aiogram.fsm.context import FSMContext
+from aiogram.fsm.state import State, StatesGroup
+from aiogram.types import Message
+
+from bot.i18n import Translator
+from bot.services import profile as profile_service
+from db.uow import UnitOfWork
+from handlers.views import profile as views
+
+router = Router(name=__name__)
+router.message.filter(F.chat.type == "private")
+
+
+class ProfileSG(StatesGroup):
+    name = State()
+    timezone = State()
+
+
+@router.message(Command("cancel"), StateFilter("*"))
+async def cancel(message: Message, state: FSMContext, t: Translator) -> None:
+    had_state = await state.get_state() is not None
+    await state.clear()
+    await message.answer(t("Cancelled.") if had_state else t("Nothing to cancel."))
+
+
+@router.message(Command("profile"))
+async def ask_name(message: Message, state: FSMContext, t: Translator) -> None:
+    await state.set_state(ProfileSG.name)
+    await message.answer(views.ask_name(t))
+
+
+@router.message(ProfileSG.name, F.text)
+async def got_name(message: Message, state: FSMContext, t: Translator) -> None:
+    name = profile_service.clean_name(message.text or "")
+    if name is None:
+        await message.answer(views.bad_name(t))
+        return
+    await state.update_data(name=name)
+    await state.set_state(ProfileSG.timezone)
+    await message.answer(views.ask_timezone(t, name))
+
+
+@router.message(ProfileSG.timezone, F.text)
+async def got_timezone(
+    message: Message, state: FSMContext, t: Translator, uow: UnitOfWork
+) -> None:
+    zone = profile_service.parse_timezone(message.text or "")
+    if zone is None:
+        await message.answer(views.bad_timezone(t))
+        return
+    name = str((await state.get_data())["name"])
+    assert message.from_user is not None
+    await profile_service.save_profile(uow, message.from_user.id, name=name, timezone=zone)
+    await state.clear()
+    await message.answer(views.saved(t, name, zone))
+
+
+@router.message(StateFilter(ProfileSG), ~F.text)
+async def not_text(message: Message, t: Translator) -> None:
+    await message.answer(t("Please answer with text, or /cancel."))

@@ -1,0 +1,44 @@
+"""/start, /help and the start message's screens."""
+
+from __future__ import annotations
+
+from aiogram import F, Router
+from aiogram.filters import Command, CommandStart
+from aiogram.types import CallbackQuery, InaccessibleMessage, Message
+
+from bot.i18n import Translator
+from db.repositories.users import UserDTO
+from handlers.callbacks import Screen, ScreenCD
+from handlers.views import common as views
+
+router = Router(name=__name__)
+
+
+@router.message(CommandStart())
+async def start(message: Message, t: Translator, user: UserDTO) -> None:
+    in_group = message.chat.type != "private"
+    await message.answer(
+        views.start_text(t, user.name, in_group=in_group), reply_markup=views.start_keyboard(t)
+    )
+
+
+@router.message(Command("help"))
+async def help_command(message: Message, t: Translator) -> None:
+    await message.answer(views.help_text(t))
+
+
+@router.callback_query(ScreenCD.filter(F.screen == Screen.HOME))
+async def show_home(query: CallbackQuery, t: Translator, user: UserDTO) -> None:
+    message = query.message
+    if message is None or isinstance(message, InaccessibleMessage):
+        return
+    in_group = message.chat.type != "private"
+    await message.edit_text(
+        views.start_text(t, user.name, in_group=in_group), reply_markup=views.start_keyboard(t)
+    )
+
+
+@router.callback_query(ScreenCD.filter(F.screen == Screen.HELP))
+async def show_help(query: CallbackQuery, t: Translator) -> None:
+    if isinstance(query.message, Message):
+        await query.message.edit_text(views.help_text(t), reply_markup=views.back_keyboard(t))

@@ -1,0 +1,1 @@
+"""Views: pure functions from typed results to Telegram HTML text and keyboards."""
