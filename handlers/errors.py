@@ -11,10 +11,8 @@ from aiogram.types import ErrorEvent, Update
 from bot.i18n import I18n, locale_from_language_code
 
 logger = logging.getLogger(__name__)
-router = Router(name=__name__)
 
 
-@router.errors()
 async def on_error(event: ErrorEvent, bot: Bot, i18n: I18n) -> bool:
     update = event.update
     logger.error(
@@ -36,3 +34,9 @@ def _locale_of(update: Update, default: str) -> str:
     source = update.callback_query or update.message
     user = source.from_user if source is not None else None
     return locale_from_language_code(user.language_code if user else None, default)
+
+
+def create_router() -> Router:
+    router = Router(name=__name__)
+    router.errors.register(on_error)
+    return router

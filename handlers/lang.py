@@ -13,17 +13,7 @@ from handlers.callbacks import LangCD, Screen, ScreenCD
 from handlers.filters import ChatAdmin
 from handlers.views import common as views
 
-router = Router(name=__name__)
 
-# Changing a group's language is for its admins; everyone may change their own.
-admin_only = Router(name=__name__ + ".admin")
-admin_only.message.filter(ChatAdmin())
-admin_only.callback_query.filter(ChatAdmin())
-refused = Router(name=__name__ + ".refused")
-router.include_routers(admin_only, refused)
-
-
-@admin_only.message(Command("lang"), F.text.regexp(r"^/\S+\s+\S"))
 async def set_language_by_argument(
     message: Message, command: CommandObject, uow: UnitOfWork, i18n: I18n
 ) -> None:
@@ -39,12 +29,10 @@ async def set_language_by_argument(
     await message.answer(t("Language set: {name}.", name=views.LANGUAGE_NAMES[locale]))
 
 
-@admin_only.message(Command("lang"))
 async def language_menu(message: Message, t: Translator, locale: str) -> None:
     await message.answer(views.language_text(t), reply_markup=views.language_keyboard(locale))
 
 
-@admin_only.callback_query(ScreenCD.filter(F.screen == Screen.LANG))
 async def language_menu_screen(query: CallbackQuery, t: Translator, locale: str) -> None:
     if isinstance(query.message, Message):
         await query.message.edit_text(
@@ -52,7 +40,6 @@ async def language_menu_screen(query: CallbackQuery, t: Translator, locale: str)
         )
 
 
-@admin_only.callback_query(LangCD.filter(F.locale.in_(SUPPORTED)))
 async def choose_language(
     query: CallbackQuery, callback_data: LangCD, uow: UnitOfWork, i18n: I18n
 ) -> None:
@@ -68,13 +55,10 @@ async def choose_language(
     await message.edit_text(views.language_text(t), reply_markup=views.language_keyboard(locale))
 
 
-@refused.callback_query(LangCD.filter())
-@refused.callback_query(ScreenCD.filter(F.screen == Screen.LANG))
 async def not_allowed(query: CallbackQuery, t: Translator) -> None:
     await query.answer(t("Only the chat's admins can change its language."), show_alert=True)
 
 
-@refused.message(Command("lang"))
 async def not_allowed_message(message: Message, t: Translator) -> None:
     await message.answer(t("Only the chat's admins can change its language."))
 
@@ -82,3 +66,29 @@ async def not_allowed_message(message: Message, t: Translator) -> None:
 def _uid(message: Message) -> int:
     assert message.from_user is not None
     return message.from_user.id
+
+
+def create_router() -> Router:
+    # Changing a group's language is for its admins; everyone may change their own.
+    admin_only = Router(name=__name__ + ".admin")
+    admin_only.message.filter(ChatAdmin())
+    admin_only.callback_query.filter(ChatAdmin())
+    admin_only.message.register(
+        set_language_by_argument, Command("lang"), F.text.regexp(r"^/\S+\s+\S")
+    )
+    admin_only.message.register(language_menu, Command("lang"))
+    admin_only.callback_query.register(
+        language_menu_screen, ScreenCD.filter(F.screen == Screen.LANG)
+    )
+    admin_only.callback_query.register(choose_language, LangCD.filter(F.locale.in_(SUPPORTED)))
+
+    refused = Router(name=__name__ + ".refused")
+    refused.message.filter(F.chat.type != "private")
+    refused.callback_query.filter(F.message.chat.type != "private")
+    refused.callback_query.register(not_allowed, LangCD.filter())
+    refused.callback_query.register(not_allowed, ScreenCD.filter(F.screen == Screen.LANG))
+    refused.message.register(not_allowed_message, Command("lang"))
+
+    router = Router(name=__name__)
+    router.include_routers(admin_only, refused)
+    return router

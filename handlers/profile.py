@@ -13,29 +13,23 @@ from bot.services import profile as profile_service
 from db.uow import UnitOfWork
 from handlers.views import profile as views
 
-router = Router(name=__name__)
-router.message.filter(F.chat.type == "private")
-
 
 class ProfileSG(StatesGroup):
     name = State()
     timezone = State()
 
 
-@router.message(Command("cancel"), StateFilter("*"))
 async def cancel(message: Message, state: FSMContext, t: Translator) -> None:
     had_state = await state.get_state() is not None
     await state.clear()
     await message.answer(t("Cancelled.") if had_state else t("Nothing to cancel."))
 
 
-@router.message(Command("profile"))
 async def ask_name(message: Message, state: FSMContext, t: Translator) -> None:
     await state.set_state(ProfileSG.name)
     await message.answer(views.ask_name(t))
 
 
-@router.message(ProfileSG.name, F.text)
 async def got_name(message: Message, state: FSMContext, t: Translator) -> None:
     name = profile_service.clean_name(message.text or "")
     if name is None:
@@ -46,7 +40,6 @@ async def got_name(message: Message, state: FSMContext, t: Translator) -> None:
     await message.answer(views.ask_timezone(t, name))
 
 
-@router.message(ProfileSG.timezone, F.text)
 async def got_timezone(
     message: Message, state: FSMContext, t: Translator, uow: UnitOfWork
 ) -> None:
@@ -61,6 +54,16 @@ async def got_timezone(
     await message.answer(views.saved(t, name, zone))
 
 
-@router.message(StateFilter(ProfileSG), ~F.text)
 async def not_text(message: Message, t: Translator) -> None:
     await message.answer(t("Please answer with text, or /cancel."))
+
+
+def create_router() -> Router:
+    router = Router(name=__name__)
+    router.message.filter(F.chat.type == "private")
+    router.message.register(cancel, Command("cancel"), StateFilter("*"))
+    router.message.register(ask_name, Command("profile"))
+    router.message.register(got_name, ProfileSG.name, F.text)
+    router.message.register(got_timezone, ProfileSG.timezone, F.text)
+    router.message.register(not_text, StateFilter(ProfileSG), ~F.text)
+    return router

@@ -11,10 +11,7 @@ from db.repositories.users import UserDTO
 from handlers.callbacks import Screen, ScreenCD
 from handlers.views import common as views
 
-router = Router(name=__name__)
 
-
-@router.message(CommandStart())
 async def start(message: Message, t: Translator, user: UserDTO) -> None:
     in_group = message.chat.type != "private"
     await message.answer(
@@ -22,12 +19,10 @@ async def start(message: Message, t: Translator, user: UserDTO) -> None:
     )
 
 
-@router.message(Command("help"))
 async def help_command(message: Message, t: Translator) -> None:
     await message.answer(views.help_text(t))
 
 
-@router.callback_query(ScreenCD.filter(F.screen == Screen.HOME))
 async def show_home(query: CallbackQuery, t: Translator, user: UserDTO) -> None:
     message = query.message
     if message is None or isinstance(message, InaccessibleMessage):
@@ -38,7 +33,15 @@ async def show_home(query: CallbackQuery, t: Translator, user: UserDTO) -> None:
     )
 
 
-@router.callback_query(ScreenCD.filter(F.screen == Screen.HELP))
 async def show_help(query: CallbackQuery, t: Translator) -> None:
     if isinstance(query.message, Message):
         await query.message.edit_text(views.help_text(t), reply_markup=views.back_keyboard(t))
+
+
+def create_router() -> Router:
+    router = Router(name=__name__)
+    router.message.register(start, CommandStart())
+    router.message.register(help_command, Command("help"))
+    router.callback_query.register(show_home, ScreenCD.filter(F.screen == Screen.HOME))
+    router.callback_query.register(show_help, ScreenCD.filter(F.screen == Screen.HELP))
+    return router

@@ -18,6 +18,9 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from bot.app import BotRuntime, build_runtime
+from bot.config import Settings
+from bot.emulator import BotAPIEmulator
 from db.database import create_engine, migrate, to_async_url
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -108,3 +111,69 @@ async def clean_db(engine: AsyncEngine) -> AsyncEngine:
         if names:
             await conn.execute(text(f"TRUNCATE {', '.join(names)} CASCADE"))
     return engine
+
+
+# --- the bot over HTTP against the emulator -------------------------------------------------
+
+
+class Harness:
+    """The emulator plus a running bot; ``restart()`` replaces the bot like a new process."""
+
+    def __init__(self, emulator: BotAPIEmulator, engine: AsyncEngine, settings: Settings) -> None:
+        self.emu = emulator
+        self.engine = engine
+        self.settings = settings
+        self.runtime: BotRuntime | None = None
+
+    def build(self) -> BotRuntime:
+        return build_runtime(
+            token=self.emu.token,
+            api_url=self.emu.base_url,
+            engine=self.engine,
+            settings=self.settings,
+        )
+
+    async def start(self, runtime: BotRuntime | None = None) -> BotRuntime:
+        self.runtime = runtime or self.build()
+        self.runtime.start_polling()
+        return self.runtime
+
+    async def stop(self) -> None:
+        if self.runtime is not None:
+            await self.runtime.stop()
+            self.runtime = None
+
+    async def restart(self) -> BotRuntime:
+        await self.stop()
+        return await self.start()
+
+
+@pytest.fixture
+def settings(database_url: str) -> Settings:
+    return Settings.model_validate(
+        {"DATABASE_URL": database_url, "BOT_TOKEN": "123456:TEST-TOKEN", "DEFAULT_LOCALE": "ru"}
+    )
+
+
+@pytest.fixture
+async def emulator() -> AsyncIterator[BotAPIEmulator]:
+    emu = BotAPIEmulator()
+    await emu.start(host="127.0.0.1", port=0)
+    yield emu
+    await emu.stop()
+
+
+@pytest.fixture
+async def harness(
+    emulator: BotAPIEmulator, clean_db: AsyncEngine, settings: Settings
+) -> AsyncIterator[Harness]:
+    h = Harness(emulator, clean_db, settings)
+    yield h
+    await h.stop()
+
+
+@pytest.fixture
+async def running(harness: Harness) -> Harness:
+    """A harness whose bot is already polling."""
+    await harness.start()
+    return harness

@@ -48,3 +48,4 @@ def _canonical(text: str) -> str | None:
 
 async def save_profile(uow: UnitOfWork, user_id: int, *, name: str, timezone: str) -> None:
     await uow.users.set_profile(user_id, display_name=name, timezone=timezone)
+    await uow.commit()

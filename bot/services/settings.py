@@ -11,3 +11,4 @@ async def set_language(
         await uow.users.set_locale(user_id, locale)
     else:
         await uow.chats.set_locale(chat_id, locale)
+    await uow.commit()

@@ -26,8 +26,9 @@ def start_text(t: Translator, name: str, *, in_group: bool) -> str:
 
 
 def help_text(t: Translator) -> str:
+    title = t("Commands")
     lines = [
-        f"<b>{t('Commands')}</b>",
+        f"<b>{title}</b>",
         "/start — " + t("start screen"),
         "/help — " + t("this help"),
         "/lang — " + t("interface language"),

@@ -1,0 +1,18 @@
+"""Last router: a button nobody handles (stale, forged, from an old version) is still answered."""
+
+from __future__ import annotations
+
+from aiogram import Router
+from aiogram.types import CallbackQuery
+
+from bot.i18n import Translator
+
+
+async def stale_button(query: CallbackQuery, t: Translator) -> None:
+    await query.answer(t("This button is no longer active."))
+
+
+def create_router() -> Router:
+    router = Router(name=__name__)
+    router.callback_query.register(stale_button)
+    return router
