@@ -15,7 +15,7 @@ import asyncio
 import logging
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,6 +36,7 @@ from aiogram.methods.base import Response, TelegramType
 logger = logging.getLogger(__name__)
 
 Clock = Callable[[], float]
+Sleep = Callable[[float], Awaitable[None]]
 
 
 @dataclass
@@ -60,9 +61,12 @@ class _ChatState:
 class OutboundLimiter:
     """Waits until a call to a chat fits Telegram's documented limits."""
 
-    def __init__(self, limits: Limits, clock: Clock = time.monotonic) -> None:
+    def __init__(
+        self, limits: Limits, clock: Clock = time.monotonic, sleep: Sleep = asyncio.sleep
+    ) -> None:
         self.limits = limits
         self._clock = clock
+        self._sleep = sleep
         self._chats: dict[int | str, _ChatState] = {}
         self._global: deque[float] = deque()
         self._global_lock = asyncio.Lock()
@@ -95,7 +99,7 @@ class OutboundLimiter:
             if state.tokens >= 1.0:
                 state.tokens -= 1.0
                 return
-            await asyncio.sleep((1.0 - state.tokens) / limits.chat_per_second)
+            await self._sleep((1.0 - state.tokens) / limits.chat_per_second)
 
     async def _fit_window(self, window: deque[float], size: int, span: float) -> None:
         while True:
@@ -105,7 +109,7 @@ class OutboundLimiter:
             if len(window) < size:
                 window.append(now)
                 return
-            await asyncio.sleep(span - (now - window[0]))
+            await self._sleep(span - (now - window[0]))
 
 
 def _chat_of(method: TelegramMethod[Any]) -> int | str | None:

@@ -1,0 +1,65 @@
+"""Traffic shaping on a virtual clock: bursts queue to Telegram's limits instead of failing."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.outbound import Limits, OutboundLimiter
+
+
+class VirtualTime:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def clock(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.now += max(seconds, 0.0)
+        await asyncio.sleep(0)
+
+
+async def _send_times(limiter: OutboundLimiter, vt: VirtualTime, chat: int, n: int) -> list[float]:
+    times = []
+    for _ in range(n):
+        async with limiter.chat(chat).lock:
+            await limiter.acquire(chat, new_message=True)
+        times.append(vt.now)
+    return times
+
+
+async def test_private_chat_bursts_three_then_one_per_second() -> None:
+    vt = VirtualTime()
+    limiter = OutboundLimiter(Limits(), clock=vt.clock, sleep=vt.sleep)
+    times = await _send_times(limiter, vt, 42, 6)
+    assert times[:3] == [0.0, 0.0, 0.0]
+    gaps = [b - a for a, b in zip(times[2:], times[3:], strict=False)]
+    assert all(abs(gap - 1.0) < 1e-9 for gap in gaps)
+
+
+async def test_group_never_exceeds_twenty_new_messages_a_minute() -> None:
+    vt = VirtualTime()
+    limiter = OutboundLimiter(Limits(chat_burst=100, chat_per_second=100.0), vt.clock, vt.sleep)
+    times = await _send_times(limiter, vt, -100500, 45)
+    for start in times:
+        window = [t for t in times if start <= t < start + 60.0]
+        assert len(window) <= 20
+    assert times[19] < 60.0 <= times[20]
+
+
+async def test_edits_do_not_count_towards_the_group_window() -> None:
+    vt = VirtualTime()
+    limiter = OutboundLimiter(Limits(chat_burst=100, chat_per_second=100.0), vt.clock, vt.sleep)
+    for _ in range(30):
+        async with limiter.chat(-1).lock:
+            await limiter.acquire(-1, new_message=False)
+    assert vt.now < 1.0
+
+
+async def test_global_limit_thirty_per_second_across_chats() -> None:
+    vt = VirtualTime()
+    limiter = OutboundLimiter(Limits(), vt.clock, vt.sleep)
+    for chat in range(1, 61):
+        async with limiter.chat(chat).lock:
+            await limiter.acquire(chat, new_message=True)
+    assert vt.now >= 1.0
