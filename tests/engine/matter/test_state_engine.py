@@ -468,4 +468,4 @@ def test_a_countdown_to_stone_does_nothing_to_a_stone() -> None:
     stone = given(hero(), StateId.PETRIFIED)
     after, outcome = apply_state(stone, StateId.PETRIFICATION, ScriptedSource([]))
     assert after == stone
-    assert outcome.kind is EventKind.ALREADY_ACTIVE
+    assert outcome.result is EventKind.ALREADY_ACTIVE
