@@ -152,8 +152,9 @@ def pool_notation(dice: int) -> str:
     return f"{dice}d10>=7!"
 
 
-CHANCE_NOTATION: Final = "1d10>=10"
-"""Roll-log notation of the chance die (only a 10 succeeds); see ``chance_roll``."""
+CHANCE_NOTATION: Final = "chance"
+"""Roll-log notation of the chance die (only a 10 succeeds, a 10 adds a die like any 10;
+the dice core reads ``chance`` exactly so); see ``chance_roll``."""
 
 
 def _check_size(count: int) -> None:

@@ -135,7 +135,7 @@ def test_chance_roll(faces: list[int], successes: int, crit: bool) -> None:
     assert roll.faces == tuple(faces)
     assert roll.successes == successes
     assert roll.critical_failure is crit
-    assert roll.notation == CHANCE_NOTATION == "1d10>=10"
+    assert roll.notation == CHANCE_NOTATION == "chance"
 
 
 def test_chance_roll_at_exactly_zero_and_when_ordered() -> None:

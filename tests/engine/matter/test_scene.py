@@ -186,7 +186,7 @@ def test_unsteady_ground() -> None:
         ("w", EventKind.APPLIED, StateId.PARALYZED),
     ]
     assert reports[0].events[1].roll is not None
-    assert reports[0].events[1].roll.notation == "1d10>=10"
+    assert reports[0].events[1].roll.notation == "chance"
     # turn 2: Paralyzed passes; chance roll 10 (+0-again die 3) succeeds → footing
     scene, chars, reports = run(scene, chars, [10, 3])
     assert [e.kind for e in reports[0].events] == [
