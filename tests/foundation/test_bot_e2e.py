@@ -37,9 +37,7 @@ async def test_start_speaks_the_users_language_and_its_button_edits(running: Har
     pressed = emu.press_button(ALICE, ALICE, ru.message_id, 0)
     answer = await emu.wait_callback_answer(pressed.callback_query_id)
     assert answer is not None
-    edited = await emu.wait_for(
-        lambda: (m := emu.last_bot_message(ALICE)) and m.edits == 1 and m
-    )
+    edited = await emu.wait_for(lambda: (m := emu.last_bot_message(ALICE)) and m.edits == 1 and m)
     assert "Команды" in edited.text
     assert "Назад" in " ".join(_buttons(edited.reply_markup))
 
