@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 
 from bot.outbound import Limits, OutboundLimiter
 
@@ -33,7 +34,7 @@ async def test_private_chat_bursts_three_then_one_per_second() -> None:
     limiter = OutboundLimiter(Limits(), clock=vt.clock, sleep=vt.sleep)
     times = await _send_times(limiter, vt, 42, 6)
     assert times[:3] == [0.0, 0.0, 0.0]
-    gaps = [b - a for a, b in zip(times[2:], times[3:], strict=False)]
+    gaps = [b - a for a, b in itertools.pairwise(times[2:])]
     assert all(abs(gap - 1.0) < 1e-9 for gap in gaps)
 
 
