@@ -7,7 +7,6 @@ from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.enums import ParseMode
-from aiogram.utils.callback_answer import CallbackAnswerMiddleware
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -40,7 +39,6 @@ def create_dispatcher(
     dp.update.outer_middleware(in_flight)
     dp.update.outer_middleware(UnitOfWorkMiddleware(session_factory))
     dp.update.outer_middleware(ContextMiddleware(i18n))
-    dp.callback_query.middleware(CallbackAnswerMiddleware())
     dp["i18n"] = i18n
     dp["in_flight"] = in_flight
     dp.include_routers(*handlers.routers())

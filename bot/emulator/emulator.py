@@ -1,0 +1,394 @@
+"""BotAPIEmulator: the HTTP Bot API double plus the API tests and the sandbox drive it with."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+from bot.emulator.flood import FloodControl
+from bot.emulator.server import ApiServer
+from bot.emulator.state import BotIdentity, EmuState, Listener, PendingQuery
+from bot.emulator.types import (
+    ApiCall,
+    CallbackAnswer,
+    ChatMessage,
+    EmuChat,
+    EmuUser,
+    Fault,
+    Pressed,
+    Sent,
+)
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+
+class BotAPIEmulator:
+    """An in-process Telegram: run it, point aiogram at ``base_url``, act as users."""
+
+    def __init__(
+        self,
+        token: str = "123456:TEST-TOKEN",
+        *,
+        bot_id: int = 123456,
+        bot_username: str = "tabletop_test_bot",
+        bot_first_name: str = "Tabletop",
+        enforce_flood_limits: bool = False,
+    ) -> None:
+        self.token = token
+        self.bot_id = bot_id
+        self.bot_username = bot_username
+        self.bot_first_name = bot_first_name
+        identity = BotIdentity(bot_id, bot_username, bot_first_name)
+        self._state = EmuState(identity, enforce_flood_limits=enforce_flood_limits)
+        self._server = ApiServer(self._state, token)
+
+    # lifecycle ------------------------------------------------------------------------
+    @property
+    def base_url(self) -> str:
+        return self._server.base_url
+
+    async def start(self, host: str = "127.0.0.1", port: int = 0) -> str:
+        return await self._server.start(host, port)
+
+    async def stop(self) -> None:
+        await self._server.stop()
+
+    async def __aenter__(self) -> BotAPIEmulator:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    # world set-up -----------------------------------------------------------------------
+    def add_user(
+        self,
+        user_id: int,
+        first_name: str,
+        *,
+        username: str | None = None,
+        language_code: str | None = "ru",
+        last_name: str | None = None,
+    ) -> EmuUser:
+        user = EmuUser(user_id, first_name, username, language_code, last_name)
+        self._state.users[user_id] = user
+        self._state.chats[user_id] = EmuChat(id=user_id, type="private", user=user)
+        return user
+
+    def add_group(
+        self,
+        chat_id: int,
+        title: str,
+        *,
+        members: Iterable[int] = (),
+        creator: int | None = None,
+        supergroup: bool = False,
+    ) -> EmuChat:
+        member_ids = list(members)
+        if creator is not None and creator not in member_ids:
+            member_ids.insert(0, creator)
+        chat = EmuChat(
+            id=chat_id,
+            type="supergroup" if supergroup else "group",
+            title=title,
+            members=member_ids,
+            creator=creator,
+        )
+        self._state.chats[chat_id] = chat
+        return chat
+
+    def add_member(self, chat_id: int, user_id: int, *, admin: bool = False) -> None:
+        chat = self._state.chats[chat_id]
+        if user_id not in chat.members:
+            chat.members.append(user_id)
+        if admin and user_id not in chat.admins:
+            chat.admins.append(user_id)
+
+    def set_language(self, user_id: int, language_code: str | None) -> None:
+        self._state.users[user_id].language_code = language_code
+
+    def block_bot(self, user_id: int, blocked: bool = True) -> None:
+        """The user blocks the bot: sends to them fail with 403 like Telegram's."""
+        self._state.users[user_id].blocked_bot = blocked
+
+    def user(self, user_id: int) -> EmuUser:
+        return self._state.users[user_id]
+
+    def chat(self, chat_id: int) -> EmuChat:
+        return self._state.chats[chat_id]
+
+    @property
+    def callback_query_ttl(self) -> float | None:
+        """Seconds after which answerCallbackQuery fails as "too old" (None: never)."""
+        return self._state.callback_query_ttl
+
+    @callback_query_ttl.setter
+    def callback_query_ttl(self, seconds: float | None) -> None:
+        self._state.callback_query_ttl = seconds
+
+    @property
+    def flood(self) -> FloodControl | None:
+        """The flood-control windows (tunable) when enforce_flood_limits=True."""
+        return self._state.flood
+
+    @property
+    def users(self) -> dict[int, EmuUser]:
+        return self._state.users
+
+    # user actions -------------------------------------------------------------------------
+    def _acting_chat(self, user_id: int, chat_id: int) -> EmuChat:
+        if user_id not in self._state.users:
+            raise KeyError(f"unknown user {user_id}; call add_user() first")
+        chat = self._state.chats.get(chat_id)
+        if chat is None:
+            raise KeyError(f"unknown chat {chat_id}")
+        if chat.migrated_to is not None:
+            raise ValueError(f"chat {chat_id} migrated to {chat.migrated_to}")
+        if chat.type != "private" and user_id not in chat.members:
+            raise ValueError(f"user {user_id} is not a member of chat {chat_id}")
+        if chat.type == "private" and chat_id != user_id:
+            raise ValueError("in a private chat chat_id must equal user_id")
+        return chat
+
+    def send_text(
+        self, user_id: int, chat_id: int, text: str, *, reply_to: int | None = None
+    ) -> Sent:
+        chat = self._acting_chat(user_id, chat_id)
+        state = self._state
+        entities = _command_entities(text)
+        msg = ChatMessage(
+            message_id=state.next_message_id(chat_id),
+            chat_id=chat_id,
+            text=text,
+            html=text,
+            entities=entities,
+            reply_markup=None,
+            from_id=user_id,
+            date=int(time.time()),
+            reply_to=reply_to,
+        )
+        state.store_message(msg)
+        if chat.type == "private":
+            state.users[user_id].started = True
+        update_id = state.queue.put({"message": state.message_api(msg)})
+        return Sent(update_id, msg.message_id)
+
+    def press(self, user_id: int, chat_id: int, message_id: int, callback_data: str) -> Pressed:
+        self._acting_chat(user_id, chat_id)
+        state = self._state
+        msg = state.message(chat_id, message_id)
+        if msg is None or msg.deleted:
+            raise LookupError(f"no message {message_id} in chat {chat_id} to press on")
+        query_id = state.next_query_id()
+        state.pending_queries[query_id] = PendingQuery(user_id, chat_id, message_id, callback_data)
+        query = {
+            "id": query_id,
+            "from": state.user_api(user_id),
+            "message": state.message_api(msg),
+            "chat_instance": str(abs(chat_id) * 7919 + self.bot_id),
+            "data": callback_data,
+        }
+        update_id = state.queue.put({"callback_query": query})
+        return Pressed(update_id, query_id)
+
+    def press_button(self, user_id: int, chat_id: int, message_id: int, index: int) -> Pressed:
+        msg = self._state.message(chat_id, message_id)
+        buttons = msg.buttons() if msg else []
+        if not 0 <= index < len(buttons):
+            raise IndexError(f"message {message_id} has {len(buttons)} buttons, no #{index}")
+        button = buttons[index]
+        if "callback_data" not in button:
+            kind = "url" if "url" in button else "non-callback"
+            raise ValueError(f"button {index} ({button.get('text')!r}) is a {kind} button")
+        return self.press(user_id, chat_id, message_id, button["callback_data"])
+
+    def button_labels(self, chat_id: int, message_id: int) -> list[str]:
+        msg = self._state.message(chat_id, message_id)
+        return [str(b.get("text", "")) for b in (msg.buttons() if msg else [])]
+
+    def inject_update(self, update: dict[str, Any]) -> int:
+        return self._state.queue.put(update)
+
+    def redeliver(self, update_id: int) -> None:
+        self._state.queue.redeliver(update_id)
+
+    def migrate_to_supergroup(self, chat_id: int) -> int:
+        state = self._state
+        old = state.chats[chat_id]
+        if old.type != "group" or old.migrated_to is not None:
+            raise ValueError(f"chat {chat_id} is not a basic group")
+        new_id = int(f"-100{abs(chat_id)}")
+        new = EmuChat(
+            id=new_id,
+            type="supergroup",
+            title=old.title,
+            members=list(old.members),
+            creator=old.creator,
+            admins=list(old.admins),
+        )
+        state.chats[new_id] = new
+        actor = old.creator if old.creator is not None else (old.members or [self.bot_id])[0]
+        now = int(time.time())
+        to_msg = {
+            "message_id": state.next_message_id(chat_id),
+            "date": now,
+            "chat": old.to_api(),
+            "from": state.user_api(actor),
+            "migrate_to_chat_id": new_id,
+        }
+        from_msg = {
+            "message_id": state.next_message_id(new_id),
+            "date": now,
+            "chat": new.to_api(),
+            "from": state.user_api(actor),
+            "migrate_from_chat_id": chat_id,
+        }
+        old.migrated_to = new_id
+        state.queue.put({"message": to_msg})
+        state.queue.put({"message": from_msg})
+        return new_id
+
+    # observation ---------------------------------------------------------------------------
+    @property
+    def calls(self) -> list[ApiCall]:
+        return self._state.calls
+
+    def calls_to(self, method: str) -> list[ApiCall]:
+        return [c for c in self._state.calls if c.method.lower() == method.lower()]
+
+    @property
+    def callback_answers(self) -> dict[str, CallbackAnswer]:
+        return self._state.callback_answers
+
+    def bot_messages(self, chat_id: int) -> list[ChatMessage]:
+        return self._state.bot_messages(chat_id)
+
+    def chat_messages(self, chat_id: int) -> list[ChatMessage]:
+        """Every message in the chat (users' and the bot's), in order."""
+        return list(self._state.messages.get(chat_id, {}).values())
+
+    def last_bot_message(self, chat_id: int) -> ChatMessage | None:
+        msgs = self._state.bot_messages(chat_id)
+        return msgs[-1] if msgs else None
+
+    def commands_for(
+        self, scope: dict[str, Any] | None = None, language_code: str = ""
+    ) -> list[dict[str, Any]]:
+        key = (json.dumps(scope or {"type": "default"}, sort_keys=True), language_code)
+        return list(self._state.commands.get(key, []))
+
+    @property
+    def webhook(self) -> dict[str, Any]:
+        return dict(self._state.webhook)
+
+    def pending_updates(self) -> int:
+        return len(self._state.queue)
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener`` on every bot message (new/edit/delete) and callback answer."""
+        self._state.listeners.append(listener)
+        return lambda: self._state.listeners.remove(listener)
+
+    # waiting ---------------------------------------------------------------------------------
+    async def wait_for(self, predicate: Callable[[], T | bool | None], timeout: float = 5.0) -> T:
+        """Return the predicate's first truthy value, re-checked on every state change."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            changed = self._state.changed  # taken before evaluating, so no change is missed
+            result = predicate()
+            if result:
+                return result  # type: ignore[return-value]
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise TimeoutError(self._timeout_message(timeout))
+            try:
+                # a periodic re-check covers predicates that depend on time
+                await asyncio.wait_for(changed.wait(), min(remaining, 0.5))
+            except TimeoutError:
+                pass
+
+    def _timeout_message(self, timeout: float) -> str:
+        recent = self._state.calls[-6:]
+        lines = [f"  {_describe_call(c)}" for c in recent] or ["  (no API calls yet)"]
+        return (
+            f"condition not met within {timeout}s; pending updates: "
+            f"{self.pending_updates()}; last API calls:\n" + "\n".join(lines)
+        )
+
+    async def wait_bot_message(
+        self,
+        chat_id: int,
+        *,
+        contains: str | None = None,
+        after: int = 0,
+        timeout: float = 5.0,
+    ) -> ChatMessage:
+        def found() -> ChatMessage | None:
+            for msg in self._state.bot_messages(chat_id):
+                if msg.message_id > after and (contains is None or contains in msg.text):
+                    return msg
+            return None
+
+        return await self.wait_for(found, timeout)
+
+    async def wait_callback_answer(
+        self, callback_query_id: str, timeout: float = 5.0
+    ) -> CallbackAnswer:
+        return await self.wait_for(
+            lambda: self._state.callback_answers.get(callback_query_id), timeout
+        )
+
+    async def wait_idle(self, timeout: float = 5.0, *, quiet: float = 0.05) -> None:
+        """Wait until every update is confirmed and no request has come for ``quiet`` s."""
+        state = self._state
+
+        def idle() -> bool:
+            calm = time.monotonic() - state.last_activity >= quiet
+            return len(state.queue) == 0 and state.in_flight == 0 and calm
+
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not idle():
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise TimeoutError("emulator not idle: " + self._timeout_message(timeout))
+            await asyncio.sleep(min(quiet / 2, remaining))
+
+    # faults ---------------------------------------------------------------------------------
+    def add_fault(
+        self,
+        method: str | None = None,
+        *,
+        status: int = 429,
+        retry_after: int | None = None,
+        times: int = 1,
+        chat_id: int | None = None,
+        delay: float = 0.0,
+        description: str | None = None,
+    ) -> Fault:
+        fault = Fault(method, status, retry_after, times, chat_id, delay, description)
+        self._state.faults.append(fault)
+        return fault
+
+    def clear_faults(self) -> None:
+        self._state.faults.clear()
+
+
+def _command_entities(text: str) -> list[dict[str, Any]]:
+    if not text.startswith("/") or len(text) < 2:
+        return []
+    command = text.split(maxsplit=1)[0]
+    return [{"type": "bot_command", "offset": 0, "length": len(command.encode("utf-16-le")) // 2}]
+
+
+def _describe_call(call: ApiCall) -> str:
+    outcome = "ok" if call.ok else f"{call.error_code} {call.description}"
+    where = f" chat={call.chat_id}" if call.chat_id is not None else ""
+    return f"{call.method}{where} -> {outcome}"

@@ -1,0 +1,132 @@
+"""The aiohttp side: routing /bot{token}/{method}, faults, call recording."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from http import HTTPStatus
+from typing import Any
+
+from aiohttp import web
+
+from bot.emulator.errors import NOT_FOUND, UNAUTHORIZED, ApiError, bad_request
+from bot.emulator.methods import METHODS_BY_LOWER
+from bot.emulator.params import read_params
+from bot.emulator.state import EmuState, RequestContext
+from bot.emulator.types import ApiCall, EmuEvent, Fault
+
+logger = logging.getLogger(__name__)
+
+MAX_UPLOAD = 50 * 1024 * 1024  # Telegram's limit for bot uploads
+_FAULT_DESCRIPTIONS = {500: "Internal Server Error", 502: "Bad Gateway"}
+
+
+def fault_error(fault: Fault) -> ApiError:
+    if fault.status == 429:
+        retry_after = fault.retry_after if fault.retry_after is not None else 1
+        description = fault.description or f"Too Many Requests: retry after {retry_after}"
+        return ApiError(429, description, parameters={"retry_after": retry_after})
+    try:
+        phrase = HTTPStatus(fault.status).phrase
+    except ValueError:
+        phrase = "Error"
+    description = fault.description or _FAULT_DESCRIPTIONS.get(fault.status, phrase)
+    return ApiError(fault.status, description)
+
+
+class ApiServer:
+    def __init__(self, state: EmuState, token: str) -> None:
+        self.state = state
+        self.token = token
+        self._runner: web.AppRunner | None = None
+        self.base_url = ""
+
+    async def start(self, host: str, port: int) -> str:
+        self.state.queue.reopen()
+        app = web.Application(client_max_size=MAX_UPLOAD)
+        app.router.add_route("*", "/bot{token}/{method}", self._handle)
+        app.router.add_route("*", "/{tail:.*}", self._not_found)
+        # handler_cancellation: a client that gave up (timeout) cancels its request here
+        self._runner = web.AppRunner(
+            app, handler_cancellation=True, access_log=None, shutdown_timeout=1.0
+        )
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, host, port)
+        await site.start()
+        bound_host, bound_port = self._runner.addresses[0][:2]
+        self.base_url = f"http://{bound_host}:{bound_port}"
+        logger.info("Bot API emulator listening on %s", self.base_url)
+        return self.base_url
+
+    async def stop(self) -> None:
+        self.state.queue.shutdown()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def _not_found(self, request: web.Request) -> web.Response:
+        return web.json_response(NOT_FOUND.to_api(), status=404)
+
+    async def _handle(self, request: web.Request) -> web.Response:
+        arrived = time.monotonic()
+        method = request.match_info["method"]
+        entry = METHODS_BY_LOWER.get(method.lower())
+        name = entry[0] if entry else method
+        polling = name == "getUpdates"
+        state = self.state
+        params: dict[str, Any] = {}
+        if not polling:
+            state.in_flight += 1
+        state.touch()
+        try:
+            params, files = await read_params(request)
+            if request.match_info["token"] != self.token:
+                raise UNAUTHORIZED
+            if entry is None:
+                raise NOT_FOUND
+            await self._apply_fault(name, params.get("chat_id"))
+            result = await entry[1](state, RequestContext(name, params, files))
+            body: dict[str, Any] = {"ok": True, "result": result}
+        except ApiError as exc:
+            body = exc.to_api()
+        except (ValueError, TypeError) as exc:
+            logger.warning("bad parameters for %s: %s", name, exc)
+            body = bad_request(f"invalid parameters: {exc}").to_api()
+        finally:
+            if not polling:
+                state.in_flight -= 1
+        self._record(name, params, body, arrived)
+        return web.json_response(body, status=body.get("error_code", 200))
+
+    async def _apply_fault(self, method: str, chat_id: Any) -> None:
+        fault = next((f for f in self.state.faults if f.matches(method, chat_id)), None)
+        if fault is None:
+            return
+        fault.hits += 1
+        if fault.exhausted:
+            self.state.faults.remove(fault)
+        logger.info("injecting fault into %s: status %s", method, fault.status)
+        if fault.delay > 0:
+            await asyncio.sleep(fault.delay)
+        if fault.status != 200:
+            raise fault_error(fault)
+
+    def _record(self, name: str, params: dict[str, Any], body: dict[str, Any], at: float) -> None:
+        ok = bool(body.get("ok"))
+        call = ApiCall(
+            method=name,
+            params=params,
+            ok=ok,
+            error_code=None if ok else body.get("error_code"),
+            description=None if ok else body.get("description"),
+            at=at,
+            chat_id=params.get("chat_id"),
+            finished_at=time.monotonic(),
+            result=body.get("result"),
+        )
+        self.state.calls.append(call)
+        if not ok and call.error_code != 409:  # 409: a superseded long poll, not a bot error
+            logger.debug("%s failed: %s", name, call.description)
+            self.state.emit(EmuEvent("api_error", call=call))
+        self.state.touch()

@@ -1,0 +1,266 @@
+"""The interactive sandbox: type as simulated users to the real bot through the emulator."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from dataclasses import dataclass
+from typing import TextIO
+
+from bot.emulator import BotAPIEmulator, ChatMessage, EmuEvent, EmuUser
+from bot.sandbox.render import Terminal, is_tty
+
+logger = logging.getLogger(__name__)
+
+HELP = """\
+Sandbox commands:
+  text or /command ...   send it as the current user to the current chat
+  /as NAME [ru|en]       act as another user (created if unknown)
+  /chat group | /chat dm switch between the group and your private chat with the bot
+  /press N  or  #N       press button N of the newest bot message with buttons here
+  /sandbox               this help
+  /quit                  leave (Ctrl-D works too)"""
+
+DEFAULT_USERS = (
+    (1001, "Alice", "alice", "ru"),
+    (1002, "Bob", "bob", "en"),
+    (1000, "GM", "gm", "ru"),
+)
+GM_ID = 1000
+FIRST_NEW_USER_ID = 1003
+
+
+@dataclass
+class _Session:
+    emu: BotAPIEmulator
+    term: Terminal
+    group_id: int
+    user_id: int = DEFAULT_USERS[0][0]
+    mode: str = "dm"  # "dm" or "group"
+    idle_timeout: float = 10.0
+    quiet: float = 0.3
+
+    @property
+    def user(self) -> EmuUser:
+        return self.emu.user(self.user_id)
+
+    @property
+    def chat_id(self) -> int:
+        return self.group_id if self.mode == "group" else self.user_id
+
+    def chat_title(self) -> str:
+        if self.mode == "dm":
+            return f"the private chat with {self.emu.bot_first_name}"
+        return f"the group {self.chat_label(self.group_id)}"
+
+    def chat_label(self, chat_id: int) -> str:
+        chat = self.emu.chat(chat_id)
+        if chat.type == "private":
+            return f"DM {chat.user.first_name if chat.user else chat_id}"
+        return chat.title or str(chat_id)
+
+    def can_see_id(self, chat_id: int | str) -> bool:
+        try:
+            return self.can_see(int(chat_id))
+        except (ValueError, KeyError):
+            return True
+
+    def can_see(self, chat_id: int) -> bool:
+        if chat_id == self.user_id:
+            return True
+        chat = self.emu.chat(chat_id)
+        return chat.type != "private" and self.user_id in chat.members
+
+    # events from the emulator --------------------------------------------------------
+    def on_event(self, event: EmuEvent) -> None:
+        msg = event.message
+        if event.kind == "api_error" and event.call is not None:
+            # the developer should see why nothing appeared (e.g. an HTML parse error)
+            if event.call.chat_id is None or self.can_see_id(event.call.chat_id):
+                self.term.api_error(event.call)
+        elif event.kind == "callback_answer" and event.answer is not None:
+            if event.answer.user_id == self.user_id:
+                self.term.callback_answer(event.answer)
+        elif msg is not None and self.can_see(msg.chat_id):
+            label = self.chat_label(msg.chat_id)
+            if event.kind == "delete":
+                self.term.deleted(label, msg)
+            else:
+                self.term.message(label, msg, edited=event.kind == "edit")
+
+
+def _ensure_world(emu: BotAPIEmulator, group_id: int) -> None:
+    for user_id, first_name, username, lang in DEFAULT_USERS:
+        if user_id not in emu.users:
+            emu.add_user(user_id, first_name, username=username, language_code=lang)
+    try:
+        emu.chat(group_id)
+    except KeyError:
+        members = [uid for uid, *_ in DEFAULT_USERS]
+        emu.add_group(group_id, "Sandbox table", members=members, creator=GM_ID)
+
+
+async def _settle(session: _Session) -> None:
+    """Let the bot react before the next line is read, so scripted input stays in order."""
+    try:
+        await session.emu.wait_idle(timeout=session.idle_timeout, quiet=session.quiet)
+    except TimeoutError:
+        logger.warning("the bot did not go idle within %.1fs", session.idle_timeout)
+
+
+def _find_user(emu: BotAPIEmulator, name: str) -> EmuUser | None:
+    wanted = name.lower().lstrip("@")
+    for user in emu.users.values():
+        if wanted in ((user.username or "").lower(), user.first_name.lower(), str(user.id)):
+            return user
+    return None
+
+
+def _switch_user(session: _Session, args: list[str]) -> None:
+    if not args or (len(args) > 1 and args[1] not in ("ru", "en")):
+        session.term.info("usage: /as NAME [ru|en]")
+        return
+    emu = session.emu
+    lang = args[1] if len(args) > 1 else None
+    user = _find_user(emu, args[0])
+    if user is None:
+        new_id = max([FIRST_NEW_USER_ID - 1, *emu.users]) + 1
+        name = args[0].lstrip("@")
+        user = emu.add_user(
+            new_id, name.capitalize(), username=name.lower(), language_code=lang or "ru"
+        )
+        emu.add_member(session.group_id, new_id)
+    elif lang:
+        emu.set_language(user.id, lang)
+    session.user_id = user.id
+    handle = f"@{user.username}, " if user.username else ""
+    session.term.info(f"you are {user.first_name} ({handle}id {user.id}, {user.language_code})")
+
+
+def _switch_chat(session: _Session, args: list[str]) -> None:
+    if args not in (["group"], ["dm"]):
+        session.term.info("usage: /chat group | /chat dm")
+        return
+    session.mode = args[0]
+    session.term.info(f"chat: {session.chat_title()}")
+
+
+def _keyboard_message(session: _Session) -> ChatMessage | None:
+    for msg in reversed(session.emu.bot_messages(session.chat_id)):
+        if not msg.deleted and msg.has_keyboard:
+            return msg
+    return None
+
+
+async def _press(session: _Session, arg: str) -> None:
+    if not arg.isdigit() or int(arg) < 1:
+        session.term.info("usage: /press N (N as numbered on screen)")
+        return
+    msg = _keyboard_message(session)
+    if msg is None:
+        session.term.info("no message with buttons in this chat")
+        return
+    number = int(arg)
+    buttons = msg.buttons()
+    if number > len(buttons):
+        session.term.info(f"no button {number}; the message has {len(buttons)}")
+        return
+    button = buttons[number - 1]
+    if "callback_data" not in button:
+        session.term.info(f"button {number} opens {button.get('url', '(not a callback)')}")
+        return
+    session.emu.press_button(session.user_id, session.chat_id, msg.message_id, number - 1)
+    await _settle(session)
+
+
+async def _handle_line(session: _Session, line: str) -> bool:
+    """Act on one input line; False means quit."""
+    words = line.split()
+    head = words[0].lower()
+    if head in ("/quit", "/exit"):
+        return False
+    if head == "/sandbox":
+        session.term.line(HELP)
+    elif head == "/as":
+        _switch_user(session, words[1:])
+    elif head == "/chat":
+        _switch_chat(session, [w.lower() for w in words[1:]])
+    elif head == "/press":
+        await _press(session, words[1] if len(words) > 1 else "")
+    elif head.startswith("#") and head[1:].isdigit():
+        await _press(session, head[1:])
+    else:
+        session.emu.send_text(session.user_id, session.chat_id, line)
+        await _settle(session)
+    return True
+
+
+async def _handle_line_safely(session: _Session, line: str) -> bool:
+    try:
+        return await _handle_line(session, line)
+    except (LookupError, ValueError) as exc:
+        # e.g. a user the tests created outside the group: say so, keep the session alive
+        session.term.info(f"cannot do that: {exc}")
+        return True
+
+
+def _deliver(future: asyncio.Future[str], line: str) -> None:
+    if not future.done():
+        future.set_result(line)
+
+
+async def read_line(stdin: TextIO) -> str:
+    """Read one line in a daemon thread, so an abandoned read never blocks shutdown.
+
+    (``asyncio.to_thread`` would: the loop's default executor is joined on exit.)
+    """
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[str] = loop.create_future()
+
+    def worker() -> None:
+        try:
+            line = stdin.readline()
+        except (OSError, ValueError):  # closed stream: treat as end of input
+            line = ""
+        loop.call_soon_threadsafe(_deliver, future, line)
+
+    threading.Thread(target=worker, name="sandbox-stdin", daemon=True).start()
+    return await future
+
+
+async def run_sandbox(
+    emu: BotAPIEmulator,
+    *,
+    stdin: TextIO,
+    stdout: TextIO,
+    group_chat_id: int = -100500,
+    echo_input: bool = False,
+    idle_timeout: float = 10.0,
+) -> None:
+    """Chat with the bot from a terminal (or a pipe) until ``/quit`` or end of input."""
+    _ensure_world(emu, group_chat_id)
+    term = Terminal(stdout, emu.bot_first_name)
+    session = _Session(emu, term, group_chat_id, idle_timeout=idle_timeout)
+    unsubscribe = emu.subscribe(session.on_event)
+    interactive = is_tty(stdin) and is_tty(stdout)
+    term.info(
+        f"sandbox: you are {session.user.first_name} in {session.chat_title()}; /sandbox for help"
+    )
+    try:
+        while True:
+            if interactive:
+                term.prompt(f"{session.user.first_name}@{session.chat_label(session.chat_id)}> ")
+            raw = await read_line(stdin)
+            if not raw:
+                break  # EOF
+            line = raw.strip()
+            if not line:
+                continue
+            if echo_input:
+                term.user_line(session.chat_label(session.chat_id), session.user.first_name, line)
+            if not await _handle_line_safely(session, line):
+                break
+    finally:
+        unsubscribe()
+        term.info("bye")
