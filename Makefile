@@ -36,7 +36,7 @@ bench: $(STAMP_DEV)
 	$(BIN)/python -m bench
 
 i18n: $(STAMP_DEV)
-	$(BIN)/pybabel extract -F babel.cfg -k t -k N_ -k plural:1,2 -o bot/locales/messages.pot .
+	$(BIN)/pybabel extract -F babel.cfg -k t -k N_ -k plural:1,2 -k T -o bot/locales/messages.pot .
 	$(BIN)/pybabel update -i bot/locales/messages.pot -d bot/locales -D messages --no-fuzzy-matching
 
 format: $(STAMP_DEV)

@@ -9,8 +9,20 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import BigInteger, CheckConstraint, Column, DateTime, String, func, text
-from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy import (
+    BigInteger,
+    CheckConstraint,
+    Column,
+    DateTime,
+    Index,
+    Integer,
+    LargeBinary,
+    String,
+    UniqueConstraint,
+    func,
+    text,
+)
+from sqlalchemy.dialects.postgresql import ARRAY, JSONB
 from sqlmodel import Field, SQLModel
 
 LOCALE_CHECK = "locale IS NULL OR locale IN ('ru', 'en')"
@@ -79,3 +91,178 @@ class FsmRecord(SQLModel, table=True):
         sa_column=Column(JSONB, nullable=False, server_default=text("'{}'::jsonb")),
     )
     updated_at: datetime = _created()
+
+
+class RollLog(SQLModel, table=True):
+    """One verifiable roll log per chat (a game's chat). The id is stable across a group →
+    supergroup migration: only ``chat_id`` moves, the append-only rows keep their ``log_id``."""
+
+    __tablename__ = "roll_logs"
+
+    id: int | None = Field(default=None, primary_key=True)
+    chat_id: int = Field(sa_column=Column(BigInteger, nullable=False, unique=True))
+    created_at: datetime = _created()
+
+
+class SeedEpoch(SQLModel, table=True):
+    """A commit–reveal seed epoch. The seed stays secret until ``revealed_at`` is set."""
+
+    __tablename__ = "seed_epochs"
+    __table_args__ = (
+        UniqueConstraint("log_id", "epoch", name="seed_epochs_log_epoch_key"),
+        Index(
+            "seed_epochs_one_open_per_log",
+            "log_id",
+            unique=True,
+            postgresql_where=text("revealed_at IS NULL"),
+        ),
+        CheckConstraint("epoch >= 1", name="seed_epochs_epoch_check"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    log_id: int = Field(foreign_key="roll_logs.id", nullable=False)
+    epoch: int = Field(nullable=False)
+    seed: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    commitment: str = Field(sa_column=Column(String(64), nullable=False))
+    opened_at: datetime = _created()
+    revealed_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True)))
+
+
+class Roll(SQLModel, table=True):
+    """An append-only, hash-chained roll log entry (the database refuses UPDATE and DELETE).
+
+    The columns are exactly the fields of ``engine.dice.log.LogEntry``; ``created_at`` is kept
+    as the ISO string that was hashed.
+    """
+
+    __tablename__ = "rolls"
+    __table_args__ = (
+        UniqueConstraint("log_id", "seq", name="rolls_log_seq_key"),
+        UniqueConstraint("log_id", "roll_id", name="rolls_log_roll_id_key"),
+        CheckConstraint("seq >= 1", name="rolls_seq_check"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    log_id: int = Field(foreign_key="roll_logs.id", nullable=False)
+    seq: int = Field(nullable=False)
+    roll_id: str = Field(sa_column=Column(String(128), nullable=False))
+    epoch: int = Field(nullable=False)
+    actor: str = Field(sa_column=Column(String(128), nullable=False))
+    subject: str = Field(sa_column=Column(String(128), nullable=False))
+    expression: str = Field(sa_column=Column(String(640), nullable=False))
+    faces: list[int] = Field(sa_column=Column(ARRAY(Integer), nullable=False))
+    result: int = Field(nullable=False)
+    outcome: str | None = Field(default=None, sa_column=Column(String(256)))
+    created_at: str = Field(sa_column=Column(String(40), nullable=False))
+    prev_hash: str = Field(sa_column=Column(String(64), nullable=False))
+    hash: str = Field(sa_column=Column(String(64), nullable=False))
+    actor_user_id: int | None = Field(default=None, sa_column=Column(BigInteger))
+    label: str | None = Field(default=None, sa_column=Column(String(256)))
+
+
+SYSTEMS_CHECK = "system IN ('fate', 'lifegear', 'cliche', 'storyteller', 'matter')"
+
+
+class Game(SQLModel, table=True):
+    """A game run in one group chat. One live game per chat; archived games stay readable."""
+
+    __tablename__ = "games"
+    __table_args__ = (
+        CheckConstraint(SYSTEMS_CHECK, name="games_system_check"),
+        Index(
+            "games_one_live_per_chat",
+            "chat_id",
+            unique=True,
+            postgresql_where=text("archived_at IS NULL"),
+        ),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    chat_id: int = Field(sa_column=Column(BigInteger, nullable=False))
+    system: str = Field(sa_column=Column(String(16), nullable=False))
+    title: str = Field(sa_column=Column(String(128), nullable=False))
+    gm_user_id: int = Field(sa_column=Column(BigInteger, nullable=False))
+    options: dict[str, Any] = Field(
+        default_factory=dict,
+        sa_column=Column(JSONB, nullable=False, server_default=text("'{}'::jsonb")),
+    )
+    timezone: str = Field(default="Europe/Moscow", sa_column=Column(String(64), nullable=False))
+    created_at: datetime = _created()
+    archived_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True)))
+
+
+class GameMember(SQLModel, table=True):
+    __tablename__ = "game_members"
+    __table_args__ = (
+        CheckConstraint("role IN ('gm', 'cogm', 'player')", name="game_members_role_check"),
+    )
+
+    game_id: int = Field(foreign_key="games.id", primary_key=True)
+    user_id: int = Field(sa_column=Column(BigInteger, primary_key=True, autoincrement=False))
+    role: str = Field(sa_column=Column(String(8), nullable=False))
+    joined_at: datetime = _created()
+
+
+class Character(SQLModel, table=True):
+    """A character sheet: JSONB validated by the system's engine model, versioned."""
+
+    __tablename__ = "characters"
+    __table_args__ = (
+        CheckConstraint(SYSTEMS_CHECK, name="characters_system_check"),
+        CheckConstraint(
+            "status IN ('pending', 'active', 'returned', 'retired')",
+            name="characters_status_check",
+        ),
+        CheckConstraint("version >= 1", name="characters_version_check"),
+        Index(
+            "characters_one_active_per_player",
+            "game_id",
+            "owner_user_id",
+            unique=True,
+            postgresql_where=text("status = 'active' AND NOT is_npc"),
+        ),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id", nullable=False, index=True)
+    owner_user_id: int | None = Field(default=None, sa_column=Column(BigInteger))
+    is_npc: bool = Field(default=False, sa_column_kwargs={"server_default": "false"})
+    system: str = Field(sa_column=Column(String(16), nullable=False))
+    name: str = Field(sa_column=Column(String(64), nullable=False))
+    status: str = Field(sa_column=Column(String(16), nullable=False))
+    sheet: dict[str, Any] = Field(sa_column=Column(JSONB, nullable=False))
+    schema_version: int = Field(default=1, nullable=False)
+    version: int = Field(default=1, nullable=False)
+    review_comment: str | None = Field(default=None, sa_column=Column(String(512)))
+    created_at: datetime = _created()
+    updated_at: datetime = _created()
+
+
+class CharacterVersion(SQLModel, table=True):
+    """Every change to a sheet: who, when, what (a field diff), and the sheet after."""
+
+    __tablename__ = "character_versions"
+    __table_args__ = (UniqueConstraint("character_id", "version", name="character_versions_key"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    character_id: int = Field(foreign_key="characters.id", nullable=False)
+    version: int = Field(nullable=False)
+    author_user_id: int = Field(sa_column=Column(BigInteger, nullable=False))
+    kind: str = Field(sa_column=Column(String(16), nullable=False))
+    diff: list[Any] = Field(
+        default_factory=list,
+        sa_column=Column(JSONB, nullable=False, server_default=text("'[]'::jsonb")),
+    )
+    sheet: dict[str, Any] = Field(sa_column=Column(JSONB, nullable=False))
+    created_at: datetime = _created()
+
+
+class LinkToken(SQLModel, table=True):
+    """An opaque token carried by a deep link (never a raw id): what it opens, for whom."""
+
+    __tablename__ = "link_tokens"
+
+    token: str = Field(sa_column=Column(String(32), primary_key=True))
+    purpose: str = Field(sa_column=Column(String(16), nullable=False))
+    game_id: int = Field(foreign_key="games.id", nullable=False)
+    created_at: datetime = _created()

@@ -12,6 +12,8 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.repositories.chats import ChatRepo
+from db.repositories.games import CharacterRepo, GameRepo
+from db.repositories.rolls import RollRepo
 from db.repositories.updates import ProcessedUpdateRepo
 from db.repositories.users import UserRepo
 
@@ -32,6 +34,9 @@ class UnitOfWork:
         self.users = UserRepo(self._session)
         self.chats = ChatRepo(self._session)
         self.updates = ProcessedUpdateRepo(self._session)
+        self.rolls = RollRepo(self._session)
+        self.games = GameRepo(self._session)
+        self.characters = CharacterRepo(self._session)
         return self
 
     async def __aexit__(

@@ -23,3 +23,42 @@ class LangCD(CallbackData, prefix="lang"):
     """Choose the interface language; in a group it sets the chat's language."""
 
     locale: str
+
+
+class LogPageCD(CallbackData, prefix="log"):
+    """Page through this chat's roll log (0 = newest)."""
+
+    page: int
+
+
+class NewGameCD(CallbackData, prefix="ng"):
+    """Pick the system of a new game; only the user who typed /newgame (``by``) may."""
+
+    system: str
+    by: int
+
+
+class GameOptionCD(CallbackData, prefix="go"):
+    """Change one numeric game option by ``delta`` (GM only)."""
+
+    field: str
+    delta: int
+
+
+class ArchiveCD(CallbackData, prefix="arc"):
+    """Archive the chat's game (GM only); ``confirm`` false shows the question."""
+
+    game_id: int
+    confirm: bool
+
+
+class ApproveCD(CallbackData, prefix="apv"):
+    """The GM approves a submitted character."""
+
+    character_id: int
+
+
+class ReturnCD(CallbackData, prefix="ret"):
+    """The GM returns a submitted character to its player with a comment."""
+
+    character_id: int

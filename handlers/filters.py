@@ -2,19 +2,58 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from aiogram import Bot
 from aiogram.filters import BaseFilter
 from aiogram.types import CallbackQuery, Message
+
+from bot.services import games as game_service
+from db.uow import UnitOfWork
+
+
+def _message_of(event: Message | CallbackQuery) -> Message | None:
+    if isinstance(event, CallbackQuery):
+        return event.message if isinstance(event.message, Message) else None
+    return event
 
 
 class ChatAdmin(BaseFilter):
     """Passes in private chats and, in groups, for the chat's creator and administrators."""
 
     async def __call__(self, event: Message | CallbackQuery, bot: Bot) -> bool:
-        message = event.message if isinstance(event, CallbackQuery) else event
+        message = _message_of(event)
         if message is None or event.from_user is None:
             return False
         if message.chat.type == "private":
             return True
         member = await bot.get_chat_member(message.chat.id, event.from_user.id)
         return member.status in ("creator", "administrator")
+
+
+class HasGame(BaseFilter):
+    """The chat has a live game; hands it to the handler as ``game``."""
+
+    async def __call__(
+        self, event: Message | CallbackQuery, uow: UnitOfWork
+    ) -> bool | dict[str, Any]:
+        message = _message_of(event)
+        if message is None:
+            return False
+        game = await uow.games.live_for_chat(message.chat.id)
+        return {"game": game} if game is not None else False
+
+
+class IsGM(BaseFilter):
+    """The sender is the GM or a co-GM of the chat's live game; hands over ``game``."""
+
+    async def __call__(
+        self, event: Message | CallbackQuery, uow: UnitOfWork
+    ) -> bool | dict[str, Any]:
+        message = _message_of(event)
+        if message is None or event.from_user is None:
+            return False
+        game = await uow.games.live_for_chat(message.chat.id)
+        if game is None or not await game_service.is_gm(uow, game, event.from_user.id):
+            return False
+        return {"game": game}

@@ -15,6 +15,7 @@ logger = logging.getLogger(__name__)
 async def migrated(message: Message, uow: UnitOfWork) -> None:
     assert message.migrate_to_chat_id is not None
     await uow.chats.mark_migrated(message.chat.id, message.migrate_to_chat_id)
+    await uow.rolls.move_chat(message.chat.id, message.migrate_to_chat_id)
     logger.info("chat %s migrated to %s", message.chat.id, message.migrate_to_chat_id)
 
 

@@ -46,6 +46,12 @@ class ChatRepo:
             return ChatDTO(id=row.id, type=row.type, title=row.title, locale=row.locale)
         return await self.upsert(chat_id, chat_type, title)
 
+    async def get(self, chat_id: int) -> ChatDTO | None:
+        row = await self._session.get(Chat, chat_id)
+        return (
+            ChatDTO(id=row.id, type=row.type, title=row.title, locale=row.locale) if row else None
+        )
+
     async def set_locale(self, chat_id: int, locale: str | None) -> None:
         row = await self._session.get(Chat, chat_id)
         if row is not None:

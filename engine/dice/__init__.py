@@ -1,1 +1,101 @@
 """Dice core: random sources, notation (parse → tree → evaluate → render), odds, verification."""
+
+from engine.dice.ast import Expression
+from engine.dice.errors import (
+    DiceError,
+    DiceEvalError,
+    DiceLimitError,
+    DiceSyntaxError,
+    LogFormatError,
+    OddsError,
+)
+from engine.dice.evaluator import RollContext, evaluate, roll
+from engine.dice.hmac_source import HmacSource, commitment, new_seed
+from engine.dice.log import (
+    GENESIS_HASH,
+    EpochRecord,
+    LogEntry,
+    RollLogExport,
+    canonical_json,
+    entry_hash,
+    new_entry,
+    record_roll,
+    replay,
+)
+from engine.dice.odds import (
+    Distribution,
+    FateOdds,
+    MatterOdds,
+    OpposedOdds,
+    StorytellerOdds,
+    chance_die,
+    cliche_check,
+    cliche_opposed,
+    distribution,
+    fate_check,
+    fate_distribution,
+    lifegear_check,
+    matter_at_least,
+    matter_pool,
+    storyteller_pool,
+)
+from engine.dice.parser import parse
+from engine.dice.render import render_html, render_text
+from engine.dice.results import DiceGroup, Die, RollResult
+from engine.dice.source import RandomSource, ScriptedSource, SeededSource, roll_dice, roll_die
+from engine.dice.verify import Problem, ProblemKind, VerifyReport, verify_export
+
+__all__ = [
+    "GENESIS_HASH",
+    "DiceError",
+    "DiceEvalError",
+    "DiceGroup",
+    "DiceLimitError",
+    "DiceSyntaxError",
+    "Die",
+    "Distribution",
+    "EpochRecord",
+    "Expression",
+    "FateOdds",
+    "HmacSource",
+    "LogEntry",
+    "LogFormatError",
+    "MatterOdds",
+    "OddsError",
+    "OpposedOdds",
+    "Problem",
+    "ProblemKind",
+    "RandomSource",
+    "RollContext",
+    "RollLogExport",
+    "RollResult",
+    "ScriptedSource",
+    "SeededSource",
+    "StorytellerOdds",
+    "VerifyReport",
+    "canonical_json",
+    "chance_die",
+    "cliche_check",
+    "cliche_opposed",
+    "commitment",
+    "distribution",
+    "entry_hash",
+    "evaluate",
+    "fate_check",
+    "fate_distribution",
+    "lifegear_check",
+    "matter_at_least",
+    "matter_pool",
+    "new_entry",
+    "new_seed",
+    "parse",
+    "record_roll",
+    "render_html",
+    "render_text",
+    "replay",
+    "roll",
+    "roll_dice",
+    "roll_die",
+    "storyteller_pool",
+    "verify_export",
+]

@@ -10,7 +10,7 @@ from babel.messages.extract import extract_from_dir
 from bot.i18n import I18n, locale_from_language_code, resolve_locale
 
 ROOT = Path(__file__).resolve().parents[2]
-KEYWORDS = {"t": None, "N_": None, "plural": (1, 2)}
+KEYWORDS = {"t": None, "N_": None, "T": None, "plural": (1, 2)}
 
 
 def _msgids() -> set[str]:

@@ -1,0 +1,116 @@
+"""Dice benchmark: ``python -m bench.dice_bench`` prints one JSON object.
+
+* ``rolls_per_second``: typical expressions rolled through ``HmacSource`` (a fresh source and
+  roll id per roll, as in production; parsing is cached, as in production), on one core.
+* ``odds_ms``: each system's typical odds request, uncached (every cache cleared before each
+  call) and cached; the median of several runs, in milliseconds.
+* ``hostile_reject_ms``: time to reject each input of the hostile corpus (parse cache cleared).
+* ``targets``: the issue's targets and whether this run met them.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+from engine.dice import HmacSource, parse, roll
+from engine.dice import odds as odds_module
+from engine.errors import EngineError
+
+EXPRESSIONS = ["4dF+2", "7d10>=6f1", "5d10>=7!", "4d6", "1d8+1d6+3", "3d6kh2+1"]
+SEED = bytes(range(32))
+
+ODDS: dict[str, Callable[[], object]] = {
+    "fate": lambda: odds_module.fate_check(3, 2),
+    "storyteller": lambda: odds_module.storyteller_pool(7, 6),
+    "matter": lambda: odds_module.matter_pool(5),
+    "matter_chance": odds_module.chance_die,
+    "cliche": lambda: odds_module.cliche_check(4, 15),
+    "cliche_opposed": lambda: odds_module.cliche_opposed(4, 5),
+    "lifegear": lambda: odds_module.lifegear_check("1d8+1d6+3", 10),
+}
+
+HOSTILE = {
+    "1001d6": "1001d6",
+    "1d1!": "1d1!",
+    "5000_digit_die": "1d" + "9" * 5000,
+    "500_terms": "+".join(["1d6"] * 500),
+    "1000_nested_parentheses": "(" * 1000 + "1" + ")" * 1000,
+    "4kb_junk": ("ъ%$#@!junk" * 410)[:4096],
+    "21_nested_parentheses": "(" * 21 + "1" + ")" * 21,
+}
+
+
+def _rolls_per_second(expression: str, seconds: float = 0.4) -> float:
+    parse(expression)
+    count, start = 0, time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        for _ in range(200):
+            roll(expression, HmacSource(SEED, f"bench:{count}"))
+            count += 1
+    return count / (time.perf_counter() - start)
+
+
+def _clear_caches() -> None:
+    for name in dir(odds_module):
+        func = getattr(odds_module, name)
+        if callable(func) and hasattr(func, "cache_clear"):
+            func.cache_clear()
+    parse.cache_clear()
+
+
+def _median_ms(call: Callable[[], object], runs: int, *, clear: bool) -> float:
+    times = []
+    for _ in range(runs):
+        if clear:
+            _clear_caches()
+        start = time.perf_counter()
+        call()
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def _reject_ms(text: str) -> float:
+    parse.cache_clear()
+    start = time.perf_counter()
+    try:
+        roll(text, HmacSource(SEED, "hostile"))
+    except EngineError:
+        return (time.perf_counter() - start) * 1000
+    raise AssertionError(f"hostile input was accepted: {text[:40]!r}")
+
+
+def run() -> dict[str, Any]:
+    rates = {e: round(_rolls_per_second(e)) for e in EXPRESSIONS}
+    odds: dict[str, dict[str, float]] = {}
+    for name, call in ODDS.items():
+        uncached = _median_ms(call, 15, clear=True)
+        call()
+        cached = _median_ms(call, 200, clear=False)
+        odds[name] = {"uncached_ms": round(uncached, 4), "cached_ms": round(cached, 5)}
+    hostile = {name: round(_reject_ms(text), 4) for name, text in HOSTILE.items()}
+    return {
+        "python": sys.version.split()[0],
+        "rolls_per_second": rates,
+        "odds_ms": odds,
+        "hostile_reject_ms": hostile,
+        "targets": {
+            "4dF+2_rolls_per_second>=20000": rates["4dF+2"] >= 20_000,
+            "odds_uncached_ms<=5": all(v["uncached_ms"] <= 5 for v in odds.values()),
+            "odds_cached_ms<=0.05": all(v["cached_ms"] <= 0.05 for v in odds.values()),
+            "hostile_reject_ms<=100": all(v <= 100 for v in hostile.values()),
+        },
+    }
+
+
+def main() -> None:
+    sys.stdout.write(json.dumps(run(), ensure_ascii=False) + "\n")
+
+
+if __name__ == "__main__":
+    main()

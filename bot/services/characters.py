@@ -1,0 +1,150 @@
+"""Characters: submit from a wizard, GM approval or return, NPCs, history of every change."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from bot.i18n import N_
+from bot.systems import SYSTEMS
+from db.repositories.games import CharacterDTO, GameDTO
+from db.uow import UnitOfWork
+from engine.common import SheetModel, Violation
+
+NAME_MAX = 64
+
+
+class CharacterError(Exception):
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Submitted:
+    character: CharacterDTO
+    game: GameDTO
+    violations: tuple[Violation, ...]  # warnings only; errors refuse the submission
+
+
+def sheet_name(character: SheetModel) -> str:
+    name = getattr(character, "name", "") or ""
+    return " ".join(str(name).split())[:NAME_MAX] or "?"
+
+
+def diff(before: Any, after: Any, path: str = "") -> list[dict[str, Any]]:
+    """Field-level changes between two JSON documents, as ``{path, before, after}``."""
+    if isinstance(before, dict) and isinstance(after, dict):
+        changes: list[dict[str, Any]] = []
+        for key in sorted(set(before) | set(after), key=str):
+            changes += diff(before.get(key), after.get(key), f"{path}.{key}" if path else key)
+        return changes
+    if before == after:
+        return []
+    return [{"path": path or "$", "before": before, "after": after}]
+
+
+async def submit(
+    uow: UnitOfWork,
+    *,
+    game: GameDTO,
+    author_user_id: int,
+    character: SheetModel,
+    npc: bool = False,
+) -> Submitted:
+    """Store a finished sheet: pending GM approval (an NPC made by the GM is active at once).
+
+    Raises ``CharacterError`` carrying the blocking violations' text key when the engine
+    refuses the sheet; the wizard shows them and stays on its step.
+    """
+    spec = SYSTEMS[game.system]
+    options = spec.options(game.options)
+    violations = spec.validate(character, options)
+    if spec.blocking(character, options):
+        raise CharacterError(N_("The sheet breaks the creation rules."))
+    sheet = character.model_dump(mode="json")
+    stored = await uow.characters.add(
+        game_id=game.id,
+        owner_user_id=None if npc else author_user_id,
+        is_npc=npc,
+        system=game.system,
+        name=sheet_name(character),
+        status="active" if npc else "pending",
+        sheet=sheet,
+        schema_version=spec.schema_version,
+    )
+    await uow.characters.add_version(
+        stored.id, 1, author_user_id=author_user_id, kind="create", diff=[], sheet=sheet
+    )
+    if not npc:
+        await uow.games.set_member(game.id, author_user_id, "player")
+    await uow.commit()
+    return Submitted(stored, game, tuple(violations))
+
+
+async def approve(uow: UnitOfWork, character_id: int, gm_user_id: int) -> CharacterDTO | None:
+    """Pending → active (once, however many presses); the owner's previous one retires."""
+    current = await uow.characters.get(character_id, for_update=True)
+    if current is None or not await uow.characters.set_status(
+        character_id, expected=("pending",), status="active", comment=None
+    ):
+        return None
+    if current.owner_user_id is not None:
+        await uow.characters.retire_active(
+            current.game_id, current.owner_user_id, except_id=character_id
+        )
+    await uow.characters.add_version(
+        character_id, current.version, author_user_id=gm_user_id, kind="approve", diff=[],
+        sheet=current.sheet,
+    )  # fmt: skip
+    await uow.commit()
+    return await uow.characters.get(character_id)
+
+
+async def send_back(
+    uow: UnitOfWork, character_id: int, gm_user_id: int, comment: str
+) -> CharacterDTO | None:
+    current = await uow.characters.get(character_id, for_update=True)
+    if current is None or not await uow.characters.set_status(
+        character_id, expected=("pending",), status="returned", comment=comment[:500]
+    ):
+        return None
+    await uow.characters.add_version(
+        character_id, current.version, author_user_id=gm_user_id, kind="return", diff=[],
+        sheet=current.sheet,
+    )  # fmt: skip
+    await uow.commit()
+    return await uow.characters.get(character_id)
+
+
+async def edit(
+    uow: UnitOfWork, character_id: int, author_user_id: int, character: SheetModel
+) -> CharacterDTO:
+    """The GM's direct edit: validated (outside creation rules), versioned with its diff."""
+    current = await uow.characters.get(character_id, for_update=True)
+    if current is None:
+        raise CharacterError(N_("No such character."))
+    new_sheet = character.model_dump(mode="json")
+    version = await uow.characters.replace_sheet(
+        character_id, expected_version=current.version, name=sheet_name(character),
+        sheet=new_sheet,
+    )  # fmt: skip
+    if version is None:
+        raise CharacterError(N_("The sheet changed meanwhile; open it again."))
+    await uow.characters.add_version(
+        character_id, version, author_user_id=author_user_id, kind="edit",
+        diff=diff(current.sheet, new_sheet), sheet=new_sheet,
+    )  # fmt: skip
+    await uow.commit()
+    updated = await uow.characters.get(character_id)
+    assert updated is not None
+    return updated
+
+
+def find_by_name(characters: list[CharacterDTO], name: str) -> CharacterDTO | None:
+    wanted = name.strip().casefold()
+    exact = [c for c in characters if c.name.casefold() == wanted]
+    if exact:
+        return exact[0]
+    partial = [c for c in characters if wanted and wanted in c.name.casefold()]
+    return partial[0] if len(partial) == 1 else None

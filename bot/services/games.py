@@ -1,0 +1,113 @@
+"""Games: create one per chat, membership and roles, options, archive, deep-link tokens."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from bot.i18n import N_
+from bot.systems import SYSTEMS
+from db.repositories.games import GameDTO
+from db.uow import UnitOfWork
+
+TITLE_MAX = 64
+GM_ROLES = ("gm", "cogm")
+CREATE_CHARACTER = "char"
+
+
+class GameError(Exception):
+    """A refused game action; ``reason`` is a msgid for the view."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class GameOption:
+    field: str
+    label: str  # msgid
+    minimum: int
+    maximum: int
+
+
+def clean_title(raw: str) -> str | None:
+    title = " ".join(raw.split())
+    return title if 0 < len(title) <= TITLE_MAX and not title.startswith("/") else None
+
+
+async def create_game(
+    uow: UnitOfWork, *, chat_id: int, gm_user_id: int, system: str, title: str
+) -> GameDTO:
+    if system not in SYSTEMS:
+        raise GameError("unknown system")
+    if await uow.games.live_for_chat(chat_id) is not None:
+        raise GameError(N_("This chat already has a game. The GM can archive it first."))
+    game = await uow.games.create(chat_id, system, title, gm_user_id)
+    await uow.commit()
+    return game
+
+
+async def is_gm(uow: UnitOfWork, game: GameDTO, user_id: int) -> bool:
+    return await uow.games.role(game.id, user_id) in GM_ROLES
+
+
+async def character_link_token(uow: UnitOfWork, game: GameDTO) -> str:
+    """The game's opaque token for "create a character" deep links (stable per game)."""
+    existing = await uow.games.token_for(CREATE_CHARACTER, game.id)
+    if existing is not None:
+        return existing
+    token = secrets.token_urlsafe(12)
+    await uow.games.add_token(token, CREATE_CHARACTER, game.id)
+    await uow.commit()
+    return token
+
+
+async def game_for_token(uow: UnitOfWork, token: str) -> GameDTO | None:
+    link = await uow.games.token(token)
+    if link is None or link.purpose != CREATE_CHARACTER:
+        return None
+    game = await uow.games.get(link.game_id)
+    return game if game is not None and not game.archived else None
+
+
+async def add_cogm(uow: UnitOfWork, game: GameDTO, user_id: int) -> None:
+    if user_id == game.gm_user_id:
+        raise GameError(N_("That is the GM already."))
+    await uow.games.set_member(game.id, user_id, "cogm")
+    await uow.commit()
+
+
+async def archive(uow: UnitOfWork, game: GameDTO) -> bool:
+    done = await uow.games.archive(game.id)
+    await uow.commit()
+    return done
+
+
+def option_fields(system: str) -> tuple[GameOption, ...]:
+    """The per-game numbers a GM may change with buttons (creation budgets, bonus dice)."""
+    table: dict[str, tuple[GameOption, ...]] = {
+        "cliche": (GameOption("base_dice", N_("Cliché dice at creation"), 5, 20),),
+        "matter": (
+            GameOption("dot_budget", N_("Skill dots"), 1, 40),
+            GameOption("dot_cap", N_("Max dots per skill"), 1, 5),
+        ),
+        "storyteller": (GameOption("freebies", N_("Freebie points"), 0, 50),),
+    }
+    return table.get(system, ())
+
+
+async def change_option(uow: UnitOfWork, game: GameDTO, field: str, delta: int) -> dict[str, Any]:
+    spec = SYSTEMS[game.system]
+    fields = {f.field: f for f in option_fields(game.system)}
+    if field not in fields:
+        raise GameError("unknown option")
+    current = spec.options(game.options).model_dump(mode="json")
+    value = int(current.get(field, 0)) + delta
+    option = fields[field]
+    value = max(option.minimum, min(option.maximum, value))
+    updated = spec.options({**current, field: value}).model_dump(mode="json")
+    await uow.games.set_options(game.id, updated)
+    await uow.commit()
+    return updated

@@ -1,0 +1,128 @@
+"""Rolling through the verifiable log: one use case every roll in the bot goes through."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+
+from db.repositories.rolls import Epoch, StoredRoll
+from db.uow import UnitOfWork
+from engine.dice.hmac_source import commitment, new_seed
+from engine.dice.log import LogEntry, RollLogExport, record_roll, replay
+from engine.dice.parser import parse
+from engine.dice.results import RollResult
+from engine.dice.verify import VerifyReport, verify_export
+
+
+@dataclass(frozen=True)
+class LoggedRoll:
+    """A roll as stored: the chain entry, the evaluated result, and what is new about it."""
+
+    entry: LogEntry
+    result: RollResult
+    label: str | None
+    duplicate: bool  # the roll id was already logged: this is the same, first result
+    opened_epoch: Epoch | None  # the epoch this roll had to open (its commitment is news)
+
+
+@dataclass(frozen=True)
+class Revealed:
+    closed: Epoch
+    opened: Epoch
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+async def current_epoch(uow: UnitOfWork, log_id: int) -> tuple[Epoch, bool]:
+    epoch = await uow.rolls.open_epoch(log_id)
+    if epoch is not None:
+        return epoch, False
+    seed = new_seed()
+    return await uow.rolls.add_epoch(log_id, seed, commitment(seed)), True
+
+
+async def roll_logged(
+    uow: UnitOfWork,
+    *,
+    chat_id: int,
+    roll_id: str,
+    text: str,
+    actor: str,
+    subject: str,
+    actor_user_id: int | None,
+    outcome: str | None = None,
+) -> LoggedRoll:
+    """Parse ``text`` (raises ``EngineError`` on bad notation), roll it once, log it, commit.
+
+    The same ``roll_id`` always yields the first logged result: the dice are a pure function
+    of the epoch's seed and the roll id, and the log's unique key refuses a second entry.
+    """
+    parsed = parse(text)  # before any write: bad input changes nothing
+    log_id = await uow.rolls.log_id(chat_id)
+    await uow.rolls.lock(log_id)
+    existing = await uow.rolls.by_roll_id(log_id, roll_id)
+    if existing is not None:
+        return await _replay(uow, log_id, existing)
+    epoch, opened = await current_epoch(uow, log_id)
+    entry, result = record_roll(
+        await uow.rolls.last(log_id),
+        seed=epoch.seed,
+        roll_id=roll_id,
+        epoch=epoch.epoch,
+        actor=actor[:128],
+        subject=subject[:128],
+        expression=parsed.canonical,
+        created_at=_now(),
+        outcome=outcome,
+    )
+    label = parsed.label or None
+    await uow.rolls.append(log_id, entry, actor_user_id=actor_user_id, label=label)
+    await uow.commit()
+    return LoggedRoll(entry, _labelled(result, label), label, False, epoch if opened else None)
+
+
+async def _replay(uow: UnitOfWork, log_id: int, stored: StoredRoll) -> LoggedRoll:
+    epoch = await uow.rolls.epoch(log_id, stored.entry.epoch)
+    assert epoch is not None
+    result = replay(stored.entry, epoch.seed)
+    return LoggedRoll(stored.entry, _labelled(result, stored.label), stored.label, True, None)
+
+
+def _labelled(result: RollResult, label: str | None) -> RollResult:
+    return replace(result, label=label or "")
+
+
+async def reveal(uow: UnitOfWork, chat_id: int) -> Revealed:
+    """Publish the current epoch's seed and open the next one."""
+    log_id = await uow.rolls.log_id(chat_id)
+    await uow.rolls.lock(log_id)
+    closed, _ = await current_epoch(uow, log_id)
+    await uow.rolls.reveal(log_id, closed.epoch)
+    seed = new_seed()
+    opened = await uow.rolls.add_epoch(log_id, seed, commitment(seed))
+    await uow.commit()
+    return Revealed(closed, opened)
+
+
+async def recent(
+    uow: UnitOfWork, chat_id: int, *, page: int, per_page: int
+) -> tuple[list[StoredRoll], int]:
+    log_id = await uow.rolls.existing_log_id(chat_id)
+    if log_id is None:
+        return [], 0
+    total = await uow.rolls.count(log_id)
+    return await uow.rolls.recent(log_id, offset=page * per_page, limit=per_page), total
+
+
+async def export(uow: UnitOfWork, chat_id: int) -> RollLogExport | None:
+    log_id = await uow.rolls.existing_log_id(chat_id)
+    if log_id is None:
+        return None
+    return await uow.rolls.export(log_id, game=f"chat:{chat_id}")
+
+
+async def verify(uow: UnitOfWork, chat_id: int) -> VerifyReport | None:
+    data = await export(uow, chat_id)
+    return verify_export(data) if data is not None else None

@@ -1,0 +1,69 @@
+"""The five rule systems as the bot sees them: one uniform entry per engine package."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final
+
+from bot.i18n import N_
+from engine.common import SheetModel, Violation, errors_only
+from engine.systems import cliche, fate, lifegear, matter, storyteller
+
+
+@dataclass(frozen=True)
+class SystemSpec:
+    id: str
+    title: str  # msgid
+    blurb: str  # msgid: one line for the system picker
+    character_type: type[SheetModel]
+    options_type: type[SheetModel]
+    schema_version: int
+    new_character: Callable[[str], SheetModel]
+    _validate: Callable[[Any, Any], list[Violation]]
+
+    def options(self, raw: dict[str, Any] | None) -> SheetModel:
+        return self.options_type.model_validate(raw or {})
+
+    def load(self, sheet: dict[str, Any]) -> SheetModel:
+        """A stored sheet back into the engine's model (raises pydantic's ValidationError)."""
+        return self.character_type.model_validate(sheet)
+
+    def validate(self, character: SheetModel, options: SheetModel) -> list[Violation]:
+        return self._validate(character, options)
+
+    def blocking(self, character: SheetModel, options: SheetModel) -> list[Violation]:
+        return errors_only(self.validate(character, options))
+
+
+SYSTEMS: Final[dict[str, SystemSpec]] = {
+    spec.id: spec
+    for spec in (
+        SystemSpec(
+            "fate", N_("FATE"), N_("aspects, skills on the ladder, fate points; 4dF"),
+            fate.Character, fate.FateOptions, fate.SCHEMA_VERSION,
+            fate.new_character, fate.validate_character,
+        ),
+        SystemSpec(
+            "lifegear", N_("Lives = gear"), N_("your equipment is your hit points; stat dice"),
+            lifegear.Character, lifegear.LifegearOptions, lifegear.SCHEMA_VERSION,
+            lifegear.new_character, lifegear.validate_character,
+        ),
+        SystemSpec(
+            "cliche", N_("Firefly (clichés)"), N_("Risus-style clichés as d6 pools"),
+            cliche.Character, cliche.ClicheOptions, cliche.SCHEMA_VERSION,
+            cliche.new_character, cliche.validate_character,
+        ),
+        SystemSpec(
+            "storyteller", N_("Changeling (Storyteller)"),
+            N_("World of Darkness: d10 pools against a difficulty"),
+            storyteller.Character, storyteller.StorytellerOptions, storyteller.SCHEMA_VERSION,
+            storyteller.new_character, storyteller.validate_character,
+        ),
+        SystemSpec(
+            "matter", N_("Matter"), N_("d10 pools, 7+ succeeds, states and scene conditions"),
+            matter.Character, matter.MatterOptions, matter.SCHEMA_VERSION,
+            matter.new_character, matter.validate_character,
+        ),
+    )
+}  # fmt: skip

@@ -1,0 +1,278 @@
+"""Games, their members, characters (JSONB sheets with versions) and deep-link tokens."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.dialects.postgresql import insert
+from sqlmodel import col
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from db.models import Character, CharacterVersion, Game, GameMember, LinkToken, User, utcnow
+
+
+@dataclass(frozen=True)
+class GameDTO:
+    id: int
+    chat_id: int
+    system: str
+    title: str
+    gm_user_id: int
+    options: dict[str, Any]
+    timezone: str
+    archived: bool
+
+
+@dataclass(frozen=True)
+class MemberDTO:
+    user_id: int
+    role: str
+    name: str
+
+
+@dataclass(frozen=True)
+class CharacterDTO:
+    id: int
+    game_id: int
+    owner_user_id: int | None
+    is_npc: bool
+    system: str
+    name: str
+    status: str
+    sheet: dict[str, Any]
+    version: int
+    review_comment: str | None
+
+
+@dataclass(frozen=True)
+class VersionDTO:
+    version: int
+    author_user_id: int
+    kind: str
+    diff: list[Any]
+    created_at: datetime
+
+
+def _game(row: Game) -> GameDTO:
+    assert row.id is not None
+    return GameDTO(
+        row.id, row.chat_id, row.system, row.title, row.gm_user_id, dict(row.options),
+        row.timezone, row.archived_at is not None,
+    )  # fmt: skip
+
+
+def _character(row: Character) -> CharacterDTO:
+    assert row.id is not None
+    return CharacterDTO(
+        row.id, row.game_id, row.owner_user_id, row.is_npc, row.system, row.name, row.status,
+        dict(row.sheet), row.version, row.review_comment,
+    )  # fmt: skip
+
+
+class GameRepo:
+    def __init__(self, session: AsyncSession) -> None:
+        self._session = session
+
+    async def create(self, chat_id: int, system: str, title: str, gm_user_id: int) -> GameDTO:
+        row = Game(chat_id=chat_id, system=system, title=title, gm_user_id=gm_user_id)
+        self._session.add(row)
+        await self._session.flush()
+        assert row.id is not None
+        await self.set_member(row.id, gm_user_id, "gm")
+        return _game(row)
+
+    async def live_for_chat(self, chat_id: int) -> GameDTO | None:
+        stmt = select(Game).where(col(Game.chat_id) == chat_id, col(Game.archived_at).is_(None))
+        row = (await self._session.execute(stmt)).scalar_one_or_none()
+        return _game(row) if row else None
+
+    async def get(self, game_id: int) -> GameDTO | None:
+        row = await self._session.get(Game, game_id)
+        return _game(row) if row else None
+
+    async def set_member(self, game_id: int, user_id: int, role: str) -> None:
+        """Add a member or change their role (the GM's own role never changes here)."""
+        stmt = insert(GameMember).values(game_id=game_id, user_id=user_id, role=role)
+        stmt = stmt.on_conflict_do_update(
+            index_elements=["game_id", "user_id"],
+            set_={"role": stmt.excluded.role},
+            where=col(GameMember.role) != "gm",
+        )
+        await self._session.execute(stmt)
+
+    async def role(self, game_id: int, user_id: int) -> str | None:
+        row = await self._session.get(GameMember, (game_id, user_id))
+        return row.role if row else None
+
+    async def members(self, game_id: int) -> list[MemberDTO]:
+        stmt = (
+            select(GameMember.user_id, GameMember.role, User.first_name, User.display_name)
+            .join(User, col(User.id) == col(GameMember.user_id), isouter=True)
+            .where(col(GameMember.game_id) == game_id)
+            .order_by(col(GameMember.joined_at))
+        )
+        rows = (await self._session.execute(stmt)).all()
+        return [MemberDTO(r[0], r[1], r[3] or r[2] or str(r[0])) for r in rows]
+
+    async def set_options(self, game_id: int, options: dict[str, Any]) -> None:
+        await self._session.execute(
+            update(Game).where(col(Game.id) == game_id).values(options=options)
+        )
+
+    async def set_timezone(self, game_id: int, timezone: str) -> None:
+        await self._session.execute(
+            update(Game).where(col(Game.id) == game_id).values(timezone=timezone)
+        )
+
+    async def archive(self, game_id: int) -> bool:
+        stmt = (
+            update(Game)
+            .where(col(Game.id) == game_id, col(Game.archived_at).is_(None))
+            .values(archived_at=utcnow())
+            .returning(col(Game.id))
+        )
+        return (await self._session.execute(stmt)).scalar_one_or_none() is not None
+
+    async def move_chat(self, old_chat_id: int, new_chat_id: int) -> None:
+        await self._session.execute(
+            update(Game).where(col(Game.chat_id) == old_chat_id).values(chat_id=new_chat_id)
+        )
+
+    async def add_token(self, token: str, purpose: str, game_id: int) -> None:
+        self._session.add(LinkToken(token=token, purpose=purpose, game_id=game_id))
+        await self._session.flush()
+
+    async def token(self, token: str) -> LinkToken | None:
+        return await self._session.get(LinkToken, token)
+
+    async def token_for(self, purpose: str, game_id: int) -> str | None:
+        stmt = select(LinkToken.token).where(
+            col(LinkToken.purpose) == purpose, col(LinkToken.game_id) == game_id
+        )
+        return (await self._session.execute(stmt)).scalars().first()
+
+
+class CharacterRepo:
+    def __init__(self, session: AsyncSession) -> None:
+        self._session = session
+
+    async def add(
+        self,
+        *,
+        game_id: int,
+        owner_user_id: int | None,
+        is_npc: bool,
+        system: str,
+        name: str,
+        status: str,
+        sheet: dict[str, Any],
+        schema_version: int,
+    ) -> CharacterDTO:
+        row = Character(
+            game_id=game_id, owner_user_id=owner_user_id, is_npc=is_npc, system=system,
+            name=name, status=status, sheet=sheet, schema_version=schema_version,
+        )  # fmt: skip
+        self._session.add(row)
+        await self._session.flush()
+        return _character(row)
+
+    async def get(self, character_id: int, *, for_update: bool = False) -> CharacterDTO | None:
+        stmt = select(Character).where(col(Character.id) == character_id)
+        if for_update:
+            stmt = stmt.with_for_update()
+        row = (await self._session.execute(stmt)).scalar_one_or_none()
+        return _character(row) if row else None
+
+    async def for_game(self, game_id: int, *, statuses: tuple[str, ...]) -> list[CharacterDTO]:
+        stmt = (
+            select(Character)
+            .where(col(Character.game_id) == game_id, col(Character.status).in_(statuses))
+            .order_by(col(Character.id))
+        )
+        return [_character(r) for r in (await self._session.execute(stmt)).scalars()]
+
+    async def active_of(self, game_id: int, owner_user_id: int) -> CharacterDTO | None:
+        stmt = select(Character).where(
+            col(Character.game_id) == game_id,
+            col(Character.owner_user_id) == owner_user_id,
+            col(Character.status) == "active",
+            col(Character.is_npc).is_(False),
+        )
+        row = (await self._session.execute(stmt)).scalar_one_or_none()
+        return _character(row) if row else None
+
+    async def set_status(
+        self, character_id: int, *, expected: tuple[str, ...], status: str, comment: str | None
+    ) -> bool:
+        """Conditional: only from an expected status, so two presses cannot both apply."""
+        stmt = (
+            update(Character)
+            .where(col(Character.id) == character_id, col(Character.status).in_(expected))
+            .values(status=status, review_comment=comment, updated_at=func.now())
+            .returning(col(Character.id))
+        )
+        return (await self._session.execute(stmt)).scalar_one_or_none() is not None
+
+    async def retire_active(self, game_id: int, owner_user_id: int, *, except_id: int) -> None:
+        stmt = (
+            update(Character)
+            .where(
+                col(Character.game_id) == game_id,
+                col(Character.owner_user_id) == owner_user_id,
+                col(Character.status) == "active",
+                col(Character.id) != except_id,
+                col(Character.is_npc).is_(False),
+            )
+            .values(status="retired", updated_at=func.now())
+        )
+        await self._session.execute(stmt)
+
+    async def replace_sheet(
+        self, character_id: int, *, expected_version: int, name: str, sheet: dict[str, Any]
+    ) -> int | None:
+        """Optimistic: the sheet changes only if nobody changed it since it was read."""
+        stmt = (
+            update(Character)
+            .where(col(Character.id) == character_id, col(Character.version) == expected_version)
+            .values(sheet=sheet, name=name, version=expected_version + 1, updated_at=func.now())
+            .returning(col(Character.version))
+        )
+        return (await self._session.execute(stmt)).scalar_one_or_none()
+
+    async def add_version(
+        self,
+        character_id: int,
+        version: int,
+        *,
+        author_user_id: int,
+        kind: str,
+        diff: list[Any],
+        sheet: dict[str, Any],
+    ) -> None:
+        self._session.add(
+            CharacterVersion(
+                character_id=character_id,
+                version=version,
+                author_user_id=author_user_id,
+                kind=kind,
+                diff=diff,
+                sheet=sheet,
+            )
+        )
+        await self._session.flush()
+
+    async def history(self, character_id: int, *, limit: int = 20) -> list[VersionDTO]:
+        stmt = (
+            select(CharacterVersion)
+            .where(col(CharacterVersion.character_id) == character_id)
+            .order_by(col(CharacterVersion.id).desc())
+            .limit(limit)
+        )
+        rows = (await self._session.execute(stmt)).scalars().all()
+        return [
+            VersionDTO(r.version, r.author_user_id, r.kind, list(r.diff), r.created_at)
+            for r in rows
+        ]

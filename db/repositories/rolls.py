@@ -1,0 +1,197 @@
+"""The per-chat roll log: seed epochs and append-only, hash-chained entries."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import func, select, update
+from sqlalchemy.dialects.postgresql import insert
+from sqlmodel import col
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from db.models import Roll, RollLog, SeedEpoch, utcnow
+from engine.dice.log import EpochRecord, LogEntry, RollLogExport
+
+
+@dataclass(frozen=True)
+class Epoch:
+    log_id: int
+    epoch: int
+    seed: bytes
+    commitment: str
+    revealed_at: datetime | None
+
+
+@dataclass(frozen=True)
+class StoredRoll:
+    entry: LogEntry
+    label: str | None
+    actor_user_id: int | None
+
+
+def _entry(row: Roll) -> LogEntry:
+    return LogEntry(
+        seq=row.seq,
+        roll_id=row.roll_id,
+        epoch=row.epoch,
+        actor=row.actor,
+        subject=row.subject,
+        expression=row.expression,
+        faces=tuple(row.faces),
+        result=row.result,
+        outcome=row.outcome,
+        created_at=row.created_at,
+        prev_hash=row.prev_hash,
+        hash=row.hash,
+    )
+
+
+def _epoch(row: SeedEpoch) -> Epoch:
+    return Epoch(row.log_id, row.epoch, bytes(row.seed), row.commitment, row.revealed_at)
+
+
+class RollRepo:
+    def __init__(self, session: AsyncSession) -> None:
+        self._session = session
+
+    async def log_id(self, chat_id: int) -> int:
+        """The chat's log, created on first use."""
+        stmt = (
+            insert(RollLog)
+            .values(chat_id=chat_id)
+            .on_conflict_do_update(index_elements=["chat_id"], set_={"chat_id": chat_id})
+            .returning(col(RollLog.id))
+        )
+        return int((await self._session.execute(stmt)).scalar_one())
+
+    async def existing_log_id(self, chat_id: int) -> int | None:
+        stmt = select(RollLog.id).where(col(RollLog.chat_id) == chat_id)
+        value = (await self._session.execute(stmt)).scalar_one_or_none()
+        return int(value) if value is not None else None
+
+    async def lock(self, log_id: int) -> None:
+        """Serialise appends to one log until the transaction ends."""
+        stmt = select(RollLog.id).where(col(RollLog.id) == log_id).with_for_update()
+        await self._session.execute(stmt)
+
+    async def open_epoch(self, log_id: int) -> Epoch | None:
+        stmt = select(SeedEpoch).where(
+            col(SeedEpoch.log_id) == log_id, col(SeedEpoch.revealed_at).is_(None)
+        )
+        row = (await self._session.execute(stmt)).scalar_one_or_none()
+        return _epoch(row) if row else None
+
+    async def epoch(self, log_id: int, number: int) -> Epoch | None:
+        stmt = select(SeedEpoch).where(
+            col(SeedEpoch.log_id) == log_id, col(SeedEpoch.epoch) == number
+        )
+        row = (await self._session.execute(stmt)).scalar_one_or_none()
+        return _epoch(row) if row else None
+
+    async def add_epoch(self, log_id: int, seed: bytes, commitment: str) -> Epoch:
+        latest = select(func.coalesce(func.max(SeedEpoch.epoch), 0)).where(
+            col(SeedEpoch.log_id) == log_id
+        )
+        number = int((await self._session.execute(latest)).scalar_one()) + 1
+        row = SeedEpoch(log_id=log_id, epoch=number, seed=seed, commitment=commitment)
+        self._session.add(row)
+        await self._session.flush()
+        return _epoch(row)
+
+    async def reveal(self, log_id: int, number: int) -> None:
+        stmt = (
+            update(SeedEpoch)
+            .where(col(SeedEpoch.log_id) == log_id, col(SeedEpoch.epoch) == number)
+            .values(revealed_at=utcnow())
+        )
+        await self._session.execute(stmt)
+
+    async def last(self, log_id: int) -> LogEntry | None:
+        stmt = (
+            select(Roll).where(col(Roll.log_id) == log_id).order_by(col(Roll.seq).desc()).limit(1)
+        )
+        row = (await self._session.execute(stmt)).scalar_one_or_none()
+        return _entry(row) if row else None
+
+    async def by_roll_id(self, log_id: int, roll_id: str) -> StoredRoll | None:
+        stmt = select(Roll).where(col(Roll.log_id) == log_id, col(Roll.roll_id) == roll_id)
+        row = (await self._session.execute(stmt)).scalar_one_or_none()
+        return StoredRoll(_entry(row), row.label, row.actor_user_id) if row else None
+
+    async def append(
+        self, log_id: int, entry: LogEntry, *, actor_user_id: int | None, label: str | None
+    ) -> None:
+        self._session.add(
+            Roll(
+                log_id=log_id,
+                seq=entry.seq,
+                roll_id=entry.roll_id,
+                epoch=entry.epoch,
+                actor=entry.actor,
+                subject=entry.subject,
+                expression=entry.expression,
+                faces=list(entry.faces),
+                result=entry.result,
+                outcome=entry.outcome,
+                created_at=entry.created_at,
+                prev_hash=entry.prev_hash,
+                hash=entry.hash,
+                actor_user_id=actor_user_id,
+                label=label,
+            )
+        )
+        await self._session.flush()
+
+    async def recent(self, log_id: int, *, offset: int, limit: int) -> list[StoredRoll]:
+        stmt = (
+            select(Roll)
+            .where(col(Roll.log_id) == log_id)
+            .order_by(col(Roll.seq).desc())
+            .offset(offset)
+            .limit(limit)
+        )
+        rows = (await self._session.execute(stmt)).scalars().all()
+        return [StoredRoll(_entry(r), r.label, r.actor_user_id) for r in rows]
+
+    async def count(self, log_id: int) -> int:
+        stmt = select(func.count()).select_from(Roll).where(col(Roll.log_id) == log_id)
+        return int((await self._session.execute(stmt)).scalar_one())
+
+    async def export(self, log_id: int, game: str) -> RollLogExport:
+        """Every entry and epoch; a seed appears only once its epoch is revealed."""
+        epochs = (
+            (
+                await self._session.execute(
+                    select(SeedEpoch)
+                    .where(col(SeedEpoch.log_id) == log_id)
+                    .order_by(col(SeedEpoch.epoch))
+                )
+            )
+            .scalars()
+            .all()
+        )
+        rows = (
+            (
+                await self._session.execute(
+                    select(Roll).where(col(Roll.log_id) == log_id).order_by(col(Roll.seq))
+                )
+            )
+            .scalars()
+            .all()
+        )
+        return RollLogExport(
+            game=game,
+            epochs=tuple(
+                EpochRecord(e.epoch, e.commitment, bytes(e.seed).hex() if e.revealed_at else None)
+                for e in epochs
+            ),
+            entries=tuple(_entry(r) for r in rows),
+        )
+
+    async def move_chat(self, old_chat_id: int, new_chat_id: int) -> None:
+        """Group → supergroup: the log follows the chat (entries keep their log id)."""
+        stmt = (
+            update(RollLog).where(col(RollLog.chat_id) == old_chat_id).values(chat_id=new_chat_id)
+        )
+        await self._session.execute(stmt)

@@ -1,0 +1,120 @@
+"""Rendering roll results for Telegram (HTML) and as plain text.
+
+``render_html`` always returns at most ``TELEGRAM_LIMIT`` characters of well-formed Telegram
+HTML: user text (the label) is escaped, long dice lists are summarised ("… +N more") rather than
+cut, and if even the summary is too long only the header and the total are shown. Nothing is
+ever cut inside a tag or an entity, because truncation happens on raw text before escaping.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from typing import Final
+
+from engine.dice.results import DiceGroup, Die, RollResult
+from engine.text import msg, register_messages
+
+TELEGRAM_LIMIT: Final = 4096
+_SHOWN_STEPS: Final = (None, 200, 100, 40, 12, 0)  # dice shown per group, tried in turn
+_MAX_LABEL: Final = 200
+_MAX_NOTATION: Final = 300
+
+register_messages(
+    {
+        "dice.render.total": {"ru": "Итог", "en": "Total"},
+        "dice.render.successes": {"ru": "Успехов", "en": "Successes"},
+        "dice.render.botch": {"ru": "Провал (botch)!", "en": "Botch!"},
+        "dice.render.critical_failure": {
+            "ru": "Критический провал!",
+            "en": "Critical failure!",
+        },
+        "dice.render.more": {"ru": "… ещё {count}", "en": "… {count} more"},
+    }
+)
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class _Fmt:
+    """Markup helpers: HTML escapes and tags, or plain text."""
+
+    def __init__(self, markup: bool) -> None:
+        self.markup = markup
+
+    def esc(self, text: str) -> str:
+        return html.escape(text, quote=False) if self.markup else text
+
+    def tag(self, name: str, text: str) -> str:
+        return f"<{name}>{text}</{name}>" if self.markup else text
+
+    def die(self, die: Die) -> str:
+        text = f"{die.symbol}({die.face})" if die.fate else str(die.face)
+        if die.exploded:
+            text += "!"
+        if not die.kept:
+            return self.tag("s", text) if self.markup else f"~{text}~"
+        if die.success:
+            return self.tag("b", text) if self.markup else f"{text}*"
+        if die.cancel:
+            return self.tag("i", text) if self.markup else f"{text}x"
+        return text
+
+
+def _group_line(fmt: _Fmt, group: DiceGroup, shown: int | None, locale: str) -> str:
+    dice: Sequence[Die] = group.dice if shown is None else group.dice[:shown]
+    parts = [fmt.die(d) for d in dice]
+    hidden = len(group.dice) - len(dice)
+    if hidden:
+        parts.append(fmt.esc(msg("dice.render.more", count=hidden).render(locale)))
+    notation = fmt.esc(_clip(group.notation, _MAX_NOTATION))
+    return f"{notation}: [{' '.join(parts)}] → {group.value}"
+
+
+def _header(fmt: _Fmt, result: RollResult) -> list[str]:
+    lines = []
+    if result.label:
+        lines.append(fmt.tag("b", fmt.esc(_clip(result.label, _MAX_LABEL))))
+    lines.append("🎲 " + fmt.tag("code", fmt.esc(_clip(result.expression, _MAX_NOTATION))))
+    return lines
+
+
+def _footer(fmt: _Fmt, result: RollResult, locale: str) -> list[str]:
+    key = "dice.render.successes" if result.counts_successes else "dice.render.total"
+    lines = [f"{msg(key).render(locale)}: {fmt.tag('b', str(result.total))}"]
+    if result.botch:
+        lines.append(fmt.tag("b", fmt.esc(msg("dice.render.botch").render(locale))))
+    if result.critical_failure:
+        lines.append(fmt.tag("b", fmt.esc(msg("dice.render.critical_failure").render(locale))))
+    return lines
+
+
+def telegram_length(text: str) -> int:
+    """Length as Telegram counts it (UTF-16 code units; an emoji outside the BMP is 2)."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def _render(result: RollResult, locale: str, *, markup: bool, limit: int) -> str:
+    fmt = _Fmt(markup)
+    head, foot = _header(fmt, result), _footer(fmt, result, locale)
+    for shown in _SHOWN_STEPS:
+        body = [_group_line(fmt, g, shown, locale) for g in result.groups]
+        text = "\n".join([*head, *body, *foot])
+        if telegram_length(text) <= limit:
+            return text
+    for text in ("\n".join([*head, *foot]), "\n".join(foot)):
+        if telegram_length(text) <= limit:
+            return text
+    return str(result.total)[:limit]  # plain digits: nothing to cut inside a tag
+
+
+def render_html(result: RollResult, locale: str = "ru", *, limit: int = TELEGRAM_LIMIT) -> str:
+    """Telegram HTML (parse_mode=HTML) of a roll, at most ``limit`` characters."""
+    return _render(result, locale, markup=True, limit=limit)
+
+
+def render_text(result: RollResult, locale: str = "ru", *, limit: int = TELEGRAM_LIMIT) -> str:
+    """Plain text of a roll: dropped dice as ~5~, successes as 8*, cancelling ones as 1x."""
+    return _render(result, locale, markup=False, limit=limit)

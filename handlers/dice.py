@@ -1,0 +1,116 @@
+"""/roll (/r), /odds, /log (pages, export), /reveal and /verify."""
+
+from __future__ import annotations
+
+from aiogram import F, Router
+from aiogram.filters import Command, CommandObject
+from aiogram.types import BufferedInputFile, CallbackQuery, Message
+
+from bot.i18n import Translator
+from bot.services import odds as odds_service
+from bot.services import rolls as roll_service
+from db.repositories.users import UserDTO
+from db.uow import UnitOfWork
+from engine.errors import EngineError
+from handlers.callbacks import LogPageCD
+from handlers.filters import ChatAdmin
+from handlers.views import dice as views
+
+
+async def roll(
+    message: Message, command: CommandObject, t: Translator, locale: str, uow: UnitOfWork,
+    user: UserDTO,
+) -> None:  # fmt: skip
+    if not command.args:
+        await message.answer(views.roll_usage(t))
+        return
+    try:
+        logged = await roll_service.roll_logged(
+            uow,
+            chat_id=message.chat.id,
+            roll_id=f"msg:{message.chat.id}:{message.message_id}",
+            text=command.args,
+            actor=user.name,
+            subject=user.name,
+            actor_user_id=user.id,
+        )
+    except EngineError as error:
+        await message.reply(error.render(locale))
+        return
+    if logged.opened_epoch is not None:
+        await message.answer(views.epoch_opened(t, logged.opened_epoch))
+    await message.reply(views.rolled(t, locale, logged, user.name))
+
+
+async def odds(message: Message, command: CommandObject, t: Translator, locale: str) -> None:
+    if not command.args:
+        await message.answer(t("Write an expression: <code>/odds 4dF+2 vs 3</code>."))
+        return
+    try:
+        view = odds_service.odds_for(command.args)
+    except EngineError as error:
+        await message.reply(error.render(locale))
+        return
+    rows = [(t(row.key, **row.params), row.p) for row in view.rows]
+    await message.reply(views.odds_lines(t, view.expression, rows))
+
+
+async def show_log(message: Message, t: Translator, uow: UnitOfWork) -> None:
+    rolls, total = await roll_service.recent(
+        uow, message.chat.id, page=0, per_page=views.LOG_PAGE_SIZE
+    )
+    await message.answer(
+        views.log_page(t, rolls, total, 0), reply_markup=views.log_keyboard(t, total, 0)
+    )
+
+
+async def log_page(
+    query: CallbackQuery, callback_data: LogPageCD, t: Translator, uow: UnitOfWork
+) -> None:
+    if not isinstance(query.message, Message):
+        return
+    page = max(0, callback_data.page)
+    rolls, total = await roll_service.recent(
+        uow, query.message.chat.id, page=page, per_page=views.LOG_PAGE_SIZE
+    )
+    await query.message.edit_text(
+        views.log_page(t, rolls, total, page), reply_markup=views.log_keyboard(t, total, page)
+    )
+
+
+async def export_log(message: Message, t: Translator, uow: UnitOfWork) -> None:
+    data = await roll_service.export(uow, message.chat.id)
+    if data is None:
+        await message.answer(t("No rolls in this chat yet."))
+        return
+    document = BufferedInputFile(data.dumps().encode("utf-8"), filename="roll-log.json")
+    await message.answer_document(
+        document, caption=t("Roll log: {n} entries. Check it with /verify.", n=len(data.entries))
+    )
+
+
+async def reveal(message: Message, t: Translator, uow: UnitOfWork) -> None:
+    result = await roll_service.reveal(uow, message.chat.id)
+    await message.answer(views.revealed(t, result))
+
+
+async def verify(message: Message, t: Translator, locale: str, uow: UnitOfWork) -> None:
+    report = await roll_service.verify(uow, message.chat.id)
+    await message.answer(views.verify_report(t, locale, report))
+
+
+async def reveal_refused(message: Message, t: Translator) -> None:
+    await message.answer(t("Only the chat's admins can reveal the seed."))
+
+
+def create_router() -> Router:
+    router = Router(name=__name__)
+    router.message.register(roll, Command("roll", "r"))
+    router.message.register(odds, Command("odds"))
+    router.message.register(export_log, Command("log"), F.text.regexp(r"^/\S+\s+export\s*$"))
+    router.message.register(show_log, Command("log"))
+    router.callback_query.register(log_page, LogPageCD.filter())
+    router.message.register(reveal, Command("reveal"), ChatAdmin())
+    router.message.register(reveal_refused, Command("reveal"))
+    router.message.register(verify, Command("verify"))
+    return router

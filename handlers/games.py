@@ -1,0 +1,219 @@
+"""/newgame, /game, /options, /cogm, /timezone and archiving — a group becomes a game."""
+
+from __future__ import annotations
+
+from aiogram import Bot, F, Router
+from aiogram.filters import Command, CommandObject
+from aiogram.fsm.context import FSMContext
+from aiogram.fsm.state import State, StatesGroup
+from aiogram.types import CallbackQuery, Message
+
+from bot.i18n import Translator
+from bot.services import games as game_service
+from bot.services.profile import parse_timezone
+from db.repositories.games import GameDTO
+from db.repositories.users import UserDTO
+from db.uow import UnitOfWork
+from handlers.callbacks import ArchiveCD, GameOptionCD, NewGameCD
+from handlers.filters import HasGame, IsGM
+from handlers.views import games as views
+
+
+class NewGameSG(StatesGroup):
+    title = State()
+
+
+async def new_game(
+    message: Message, command: CommandObject, state: FSMContext, t: Translator, uow: UnitOfWork
+) -> None:
+    if await uow.games.live_for_chat(message.chat.id) is not None:
+        await message.answer(t("This chat already has a game. The GM can archive it first."))
+        return
+    title = game_service.clean_title(command.args or "")
+    await state.set_data({"title": title} if title else {})
+    assert message.from_user is not None
+    await message.answer(
+        views.system_picker_text(t), reply_markup=views.system_picker(t, message.from_user.id)
+    )
+
+
+async def pick_system(
+    query: CallbackQuery, callback_data: NewGameCD, state: FSMContext, t: Translator,
+    uow: UnitOfWork, user: UserDTO, bot: Bot,
+) -> None:  # fmt: skip
+    message = query.message
+    if not isinstance(message, Message):
+        return
+    if callback_data.by != query.from_user.id:
+        await query.answer(t("Only the one who typed /newgame can choose."), show_alert=True)
+        return
+    title = (await state.get_data()).get("title")
+    if title:
+        await _create(message, state, t, uow, user, bot, callback_data.system, title, edit=True)
+        return
+    await state.set_state(NewGameSG.title)
+    await state.update_data(system=callback_data.system)
+    await message.edit_text(views.ask_title(t, callback_data.system))
+
+
+async def got_title(
+    message: Message, state: FSMContext, t: Translator, uow: UnitOfWork, user: UserDTO, bot: Bot
+) -> None:
+    title = game_service.clean_title(message.text or "")
+    if title is None:
+        await message.answer(t("A title is one line of 1 to 64 characters. Try again."))
+        return
+    system = str((await state.get_data()).get("system", ""))
+    await _create(message, state, t, uow, user, bot, system, title, edit=False)
+
+
+async def _create(
+    message: Message, state: FSMContext, t: Translator, uow: UnitOfWork, user: UserDTO,
+    bot: Bot, system: str, title: str, *, edit: bool,
+) -> None:  # fmt: skip
+    await state.clear()
+    try:
+        game = await game_service.create_game(
+            uow, chat_id=message.chat.id, gm_user_id=user.id, system=system, title=title
+        )
+    except game_service.GameError as error:
+        await message.answer(t(error.reason))
+        return
+    token = await game_service.character_link_token(uow, game)
+    me = await bot.me()
+    text = views.game_created(t, game, user.name)
+    keyboard = views.create_character_keyboard(t, views.deep_link(me.username or "", token))
+    if edit:
+        await message.edit_text(text, reply_markup=keyboard)
+    else:
+        await message.answer(text, reply_markup=keyboard)
+
+
+async def show_game(
+    message: Message, game: GameDTO, t: Translator, uow: UnitOfWork, bot: Bot
+) -> None:
+    members = await uow.games.members(game.id)
+    characters = await uow.characters.for_game(game.id, statuses=("pending", "active"))
+    log_id = await uow.rolls.existing_log_id(game.chat_id)
+    epoch = await uow.rolls.open_epoch(log_id) if log_id is not None else None
+    token = await game_service.character_link_token(uow, game)
+    me = await bot.me()
+    await message.answer(
+        views.game_card(t, game, members, characters, epoch),
+        reply_markup=views.game_keyboard(t, views.deep_link(me.username or "", token), game),
+    )
+
+
+async def no_game(message: Message, t: Translator) -> None:
+    await message.answer(t("No game in this chat yet. Start one with /newgame."))
+
+
+async def options(message: Message, game: GameDTO, t: Translator) -> None:
+    fields = game_service.option_fields(game.system)
+    from bot.systems import SYSTEMS
+
+    values = SYSTEMS[game.system].options(game.options).model_dump(mode="json")
+    await message.answer(
+        views.options_text(t, game, fields, values), reply_markup=views.options_keyboard(t, fields)
+    )
+
+
+async def change_option(
+    query: CallbackQuery,
+    callback_data: GameOptionCD,
+    game: GameDTO,
+    t: Translator,
+    uow: UnitOfWork,
+) -> None:
+    if not isinstance(query.message, Message):
+        return
+    try:
+        values = await game_service.change_option(
+            uow, game, callback_data.field, callback_data.delta
+        )
+    except game_service.GameError:
+        await query.answer(t("This button is no longer active."))
+        return
+    fields = game_service.option_fields(game.system)
+    await query.message.edit_text(
+        views.options_text(t, game, fields, values), reply_markup=views.options_keyboard(t, fields)
+    )
+
+
+async def add_cogm(message: Message, game: GameDTO, t: Translator, uow: UnitOfWork) -> None:
+    target = message.reply_to_message.from_user if message.reply_to_message else None
+    if target is None or target.is_bot:
+        await message.answer(t("Reply with /cogm to a message of the person to make co-GM."))
+        return
+    try:
+        await game_service.add_cogm(uow, game, target.id)
+    except game_service.GameError as error:
+        await message.answer(t(error.reason))
+        return
+    await message.answer(t("{name} is now a co-GM.", name=target.full_name))
+
+
+async def set_timezone(
+    message: Message, command: CommandObject, game: GameDTO, t: Translator, uow: UnitOfWork
+) -> None:
+    zone = parse_timezone(command.args or "")
+    if zone is None:
+        await message.answer(
+            t("I don't know that time zone. Write it like Europe/Moscow or +3, or /cancel.")
+        )
+        return
+    await uow.games.set_timezone(game.id, zone)
+    await uow.commit()
+    await message.answer(t("Game time zone: {zone}.", zone=zone))
+
+
+async def archive(
+    query: CallbackQuery, callback_data: ArchiveCD, game: GameDTO, t: Translator, uow: UnitOfWork
+) -> None:
+    if not isinstance(query.message, Message) or callback_data.game_id != game.id:
+        await query.answer(t("This button is no longer active."))
+        return
+    if not callback_data.confirm:
+        text, keyboard = views.archive_question(t, game)
+        await query.message.answer(text, reply_markup=keyboard)
+        return
+    if await game_service.archive(uow, game):
+        await query.message.edit_text(t("The game is archived. Start a new one with /newgame."))
+
+
+async def gm_only(event: Message | CallbackQuery, t: Translator) -> None:
+    text = t("Only the GM can do that.")
+    if isinstance(event, CallbackQuery):
+        await event.answer(text, show_alert=True)
+    else:
+        await event.answer(text)
+
+
+def create_router() -> Router:
+    router = Router(name=__name__)
+    router.message.filter(F.chat.type.in_({"group", "supergroup"}))
+    router.callback_query.filter(F.message.chat.type.in_({"group", "supergroup"}))
+
+    router.message.register(new_game, Command("newgame"))
+    router.callback_query.register(pick_system, NewGameCD.filter())
+    router.message.register(got_title, NewGameSG.title, F.text)
+
+    gm = Router(name=__name__ + ".gm")
+    gm.message.filter(IsGM())
+    gm.callback_query.filter(IsGM())
+    gm.message.register(options, Command("options"))
+    gm.message.register(add_cogm, Command("cogm"))
+    gm.message.register(set_timezone, Command("timezone"))
+    gm.callback_query.register(change_option, GameOptionCD.filter())
+    gm.callback_query.register(archive, ArchiveCD.filter())
+
+    refused = Router(name=__name__ + ".refused")
+    refused.message.filter(HasGame())
+    refused.message.register(gm_only, Command("options", "cogm", "timezone"))
+    refused.callback_query.register(gm_only, GameOptionCD.filter())
+    refused.callback_query.register(gm_only, ArchiveCD.filter())
+    refused.message.register(show_game, Command("game"))
+
+    router.include_routers(gm, refused)
+    router.message.register(no_game, Command("game", "options", "cogm", "timezone"))
+    return router

@@ -1,0 +1,99 @@
+from __future__ import annotations
+
+from html import escape
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.i18n import N_, Translator
+from db.repositories.games import CharacterDTO, VersionDTO
+from handlers.callbacks import ApproveCD, ReturnCD
+
+KIND_NAMES = {
+    "create": N_("created"),
+    "approve": N_("approved"),
+    "return": N_("returned"),
+    "edit": N_("edited"),
+}
+
+
+def submitted(t: Translator, character: CharacterDTO, player: str, sheet_html: str) -> str:
+    head = t(
+        "📜 {player} submitted a character for approval:",
+        player=f"<b>{escape(player)}</b>",
+    )
+    return f"{head}\n\n{sheet_html}"
+
+
+def review_keyboard(t: Translator, character_id: int) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(
+        inline_keyboard=[
+            [
+                InlineKeyboardButton(
+                    text="✅ " + t("Approve"),
+                    callback_data=ApproveCD(character_id=character_id).pack(),
+                ),
+                InlineKeyboardButton(
+                    text="↩️ " + t("Return with a comment"),
+                    callback_data=ReturnCD(character_id=character_id).pack(),
+                ),
+            ]
+        ]
+    )
+
+
+def approved(t: Translator, character: CharacterDTO) -> str:
+    return t("✅ {name} is approved and joins the game.", name=f"<b>{escape(character.name)}</b>")
+
+
+def approved_for_player(t: Translator, character: CharacterDTO) -> str:
+    return t(
+        "✅ The GM approved {name}. See the sheet with /sheet in the group.",
+        name=f"<b>{escape(character.name)}</b>",
+    )
+
+
+def ask_comment(t: Translator, character: CharacterDTO) -> str:
+    return t(
+        "Write the comment for {name} in one message; it goes to the player.",
+        name=f"<b>{escape(character.name)}</b>",
+    )
+
+
+def returned(t: Translator, character: CharacterDTO) -> str:
+    return t(
+        "↩️ {name} went back to the player with the comment.",
+        name=f"<b>{escape(character.name)}</b>",
+    )
+
+
+def returned_for_player(t: Translator, character: CharacterDTO) -> str:
+    return t(
+        "↩️ The GM returned {name}: {comment}\nOpen the game's «Create character» link again "
+        "to fix it; your answers are kept.",
+        name=f"<b>{escape(character.name)}</b>",
+        comment=f"<i>{escape(character.review_comment or '')}</i>",
+    )
+
+
+def npc_added(t: Translator, character: CharacterDTO) -> str:
+    return t("🎭 NPC {name} added by the GM.", name=f"<b>{escape(character.name)}</b>")
+
+
+def not_found(t: Translator, names: str) -> str:
+    return t("No such character. Characters of this game: {names}", names=escape(names))
+
+
+def history(
+    t: Translator, character: CharacterDTO, versions: list[VersionDTO], names: dict[int, str]
+) -> str:
+    lines = [t("<b>History</b> of {name}:", name=escape(character.name))]
+    for version in versions:
+        who = escape(names.get(version.author_user_id, str(version.author_user_id)))
+        when = version.created_at.strftime("%Y-%m-%d %H:%M")
+        what = t(KIND_NAMES.get(version.kind, version.kind))
+        line = f"v{version.version} · {when} · {who} · {what}"
+        if version.diff:
+            fields = ", ".join(escape(str(d.get("path"))) for d in version.diff[:6])
+            line += f" ({fields})"
+        lines.append(line)
+    return "\n".join(lines)

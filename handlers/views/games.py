@@ -1,0 +1,166 @@
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.i18n import N_, Translator
+from bot.services.games import GameOption
+from bot.systems import SYSTEMS
+from db.repositories.games import CharacterDTO, GameDTO, MemberDTO
+from db.repositories.rolls import Epoch
+from handlers.callbacks import ArchiveCD, GameOptionCD, NewGameCD
+
+STATUS_NAMES = {
+    "pending": N_("awaiting approval"),
+    "active": N_("active"),
+    "returned": N_("returned"),
+    "retired": N_("retired"),
+}
+
+
+def deep_link(bot_username: str, token: str) -> str:
+    return f"https://t.me/{bot_username}?start={token}"
+
+
+def system_picker_text(t: Translator) -> str:
+    lines = [t("Choose the rule system of the new game:")]
+    for spec in SYSTEMS.values():
+        lines.append(f"• <b>{t(spec.title)}</b> — {t(spec.blurb)}")
+    return "\n".join(lines)
+
+
+def system_picker(t: Translator, by: int) -> InlineKeyboardMarkup:
+    rows = [
+        [
+            InlineKeyboardButton(
+                text=t(spec.title), callback_data=NewGameCD(system=sid, by=by).pack()
+            )
+        ]
+        for sid, spec in SYSTEMS.items()
+    ]
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def ask_title(t: Translator, system: str) -> str:
+    return t(
+        "System: {system}. Now send the game's title (up to 64 characters).",
+        system=f"<b>{t(SYSTEMS[system].title)}</b>",
+    )
+
+
+def create_character_keyboard(t: Translator, link: str) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(
+        inline_keyboard=[[InlineKeyboardButton(text="🧙 " + t("Create character"), url=link)]]
+    )
+
+
+def game_created(t: Translator, game: GameDTO, gm_name: str) -> str:
+    return "\n".join(
+        [
+            t(
+                "🎲 Game «{title}» is on: {system}, GM {gm}.",
+                title=escape(game.title),
+                system=t(SYSTEMS[game.system].title),
+                gm=escape(gm_name),
+            ),
+            t(
+                "Players: press «Create character». It opens a private chat with me; "
+                "if you never talked to me, press Start there."
+            ),
+        ]
+    )
+
+
+def game_card(
+    t: Translator,
+    game: GameDTO,
+    members: list[MemberDTO],
+    characters: list[CharacterDTO],
+    epoch: Epoch | None,
+) -> str:
+    names = {m.user_id: m.name for m in members}
+    gm = names.get(game.gm_user_id, str(game.gm_user_id))
+    cogms = [escape(m.name) for m in members if m.role == "cogm"]
+    lines = [
+        f"🎲 <b>{escape(game.title)}</b> — {t(SYSTEMS[game.system].title)}",
+        t("GM: {name}", name=escape(gm)),
+    ]
+    if cogms:
+        lines.append(t("Co-GMs: {names}", names=", ".join(cogms)))
+    players = [m for m in members if m.role == "player"]
+    lines.append(t("Players:") if players else t("No players yet."))
+    for member in players:
+        own = [c for c in characters if c.owner_user_id == member.user_id]
+        shown = ", ".join(f"{escape(c.name)} ({t(STATUS_NAMES[c.status])})" for c in own) or "—"
+        lines.append(f"• {escape(member.name)}: {shown}")
+    npcs = [escape(c.name) for c in characters if c.is_npc]
+    if npcs:
+        lines.append(t("NPCs: {names}", names=", ".join(npcs)))
+    if epoch is not None:
+        lines.append(
+            t(
+                "Dice seed epoch {n}, commitment {hash}",
+                n=epoch.epoch,
+                hash=f"<code>{epoch.commitment[:16]}…</code>",
+            )
+        )
+    lines.append(t("Time zone: {zone}. Milestone schedule: none yet.", zone=escape(game.timezone)))
+    return "\n".join(lines)
+
+
+def game_keyboard(t: Translator, link: str, game: GameDTO) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(
+        inline_keyboard=[
+            [InlineKeyboardButton(text="🧙 " + t("Create character"), url=link)],
+            [
+                InlineKeyboardButton(
+                    text="🗄 " + t("Archive"),
+                    callback_data=ArchiveCD(game_id=game.id, confirm=False).pack(),
+                )
+            ],
+        ]
+    )
+
+
+def archive_question(t: Translator, game: GameDTO) -> tuple[str, InlineKeyboardMarkup]:
+    text = t(
+        "Archive «{title}»? Characters and the roll log stay readable.", title=escape(game.title)
+    )
+    keyboard = InlineKeyboardMarkup(
+        inline_keyboard=[
+            [
+                InlineKeyboardButton(
+                    text="✅ " + t("Archive"),
+                    callback_data=ArchiveCD(game_id=game.id, confirm=True).pack(),
+                )
+            ]
+        ]
+    )
+    return text, keyboard
+
+
+def options_text(
+    t: Translator, game: GameDTO, fields: tuple[GameOption, ...], values: dict[str, Any]
+) -> str:
+    if not fields:
+        return t("This system has no options to change.")
+    lines = [t("<b>Options</b> of «{title}»:", title=escape(game.title))]
+    lines += [f"{t(f.label)}: <b>{values.get(f.field)}</b>" for f in fields]
+    return "\n".join(lines)
+
+
+def options_keyboard(t: Translator, fields: tuple[GameOption, ...]) -> InlineKeyboardMarkup:
+    rows = [
+        [
+            InlineKeyboardButton(
+                text=f"− {t(f.label)}", callback_data=GameOptionCD(field=f.field, delta=-1).pack()
+            ),
+            InlineKeyboardButton(
+                text=f"+ {t(f.label)}", callback_data=GameOptionCD(field=f.field, delta=1).pack()
+            ),
+        ]
+        for f in fields
+    ]
+    return InlineKeyboardMarkup(inline_keyboard=rows)

@@ -1,0 +1,63 @@
+"""Sheet renderers: ``handlers/views/sheets/<system>.py`` defines ``render_sheet``.
+
+``render_sheet(character, t, locale) -> str`` returns compact Telegram HTML of at most 4,096
+characters that reads well on a phone. A system without its own module yet is shown by the
+generic renderer below (every field, escaped, shortened to fit).
+"""
+
+from __future__ import annotations
+
+import html
+import importlib
+import json
+from collections.abc import Callable
+from typing import Any
+
+from bot.i18n import Translator
+from engine.common import SheetModel
+
+LIMIT = 4096
+Renderer = Callable[[Any, Translator, str], str]
+
+
+def _generic(character: SheetModel, t: Translator, locale: str) -> str:
+    data = character.model_dump(mode="json")
+    name = html.escape(str(data.pop("name", "?")))
+    lines = [f"<b>{name}</b>"]
+    for key, value in data.items():
+        if value in (None, "", [], {}):
+            continue
+        shown = (
+            value
+            if isinstance(value, str | int | float)
+            else json.dumps(value, ensure_ascii=False)
+        )
+        lines.append(f"{html.escape(str(key))}: {html.escape(str(shown))[:300]}")
+    return fit("\n".join(lines))
+
+
+def fit(text: str, limit: int = LIMIT) -> str:
+    """Cut at a line boundary so no tag is left open (renderers close tags per line)."""
+    if len(text) <= limit:
+        return text
+    kept: list[str] = []
+    size = 0
+    for line in text.split("\n"):
+        if size + len(line) + 1 > limit - 2:
+            break
+        kept.append(line)
+        size += len(line) + 1
+    return "\n".join([*kept, "…"])
+
+
+def renderer(system: str) -> Renderer:
+    try:
+        module = importlib.import_module(f"handlers.views.sheets.{system}")
+    except ModuleNotFoundError:
+        return _generic
+    render: Renderer = module.render_sheet
+    return render
+
+
+def render_sheet(system: str, character: SheetModel, t: Translator, locale: str) -> str:
+    return fit(renderer(system)(character, t, locale))

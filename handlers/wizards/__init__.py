@@ -1,0 +1,34 @@
+"""Character-creation wizards, one aiogram-dialog per rule system (see ``common``)."""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+from aiogram import Router
+from aiogram.fsm.state import State
+
+from bot.systems import SYSTEMS
+
+
+def _module(system: str) -> ModuleType | None:
+    try:
+        return importlib.import_module(f"handlers.wizards.{system}")
+    except ModuleNotFoundError as error:
+        if error.name != f"handlers.wizards.{system}":
+            raise
+        return None
+
+
+def start_state(system: str) -> State | None:
+    module = _module(system)
+    return module.START_STATE if module is not None else None
+
+
+def create_dialogs() -> list[Router]:
+    dialogs: list[Router] = []
+    for system in SYSTEMS:
+        module = _module(system)
+        if module is not None:
+            dialogs.extend(module.create_dialogs())
+    return dialogs

@@ -1,0 +1,136 @@
+"""Shared pieces for the character-creation wizards (aiogram-dialog, one dialog per system).
+
+Contract every ``handlers/wizards/<system>.py`` follows:
+
+* ``START_STATE``: the first state of the wizard's ``StatesGroup`` (suffix ``SG``);
+* ``create_dialogs() -> list[Router]``: fresh dialogs (and any extra router the system needs,
+  e.g. a GM command that starts a second wizard); a dialog is a router and belongs to one
+  dispatcher, so they are built per dispatcher, like every router here);
+* the dialog is started with ``start_data`` = ``WizardStart(...).as_data()``;
+* the preview's submit button calls ``await finish_wizard(manager, character)`` with the
+  engine's ``Character``; when it returns violations the wizard shows them and stays.
+
+Texts: ``T("English msgid with {placeholders}")`` translates through the update's translator
+and formats with the window data; every user-supplied value in that data must already be
+HTML-escaped (use ``esc``).
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiogram import Bot
+from aiogram_dialog import DialogManager
+from aiogram_dialog.widgets.common import WhenCondition
+from aiogram_dialog.widgets.text import Text
+
+from bot.i18n import I18n, Translator
+from db.repositories.users import UserDTO
+from db.uow import UnitOfWork
+from engine.common import SheetModel, Violation, errors_only
+
+TEXT_MAX = 500  # free-text answers (descriptions, backstory)
+NAME_MAX = 64  # names of characters, clichés, aspects
+
+
+class _Missing(dict[str, Any]):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+class T(Text):
+    """A translated, formatted text widget: ``T("Points left: {left}")``."""
+
+    def __init__(self, msgid: str, when: WhenCondition = None) -> None:
+        super().__init__(when=when)
+        self.msgid = msgid
+
+    async def _render_text(self, data: dict[str, Any], manager: DialogManager) -> str:
+        t: Translator | None = manager.middleware_data.get("t")
+        text = t(self.msgid) if t is not None else self.msgid
+        return text.format_map(_Missing(data))
+
+
+def esc(value: object) -> str:
+    return html.escape(str(value), quote=False)
+
+
+def clean_text(raw: str | None, limit: int = TEXT_MAX) -> str | None:
+    """One trimmed answer of 1..limit characters (inner newlines kept), or None if unfit."""
+    if raw is None:
+        return None
+    text = raw.strip()
+    return text if 0 < len(text) <= limit and not text.startswith("/") else None
+
+
+def clean_name(raw: str | None, limit: int = NAME_MAX) -> str | None:
+    """A one-line name of 1..limit characters."""
+    if raw is None:
+        return None
+    name = " ".join(raw.split())
+    return name if 0 < len(name) <= limit and not name.startswith("/") else None
+
+
+@dataclass(frozen=True)
+class WizardStart:
+    """What a wizard is started with (stored as JSON in the dialog context)."""
+
+    game_id: int
+    system: str
+    options: dict[str, Any]
+    party: list[str] = field(default_factory=list)  # other characters' names (for crossings)
+    draft: dict[str, Any] | None = None  # a returned sheet to start from, as JSON
+    npc: bool = False
+
+    def as_data(self) -> dict[str, Any]:
+        return {
+            "game_id": self.game_id, "system": self.system, "options": self.options,
+            "party": self.party, "draft": self.draft, "npc": self.npc,
+        }  # fmt: skip
+
+    @classmethod
+    def of(cls, manager: DialogManager) -> WizardStart:
+        data = manager.start_data
+        assert isinstance(data, dict)
+        return cls(
+            game_id=int(data["game_id"]), system=str(data["system"]),
+            options=dict(data.get("options") or {}), party=list(data.get("party") or []),
+            draft=data.get("draft"), npc=bool(data.get("npc")),
+        )  # fmt: skip
+
+
+def locale_of(manager: DialogManager) -> str:
+    return str(manager.middleware_data.get("locale", "ru"))
+
+
+def violations_text(violations: list[Violation], locale: str) -> str:
+    """Blocking problems first, then warnings, as escaped bullet lines."""
+    errors = errors_only(violations)
+    warnings = [v for v in violations if v not in errors]
+    lines = ["⛔ " + esc(v.render(locale)) for v in errors]
+    lines += ["⚠️ " + esc(v.render(locale)) for v in warnings]
+    return "\n".join(lines)
+
+
+async def finish_wizard(manager: DialogManager, character: SheetModel) -> list[Violation]:
+    """Submit the sheet for the GM's approval and close the wizard.
+
+    Returns the blocking violations instead (nothing stored) when the engine refuses it.
+    """
+    from handlers import characters  # the approval flow lives with the character handlers
+
+    data = manager.middleware_data
+    uow: UnitOfWork = data["uow"]
+    user: UserDTO = data["user"]
+    bot: Bot = data["bot"]
+    i18n: I18n = data["i18n"]
+    start = WizardStart.of(manager)
+    problems = await characters.submit_from_wizard(
+        uow, bot, i18n, start=start, user=user, character=character
+    )
+    if problems:
+        return problems
+    await manager.done()
+    return []

@@ -1,0 +1,43 @@
+"""``make run`` with no token and no DATABASE_URL: embedded Postgres + emulator + terminal chat.
+
+A scripted session is piped in; the sandbox must start (within the minute the issue allows),
+answer /start, follow a button press and quit cleanly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import sys
+import uuid
+
+from tests.foundation.test_process import ROOT, bot_env
+
+SCRIPT = "/start\n/press 1\n/chat group\n/as bob en\n/start\n/quit\n"
+
+
+async def test_sandbox_session_with_embedded_postgres() -> None:
+    # Under the project, not /tmp: run as root, the embedded server's own system user must be
+    # able to reach its data directory.
+    data_dir = ROOT / ".data" / f"sandbox-test-{uuid.uuid4().hex[:8]}"
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot",
+        cwd=ROOT,
+        env=bot_env(DATA_DIR=str(data_dir), TELEGRAM_API_URL=""),
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        out, err = await asyncio.wait_for(proc.communicate(SCRIPT.encode()), timeout=90)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+        shutil.rmtree(data_dir, ignore_errors=True)
+    text, errors = out.decode(), err.decode()
+    assert proc.returncode == 0, errors
+    assert "Привет, alice!" in text or "Привет, Alice!" in text, text
+    assert "Команды" in text  # the help screen after pressing button 1
+    assert "Hello, Bob!" in text or "Hello, bob!" in text, text
+    assert "Traceback" not in errors
