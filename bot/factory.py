@@ -7,6 +7,7 @@ from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.enums import ParseMode
+from aiogram_dialog import setup_dialogs
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -42,4 +43,5 @@ def create_dispatcher(
     dp["i18n"] = i18n
     dp["in_flight"] = in_flight
     dp.include_routers(*handlers.routers())
+    setup_dialogs(dp)
     return dp

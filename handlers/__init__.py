@@ -2,7 +2,8 @@
 
 Each module exposes ``create_router()`` rather than a module-level router: an aiogram router can
 belong to one dispatcher only, and a restart in the same process (tests, the sandbox) builds a
-new dispatcher.
+new dispatcher. The creation wizards (aiogram-dialog) come after the command routers and before
+the fallback, which answers any button nobody else handled.
 """
 
 from __future__ import annotations
@@ -10,7 +11,18 @@ from __future__ import annotations
 from aiogram import Router
 from aiogram.utils.callback_answer import CallbackAnswerMiddleware
 
-from handlers import dice, errors, fallback, lang, profile, service, start
+from handlers import (
+    characters,
+    dice,
+    errors,
+    fallback,
+    games,
+    lang,
+    profile,
+    service,
+    start,
+    wizards,
+)
 
 
 def routers() -> list[Router]:
@@ -18,13 +30,16 @@ def routers() -> list[Router]:
         errors.create_router(),
         service.create_router(),
         profile.create_router(),
+        characters.create_router(),  # its deep-link /start precedes the plain /start
         start.create_router(),
         lang.create_router(),
         dice.create_router(),
-        fallback.create_router(),  # keep last: answers buttons nobody else handled
+        games.create_router(),
     ]
     for router in own:
         # Every button press gets an answer, so no button keeps spinning. Per router, not on
         # the dispatcher: aiogram-dialog answers its own callbacks and a second answer fails.
         router.callback_query.middleware(CallbackAnswerMiddleware())
-    return own
+    tail = fallback.create_router()
+    tail.callback_query.middleware(CallbackAnswerMiddleware())
+    return [*own, *wizards.create_dialogs(), tail]

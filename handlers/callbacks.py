@@ -5,6 +5,7 @@ from __future__ import annotations
 from enum import StrEnum
 
 from aiogram.filters.callback_data import CallbackData
+from aiogram.utils.callback_answer import CallbackAnswer
 
 
 class Screen(StrEnum):
@@ -62,3 +63,10 @@ class ReturnCD(CallbackData, prefix="ret"):
     """The GM returns a submitted character to its player with a comment."""
 
     character_id: int
+
+
+def notify(answer: CallbackAnswer, text: str, *, alert: bool = False) -> None:
+    """Set the press's answer; ``CallbackAnswerMiddleware`` sends it once the handler returns
+    (calling ``query.answer`` directly as well would answer twice, which Telegram refuses)."""
+    answer.text = text
+    answer.show_alert = alert

@@ -11,6 +11,7 @@ from aiogram.filters import Command, CommandObject, CommandStart, StateFilter
 from aiogram.fsm.context import FSMContext
 from aiogram.fsm.state import State, StatesGroup
 from aiogram.types import CallbackQuery, Message
+from aiogram.utils.callback_answer import CallbackAnswer
 from aiogram_dialog import DialogManager, StartMode
 
 from bot.i18n import I18n, Translator
@@ -22,7 +23,7 @@ from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
 from engine.common import SheetModel, Violation
 from handlers import wizards
-from handlers.callbacks import ApproveCD, ReturnCD
+from handlers.callbacks import ApproveCD, ReturnCD, notify
 from handlers.filters import HasGame, IsGM
 from handlers.views import characters as views
 from handlers.views.sheets import render_sheet
@@ -101,16 +102,17 @@ async def open_wizard(
 
 
 async def approve(
-    query: CallbackQuery, callback_data: ApproveCD, game: GameDTO, t: Translator,
+    query: CallbackQuery,
+    callback_answer: CallbackAnswer, callback_data: ApproveCD, game: GameDTO, t: Translator,
     uow: UnitOfWork, user: UserDTO, bot: Bot, i18n: I18n,
 ) -> None:  # fmt: skip
     current = await uow.characters.get(callback_data.character_id)
     if current is None or current.game_id != game.id:
-        await query.answer(t("This button is no longer active."), show_alert=True)
+        notify(callback_answer, t("This button is no longer active."), alert=True)
         return
     approved = await character_service.approve(uow, current.id, user.id)
     if approved is None:
-        await query.answer(t("Already decided."))
+        notify(callback_answer, t("Already decided."))
         return
     if isinstance(query.message, Message):
         await query.message.edit_text(views.approved(t, approved))
@@ -118,12 +120,13 @@ async def approve(
 
 
 async def ask_return_comment(
-    query: CallbackQuery, callback_data: ReturnCD, game: GameDTO, state: FSMContext,
+    query: CallbackQuery,
+    callback_answer: CallbackAnswer, callback_data: ReturnCD, game: GameDTO, state: FSMContext,
     t: Translator, uow: UnitOfWork,
 ) -> None:  # fmt: skip
     current = await uow.characters.get(callback_data.character_id)
     if current is None or current.game_id != game.id or current.status != "pending":
-        await query.answer(t("Already decided."), show_alert=True)
+        notify(callback_answer, t("Already decided."), alert=True)
         return
     await state.set_state(ReturnSG.comment)
     await state.set_data({"character_id": current.id})
@@ -166,8 +169,10 @@ async def _tell_owner(
         logger.info("could not reach the owner of character %s", character.id)
 
 
-async def review_refused(query: CallbackQuery, t: Translator) -> None:
-    await query.answer(t("Only the GM can approve or return characters."), show_alert=True)
+async def review_refused(
+    query: CallbackQuery, callback_answer: CallbackAnswer, t: Translator
+) -> None:
+    notify(callback_answer, t("Only the GM can approve or return characters."), alert=True)
 
 
 async def sheet(

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from aiogram import Router
 from aiogram.types import CallbackQuery
+from aiogram.utils.callback_answer import CallbackAnswer
 
 from bot.i18n import Translator
+from handlers.callbacks import notify
 
 
-async def stale_button(query: CallbackQuery, t: Translator) -> None:
-    await query.answer(t("This button is no longer active."))
+async def stale_button(
+    query: CallbackQuery, callback_answer: CallbackAnswer, t: Translator
+) -> None:
+    notify(callback_answer, t("This button is no longer active."))
 
 
 def create_router() -> Router:

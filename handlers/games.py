@@ -7,6 +7,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.fsm.context import FSMContext
 from aiogram.fsm.state import State, StatesGroup
 from aiogram.types import CallbackQuery, Message
+from aiogram.utils.callback_answer import CallbackAnswer
 
 from bot.i18n import Translator
 from bot.services import games as game_service
@@ -14,7 +15,7 @@ from bot.services.profile import parse_timezone
 from db.repositories.games import GameDTO
 from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
-from handlers.callbacks import ArchiveCD, GameOptionCD, NewGameCD
+from handlers.callbacks import ArchiveCD, GameOptionCD, NewGameCD, notify
 from handlers.filters import HasGame, IsGM
 from handlers.views import games as views
 
@@ -38,14 +39,15 @@ async def new_game(
 
 
 async def pick_system(
-    query: CallbackQuery, callback_data: NewGameCD, state: FSMContext, t: Translator,
+    query: CallbackQuery,
+    callback_answer: CallbackAnswer, callback_data: NewGameCD, state: FSMContext, t: Translator,
     uow: UnitOfWork, user: UserDTO, bot: Bot,
 ) -> None:  # fmt: skip
     message = query.message
     if not isinstance(message, Message):
         return
     if callback_data.by != query.from_user.id:
-        await query.answer(t("Only the one who typed /newgame can choose."), show_alert=True)
+        notify(callback_answer, t("Only the one who typed /newgame can choose."), alert=True)
         return
     title = (await state.get_data()).get("title")
     if title:
@@ -120,6 +122,7 @@ async def options(message: Message, game: GameDTO, t: Translator) -> None:
 
 async def change_option(
     query: CallbackQuery,
+    callback_answer: CallbackAnswer,
     callback_data: GameOptionCD,
     game: GameDTO,
     t: Translator,
@@ -132,7 +135,7 @@ async def change_option(
             uow, game, callback_data.field, callback_data.delta
         )
     except game_service.GameError:
-        await query.answer(t("This button is no longer active."))
+        notify(callback_answer, t("This button is no longer active."))
         return
     fields = game_service.option_fields(game.system)
     await query.message.edit_text(
@@ -168,10 +171,15 @@ async def set_timezone(
 
 
 async def archive(
-    query: CallbackQuery, callback_data: ArchiveCD, game: GameDTO, t: Translator, uow: UnitOfWork
+    query: CallbackQuery,
+    callback_answer: CallbackAnswer,
+    callback_data: ArchiveCD,
+    game: GameDTO,
+    t: Translator,
+    uow: UnitOfWork,
 ) -> None:
     if not isinstance(query.message, Message) or callback_data.game_id != game.id:
-        await query.answer(t("This button is no longer active."))
+        notify(callback_answer, t("This button is no longer active."))
         return
     if not callback_data.confirm:
         text, keyboard = views.archive_question(t, game)
@@ -181,12 +189,14 @@ async def archive(
         await query.message.edit_text(t("The game is archived. Start a new one with /newgame."))
 
 
-async def gm_only(event: Message | CallbackQuery, t: Translator) -> None:
-    text = t("Only the GM can do that.")
-    if isinstance(event, CallbackQuery):
-        await event.answer(text, show_alert=True)
-    else:
-        await event.answer(text)
+async def gm_only(message: Message, t: Translator) -> None:
+    await message.answer(t("Only the GM can do that."))
+
+
+async def gm_only_button(
+    query: CallbackQuery, callback_answer: CallbackAnswer, t: Translator
+) -> None:
+    notify(callback_answer, t("Only the GM can do that."), alert=True)
 
 
 def create_router() -> Router:
@@ -210,10 +220,12 @@ def create_router() -> Router:
     refused = Router(name=__name__ + ".refused")
     refused.message.filter(HasGame())
     refused.message.register(gm_only, Command("options", "cogm", "timezone"))
-    refused.callback_query.register(gm_only, GameOptionCD.filter())
-    refused.callback_query.register(gm_only, ArchiveCD.filter())
+    refused.callback_query.register(gm_only_button, GameOptionCD.filter())
+    refused.callback_query.register(gm_only_button, ArchiveCD.filter())
     refused.message.register(show_game, Command("game"))
 
-    router.include_routers(gm, refused)
-    router.message.register(no_game, Command("game", "options", "cogm", "timezone"))
+    without_game = Router(name=__name__ + ".without_game")
+    without_game.message.register(no_game, Command("game", "options", "cogm", "timezone"))
+
+    router.include_routers(gm, refused, without_game)
     return router

@@ -5,11 +5,12 @@ from __future__ import annotations
 from aiogram import F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
+from aiogram.utils.callback_answer import CallbackAnswer
 
 from bot.i18n import SUPPORTED, I18n, Translator
 from bot.services import settings as settings_service
 from db.uow import UnitOfWork
-from handlers.callbacks import LangCD, Screen, ScreenCD
+from handlers.callbacks import LangCD, Screen, ScreenCD, notify
 from handlers.filters import ChatAdmin
 from handlers.views import common as views
 
@@ -41,7 +42,11 @@ async def language_menu_screen(query: CallbackQuery, t: Translator, locale: str)
 
 
 async def choose_language(
-    query: CallbackQuery, callback_data: LangCD, uow: UnitOfWork, i18n: I18n
+    query: CallbackQuery,
+    callback_answer: CallbackAnswer,
+    callback_data: LangCD,
+    uow: UnitOfWork,
+    i18n: I18n,
 ) -> None:
     message = query.message
     if not isinstance(message, Message):
@@ -51,12 +56,14 @@ async def choose_language(
         uow, message.chat.id, message.chat.type, query.from_user.id, locale
     )
     t = i18n.translator(locale)
-    await query.answer(t("Language set: {name}.", name=views.LANGUAGE_NAMES[locale]))
+    notify(callback_answer, t("Language set: {name}.", name=views.LANGUAGE_NAMES[locale]))
     await message.edit_text(views.language_text(t), reply_markup=views.language_keyboard(locale))
 
 
-async def not_allowed(query: CallbackQuery, t: Translator) -> None:
-    await query.answer(t("Only the chat's admins can change its language."), show_alert=True)
+async def not_allowed(
+    query: CallbackQuery, callback_answer: CallbackAnswer, t: Translator
+) -> None:
+    notify(callback_answer, t("Only the chat's admins can change its language."), alert=True)
 
 
 async def not_allowed_message(message: Message, t: Translator) -> None:

@@ -7,6 +7,7 @@ from aiogram.filters import Command, StateFilter
 from aiogram.fsm.context import FSMContext
 from aiogram.fsm.state import State, StatesGroup
 from aiogram.types import Message
+from aiogram_dialog import DialogManager
 
 from bot.i18n import Translator
 from bot.services import profile as profile_service
@@ -19,8 +20,11 @@ class ProfileSG(StatesGroup):
     timezone = State()
 
 
-async def cancel(message: Message, state: FSMContext, t: Translator) -> None:
-    had_state = await state.get_state() is not None
+async def cancel(
+    message: Message, state: FSMContext, t: Translator, dialog_manager: DialogManager
+) -> None:
+    had_state = await state.get_state() is not None or dialog_manager.has_context()
+    await dialog_manager.reset_stack()
     await state.clear()
     await message.answer(t("Cancelled.") if had_state else t("Nothing to cancel."))
 
@@ -60,10 +64,13 @@ async def not_text(message: Message, t: Translator) -> None:
 
 def create_router() -> Router:
     router = Router(name=__name__)
-    router.message.filter(F.chat.type == "private")
+    # /cancel works everywhere: it also ends a creation wizard or a GM's pending question.
     router.message.register(cancel, Command("cancel"), StateFilter("*"))
-    router.message.register(ask_name, Command("profile"))
-    router.message.register(got_name, ProfileSG.name, F.text)
-    router.message.register(got_timezone, ProfileSG.timezone, F.text)
-    router.message.register(not_text, StateFilter(ProfileSG), ~F.text)
+    private = Router(name=__name__ + ".private")
+    private.message.filter(F.chat.type == "private")
+    private.message.register(ask_name, Command("profile"))
+    private.message.register(got_name, ProfileSG.name, F.text)
+    private.message.register(got_timezone, ProfileSG.timezone, F.text)
+    private.message.register(not_text, StateFilter(ProfileSG), ~F.text)
+    router.include_router(private)
     return router

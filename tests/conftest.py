@@ -21,6 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from bot.app import BotRuntime, build_runtime
 from bot.config import Settings
 from bot.emulator import BotAPIEmulator
+from bot.outbound import Limits
 from db.database import create_engine, migrate, to_async_url
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -124,6 +125,9 @@ class Harness:
         self.engine = engine
         self.settings = settings
         self.runtime: BotRuntime | None = None
+        # Telegram's pacing is tested on its own (test_outbound, the 429 test); elsewhere a
+        # looser pace keeps scripted conversations quick.
+        self.limits = Limits(chat_burst=30, chat_per_second=30.0, group_per_minute=600)
 
     def build(self) -> BotRuntime:
         return build_runtime(
@@ -131,6 +135,7 @@ class Harness:
             api_url=self.emu.base_url,
             engine=self.engine,
             settings=self.settings,
+            limits=self.limits,
         )
 
     async def start(self, runtime: BotRuntime | None = None) -> BotRuntime:

@@ -298,8 +298,9 @@ def apply_state(
     """Try to give ``state`` to the character.
 
     Order: immunity → Нокаут on a Тяжело ранен character (replaced: unconscious at once, no
-    resistance) → already active (Постепенное окаменение counts as active on a stone) → the resistance roll on gaining (``resist=False`` skips it,
-    e.g. Высокое напряжение, or Окаменелость from the countdown) → the state and its side
+    resistance) → already active (Постепенное окаменение counts as active on a stone) → the
+    resistance roll on gaining (``resist=False`` skips it, e.g. Высокое напряжение, or
+    Окаменелость from the countdown) → the state and its side
     effects (Нокаут sets Health 0; Тяжело ранен removes Нокаут; Ускорение removes Стоп;
     Окаменелость ends Постепенное окаменение; Регенерация rolls at once).
     ``turns`` overrides N for N-turn states; ``extra`` are condition effects on the roll.

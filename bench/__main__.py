@@ -1,0 +1,29 @@
+"""``make bench``: every benchmark of the project, one JSON object on stdout.
+
+Each section runs in this one process, one after another, so ratios inside a section come from
+the same run. Figures move with the machine's load; quote them with the run they came from.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import sys
+import time
+from typing import Any
+
+from bench import dice_bench
+
+
+def main() -> None:
+    started = time.time()
+    report: dict[str, Any] = {
+        "machine": {"python": platform.python_version(), "platform": platform.platform()},
+        "dice": dice_bench.run(),
+    }
+    report["seconds"] = round(time.time() - started, 2)
+    sys.stdout.write(json.dumps(report, ensure_ascii=False, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
