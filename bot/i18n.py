@@ -28,19 +28,29 @@ def N_(message: str) -> str:
     return message
 
 
+def _compile(po_path: Path, locale: str) -> Translations:
+    with po_path.open("rb") as fh:
+        catalog = read_po(fh, locale=locale)
+    buffer = BytesIO()
+    write_mo(buffer, catalog)
+    buffer.seek(0)
+    return Translations(buffer, domain=DOMAIN)
+
+
 def load_translations(path: Path = LOCALES_DIR) -> dict[str, NullTranslations]:
+    """``messages.po`` plus every other ``*.po`` of the locale (one per creation wizard, so
+    their authors never edit the same file), merged into one catalog per locale."""
     catalogs: dict[str, NullTranslations] = {}
     for locale in SUPPORTED:
-        po_path = path / locale / "LC_MESSAGES" / f"{DOMAIN}.po"
-        if not po_path.exists():
+        folder = path / locale / "LC_MESSAGES"
+        files = sorted(folder.glob("*.po"), key=lambda p: (p.stem != DOMAIN, p.name))
+        if not files:
             catalogs[locale] = NullTranslations()
             continue
-        with po_path.open("rb") as fh:
-            catalog = read_po(fh, locale=locale)
-        buffer = BytesIO()
-        write_mo(buffer, catalog)
-        buffer.seek(0)
-        catalogs[locale] = Translations(buffer, domain=DOMAIN)
+        merged = _compile(files[0], locale)
+        for extra in files[1:]:
+            merged.merge(_compile(extra, locale))
+        catalogs[locale] = merged
     return catalogs
 
 

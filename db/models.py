@@ -266,3 +266,14 @@ class LinkToken(SQLModel, table=True):
     purpose: str = Field(sa_column=Column(String(16), nullable=False))
     game_id: int = Field(foreign_key="games.id", nullable=False)
     created_at: datetime = _created()
+
+
+class GameData(SQLModel, table=True):
+    """Named JSON documents a rule system keeps per game (e.g. ``lifegear.roles``)."""
+
+    __tablename__ = "game_data"
+
+    game_id: int = Field(foreign_key="games.id", primary_key=True)
+    key: str = Field(sa_column=Column(String(64), primary_key=True))
+    value: Any = Field(sa_column=Column(JSONB, nullable=False))
+    updated_at: datetime = _created()

@@ -11,7 +11,16 @@ from sqlalchemy.dialects.postgresql import insert
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.models import Character, CharacterVersion, Game, GameMember, LinkToken, User, utcnow
+from db.models import (
+    Character,
+    CharacterVersion,
+    Game,
+    GameData,
+    GameMember,
+    LinkToken,
+    User,
+    utcnow,
+)
 
 
 @dataclass(frozen=True)
@@ -140,6 +149,18 @@ class GameRepo:
         await self._session.execute(
             update(Game).where(col(Game.chat_id) == old_chat_id).values(chat_id=new_chat_id)
         )
+
+    async def data(self, game_id: int, key: str) -> Any:
+        row = await self._session.get(GameData, (game_id, key))
+        return row.value if row else None
+
+    async def set_data(self, game_id: int, key: str, value: Any) -> None:
+        stmt = insert(GameData).values(game_id=game_id, key=key, value=value)
+        stmt = stmt.on_conflict_do_update(
+            index_elements=["game_id", "key"],
+            set_={"value": stmt.excluded.value, "updated_at": func.now()},
+        )
+        await self._session.execute(stmt)
 
     async def add_token(self, token: str, purpose: str, game_id: int) -> None:
         self._session.add(LinkToken(token=token, purpose=purpose, game_id=game_id))
