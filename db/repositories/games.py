@@ -102,6 +102,20 @@ class GameRepo:
         row = await self._session.get(Game, game_id)
         return _game(row) if row else None
 
+    async def games_of(self, user_id: int, *, roles: tuple[str, ...]) -> list[GameDTO]:
+        """Live games where the user holds one of ``roles`` (e.g. the GM's own games)."""
+        stmt = (
+            select(Game)
+            .join(GameMember, col(GameMember.game_id) == col(Game.id))
+            .where(
+                col(GameMember.user_id) == user_id,
+                col(GameMember.role).in_(roles),
+                col(Game.archived_at).is_(None),
+            )
+            .order_by(col(Game.id))
+        )
+        return [_game(r) for r in (await self._session.execute(stmt)).scalars()]
+
     async def set_member(self, game_id: int, user_id: int, role: str) -> None:
         """Add a member or change their role (the GM's own role never changes here)."""
         stmt = insert(GameMember).values(game_id=game_id, user_id=user_id, role=role)
