@@ -242,7 +242,8 @@ class CharacterVersion(SQLModel, table=True):
     """Every change to a sheet: who, when, what (a field diff), and the sheet after."""
 
     __tablename__ = "character_versions"
-    __table_args__ = (UniqueConstraint("character_id", "version", name="character_versions_key"),)
+    # Several entries may share a sheet version (approve and return do not change the sheet).
+    __table_args__ = (Index("character_versions_character", "character_id"),)
 
     id: int | None = Field(default=None, primary_key=True)
     character_id: int = Field(foreign_key="characters.id", nullable=False)

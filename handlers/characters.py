@@ -14,7 +14,7 @@ from aiogram.types import CallbackQuery, Message
 from aiogram.utils.callback_answer import CallbackAnswer
 from aiogram_dialog import DialogManager, StartMode
 
-from bot.i18n import I18n, Translator
+from bot.i18n import I18n, Translator, resolve_locale
 from bot.services import characters as character_service
 from bot.services import games as game_service
 from bot.systems import SYSTEMS
@@ -42,7 +42,7 @@ async def _chat_translator(uow: UnitOfWork, i18n: I18n, chat_id: int) -> Transla
 
 
 async def submit_from_wizard(
-    uow: UnitOfWork, bot: Bot, i18n: I18n, *, start: WizardStart, user: UserDTO,
+    uow: UnitOfWork, bot: Bot, i18n: I18n, t: Translator, *, start: WizardStart, user: UserDTO,
     character: SheetModel,
 ) -> list[Violation]:  # fmt: skip
     """Store the sheet, ask the GM in the group, tell the player. Returns blocking problems."""
@@ -61,7 +61,9 @@ async def submit_from_wizard(
     stored = submitted.character
     if npc:
         await bot.send_message(game.chat_id, views.npc_added(t_group, stored))
+        await bot.send_message(user.id, views.npc_saved(t, stored))
     else:
+        await bot.send_message(user.id, views.sent_for_approval(t, stored))
         await bot.send_message(
             game.chat_id,
             views.submitted(
@@ -162,7 +164,14 @@ async def _tell_owner(
     if character.owner_user_id is None:
         return
     owner = await uow.users.get(character.owner_user_id)
-    t = i18n.translator(owner.locale if owner and owner.locale else i18n.default_locale)
+    locale = resolve_locale(
+        chat_locale=None,
+        user_locale=owner.locale if owner else None,
+        language_code=owner.language_code if owner else None,
+        default=i18n.default_locale,
+        is_group=False,
+    )
+    t = i18n.translator(locale)
     try:
         await bot.send_message(character.owner_user_id, render(t, character))
     except TelegramAPIError:

@@ -75,6 +75,17 @@ def returned_for_player(t: Translator, character: CharacterDTO) -> str:
     )
 
 
+def sent_for_approval(t: Translator, character: CharacterDTO) -> str:
+    return t(
+        "📨 {name} is sent to the GM for approval. I will tell you the answer here.",
+        name=f"<b>{escape(character.name)}</b>",
+    )
+
+
+def npc_saved(t: Translator, character: CharacterDTO) -> str:
+    return t("🎭 NPC {name} is saved and active.", name=f"<b>{escape(character.name)}</b>")
+
+
 def npc_added(t: Translator, character: CharacterDTO) -> str:
     return t("🎭 NPC {name} added by the GM.", name=f"<b>{escape(character.name)}</b>")
 

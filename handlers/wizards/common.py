@@ -127,8 +127,9 @@ async def finish_wizard(manager: DialogManager, character: SheetModel) -> list[V
     bot: Bot = data["bot"]
     i18n: I18n = data["i18n"]
     start = WizardStart.of(manager)
+    t: Translator = data["t"]
     problems = await characters.submit_from_wizard(
-        uow, bot, i18n, start=start, user=user, character=character
+        uow, bot, i18n, t, start=start, user=user, character=character
     )
     if problems:
         return problems

@@ -160,8 +160,8 @@ def upgrade() -> None:
             ["characters.id"],
         ),
         sa.PrimaryKeyConstraint("id"),
-        sa.UniqueConstraint("character_id", "version", name="character_versions_key"),
     )
+    op.create_index("character_versions_character", "character_versions", ["character_id"])
 
 
 def downgrade() -> None:
