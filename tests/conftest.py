@@ -8,6 +8,7 @@ only Python). A database named ``test_<random>`` is created for the session and 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import uuid
 from collections.abc import AsyncIterator, Iterator
@@ -160,12 +161,41 @@ def settings(database_url: str) -> Settings:
     )
 
 
+# Errors that only a bug in the bot can cause (the emulator refuses them as Telegram does).
+BOT_BUGS = ("BUTTON_DATA_INVALID", "can't parse entities", "message is too long", "text is empty")
+
+
+def _callback_data(markup: object) -> list[str]:
+    if isinstance(markup, str):
+        markup = json.loads(markup)
+    rows = markup.get("inline_keyboard", []) if isinstance(markup, dict) else []
+    return [b["callback_data"] for row in rows for b in row if "callback_data" in b]
+
+
+def assert_no_bot_bugs(emu: BotAPIEmulator) -> None:
+    """Every keyboard the bot sent fits Telegram's 64-byte callback data; no text was
+    refused as malformed or too long. Runs after every test that used the emulator."""
+    too_long = [
+        data
+        for call in emu.calls
+        for data in _callback_data(call.params.get("reply_markup"))
+        if len(data.encode("utf-8")) > 64
+    ]
+    refused = [
+        f"{c.method}: {c.description}"
+        for c in emu.calls
+        if not c.ok and any(bug in (c.description or "") for bug in BOT_BUGS)
+    ]
+    assert too_long == [] and refused == []
+
+
 @pytest.fixture
 async def emulator() -> AsyncIterator[BotAPIEmulator]:
     emu = BotAPIEmulator()
     await emu.start(host="127.0.0.1", port=0)
     yield emu
     await emu.stop()
+    assert_no_bot_bugs(emu)
 
 
 @pytest.fixture
