@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from aiogram import F, Router
+from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import BufferedInputFile, CallbackQuery, Message
 
@@ -99,6 +99,24 @@ async def verify(message: Message, t: Translator, locale: str, uow: UnitOfWork) 
     await message.answer(views.verify_report(t, locale, report))
 
 
+async def verify_file(
+    message: Message, command: CommandObject, bot: Bot, t: Translator, locale: str
+) -> None:
+    """/verify sent with (or in reply to) an exported log file: check that file."""
+    document = message.document or (message.reply_to_message and message.reply_to_message.document)
+    assert document is not None
+    if (document.file_size or 0) > roll_service.MAX_EXPORT_BYTES:
+        await message.reply(t("The file is too large for a roll log."))
+        return
+    data = await bot.download(document.file_id)
+    try:
+        report = roll_service.verify_file(data.read() if data else b"", command.args or "")
+    except EngineError as error:
+        await message.reply(error.render(locale))
+        return
+    await message.reply(views.verify_report(t, locale, report))
+
+
 async def reveal_refused(message: Message, t: Translator) -> None:
     await message.answer(t("Only the chat's admins can reveal the seed."))
 
@@ -112,5 +130,7 @@ def create_router() -> Router:
     router.callback_query.register(log_page, LogPageCD.filter())
     router.message.register(reveal, Command("reveal"), ChatAdmin())
     router.message.register(reveal_refused, Command("reveal"))
+    with_file = F.document | F.reply_to_message.document
+    router.message.register(verify_file, Command("verify"), with_file)
     router.message.register(verify, Command("verify"))
     return router

@@ -5,17 +5,19 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import secrets
 import time
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from bot.emulator.flood import FloodControl
 from bot.emulator.server import ApiServer
-from bot.emulator.state import BotIdentity, EmuState, Listener, PendingQuery
+from bot.emulator.state import BotIdentity, EmuState, Listener, PendingQuery, StoredFile
 from bot.emulator.types import (
     ApiCall,
     CallbackAnswer,
     ChatMessage,
+    Document,
     EmuChat,
     EmuUser,
     Fault,
@@ -173,6 +175,42 @@ class BotAPIEmulator:
             date=int(time.time()),
             reply_to=reply_to,
         )
+        state.store_message(msg)
+        if chat.type == "private":
+            state.users[user_id].started = True
+        update_id = state.queue.put({"message": state.message_api(msg)})
+        return Sent(update_id, msg.message_id)
+
+    def send_document(
+        self,
+        user_id: int,
+        chat_id: int,
+        filename: str,
+        data: bytes,
+        *,
+        caption: str | None = None,
+        reply_to: int | None = None,
+        mime_type: str = "application/json",
+    ) -> Sent:
+        """The user uploads a file (with an optional caption, e.g. a command) to the chat."""
+        chat = self._acting_chat(user_id, chat_id)
+        state = self._state
+        file_id = "BQAC" + secrets.token_urlsafe(12)
+        state.files[file_id] = StoredFile(
+            file_id, "AgAD" + secrets.token_urlsafe(8), Document(filename, data), mime_type
+        )
+        msg = ChatMessage(
+            message_id=state.next_message_id(chat_id),
+            chat_id=chat_id,
+            text=caption or "",
+            html=caption or "",
+            entities=_command_entities(caption or ""),
+            reply_markup=None,
+            from_id=user_id,
+            date=int(time.time()),
+            reply_to=reply_to,
+        )
+        msg.document, msg.document_mime, msg.file_id = Document(filename, data), mime_type, file_id
         state.store_message(msg)
         if chat.type == "private":
             state.users[user_id].started = True

@@ -393,11 +393,25 @@ async def get_chat_administrators(state: EmuState, ctx: RequestContext) -> Any:
     return [member_api(state, chat, uid) for uid in ids]
 
 
+async def get_file(state: EmuState, ctx: RequestContext) -> Any:
+    file_id = str(require(ctx.params, "file_id"))
+    stored = state.files.get(file_id)
+    if stored is None:
+        raise bad_request("wrong file_id or the file is temporarily unavailable")
+    return {
+        "file_id": stored.file_id,
+        "file_unique_id": stored.file_unique_id,
+        "file_size": len(stored.document.data),
+        "file_path": f"documents/{stored.file_id}",
+    }
+
+
 METHODS: dict[str, Handler] = {
     "getMe": get_me,
     "getUpdates": get_updates,
     "sendMessage": send_message,
     "sendDocument": send_document,
+    "getFile": get_file,
     "editMessageText": edit_message_text,
     "editMessageCaption": edit_message_caption,
     "editMessageReplyMarkup": edit_message_reply_markup,

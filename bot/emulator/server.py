@@ -46,6 +46,7 @@ class ApiServer:
         self.state.queue.reopen()
         app = web.Application(client_max_size=MAX_UPLOAD)
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
+        app.router.add_get("/file/bot{token}/documents/{file_id}", self._download)
         app.router.add_route("*", "/{tail:.*}", self._not_found)
         # handler_cancellation: a client that gave up (timeout) cancels its request here
         self._runner = web.AppRunner(
@@ -64,6 +65,13 @@ class ApiServer:
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+
+    async def _download(self, request: web.Request) -> web.Response:
+        """File downloads (``getFile``'s ``file_path``), as Telegram serves them."""
+        stored = self.state.files.get(request.match_info["file_id"])
+        if request.match_info["token"] != self.token or stored is None:
+            return web.json_response(NOT_FOUND.to_api(), status=404)
+        return web.Response(body=stored.document.data, content_type=stored.mime_type)
 
     async def _not_found(self, request: web.Request) -> web.Response:
         return web.json_response(NOT_FOUND.to_api(), status=404)

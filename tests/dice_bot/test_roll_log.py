@@ -180,3 +180,33 @@ async def test_odds_match_the_engine(running: Harness) -> None:
     emu.send_text(ALICE, ALICE, "/odds 5d10>=7!")
     pool = await emu.wait_bot_message(ALICE, after=reply.message_id)
     assert "at least 1 successes" in pool.text
+
+
+async def test_verify_an_uploaded_export_and_catch_a_forgery(running: Harness) -> None:
+    _setup(running)
+    emu = running.emu
+    for expr in ("3d6", "1d20+2", "4dF"):
+        emu.send_text(ALICE, GROUP, f"/r {expr}")
+    await emu.wait_for(lambda: sum("Log #" in m.text for m in emu.bot_messages(GROUP)) == 3)
+    emu.send_text(GM, GROUP, "/reveal")
+    await emu.wait_bot_message(GROUP, contains="закрыта")
+    emu.send_text(GM, GROUP, "/log export")
+    exported = await emu.wait_for(
+        lambda: next((m for m in emu.bot_messages(GROUP) if m.document), None)
+    )
+    content = exported.document.data  # type: ignore[union-attr]
+
+    emu.send_document(ALICE, ALICE, "roll-log.json", content, caption="/verify")
+    good = await emu.wait_bot_message(ALICE)
+    assert good.text.startswith("✅") and "3 rolls recomputed" in good.text
+
+    forged = json.loads(content)
+    forged["entries"][1]["result"] += 1  # someone "improves" the second roll
+    sent = emu.send_document(ALICE, ALICE, "forged.json", json.dumps(forged).encode())
+    emu.send_text(ALICE, ALICE, "/verify", reply_to=sent.message_id)
+    bad = await emu.wait_bot_message(ALICE, after=good.message_id)
+    assert bad.text.startswith("❌") and "2" in bad.text
+
+    emu.send_document(ALICE, ALICE, "junk.json", b"not json at all", caption="/verify")
+    junk = await emu.wait_bot_message(ALICE, after=bad.message_id)
+    assert "Traceback" not in junk.text and not junk.text.startswith("✅")
