@@ -16,6 +16,7 @@ async def migrated(message: Message, uow: UnitOfWork) -> None:
     assert message.migrate_to_chat_id is not None
     await uow.chats.mark_migrated(message.chat.id, message.migrate_to_chat_id)
     await uow.rolls.move_chat(message.chat.id, message.migrate_to_chat_id)
+    await uow.games.move_chat(message.chat.id, message.migrate_to_chat_id)
     logger.info("chat %s migrated to %s", message.chat.id, message.migrate_to_chat_id)
 
 
