@@ -266,6 +266,26 @@ class LinkToken(SQLModel, table=True):
     token: str = Field(sa_column=Column(String(32), primary_key=True))
     purpose: str = Field(sa_column=Column(String(16), nullable=False))
     game_id: int = Field(foreign_key="games.id", nullable=False)
+    character_id: int | None = Field(default=None, foreign_key="characters.id")
+    created_at: datetime = _created()
+
+
+class CharacterProposal(SQLModel, table=True):
+    """An owner's proposed change to an approved sheet, waiting for the GM."""
+
+    __tablename__ = "character_proposals"
+    __table_args__ = (
+        CheckConstraint(
+            "status IN ('pending', 'accepted', 'rejected')", name="character_proposals_status"
+        ),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    character_id: int = Field(foreign_key="characters.id", nullable=False, index=True)
+    author_user_id: int = Field(sa_column=Column(BigInteger, nullable=False))
+    base_version: int = Field(nullable=False)
+    sheet: dict[str, Any] = Field(sa_column=Column(JSONB, nullable=False))
+    status: str = Field(default="pending", sa_column=Column(String(16), nullable=False))
     created_at: datetime = _created()
 
 

@@ -70,3 +70,10 @@ def notify(answer: CallbackAnswer, text: str, *, alert: bool = False) -> None:
     (calling ``query.answer`` directly as well would answer twice, which Telegram refuses)."""
     answer.text = text
     answer.show_alert = alert
+
+
+class ProposalCD(CallbackData, prefix="prp"):
+    """The GM accepts or rejects a player's proposed change to an approved sheet."""
+
+    proposal_id: int
+    accept: bool

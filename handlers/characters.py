@@ -23,9 +23,10 @@ from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
 from engine.common import SheetModel, Violation
 from handlers import wizards
-from handlers.callbacks import ApproveCD, ReturnCD, notify
+from handlers.callbacks import ApproveCD, ProposalCD, ReturnCD, notify
 from handlers.filters import HasGame, IsGM
 from handlers.views import characters as views
+from handlers.views.games import deep_link
 from handlers.views.sheets import render_sheet
 from handlers.wizards.common import WizardStart, clean_text
 
@@ -53,6 +54,9 @@ async def submit_from_wizard(
     blocking = spec.blocking(character, spec.options(game.options))
     if blocking:
         return blocking
+    if start.character_id is not None:
+        await _submit_edit(uow, bot, i18n, t, game, start.character_id, user, character)
+        return []
     npc = start.npc and await game_service.is_gm(uow, game, user.id)
     submitted = await character_service.submit(
         uow, game=game, author_user_id=user.id, character=character, npc=npc
@@ -74,6 +78,32 @@ async def submit_from_wizard(
     return []
 
 
+async def _submit_edit(
+    uow: UnitOfWork, bot: Bot, i18n: I18n, t: Translator, game: GameDTO, character_id: int,
+    user: UserDTO, character: SheetModel,
+) -> None:  # fmt: skip
+    """The GM's edit applies at once; the owner's waits for the GM as a proposal."""
+    current = await uow.characters.get(character_id)
+    is_gm = await game_service.is_gm(uow, game, user.id)
+    if current is None or not character_service.can_edit(current, user.id, is_gm=is_gm):
+        await bot.send_message(user.id, t("You cannot edit this character."))
+        return
+    t_group = await _chat_translator(uow, i18n, game.chat_id)
+    if is_gm:
+        updated = await character_service.edit(uow, current.id, user.id, character)
+        await bot.send_message(game.chat_id, views.gm_edited(t_group, updated, user.name))
+        await bot.send_message(user.id, views.edit_saved(t, updated))
+        return
+    proposal = await character_service.propose(uow, current, user.id, character)
+    changes = character_service.diff(current.sheet, proposal.sheet)
+    await bot.send_message(
+        game.chat_id,
+        views.proposal_card(t_group, current, user.name, changes),
+        reply_markup=views.proposal_keyboard(t_group, proposal.id),
+    )
+    await bot.send_message(user.id, views.proposal_sent(t, current))
+
+
 def _sheet_html(character: CharacterDTO, t: Translator, locale: str) -> str:
     spec = SYSTEMS[character.system]
     return render_sheet(character.system, spec.load(character.sheet), t, locale)
@@ -83,22 +113,51 @@ async def open_wizard(
     message: Message, command: CommandObject, dialog_manager: DialogManager, t: Translator,
     uow: UnitOfWork, user: UserDTO,
 ) -> None:  # fmt: skip
-    game = await game_service.game_for_token(uow, command.args or "")
-    if game is None:
+    link = await game_service.resolve_link(uow, command.args or "")
+    if link is None:
         await message.answer(t("This link is no longer valid. Ask the GM for a new one (/game)."))
         return
+    game = link.game
     state = wizards.start_state(game.system)
     if state is None:
         await message.answer(t("Character creation for this system is not available yet."))
         return
     characters = await uow.characters.for_game(game.id, statuses=("active", "pending", "returned"))
+    if link.purpose == game_service.EDIT_CHARACTER:
+        await _open_editor(message, dialog_manager, t, uow, user, link, state)
+        return
     returned = [c for c in characters if c.owner_user_id == user.id and c.status == "returned"]
     start = WizardStart(
         game_id=game.id,
         system=game.system,
         options=SYSTEMS[game.system].options(game.options).model_dump(mode="json"),
         party=[c.name for c in characters if c.owner_user_id != user.id and c.status == "active"],
-        draft=returned[-1].sheet if returned else None,
+        draft=returned[-1].sheet if returned and link.purpose != game_service.NPC else None,
+        npc=link.purpose == game_service.NPC,
+    )
+    await dialog_manager.start(state, data=start.as_data(), mode=StartMode.RESET_STACK)
+
+
+async def _open_editor(
+    message: Message, dialog_manager: DialogManager, t: Translator, uow: UnitOfWork,
+    user: UserDTO, link: game_service.Link, state: State,
+) -> None:  # fmt: skip
+    game = link.game
+    current = await uow.characters.get(link.character_id or 0)
+    is_gm = await game_service.is_gm(uow, game, user.id)
+    if (
+        current is None
+        or current.status != "active"
+        or not character_service.can_edit(current, user.id, is_gm=is_gm)
+    ):
+        await message.answer(t("You cannot edit this character."))
+        return
+    start = WizardStart(
+        game_id=game.id,
+        system=game.system,
+        options=SYSTEMS[game.system].options(game.options).model_dump(mode="json"),
+        draft=current.sheet,
+        character_id=current.id,
     )
     await dialog_manager.start(state, data=start.as_data(), mode=StartMode.RESET_STACK)
 
@@ -178,6 +237,43 @@ async def _tell_owner(
         logger.info("could not reach the owner of character %s", character.id)
 
 
+async def decide_proposal(
+    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: ProposalCD,
+    game: GameDTO, t: Translator, uow: UnitOfWork, user: UserDTO, bot: Bot, i18n: I18n,
+) -> None:  # fmt: skip
+    proposal = await uow.characters.proposal(callback_data.proposal_id)
+    target = await uow.characters.get(proposal.character_id) if proposal else None
+    if target is None or target.game_id != game.id:
+        notify(callback_answer, t("This button is no longer active."), alert=True)
+        return
+    decided = await character_service.decide(
+        uow, callback_data.proposal_id, user.id, accept=callback_data.accept
+    )
+    if decided is None:
+        notify(callback_answer, t("Already decided."))
+        return
+    _, character = decided
+    render = views.change_accepted if callback_data.accept else views.change_rejected
+    if isinstance(query.message, Message):
+        await query.message.edit_text(render(t, character))
+    await _tell_owner(bot, i18n, uow, character, render)
+
+
+async def npc_link(
+    message: Message, game: GameDTO, t: Translator, uow: UnitOfWork, bot: Bot
+) -> None:
+    token = await game_service.npc_link_token(uow, game)
+    me = await bot.me()
+    await message.answer(
+        t("Create an NPC in our private chat:"),
+        reply_markup=views.link_keyboard(t("🎭 New NPC"), deep_link(me.username or "", token)),
+    )
+
+
+async def npc_refused(message: Message, t: Translator) -> None:
+    await message.answer(t("Only the GM can do that."))
+
+
 async def review_refused(
     query: CallbackQuery, callback_answer: CallbackAnswer, t: Translator
 ) -> None:
@@ -186,7 +282,7 @@ async def review_refused(
 
 async def sheet(
     message: Message, command: CommandObject, game: GameDTO, t: Translator, locale: str,
-    uow: UnitOfWork, user: UserDTO,
+    uow: UnitOfWork, user: UserDTO, bot: Bot,
 ) -> None:  # fmt: skip
     characters = await uow.characters.for_game(game.id, statuses=("active", "pending"))
     if command.args:
@@ -199,7 +295,14 @@ async def sheet(
         names = ", ".join(c.name for c in characters) or "—"
         await message.answer(views.not_found(t, names))
         return
-    await message.answer(_sheet_html(found, t, locale))
+    token = await game_service.edit_link_token(uow, game, found.id)
+    me = await bot.me()
+    await message.answer(
+        _sheet_html(found, t, locale),
+        reply_markup=views.link_keyboard("✏️ " + t("Edit"), deep_link(me.username or "", token))
+        if found.status == "active"
+        else None,
+    )
 
 
 async def history(
@@ -228,10 +331,14 @@ def create_router() -> Router:
     gm.message.filter(IsGM())
     gm.callback_query.register(approve, ApproveCD.filter())
     gm.callback_query.register(ask_return_comment, ReturnCD.filter())
+    gm.callback_query.register(decide_proposal, ProposalCD.filter())
+    gm.message.register(npc_link, Command("npc"))
     gm.message.register(got_return_comment, StateFilter(ReturnSG.comment), F.text)
     others = Router(name=__name__ + ".others")
     others.callback_query.register(review_refused, ApproveCD.filter())
     others.callback_query.register(review_refused, ReturnCD.filter())
+    others.callback_query.register(review_refused, ProposalCD.filter())
+    others.message.register(npc_refused, Command("npc"), HasGame())
     with_game = Router(name=__name__ + ".with_game")
     with_game.message.filter(HasGame())
     with_game.message.register(sheet, Command("sheet"))

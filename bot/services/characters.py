@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.i18n import N_
 from bot.systems import SYSTEMS
-from db.repositories.games import CharacterDTO, GameDTO
+from db.repositories.games import CharacterDTO, GameDTO, ProposalDTO
 from db.uow import UnitOfWork
 from engine.common import SheetModel, Violation
 
@@ -148,3 +148,50 @@ def find_by_name(characters: list[CharacterDTO], name: str) -> CharacterDTO | No
         return exact[0]
     partial = [c for c in characters if wanted and wanted in c.name.casefold()]
     return partial[0] if len(partial) == 1 else None
+
+
+def can_edit(character: CharacterDTO, user_id: int, *, is_gm: bool) -> bool:
+    return is_gm or character.owner_user_id == user_id
+
+
+async def propose(
+    uow: UnitOfWork, character: CharacterDTO, author_user_id: int, sheet: SheetModel
+) -> ProposalDTO:
+    """The owner's change to an approved sheet waits for the GM; the sheet stays as it is."""
+    proposal = await uow.characters.add_proposal(
+        character.id,
+        author_user_id=author_user_id,
+        base_version=character.version,
+        sheet=sheet.model_dump(mode="json"),
+    )
+    await uow.commit()
+    return proposal
+
+
+async def decide(
+    uow: UnitOfWork, proposal_id: int, gm_user_id: int, *, accept: bool
+) -> tuple[ProposalDTO, CharacterDTO] | None:
+    """Accept (apply with its diff, versioned) or reject a proposal, once."""
+    proposal = await uow.characters.proposal(proposal_id)
+    if proposal is None or not await uow.characters.decide_proposal(
+        proposal_id, "accepted" if accept else "rejected"
+    ):
+        return None
+    current = await uow.characters.get(proposal.character_id, for_update=True)
+    assert current is not None
+    if not accept:
+        await uow.commit()
+        return proposal, current
+    version = await uow.characters.replace_sheet(
+        current.id, expected_version=current.version,
+        name=str(proposal.sheet.get("name") or current.name)[:NAME_MAX], sheet=proposal.sheet,
+    )  # fmt: skip
+    assert version is not None  # the row is locked: nobody changed it meanwhile
+    await uow.characters.add_version(
+        current.id, version, author_user_id=proposal.author_user_id, kind="edit",
+        diff=diff(current.sheet, proposal.sheet), sheet=proposal.sheet,
+    )  # fmt: skip
+    await uow.commit()
+    updated = await uow.characters.get(current.id)
+    assert updated is not None
+    return proposal, updated

@@ -14,6 +14,8 @@ from db.uow import UnitOfWork
 TITLE_MAX = 64
 GM_ROLES = ("gm", "cogm")
 CREATE_CHARACTER = "char"
+EDIT_CHARACTER = "edit"
+NPC = "npc"
 
 
 class GameError(Exception):
@@ -64,12 +66,48 @@ async def character_link_token(uow: UnitOfWork, game: GameDTO) -> str:
     return token
 
 
-async def game_for_token(uow: UnitOfWork, token: str) -> GameDTO | None:
+async def npc_link_token(uow: UnitOfWork, game: GameDTO) -> str:
+    """The game's token for the GM's «New NPC» deep link (checked again when it is used)."""
+    existing = await uow.games.token_for(NPC, game.id)
+    if existing is not None:
+        return existing
+    token = secrets.token_urlsafe(12)
+    await uow.games.add_token(token, NPC, game.id)
+    await uow.commit()
+    return token
+
+
+async def edit_link_token(uow: UnitOfWork, game: GameDTO, character_id: int) -> str:
+    """The opaque token of a character's «Edit» deep link (stable per character)."""
+    existing = await uow.games.token_for(EDIT_CHARACTER, game.id, character_id)
+    if existing is not None:
+        return existing
+    token = secrets.token_urlsafe(12)
+    await uow.games.add_token(token, EDIT_CHARACTER, game.id, character_id)
+    await uow.commit()
+    return token
+
+
+@dataclass(frozen=True)
+class Link:
+    game: GameDTO
+    purpose: str
+    character_id: int | None
+
+
+async def resolve_link(uow: UnitOfWork, token: str) -> Link | None:
     link = await uow.games.token(token)
-    if link is None or link.purpose != CREATE_CHARACTER:
+    if link is None:
         return None
     game = await uow.games.get(link.game_id)
-    return game if game is not None and not game.archived else None
+    if game is None or game.archived:
+        return None
+    return Link(game, link.purpose, link.character_id)
+
+
+async def game_for_token(uow: UnitOfWork, token: str) -> GameDTO | None:
+    link = await resolve_link(uow, token)
+    return link.game if link is not None and link.purpose == CREATE_CHARACTER else None
 
 
 async def add_cogm(uow: UnitOfWork, game: GameDTO, user_id: int) -> None:

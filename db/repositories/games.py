@@ -13,6 +13,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import (
     Character,
+    CharacterProposal,
     CharacterVersion,
     Game,
     GameData,
@@ -57,6 +58,16 @@ class CharacterDTO:
 
 
 @dataclass(frozen=True)
+class ProposalDTO:
+    id: int
+    character_id: int
+    author_user_id: int
+    base_version: int
+    sheet: dict[str, Any]
+    status: str
+
+
+@dataclass(frozen=True)
 class VersionDTO:
     version: int
     author_user_id: int
@@ -70,6 +81,14 @@ def _game(row: Game) -> GameDTO:
     return GameDTO(
         row.id, row.chat_id, row.system, row.title, row.gm_user_id, dict(row.options),
         row.timezone, row.archived_at is not None,
+    )  # fmt: skip
+
+
+def _proposal(row: CharacterProposal) -> ProposalDTO:
+    assert row.id is not None
+    return ProposalDTO(
+        row.id, row.character_id, row.author_user_id, row.base_version, dict(row.sheet),
+        row.status,
     )  # fmt: skip
 
 
@@ -176,16 +195,26 @@ class GameRepo:
         )
         await self._session.execute(stmt)
 
-    async def add_token(self, token: str, purpose: str, game_id: int) -> None:
-        self._session.add(LinkToken(token=token, purpose=purpose, game_id=game_id))
+    async def add_token(
+        self, token: str, purpose: str, game_id: int, character_id: int | None = None
+    ) -> None:
+        self._session.add(
+            LinkToken(token=token, purpose=purpose, game_id=game_id, character_id=character_id)
+        )
         await self._session.flush()
 
     async def token(self, token: str) -> LinkToken | None:
         return await self._session.get(LinkToken, token)
 
-    async def token_for(self, purpose: str, game_id: int) -> str | None:
+    async def token_for(
+        self, purpose: str, game_id: int, character_id: int | None = None
+    ) -> str | None:
         stmt = select(LinkToken.token).where(
-            col(LinkToken.purpose) == purpose, col(LinkToken.game_id) == game_id
+            col(LinkToken.purpose) == purpose,
+            col(LinkToken.game_id) == game_id,
+            col(LinkToken.character_id).is_(None)
+            if character_id is None
+            else col(LinkToken.character_id) == character_id,
         )
         return (await self._session.execute(stmt)).scalars().first()
 
@@ -298,6 +327,34 @@ class CharacterRepo:
             )
         )
         await self._session.flush()
+
+    async def add_proposal(
+        self, character_id: int, *, author_user_id: int, base_version: int, sheet: dict[str, Any]
+    ) -> ProposalDTO:
+        row = CharacterProposal(
+            character_id=character_id, author_user_id=author_user_id,
+            base_version=base_version, sheet=sheet,
+        )  # fmt: skip
+        self._session.add(row)
+        await self._session.flush()
+        return _proposal(row)
+
+    async def proposal(self, proposal_id: int) -> ProposalDTO | None:
+        row = await self._session.get(CharacterProposal, proposal_id)
+        return _proposal(row) if row else None
+
+    async def decide_proposal(self, proposal_id: int, status: str) -> bool:
+        """pending → accepted/rejected, once (a second press finds nothing pending)."""
+        stmt = (
+            update(CharacterProposal)
+            .where(
+                col(CharacterProposal.id) == proposal_id,
+                col(CharacterProposal.status) == "pending",
+            )
+            .values(status=status)
+            .returning(col(CharacterProposal.id))
+        )
+        return (await self._session.execute(stmt)).scalar_one_or_none() is not None
 
     async def history(self, character_id: int, *, limit: int = 20) -> list[VersionDTO]:
         stmt = (

@@ -6,7 +6,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.i18n import N_, Translator
 from db.repositories.games import CharacterDTO, VersionDTO
-from handlers.callbacks import ApproveCD, ReturnCD
+from handlers.callbacks import ApproveCD, ProposalCD, ReturnCD
 
 KIND_NAMES = {
     "create": N_("created"),
@@ -108,3 +108,81 @@ def history(
             line += f" ({fields})"
         lines.append(line)
     return "\n".join(lines)
+
+
+def link_keyboard(text: str, url: str) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(text=text, url=url)]])
+
+
+def gm_edited(t: Translator, character: CharacterDTO, gm: str) -> str:
+    return t(
+        "✏️ {gm} edited {name} (version {version}). /history shows what changed.",
+        gm=escape(gm),
+        name=f"<b>{escape(character.name)}</b>",
+        version=character.version,
+    )
+
+
+def edit_saved(t: Translator, character: CharacterDTO) -> str:
+    return t(
+        "✏️ Saved: {name}, version {version}.",
+        name=f"<b>{escape(character.name)}</b>",
+        version=character.version,
+    )
+
+
+def _change_line(change: dict[str, object]) -> str:
+    before, after = change.get("before"), change.get("after")
+    path = escape(str(change.get("path")))
+    return f"• {path}: {escape(str(before)[:60])} → {escape(str(after)[:60])}"
+
+
+def proposal_card(
+    t: Translator, character: CharacterDTO, player: str, changes: list[dict[str, object]]
+) -> str:
+    head = t(
+        "✏️ {player} proposes changes to {name}:",
+        player=f"<b>{escape(player)}</b>",
+        name=f"<b>{escape(character.name)}</b>",
+    )
+    lines = [_change_line(c) for c in changes[:15]]
+    if len(changes) > 15:
+        lines.append(t("…and {n} more.", n=len(changes) - 15))
+    return "\n".join([head, *(lines or [t("(no changes)")])])
+
+
+def proposal_keyboard(t: Translator, proposal_id: int) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(
+        inline_keyboard=[
+            [
+                InlineKeyboardButton(
+                    text="✅ " + t("Accept"),
+                    callback_data=ProposalCD(proposal_id=proposal_id, accept=True).pack(),
+                ),
+                InlineKeyboardButton(
+                    text="✖️ " + t("Reject"),
+                    callback_data=ProposalCD(proposal_id=proposal_id, accept=False).pack(),
+                ),
+            ]
+        ]
+    )
+
+
+def proposal_sent(t: Translator, character: CharacterDTO) -> str:
+    return t(
+        "📨 Your changes to {name} are sent to the GM.", name=f"<b>{escape(character.name)}</b>"
+    )
+
+
+def change_accepted(t: Translator, character: CharacterDTO) -> str:
+    return t(
+        "✅ The changes to {name} are accepted (version {version}).",
+        name=f"<b>{escape(character.name)}</b>",
+        version=character.version,
+    )
+
+
+def change_rejected(t: Translator, character: CharacterDTO) -> str:
+    return t(
+        "✖️ The proposed changes to {name} are rejected.", name=f"<b>{escape(character.name)}</b>"
+    )

@@ -81,13 +81,15 @@ class WizardStart:
     system: str
     options: dict[str, Any]
     party: list[str] = field(default_factory=list)  # other characters' names (for crossings)
-    draft: dict[str, Any] | None = None  # a returned sheet to start from, as JSON
+    draft: dict[str, Any] | None = None  # a sheet to start from (returned or edited), as JSON
     npc: bool = False
+    character_id: int | None = None  # editing this approved character instead of creating
 
     def as_data(self) -> dict[str, Any]:
         return {
             "game_id": self.game_id, "system": self.system, "options": self.options,
             "party": self.party, "draft": self.draft, "npc": self.npc,
+            "character_id": self.character_id,
         }  # fmt: skip
 
     @classmethod
@@ -98,6 +100,7 @@ class WizardStart:
             game_id=int(data["game_id"]), system=str(data["system"]),
             options=dict(data.get("options") or {}), party=list(data.get("party") or []),
             draft=data.get("draft"), npc=bool(data.get("npc")),
+            character_id=data.get("character_id"),
         )  # fmt: skip
 
 

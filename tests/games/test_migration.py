@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+
+from sqlalchemy import text
+
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, GM, GROUP, create_game, seat_table
 
@@ -13,7 +17,13 @@ async def test_supergroup_migration_keeps_game_and_log(running: Harness) -> None
     emu.send_text(ALICE, GROUP, "/r 4dF")
     await emu.wait_bot_message(GROUP, contains="#1")
     new_id = emu.migrate_to_supergroup(GROUP)
-    await emu.wait_idle()
+    for _ in range(100):  # the service update carries no reply: watch the database instead
+        async with running.engine.connect() as conn:
+            moved = (await conn.execute(text("SELECT chat_id FROM games"))).scalar_one() == new_id
+        if moved:
+            break
+        await asyncio.sleep(0.05)
+    assert moved
 
     emu.send_text(ALICE, new_id, "/game")
     card = await emu.wait_bot_message(new_id, contains="Хроники")

@@ -123,6 +123,7 @@ def upgrade() -> None:
         sa.Column("token", sa.String(length=32), nullable=False),
         sa.Column("purpose", sa.String(length=16), nullable=False),
         sa.Column("game_id", sa.Integer(), nullable=False),
+        sa.Column("character_id", sa.Integer(), nullable=True),
         sa.Column(
             "created_at",
             sa.DateTime(timezone=True),
@@ -162,9 +163,35 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("id"),
     )
     op.create_index("character_versions_character", "character_versions", ["character_id"])
+    op.create_foreign_key(
+        "link_tokens_character_id_fkey", "link_tokens", "characters", ["character_id"], ["id"]
+    )
+    op.create_table(
+        "character_proposals",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("character_id", sa.Integer(), nullable=False),
+        sa.Column("author_user_id", sa.BigInteger(), nullable=False),
+        sa.Column("base_version", sa.Integer(), nullable=False),
+        sa.Column("sheet", postgresql.JSONB(astext_type=sa.Text()), nullable=False),
+        sa.Column("status", sa.String(length=16), nullable=False),
+        sa.Column(
+            "created_at",
+            sa.DateTime(timezone=True),
+            server_default=sa.text("now()"),
+            nullable=False,
+        ),
+        sa.CheckConstraint(
+            "status IN ('pending', 'accepted', 'rejected')", name="character_proposals_status"
+        ),
+        sa.ForeignKeyConstraint(["character_id"], ["characters.id"]),
+        sa.PrimaryKeyConstraint("id"),
+    )
+    op.create_index("ix_character_proposals_character_id", "character_proposals", ["character_id"])
 
 
 def downgrade() -> None:
+    op.drop_table("character_proposals")
+    op.drop_constraint("link_tokens_character_id_fkey", "link_tokens", type_="foreignkey")
     op.drop_table("character_versions")
     op.drop_table("link_tokens")
     op.drop_table("game_members")

@@ -1,0 +1,87 @@
+"""The ``cliche`` sheet as compact Telegram HTML (approval card, /sheet, the wizard's preview).
+
+Every user string is escaped; tags are opened and closed on one line, so ``fit`` may cut
+between lines. When the full sheet is too long, long texts are shortened first.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+
+from bot.i18n import Translator
+from engine.systems.cliche import Character, Cliche, Tool, ToolEffect
+
+logger = logging.getLogger(__name__)
+
+LIMIT = 4096
+SHORT_DESCRIPTION = 120
+SHORT_BACKSTORY = 600
+
+
+def _esc(value: object) -> str:
+    return html.escape(str(value), quote=False)
+
+
+def _cut(text: str, limit: int | None) -> str:
+    if limit is None or len(text) <= limit:
+        return text
+    return text[: limit - 1].rstrip() + "…"
+
+
+def effect_label(t: Translator, effect: ToolEffect) -> str:
+    labels = {
+        ToolEffect.MINUS_ONE: t("−1 die"),
+        ToolEffect.HALF: t("half dice"),
+        ToolEffect.DISABLED: t("cannot be used"),
+    }
+    return labels[effect]
+
+
+def tool_line(t: Translator, tool: Tool) -> str:
+    missing = "" if tool.present else " ❌"
+    return t("🔧 {tool}{missing} (without it: {effect})").format(
+        tool=_esc(tool.name), missing=missing, effect=effect_label(t, tool.when_missing)
+    )
+
+
+def cliche_lines(t: Translator, item: Cliche, short: int | None = None) -> list[str]:
+    dice = str(item.dice) if not item.lost else f"{item.current}/{item.dice}"
+    mark = "🛡 " if item.armor else "• "
+    head = f"{mark}<b>{_esc(item.name)}</b> ({dice})"
+    if item.description:
+        head += " — " + _esc(_cut(item.description, short))
+    return [head, *("   " + tool_line(t, tool) for tool in item.tools)]
+
+
+def attributes_line(t: Translator, character: Character) -> str:
+    a = character.attributes
+    return t("💪 Physical {physical} · 🧠 Mental {mental} · 🗣 Social {social}").format(
+        physical=a.physical, mental=a.mental, social=a.social
+    )
+
+
+def _render(character: Character, t: Translator, short: int | None, story: int | None) -> str:
+    bought = sum(c.dice for c in character.cliches if not c.armor)
+    lines = [f"<b>{_esc(character.name or '—')}</b>", attributes_line(t, character)]
+    lines.append(t("🎲 Clichés ({dice} dice):").format(dice=bought))
+    for item in character.cliches:
+        lines += cliche_lines(t, item, short)
+    if not character.cliches:
+        lines.append("—")
+    if character.gm_bonus_dice:
+        lines.append(t("🎁 GM's bonus dice: {n}").format(n=character.gm_bonus_dice))
+    if character.hooks:
+        lines.append(t("🪝 Hooks:"))
+        lines += ["• " + _esc(_cut(hook, short)) for hook in character.hooks]
+    if character.backstory:
+        lines.append(t("📜 Backstory:"))
+        lines.append(_esc(_cut(character.backstory, story)))
+    return "\n".join(lines)
+
+
+def render_sheet(character: Character, t: Translator, locale: str) -> str:
+    text = _render(character, t, None, None)
+    if len(text) > LIMIT:
+        text = _render(character, t, SHORT_DESCRIPTION, SHORT_BACKSTORY)
+    return text

@@ -1,0 +1,168 @@
+"""The FATE wizard's draft: JSON-safe ``dialog_data`` to and from the engine's ``Character``.
+
+The dialog keeps only primitives (it is stored in Postgres and resumed after a restart); every
+rule question is answered by building a candidate ``Character`` and asking the engine.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from pydantic import ValidationError
+
+from engine.common import Violation, errors_only
+from engine.systems.fate import (
+    AspectRole,
+    Character,
+    CharacterAspect,
+    Equipment,
+    FateOptions,
+    GearItem,
+    Skill,
+    Stunt,
+    new_character,
+    skill_points_spent,
+    validate_character,
+)
+
+logger = logging.getLogger(__name__)
+
+Data = dict[str, Any]
+
+GEAR = (GearItem.MELEE, GearItem.RANGED, GearItem.ARMOR)
+MAX_CROSSINGS = 8  # enough for a large party; keeps the message short
+MAX_STUNTS = 12  # far above any legal count (3 + refresh 3); a guard against flooding
+
+
+def options_of(raw: dict[str, Any] | None) -> FateOptions:
+    return FateOptions.model_validate(raw or {})
+
+
+def init_data(
+    data: Data, options: FateOptions, draft: dict[str, Any] | None, *, editing: bool = False
+) -> None:
+    """Fill an empty ``dialog_data``: from a returned (or edited) sheet when there is one."""
+    character = _load(draft) if draft else None
+    if character is None:
+        character = new_character("", options=options)
+        data["base"] = None
+    else:
+        # fields the wizard does not edit (artifacts, alchemy, extras, notes) survive a return
+        data["base"] = character.model_dump(mode="json")
+    by_role = {a.role: a.text for a in character.aspects}
+    data.update(
+        name=character.name,
+        concept=by_role.get(AspectRole.CONCEPT, ""),
+        trouble=by_role.get(AspectRole.TROUBLE, ""),
+        phase=by_role.get(AspectRole.PHASE, ""),
+        crossings=[
+            {"text": a.text, "with": None}
+            for a in character.aspects
+            if a.role is AspectRole.CROSSING
+        ],
+        skills={s.value: v for s, v in character.skills.items() if v},
+        refresh=character.refresh,
+        stunts=[{"name": s.name, "description": s.description} for s in character.stunts],
+        gear=character.equipment.model_dump(mode="json"),
+        editing=editing,  # an approved character in play keeps its current fate points
+        error="",
+    )
+
+
+def _load(sheet: dict[str, Any]) -> Character | None:
+    try:
+        return Character.model_validate(sheet)
+    except ValidationError:
+        logger.warning("returned fate sheet does not load; starting from scratch")
+        return None
+
+
+def build(data: Data, **changes: Any) -> Character:
+    """The engine's character from the draft (``changes`` override draft keys first)."""
+    d = {**data, **changes}
+    aspects = [
+        CharacterAspect(text=d[key], role=role)
+        for key, role in (
+            ("concept", AspectRole.CONCEPT),
+            ("trouble", AspectRole.TROUBLE),
+            ("phase", AspectRole.PHASE),
+        )
+        if d.get(key)
+    ]
+    aspects += [CharacterAspect(text=c["text"], role=AspectRole.CROSSING) for c in d["crossings"]]
+    base: Data = dict(d.get("base") or {})
+    kept = [a for a in base.get("aspects", []) if a.get("role") == AspectRole.EXTRA.value]
+    refresh = int(d["refresh"])
+    fate_points = base.get("fate_points", refresh) if d.get("editing") else refresh
+    fields: Data = {
+        **base,
+        "name": d["name"],
+        "aspects": [a.model_dump(mode="json") for a in aspects] + kept,
+        "skills": {k: v for k, v in d["skills"].items() if v},
+        "refresh": refresh,
+        "fate_points": max(0, fate_points),  # a new character starts with FP = refresh
+        "stunts": [Stunt(**s).model_dump(mode="json") for s in d["stunts"]],
+        "equipment": Equipment(**d["gear"]).model_dump(mode="json"),
+    }
+    return Character.model_validate(fields)
+
+
+def problems(data: Data, options: FateOptions, prefixes: tuple[str, ...]) -> list[Violation]:
+    """The engine's blocking violations whose field starts with one of ``prefixes``."""
+    found = errors_only(validate_character(build(data), options))
+    return [v for v in found if v.field.startswith(prefixes)]
+
+
+def step_skill(data: Data, options: FateOptions, skill: Skill, delta: int) -> list[Violation]:
+    """Raise or lower one skill by a step; returns the engine's refusal (nothing changed).
+
+    The column rule is *not* enforced per press: building a column passes through broken
+    shapes (two skills at +2 before the third at +1). It is checked when leaving the step.
+    """
+    skills = dict(data["skills"])
+    level = int(skills.get(skill.value, 0)) + delta
+    if level < 0:
+        return []  # already at +0: nothing to lower, nothing to explain
+    skills[skill.value] = level
+    mine = (f"skills.{skill.value}", "skills")
+    found = errors_only(validate_character(build(data, skills=skills), options))
+    refused = [v for v in found if v.field in mine]
+    if refused and delta > 0:
+        return refused
+    data["skills"] = {k: v for k, v in skills.items() if v}
+    return []
+
+
+def step_gear(data: Data, options: FateOptions, item: GearItem, delta: int) -> list[Violation]:
+    """Buy or sell one level of gear; returns the engine's refusal (nothing changed)."""
+    gear = dict(data["gear"])
+    level = int(gear.get(item.value, 0)) + delta
+    if level < 0:
+        return []
+    gear[item.value] = level
+    found = errors_only(validate_character(build(data, gear=gear), options))
+    refused = [v for v in found if v.field in (f"equipment.{item.value}", "equipment")]
+    if refused and delta > 0:
+        return refused
+    data["gear"] = gear
+    return []
+
+
+def stunts_allowed(data: Data, options: FateOptions) -> int:
+    """3 stunts plus one per refresh point traded away."""
+    return options.base_stunts + options.base_refresh - int(data["refresh"])
+
+
+def points_left(data: Data, options: FateOptions) -> int:
+    """Skill points not yet spent (extras kept from a returned sheet count as spent)."""
+    return options.skill_points - skill_points_spent(build(data))
+
+
+def column(data: Data) -> dict[int, int]:
+    """How many skills sit at each level above +0."""
+    counts: dict[int, int] = {}
+    for value in data["skills"].values():
+        if int(value) > 0:
+            counts[int(value)] = counts.get(int(value), 0) + 1
+    return counts

@@ -1,0 +1,653 @@
+"""``lifegear`` roles: the GM writes them (``/roles`` in the private chat) before players create.
+
+A role is the seed's template (name, max lives, stats as dice expressions, starting gear). Roles
+are kept per game as one JSON list under ``lifegear.roles`` in the game's data; the player's
+wizard (``handlers.wizards.lifegear``) reads them. The role being edited lives in
+``dialog_data["draft"]`` as JSON, so a restart resumes the editor where it was.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Final
+
+from aiogram import F, Router
+from aiogram.filters import Command
+from aiogram.fsm.state import State, StatesGroup
+from aiogram.types import CallbackQuery, Message
+from aiogram_dialog import Dialog, DialogManager, StartMode, Window
+from aiogram_dialog.widgets.input import ManagedTextInput, TextInput
+from aiogram_dialog.widgets.kbd import Back, Button, Cancel, Column, Group, Row, Select, SwitchTo
+from aiogram_dialog.widgets.text import Format
+from pydantic import ValidationError
+
+from bot.i18n import Translator
+from db.repositories.users import UserDTO
+from db.uow import UnitOfWork
+from engine.common import errors_only
+from engine.systems.lifegear import (
+    SYSTEM_ID,
+    DiceExpressionError,
+    Item,
+    ItemKind,
+    Role,
+    Stat,
+    parse_dice,
+    validate_role,
+)
+from handlers.views.sheets import fit
+from handlers.views.sheets.lifegear import KIND_ICON, KIND_LABEL, role_details, role_summary
+from handlers.wizards.common import NAME_MAX, T, clean_name, clean_text, esc, locale_of
+
+logger = logging.getLogger(__name__)
+
+ROLES_KEY: Final = "lifegear.roles"
+GM_ROLES: Final = ("gm", "cogm")
+MAX_ROLES: Final = 20  # one button per role in the list; more would not fit a phone screen
+MAX_STATS: Final = 12
+MAX_GEAR: Final = 50  # the engine's max lives: usable gear never exceeds it
+QUICK_LIVES: Final = (3, 4, 5, 6, 8, 10)
+DESCRIPTION_MAX: Final = 200
+SHOWN_MAX: Final = 3000  # a long list inside a window leaves room for the texts around it
+
+
+class RolesSG(StatesGroup):
+    game = State()
+    menu = State()
+    name = State()
+    lives = State()
+    stats = State()
+    gear = State()
+    item = State()
+    preview = State()
+
+
+# --- storage ------------------------------------------------------------------------------
+
+
+async def load_roles(uow: UnitOfWork, game_id: int) -> list[Role]:
+    """The game's roles; an entry that no longer parses is skipped (and logged), not fatal."""
+    raw = await uow.games.data(game_id, ROLES_KEY)
+    roles: list[Role] = []
+    for entry in raw if isinstance(raw, list) else []:
+        try:
+            roles.append(Role.model_validate(entry))
+        except ValidationError:
+            logger.warning("game %s: skipping an unreadable lifegear role", game_id)
+    return roles
+
+
+async def save_roles(uow: UnitOfWork, game_id: int, roles: list[Role]) -> None:
+    await uow.games.set_data(game_id, ROLES_KEY, [r.model_dump(mode="json") for r in roles])
+    await uow.commit()
+
+
+async def may_edit_roles(uow: UnitOfWork, game_id: int, user_id: int) -> bool:
+    """Checked again on every write: the GM may have handed the game over meanwhile."""
+    game = await uow.games.get(game_id)
+    if game is None or game.archived or game.system != SYSTEM_ID:
+        return False
+    return await uow.games.role(game_id, user_id) in GM_ROLES
+
+
+# --- parsing the GM's typed lines -----------------------------------------------------------
+
+
+def split_pair(line: str) -> tuple[str, str]:
+    """``Name: rest`` or ``Name = rest``; without a separator the last word is the rest."""
+    for sep in (":", "="):
+        if sep in line:
+            head, _, tail = line.partition(sep)
+            return head.strip(), tail.strip()
+    head, _, tail = line.strip().rpartition(" ")
+    return head.strip(), tail.strip()
+
+
+def parse_stat(line: str, t: Translator, locale: str) -> Stat | str:
+    """A stat from ``Shooting: 1d8+3``, or the reason (escaped) why the line is refused."""
+    name, dice = split_pair(line)
+    clean = clean_name(name)
+    if clean is None or not dice:
+        return t("«{line}»: write a stat as <code>Name: dice</code>.", line=esc(line[:80]))
+    try:
+        expr = parse_dice(dice)
+    except DiceExpressionError as error:
+        return f"«{esc(clean)}»: {esc(error.render(locale))}"
+    return Stat(name=clean, dice=expr.render())
+
+
+def parse_item(text: str, kind: ItemKind, item_id: str) -> Item | None:
+    """``Bow``, ``Bow: 1d6`` (dice) or ``Chainmail: absorbs one hit`` (a description)."""
+    name, _, rest = text.partition(":")
+    clean = clean_name(name)
+    if clean is None:
+        return None
+    rest = rest.strip()
+    dice, description = "", ""
+    if rest:
+        try:
+            dice = parse_dice(rest).render()
+        except DiceExpressionError:
+            description = clean_text(rest, DESCRIPTION_MAX) or ""
+            if not description:
+                return None
+    return Item(id=item_id, name=clean, kind=kind, dice=dice, description=description)
+
+
+def next_item_id(gear: list[dict[str, Any]]) -> str:
+    """Short ASCII ids (``i1``, ``i2``…): never a name, so callback data stays small."""
+    used = {str(g.get("id")) for g in gear}
+    n = len(gear) + 1
+    while f"i{n}" in used:
+        n += 1
+    return f"i{n}"
+
+
+# --- dialog helpers -------------------------------------------------------------------------
+
+
+def _t(manager: DialogManager) -> Translator:
+    t: Translator = manager.middleware_data["t"]
+    return t
+
+
+def _uow(manager: DialogManager) -> UnitOfWork:
+    uow: UnitOfWork = manager.middleware_data["uow"]
+    return uow
+
+
+def _user_id(manager: DialogManager) -> int:
+    user: UserDTO = manager.middleware_data["user"]
+    return user.id
+
+
+def _game_id(manager: DialogManager) -> int:
+    return int(manager.dialog_data["game_id"])
+
+
+def _draft(manager: DialogManager) -> dict[str, Any]:
+    draft: dict[str, Any] = manager.dialog_data.setdefault(
+        "draft", {"name": "", "max_lives": 0, "stats": [], "gear": []}
+    )
+    return draft
+
+
+def _draft_role(draft: dict[str, Any]) -> Role:
+    # the name step comes first, but a placeholder keeps the preview renderable regardless
+    return Role.model_validate({**draft, "name": draft.get("name") or "—"})
+
+
+def _fail(manager: DialogManager, text: str) -> None:
+    manager.dialog_data["error"] = text
+
+
+async def _advance(manager: DialogManager, state: State) -> None:
+    """Go on to ``state``, or back to the preview once the GM has reached it."""
+    manager.dialog_data.pop("error", None)
+    await manager.switch_to(RolesSG.preview if manager.dialog_data.get("review") else state)
+
+
+async def _clear_error(_: CallbackQuery, __: Any, manager: DialogManager) -> None:
+    manager.dialog_data.pop("error", None)
+
+
+# --- /roles -------------------------------------------------------------------------------
+
+
+async def roles_command(
+    message: Message, dialog_manager: DialogManager, uow: UnitOfWork, user: UserDTO, t: Translator
+) -> None:
+    games = [g for g in await uow.games.games_of(user.id, roles=GM_ROLES) if g.system == SYSTEM_ID]
+    if not games:
+        await message.answer(
+            t("You are not the GM of any «Lives = gear» game. Start one in a group: /newgame.")
+        )
+        return
+    data = {"games": [[g.id, g.title] for g in games]}
+    state = RolesSG.menu if len(games) == 1 else RolesSG.game
+    await dialog_manager.start(state, data=data, mode=StartMode.RESET_STACK)
+
+
+async def roles_in_group(message: Message, t: Translator) -> None:
+    await message.answer(t("Roles are written in the private chat with me: send me /roles."))
+
+
+async def on_start(start_data: Any, manager: DialogManager) -> None:
+    games = start_data.get("games", []) if isinstance(start_data, dict) else []
+    if len(games) == 1:
+        manager.dialog_data["game_id"] = int(games[0][0])
+
+
+async def on_game(_: CallbackQuery, __: Any, manager: DialogManager, game_id: int) -> None:
+    if game_id not in {int(g[0]) for g in manager.start_data["games"]}:  # type: ignore[index]
+        return
+    manager.dialog_data["game_id"] = game_id
+    await manager.switch_to(RolesSG.menu)
+
+
+async def game_getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
+    games = dialog_manager.start_data["games"]  # type: ignore[index]
+    return {"games": [(int(g[0]), str(g[1])[:40]) for g in games]}
+
+
+async def menu_getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
+    t = _t(dialog_manager)
+    game_id = _game_id(dialog_manager)
+    roles = await load_roles(_uow(dialog_manager), game_id)
+    titles = {int(g[0]): str(g[1]) for g in dialog_manager.start_data["games"]}  # type: ignore[index]
+    listed = "\n".join(f"{i + 1}. {role_summary(r, t)}" for i, r in enumerate(roles))
+    return {
+        "title": esc(titles.get(game_id, "?")),
+        "roles_text": fit(listed, SHOWN_MAX) or t("No roles yet."),
+        "roles": [(i, r.name[:40]) for i, r in enumerate(roles)],
+        "can_add": len(roles) < MAX_ROLES,
+        "many_games": len(titles) > 1,
+        "notice": dialog_manager.dialog_data.pop("notice", ""),
+    }
+
+
+async def on_new_role(_: CallbackQuery, __: Any, manager: DialogManager) -> None:
+    manager.dialog_data.update(
+        draft={"name": "", "max_lives": 0, "stats": [], "gear": []}, edit=-1, review=False
+    )
+    manager.dialog_data.pop("error", None)
+    await manager.switch_to(RolesSG.name)
+
+
+async def on_pick_role(_: CallbackQuery, __: Any, manager: DialogManager, index: int) -> None:
+    roles = await load_roles(_uow(manager), _game_id(manager))
+    if not 0 <= index < len(roles):
+        return
+    manager.dialog_data.update(draft=roles[index].model_dump(mode="json"), edit=index, review=True)
+    manager.dialog_data.pop("error", None)
+    await manager.switch_to(RolesSG.preview)
+
+
+# --- role steps ---------------------------------------------------------------------------
+
+
+async def got_name(
+    message: Message, _: ManagedTextInput[str], manager: DialogManager, text: str
+) -> None:
+    t = _t(manager)
+    name = clean_name(text)
+    if name is None:
+        limit = NAME_MAX
+        _fail(manager, t("The role name must be one line of 1–{limit} characters.", limit=limit))
+        return
+    roles = await load_roles(_uow(manager), _game_id(manager))
+    edit = int(manager.dialog_data.get("edit", -1))
+    if any(r.name.casefold() == name.casefold() for i, r in enumerate(roles) if i != edit):
+        _fail(manager, t("There is already a role called «{name}».", name=esc(name)))
+        return
+    _draft(manager)["name"] = name
+    await _advance(manager, RolesSG.lives)
+
+
+async def _set_lives(manager: DialogManager, value: int) -> None:
+    _draft(manager)["max_lives"] = value
+    await _advance(manager, RolesSG.stats)
+
+
+async def got_lives(
+    message: Message, _: ManagedTextInput[str], manager: DialogManager, text: str
+) -> None:
+    t = _t(manager)
+    value = int(text) if text.strip().isdigit() else 0
+    if not 1 <= value <= MAX_GEAR:
+        _fail(
+            manager,
+            t("Max lives: type a whole number from 1 to {limit}.", limit=MAX_GEAR),
+        )
+        return
+    await _set_lives(manager, value)
+
+
+async def on_quick_lives(_: CallbackQuery, __: Any, manager: DialogManager, value: int) -> None:
+    if value in QUICK_LIVES:
+        await _set_lives(manager, value)
+
+
+async def got_stats(
+    message: Message, _: ManagedTextInput[str], manager: DialogManager, text: str
+) -> None:
+    t = _t(manager)
+    stats = _draft(manager)["stats"]
+    problems: list[str] = []
+    for line in filter(None, (raw.strip() for raw in text.splitlines())):
+        parsed = parse_stat(line, t, locale_of(manager))
+        if isinstance(parsed, str):
+            problems.append(parsed)
+        elif any(s["name"].casefold() == parsed.name.casefold() for s in stats):
+            problems.append(t("Stat «{name}» is already listed.", name=esc(parsed.name)))
+        elif len(stats) >= MAX_STATS:
+            problems.append(t("At most {limit} stats.", limit=MAX_STATS))
+            break
+        else:
+            stats.append(parsed.model_dump(mode="json"))
+    manager.dialog_data.pop("error", None)
+    if problems:
+        _fail(manager, "\n".join(problems))
+
+
+async def on_drop_stat(_: CallbackQuery, __: Any, manager: DialogManager, index: int) -> None:
+    stats = _draft(manager)["stats"]
+    if 0 <= index < len(stats):
+        stats.pop(index)
+
+
+async def on_stats_done(_: CallbackQuery, __: Any, manager: DialogManager) -> None:
+    t = _t(manager)
+    if not _draft(manager)["stats"]:
+        _fail(manager, t("Add at least one stat first."))
+        return
+    await _advance(manager, RolesSG.gear)
+
+
+async def on_add_kind(_: CallbackQuery, __: Any, manager: DialogManager, kind: str) -> None:
+    t = _t(manager)
+    if kind not in {k.value for k in ItemKind}:
+        return
+    if len(_draft(manager)["gear"]) >= MAX_GEAR:
+        _fail(manager, t("At most {limit} gear items.", limit=MAX_GEAR))
+        return
+    manager.dialog_data["kind"] = kind
+    manager.dialog_data.pop("error", None)
+    await manager.switch_to(RolesSG.item)
+
+
+async def got_item(
+    message: Message, _: ManagedTextInput[str], manager: DialogManager, text: str
+) -> None:
+    t = _t(manager)
+    gear = _draft(manager)["gear"]
+    kind = ItemKind(manager.dialog_data.get("kind", ItemKind.ITEM.value))
+    item = parse_item(text, kind, next_item_id(gear))
+    if item is None:
+        _fail(manager, t("Write the item as <code>Name</code> or <code>Name: 1d6</code>."))
+        return
+    gear.append(item.model_dump(mode="json"))
+    manager.dialog_data.pop("error", None)
+    await manager.switch_to(RolesSG.gear)
+
+
+async def on_drop_item(_: CallbackQuery, __: Any, manager: DialogManager, index: int) -> None:
+    gear = _draft(manager)["gear"]
+    if 0 <= index < len(gear):
+        gear.pop(index)
+
+
+async def on_gear_done(_: CallbackQuery, __: Any, manager: DialogManager) -> None:
+    manager.dialog_data["review"] = True
+    await _advance(manager, RolesSG.preview)
+
+
+async def on_save(_: CallbackQuery, __: Any, manager: DialogManager) -> None:
+    t = _t(manager)
+    uow = _uow(manager)
+    game_id = _game_id(manager)
+    if not await may_edit_roles(uow, game_id, _user_id(manager)):
+        _fail(manager, t("Only the GM of this game can change its roles."))
+        return
+    draft = _draft(manager)
+    role = _draft_role(draft)
+    problems = errors_only(validate_role(role))
+    if not draft.get("name") or problems:
+        _fail(manager, _violations(problems, locale_of(manager)) or t("The role needs a name."))
+        return
+    roles = await load_roles(uow, game_id)
+    edit = int(manager.dialog_data.get("edit", -1))
+    if any(r.name.casefold() == role.name.casefold() for i, r in enumerate(roles) if i != edit):
+        _fail(manager, t("There is already a role called «{name}».", name=esc(role.name)))
+        return
+    if 0 <= edit < len(roles):
+        roles[edit] = role
+    elif len(roles) >= MAX_ROLES:
+        _fail(manager, t("At most {limit} roles per game.", limit=MAX_ROLES))
+        return
+    else:
+        roles.append(role)
+    await save_roles(uow, game_id, roles)
+    logger.info("game %s: lifegear role saved (%d roles)", game_id, len(roles))
+    _reset_editor(manager, t("Role «{name}» saved.", name=esc(role.name)))
+    await manager.switch_to(RolesSG.menu)
+
+
+async def on_delete(_: CallbackQuery, __: Any, manager: DialogManager) -> None:
+    t = _t(manager)
+    uow = _uow(manager)
+    game_id = _game_id(manager)
+    if not await may_edit_roles(uow, game_id, _user_id(manager)):
+        _fail(manager, t("Only the GM of this game can change its roles."))
+        return
+    roles = await load_roles(uow, game_id)
+    edit = int(manager.dialog_data.get("edit", -1))
+    if 0 <= edit < len(roles):
+        removed = roles.pop(edit)
+        await save_roles(uow, game_id, roles)
+        _reset_editor(manager, t("Role «{name}» deleted.", name=esc(removed.name)))
+    await manager.switch_to(RolesSG.menu)
+
+
+def _reset_editor(manager: DialogManager, notice: str) -> None:
+    for key in ("draft", "edit", "review", "kind", "error"):
+        manager.dialog_data.pop(key, None)
+    manager.dialog_data["notice"] = notice
+
+
+def _violations(problems: list[Any], locale: str) -> str:
+    return "\n".join("⛔ " + esc(v.render(locale)) for v in problems)
+
+
+async def draft_getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
+    t = _t(dialog_manager)
+    draft = _draft(dialog_manager)
+    role = _draft_role(draft)
+    kinds = [(k.value, f"➕ {KIND_ICON[k]} {t(KIND_LABEL[k])}") for k in ItemKind]
+    kind = ItemKind(dialog_manager.dialog_data.get("kind", ItemKind.ITEM.value))
+    return {
+        "role_name": esc(draft.get("name") or "—"),
+        "lives": draft.get("max_lives") or "—",
+        "quick": list(QUICK_LIVES),
+        "stats": [(i, s["name"][:30]) for i, s in enumerate(draft["stats"])],
+        "gear": [(i, g["name"][:30]) for i, g in enumerate(draft["gear"])],
+        "kinds": kinds,
+        "kind": t(KIND_LABEL[kind]),
+        "details": fit(role_details(role, t), SHOWN_MAX),
+        "problems": _violations(validate_role(role), locale_of(dialog_manager)),
+        "editing": int(dialog_manager.dialog_data.get("edit", -1)) >= 0,
+        "review": bool(dialog_manager.dialog_data.get("review")),
+        "error": dialog_manager.dialog_data.get("error", ""),
+    }
+
+
+# --- windows ------------------------------------------------------------------------------
+
+
+def _error() -> Format:
+    return Format("\n{error}", when=F["error"])
+
+
+def _to_preview() -> SwitchTo:
+    return SwitchTo(T("To the role preview"), "2p", RolesSG.preview, when=F["review"])
+
+
+def _game_window() -> Window:
+    return Window(
+        T("Which game's roles?"),
+        Column(
+            Select(
+                Format("{item[1]}"),
+                "g",
+                lambda x: x[0],
+                "games",
+                type_factory=int,
+                on_click=on_game,
+            )
+        ),
+        Cancel(T("Close")),
+        getter=game_getter,
+        state=RolesSG.game,
+    )
+
+
+def _menu_window() -> Window:
+    return Window(
+        Format("{notice}\n", when=F["notice"]),
+        T("🎭 Roles of «{title}»"),
+        Format("{roles_text}"),
+        T("\nPlayers pick one of these roles in the creation wizard. Tap a role to edit it."),
+        Column(
+            Select(
+                Format("✏️ {item[1]}"),
+                "r",
+                lambda x: x[0],
+                "roles",
+                type_factory=int,
+                on_click=on_pick_role,
+            )
+        ),
+        Button(T("➕ New role"), "new", on_click=on_new_role, when=F["can_add"]),
+        SwitchTo(T("Another game"), "og", RolesSG.game, when=F["many_games"]),
+        Cancel(T("Close")),
+        getter=menu_getter,
+        state=RolesSG.menu,
+    )
+
+
+def _name_window() -> Window:
+    return Window(
+        T("Role name? (one line, up to 64 characters)"),
+        _error(),
+        TextInput("n", on_success=got_name),
+        _to_preview(),
+        SwitchTo(T("◀ Roles"), "bk", RolesSG.menu),
+        getter=draft_getter,
+        state=RolesSG.name,
+    )
+
+
+def _lives_window() -> Window:
+    return Window(
+        T("Role «{role_name}»: max lives? Type a number from 1 to 50 or pick one."),
+        T("Now: {lives}"),
+        _error(),
+        TextInput("l", on_success=got_lives),
+        Group(
+            Select(
+                Format("{item}"),
+                "q",
+                lambda x: x,
+                "quick",
+                type_factory=int,
+                on_click=on_quick_lives,
+            ),
+            width=6,
+        ),
+        _to_preview(),
+        Back(T("◀ Back")),
+        getter=draft_getter,
+        state=RolesSG.lives,
+    )
+
+
+def _stats_window() -> Window:
+    return Window(
+        T("Role «{role_name}»: stats, rolled as dice. Send them one per line:"),
+        T("<code>Shooting: 1d8+3</code>\n<code>Strength: 1d6</code>"),
+        T("Tap a stat below to remove it."),
+        _error(),
+        TextInput("s", on_success=got_stats),
+        Group(
+            Select(
+                Format("❌ {item[1]}"),
+                "sd",
+                lambda x: x[0],
+                "stats",
+                type_factory=int,
+                on_click=on_drop_stat,
+            ),
+            width=2,
+        ),
+        Row(Back(T("◀ Back")), Button(T("Next ▶"), "sn", on_click=on_stats_done)),
+        getter=draft_getter,
+        state=RolesSG.stats,
+    )
+
+
+def _gear_window() -> Window:
+    return Window(
+        Format("{details}"),
+        T("\nAdd starting gear by kind. Each ready item is one life. Tap ❌ to remove one."),
+        Format("\n{problems}", when=F["problems"]),
+        _error(),
+        Group(
+            Select(Format("{item[1]}"), "k", lambda x: x[0], "kinds", on_click=on_add_kind),
+            width=2,
+        ),
+        Group(
+            Select(
+                Format("❌ {item[1]}"),
+                "gd",
+                lambda x: x[0],
+                "gear",
+                type_factory=int,
+                on_click=on_drop_item,
+            ),
+            width=2,
+        ),
+        Row(
+            Back(T("◀ Back"), on_click=_clear_error),
+            Button(T("Next ▶"), "gn", on_click=on_gear_done),
+        ),
+        getter=draft_getter,
+        state=RolesSG.gear,
+    )
+
+
+def _item_window() -> Window:
+    return Window(
+        T("New {kind}: send its name, optionally with dice or a description after a colon:"),
+        T("<code>Bow: 1d6</code>\n<code>Chainmail: takes one hit</code>"),
+        _error(),
+        TextInput("i", on_success=got_item),
+        SwitchTo(T("◀ Back"), "ib", RolesSG.gear),
+        getter=draft_getter,
+        state=RolesSG.item,
+    )
+
+
+def _preview_window() -> Window:
+    return Window(
+        Format("{details}"),
+        Format("\n{problems}", when=F["problems"]),
+        _error(),
+        Row(
+            SwitchTo(T("Name"), "pn", RolesSG.name),
+            SwitchTo(T("Lives"), "pl", RolesSG.lives),
+        ),
+        Row(
+            SwitchTo(T("Stats"), "ps", RolesSG.stats),
+            SwitchTo(T("Gear"), "pg", RolesSG.gear),
+        ),
+        Button(T("💾 Save role"), "save", on_click=on_save),
+        Button(T("🗑 Delete role"), "del", on_click=on_delete, when=F["editing"]),
+        SwitchTo(T("◀ Roles (discard changes)"), "pm", RolesSG.menu),
+        getter=draft_getter,
+        state=RolesSG.preview,
+    )
+
+
+def create_roles_dialog() -> Dialog:
+    return Dialog(
+        _game_window(), _menu_window(), _name_window(), _lives_window(), _stats_window(),
+        _gear_window(), _item_window(), _preview_window(), on_start=on_start,
+    )  # fmt: skip
+
+
+def create_roles_router() -> Router:
+    """``/roles``: private chat opens the editor; in a group it points to the private chat."""
+    router = Router(name=__name__)
+    router.message.register(roles_command, Command("roles"), F.chat.type == "private")
+    router.message.register(roles_in_group, Command("roles"))
+    return router

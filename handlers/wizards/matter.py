@@ -1,0 +1,178 @@
+"""The ``matter`` creation wizard (aiogram-dialog, private chat).
+
+Steps: name → skill dots (− / + per skill, within the game's budget and per-skill cap) →
+the values the engine derives (gauges, combat numbers, which skill resists which state) →
+Matter abilities (name, kind from the engine's ``MatterKind``, an optional line of notes) →
+preview (jump back to any step, submit to the GM). /cancel (handled globally) ends it.
+Logic and state are in ``matter_steps``; this module only lays out the windows.
+"""
+
+from __future__ import annotations
+
+import logging
+from operator import itemgetter
+
+from aiogram import Router
+from aiogram.types import ContentType
+from aiogram_dialog import Dialog, Window
+from aiogram_dialog.widgets.input import MessageInput, TextInput
+from aiogram_dialog.widgets.kbd import Back, Button, Group, Row, Select, SwitchTo
+from aiogram_dialog.widgets.text import Format
+
+from handlers.wizards import matter_steps as steps
+from handlers.wizards.common import T
+from handlers.wizards.matter_steps import MatterSG
+
+logger = logging.getLogger(__name__)
+
+START_STATE = MatterSG.name
+
+
+def _error() -> Format:
+    """The last refusal on this step (already escaped HTML)."""
+    return Format("\n{error}", when="error")
+
+
+def _to_preview() -> SwitchTo:
+    return SwitchTo(T("✔ To the preview"), id="tp", state=MatterSG.preview, when="review")
+
+
+def _not_text() -> MessageInput:
+    return MessageInput(steps.on_not_text, content_types=ContentType.ANY)
+
+
+def _name_window() -> Window:
+    return Window(
+        T("<b>Matter — new character</b>\nStep 1 of 4. What is the character's name? "
+          "Send it as a message."),
+        T("Now: <b>{name}</b>", when="name"),
+        _error(),
+        TextInput(
+            id="nm", type_factory=steps.name_factory,
+            on_success=steps.on_name, on_error=steps.on_bad_name,
+        ),
+        _not_text(),
+        SwitchTo(T("Keep this name ▶"), id="nk", state=MatterSG.skills, when="name"),
+        _to_preview(),
+        state=MatterSG.name,
+    )  # fmt: skip
+
+
+def _skills_window() -> Window:
+    return Window(
+        T("Step 2 of 4. <b>Skills</b> of {name}: spend {budget} dots, at most {cap} per skill.\n"
+          "Dots left: <b>{left}</b>. Tap a skill's name to see what it resists."),
+        _error(),
+        Group(
+            Select(
+                Format("{item[1]}"), id="sk", item_id_getter=itemgetter(0), items="cells",
+                on_click=steps.on_dot,
+            ),
+            width=3,
+        ),
+        Row(Back(T("◀ Back")), Button(T("Next ▶"), id="sn", on_click=steps.on_skills_done)),
+        _to_preview(),
+        getter=steps.skills_getter,
+        state=MatterSG.skills,
+    )  # fmt: skip
+
+
+def _derived_window() -> Window:
+    return Window(
+        T("Step 3 of 4. <b>Derived values</b> of {name} (the GM may adjust the starting "
+          "gauges after approval):\n{values}"),
+        T("\n<b>Resistance</b> (the skill rolled against a state):\n{pools}", when="pools"),
+        Row(Back(T("◀ Back")), SwitchTo(T("Next ▶"), id="dn", state=MatterSG.matter)),
+        _to_preview(),
+        getter=steps.derived_getter,
+        state=MatterSG.derived,
+    )  # fmt: skip
+
+
+def _matter_windows() -> list[Window]:
+    return [
+        Window(
+            T("Step 4 of 4. <b>Matter</b> abilities of {name} (up to {max_abilities}); "
+              "Silence blocks the magical and summoning ones.\n{abilities}"),
+            _error(),
+            Group(
+                Select(
+                    Format("✖ {item[1]}"), id="rm", item_id_getter=itemgetter(0),
+                    items="removable", on_click=steps.on_remove_ability,
+                ),
+                width=2,
+            ),
+            SwitchTo(T("➕ Add an ability"), id="ma", state=MatterSG.ab_name, when="can_add"),
+            Row(
+                SwitchTo(T("◀ Back"), id="mb", state=MatterSG.derived),
+                SwitchTo(T("Preview ▶"), id="mn", state=MatterSG.preview),
+            ),
+            getter=steps.matter_getter,
+            state=MatterSG.matter,
+        ),
+        Window(
+            T("Name the Matter ability (a message, up to 64 characters)."),
+            _error(),
+            TextInput(
+                id="an", type_factory=steps.name_factory,
+                on_success=steps.on_ability_name, on_error=steps.on_bad_name,
+            ),
+            _not_text(),
+            SwitchTo(T("◀ Back"), id="ab", state=MatterSG.matter),
+            state=MatterSG.ab_name,
+        ),
+        Window(
+            T("What kind of Matter is «{ability}»?"),
+            Select(
+                Format("{item[1]}"), id="ak", item_id_getter=itemgetter(0), items="kinds",
+                on_click=steps.on_kind,
+            ),
+            SwitchTo(T("◀ Back"), id="kb", state=MatterSG.matter),
+            getter=steps.kind_getter,
+            state=MatterSG.ab_kind,
+        ),
+        Window(
+            T("Describe «{ability}» in a line (up to 200 characters), or skip."),
+            _error(),
+            TextInput(
+                id="ad", type_factory=steps.notes_factory,
+                on_success=steps.on_notes, on_error=steps.on_bad_notes,
+            ),
+            _not_text(),
+            Button(T("Skip ▶"), id="as", on_click=steps.on_skip_notes),
+            getter=steps.kind_getter,
+            state=MatterSG.ab_notes,
+        ),
+    ]  # fmt: skip
+
+
+def _preview_window() -> Window:
+    return Window(
+        T("<b>Preview</b>\n\n{sheet}"),
+        Format("\n{problems}", when="problems"),
+        _error(),
+        Group(
+            SwitchTo(T("✎ Name"), id="en", state=MatterSG.name),
+            SwitchTo(T("✎ Skills"), id="es", state=MatterSG.skills),
+            SwitchTo(T("✎ Derived values"), id="ed", state=MatterSG.derived),
+            SwitchTo(T("✎ Matter"), id="em", state=MatterSG.matter),
+            width=2,
+        ),
+        Button(T("✅ Send to the GM"), id="ok", on_click=steps.on_submit),
+        getter=steps.preview_getter,
+        state=MatterSG.preview,
+    )
+
+
+def create_dialogs() -> list[Router]:
+    return [
+        Dialog(
+            _name_window(),
+            _skills_window(),
+            _derived_window(),
+            *_matter_windows(),
+            _preview_window(),
+            on_start=steps.on_start,
+            getter=steps.common_getter,
+        )
+    ]

@@ -1,0 +1,171 @@
+"""The character life cycle with a minimal stand-in wizard (the real ones have their own tests):
+submit → GM approves → /sheet → the owner proposes an edit → GM accepts → /history; the GM's
+direct edit; returning with a comment; someone else's edit link; an NPC by the GM.
+
+The stand-in dialog is a one-window aiogram-dialog registered for ``matter`` through the wizard
+registry's loader, so everything else (deep links, submission, approval, storage) is real.
+"""
+
+from __future__ import annotations
+
+import types
+from typing import Any
+
+import pytest
+from aiogram.fsm.state import State, StatesGroup
+from aiogram.types import CallbackQuery
+from aiogram_dialog import Dialog, DialogManager, Window
+from aiogram_dialog.widgets.kbd import Button
+from aiogram_dialog.widgets.text import Const
+from sqlalchemy import text
+
+import handlers.wizards as wizards
+from engine.systems import matter
+from handlers.wizards.common import WizardStart, finish_wizard
+from tests.conftest import Harness
+from tests.games.helpers import (
+    ALICE,
+    BOB,
+    GM,
+    GROUP,
+    approve_latest,
+    buttons,
+    create_game,
+    open_wizard,
+    seat_table,
+)
+
+
+class StandInSG(StatesGroup):
+    only = State()
+
+
+async def _submit(query: CallbackQuery, button: Button, manager: DialogManager) -> None:
+    start = WizardStart.of(manager)
+    sheet = start.draft or matter.new_character("Рыцарь").model_dump(mode="json")
+    character = matter.Character.model_validate(sheet)
+    if start.character_id is not None:  # an edit: change something visible
+        character = character.model_copy(update={"name": character.name + " II"})
+    await finish_wizard(manager, character)
+
+
+def _stand_in() -> Any:
+    def create_dialogs() -> list[Any]:
+        window = Window(Const("stand-in"), Button(Const("Submit"), id="go", on_click=_submit),
+                        state=StandInSG.only)  # fmt: skip
+        return [Dialog(window)]
+
+    return types.SimpleNamespace(START_STATE=StandInSG.only, create_dialogs=create_dialogs)
+
+
+@pytest.fixture
+async def table(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> Harness:
+    stand_in = _stand_in()
+    monkeypatch.setattr(
+        wizards, "_module", lambda system: stand_in if system == "matter" else None
+    )
+    await harness.start()
+    seat_table(harness)
+    return harness
+
+
+async def _submit_via_wizard(h: Harness, user: int, first_message: Any) -> None:
+    pressed = h.emu.press_button(user, user, first_message.message_id, 0)
+    await h.emu.wait_callback_answer(pressed.callback_query_id)
+
+
+async def _scalar(h: Harness, sql: str) -> Any:
+    async with h.engine.connect() as conn:
+        return (await conn.execute(text(sql))).scalar_one()
+
+
+async def test_submit_approve_sheet_propose_accept_history(table: Harness) -> None:
+    emu = table.emu
+    announcement = await create_game(table, "matter", "Замок")
+    await _submit_via_wizard(table, ALICE, await open_wizard(table, ALICE, announcement))
+    assert "sent to the GM" in (await emu.wait_bot_message(ALICE, contains="GM")).text
+    assert await _scalar(table, "SELECT status FROM characters") == "pending"
+
+    card = await emu.wait_for(  # a non-GM cannot approve
+        lambda: next((m for m in emu.bot_messages(GROUP) if "apv:" in str(m.reply_markup)), None)
+    )
+    pressed = emu.press_button(BOB, GROUP, card.message_id, 0)
+    assert (await emu.wait_callback_answer(pressed.callback_query_id)).show_alert
+    await approve_latest(table)
+    assert await _scalar(table, "SELECT status FROM characters") == "active"
+    assert "approved" in (await emu.wait_bot_message(ALICE, contains="approved")).text
+
+    last = emu.last_bot_message(GROUP)
+    emu.send_text(ALICE, GROUP, "/sheet")
+    sheet = await emu.wait_bot_message(GROUP, contains="Рыцарь", after=last.message_id)
+    edit_url = next(b["url"] for b in buttons(sheet) if "url" in b)
+    token = edit_url.split("start=")[1]
+
+    emu.send_text(BOB, BOB, f"/start {token}")  # not Bob's character
+    assert "cannot edit" in (await emu.wait_bot_message(BOB)).text
+
+    before = emu.last_bot_message(ALICE)
+    emu.send_text(ALICE, ALICE, f"/start {token}")
+    editor = await emu.wait_bot_message(ALICE, after=before.message_id if before else 0)
+    await _submit_via_wizard(table, ALICE, editor)
+    proposal = await emu.wait_bot_message(GROUP, contains="proposes")
+    assert "Рыцарь II" in proposal.text  # the diff shows the new name
+    assert await _scalar(table, "SELECT name FROM characters") == "Рыцарь"  # not yet applied
+    accept_data = buttons(proposal)[0]["callback_data"]
+    pressed = emu.press_button(GM, GROUP, proposal.message_id, 0)
+    await emu.wait_callback_answer(pressed.callback_query_id)
+    await emu.wait_for(lambda: next(m for m in emu.bot_messages(GROUP)
+                                    if m.message_id == proposal.message_id).edits)  # fmt: skip
+    pressed = emu.press(GM, GROUP, proposal.message_id, accept_data)  # again: nothing happens
+    assert (await emu.wait_callback_answer(pressed.callback_query_id)).text
+    assert await _scalar(table, "SELECT name || ' v' || version FROM characters") == "Рыцарь II v2"
+
+    emu.send_text(GM, GROUP, "/history Рыцарь")
+    history = await emu.wait_bot_message(GROUP, contains="История")
+    assert "v2" in history.text and "name" in history.text and "v1" in history.text
+
+
+async def test_return_with_comment_then_resubmit_from_the_draft(table: Harness) -> None:
+    emu = table.emu
+    announcement = await create_game(table, "matter", "Замок")
+    await _submit_via_wizard(table, ALICE, await open_wizard(table, ALICE, announcement))
+    card = await emu.wait_for(
+        lambda: next((m for m in emu.bot_messages(GROUP) if "ret:" in str(m.reply_markup)), None)
+    )
+    ret = next(i for i, b in enumerate(buttons(card)) if b["callback_data"].startswith("ret:"))
+    pressed = emu.press_button(GM, GROUP, card.message_id, ret)
+    await emu.wait_callback_answer(pressed.callback_query_id)
+    await emu.wait_bot_message(GROUP, contains="комментарий")
+    emu.send_text(GM, GROUP, "Добавь <предысторию> & мотив")
+    note = await emu.wait_bot_message(ALICE, contains="returned")
+    assert "&lt;предысторию&gt; &amp; мотив" in note.html
+    assert await _scalar(table, "SELECT status FROM characters") == "returned"
+
+
+async def test_gm_edits_directly_and_creates_an_npc(table: Harness) -> None:
+    emu = table.emu
+    announcement = await create_game(table, "matter", "Замок")
+    await _submit_via_wizard(table, ALICE, await open_wizard(table, ALICE, announcement))
+    await approve_latest(table)
+    last = emu.last_bot_message(GROUP)
+    emu.send_text(GM, GROUP, "/sheet Рыцарь")
+    sheet = await emu.wait_bot_message(GROUP, contains="Рыцарь", after=last.message_id)
+    token = next(b["url"] for b in buttons(sheet) if "url" in b).split("start=")[1]
+    emu.send_text(GM, GM, f"/start {token}")
+    await _submit_via_wizard(table, GM, await emu.wait_bot_message(GM))
+    await emu.wait_bot_message(GROUP, contains="Рыцарь II")
+    assert await _scalar(table, "SELECT version FROM characters") == 2
+
+    emu.send_text(ALICE, GROUP, "/npc")
+    assert "GM" in (await emu.wait_bot_message(GROUP, contains="GM")).text
+    emu.send_text(GM, GROUP, "/npc")
+    npc_msg = await emu.wait_bot_message(GROUP, contains="NPC")
+    npc_token = next(b["url"] for b in buttons(npc_msg) if "url" in b).split("start=")[1]
+    before = emu.last_bot_message(GM)
+    emu.send_text(GM, GM, f"/start {npc_token}")
+    await _submit_via_wizard(table, GM, await emu.wait_bot_message(GM, after=before.message_id))
+    await emu.wait_bot_message(GROUP, contains="🎭")
+    assert (
+        await _scalar(table, "SELECT count(*) FROM characters WHERE is_npc AND status = 'active'")
+        == 1
+    )
