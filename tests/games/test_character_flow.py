@@ -108,7 +108,7 @@ async def test_submit_approve_sheet_propose_accept_history(table: Harness) -> No
     emu.send_text(ALICE, ALICE, f"/start {token}")
     editor = await emu.wait_bot_message(ALICE, after=before.message_id if before else 0)
     await _submit_via_wizard(table, ALICE, editor)
-    proposal = await emu.wait_bot_message(GROUP, contains="proposes")
+    proposal = await emu.wait_bot_message(GROUP, contains="предлагает")
     assert "Рыцарь II" in proposal.text  # the diff shows the new name
     assert await _scalar(table, "SELECT name FROM characters") == "Рыцарь"  # not yet applied
     accept_data = buttons(proposal)[0]["callback_data"]
