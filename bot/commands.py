@@ -12,10 +12,17 @@ PRIVATE = (
     ("help", N_("this help")),
     ("profile", N_("your name and time zone")),
     ("lang", N_("interface language")),
+    ("roles", N_("GM: the roles of a «Lives = gear» game")),
     ("cancel", N_("cancel the current step")),
 )
 GROUP = (
-    ("start", N_("start screen")),
+    ("r", N_("roll dice, e.g. /r 2d6+1")),
+    ("game", N_("this chat's game")),
+    ("sheet", N_("a character sheet")),
+    ("newgame", N_("start a game in this chat")),
+    ("request", N_("GM: ask a player to roll (as a reply)")),
+    ("log", N_("the roll log")),
+    ("odds", N_("exact odds of a roll")),
     ("help", N_("this help")),
     ("lang", N_("interface language")),
 )

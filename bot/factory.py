@@ -7,6 +7,7 @@ from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.enums import ParseMode
+from aiogram.fsm.storage.memory import SimpleEventIsolation
 from aiogram_dialog import setup_dialogs
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -35,7 +36,9 @@ def create_dispatcher(
     session_factory: async_sessionmaker[AsyncSession],
     i18n: I18n,
 ) -> Dispatcher:
-    dp = Dispatcher(storage=PostgresStorage(engine))
+    # One update at a time per chat and user (wizard steps must not overtake each other);
+    # different users and chats still run concurrently.
+    dp = Dispatcher(storage=PostgresStorage(engine), events_isolation=SimpleEventIsolation())
     in_flight = InFlightMiddleware()
     dp.update.outer_middleware(in_flight)
     dp.update.outer_middleware(UnitOfWorkMiddleware(session_factory))

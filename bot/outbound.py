@@ -6,7 +6,8 @@
 * Order: calls to one chat are serialised; a chat waiting out a 429 does not hold up others.
 * Retry: 429 waits ``retry_after`` and tries again; 5xx and network errors back off
   exponentially. getUpdates is left to the polling loop, which has its own back-off.
-* An edit that changes nothing ("message is not modified") is success, not an error.
+* An edit that changes nothing ("message is not modified") is left to the caller: aiogram-dialog
+  handles it itself, and our handlers edit through ``handlers.views.edit.edit_text``.
 """
 
 from __future__ import annotations
@@ -25,12 +26,11 @@ from aiogram.client.session.middlewares.base import (
     NextRequestMiddlewareType,
 )
 from aiogram.exceptions import (
-    TelegramBadRequest,
     TelegramNetworkError,
     TelegramRetryAfter,
     TelegramServerError,
 )
-from aiogram.methods import EditMessageReplyMarkup, EditMessageText, GetUpdates, TelegramMethod
+from aiogram.methods import GetUpdates, TelegramMethod
 from aiogram.methods.base import Response, TelegramType
 
 logger = logging.getLogger(__name__)
@@ -117,10 +117,6 @@ def _chat_of(method: TelegramMethod[Any]) -> int | str | None:
     return chat_id if isinstance(chat_id, int | str) else None
 
 
-def _not_modified(error: TelegramBadRequest) -> bool:
-    return "message is not modified" in error.message
-
-
 class ResilienceMiddleware(BaseRequestMiddleware):
     def __init__(self, limiter: OutboundLimiter) -> None:
         self.limiter = limiter
@@ -164,10 +160,4 @@ class ResilienceMiddleware(BaseRequestMiddleware):
                 delay = min(limits.backoff_cap, limits.backoff_base * 2**attempt)
                 logger.warning("%s on %s: retry in %.1fs", error, type(method).__name__, delay)
                 await asyncio.sleep(delay)
-            except TelegramBadRequest as error:
-                if isinstance(method, EditMessageText | EditMessageReplyMarkup) and _not_modified(
-                    error
-                ):
-                    return True  # type: ignore[return-value]
-                raise
         raise AssertionError("unreachable")

@@ -21,6 +21,8 @@ class SystemSpec:
     schema_version: int
     new_character: Callable[[str], SheetModel]
     _validate: Callable[[Any, Any], list[Violation]]
+    # Rules for a sheet already in play (edits); creation-only rules left out. None: the same.
+    _validate_in_play: Callable[[Any, Any], list[Violation]] | None = None
 
     def options(self, raw: dict[str, Any] | None) -> SheetModel:
         return self.options_type.model_validate(raw or {})
@@ -32,8 +34,16 @@ class SystemSpec:
     def validate(self, character: SheetModel, options: SheetModel) -> list[Violation]:
         return self._validate(character, options)
 
-    def blocking(self, character: SheetModel, options: SheetModel) -> list[Violation]:
-        return errors_only(self.validate(character, options))
+    def blocking(
+        self, character: SheetModel, options: SheetModel, *, in_play: bool = False
+    ) -> list[Violation]:
+        check = self._validate_in_play if in_play and self._validate_in_play else self._validate
+        return errors_only(check(character, options))
+
+
+def _fate_in_play(character: Any, options: Any) -> list[Violation]:
+    # Fate points equal to refresh and no harm taken are rules of a new character only.
+    return fate.validate_character(character, options, at_creation=False)
 
 
 SYSTEMS: Final[dict[str, SystemSpec]] = {
@@ -42,7 +52,7 @@ SYSTEMS: Final[dict[str, SystemSpec]] = {
         SystemSpec(
             "fate", N_("FATE"), N_("aspects, skills on the ladder, fate points; 4dF"),
             fate.Character, fate.FateOptions, fate.SCHEMA_VERSION,
-            fate.new_character, fate.validate_character,
+            fate.new_character, fate.validate_character, _fate_in_play,
         ),
         SystemSpec(
             "lifegear", N_("Lives = gear"), N_("your equipment is your hit points; stat dice"),

@@ -298,3 +298,28 @@ class GameData(SQLModel, table=True):
     key: str = Field(sa_column=Column(String(64), primary_key=True))
     value: Any = Field(sa_column=Column(JSONB, nullable=False))
     updated_at: datetime = _created()
+
+
+class RollRequest(SQLModel, table=True):
+    """A GM's request that a player roll: rolled exactly once, by the named player or a GM."""
+
+    __tablename__ = "roll_requests"
+    __table_args__ = (
+        CheckConstraint(
+            "status IN ('pending', 'rolled', 'cancelled')", name="roll_requests_status_check"
+        ),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id", nullable=False, index=True)
+    chat_id: int = Field(sa_column=Column(BigInteger, nullable=False))
+    requested_by: int = Field(sa_column=Column(BigInteger, nullable=False))
+    target_user_id: int = Field(sa_column=Column(BigInteger, nullable=False))
+    expression: str = Field(sa_column=Column(String(256), nullable=False))
+    target_number: int | None = Field(default=None)
+    note: str | None = Field(default=None, sa_column=Column(String(256)))
+    status: str = Field(default="pending", sa_column=Column(String(16), nullable=False))
+    message_id: int | None = Field(default=None, sa_column=Column(BigInteger))
+    roll_seq: int | None = Field(default=None)
+    created_at: datetime = _created()
+    rolled_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True)))

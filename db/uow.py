@@ -13,6 +13,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.repositories.chats import ChatRepo
 from db.repositories.games import CharacterRepo, GameRepo
+from db.repositories.requests import RequestRepo
 from db.repositories.rolls import RollRepo
 from db.repositories.updates import ProcessedUpdateRepo
 from db.repositories.users import UserRepo
@@ -37,6 +38,7 @@ class UnitOfWork:
         self.rolls = RollRepo(self._session)
         self.games = GameRepo(self._session)
         self.characters = CharacterRepo(self._session)
+        self.requests = RequestRepo(self._session)
         return self
 
     async def __aexit__(

@@ -19,6 +19,7 @@ from handlers import (
     games,
     lang,
     profile,
+    requests,
     service,
     start,
     wizards,
@@ -35,6 +36,7 @@ def routers() -> list[Router]:
         lang.create_router(),
         dice.create_router(),
         games.create_router(),
+        requests.create_router(),
     ]
     for router in own:
         # Every button press gets an answer, so no button keeps spinning. Per router, not on

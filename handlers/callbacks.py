@@ -77,3 +77,9 @@ class ProposalCD(CallbackData, prefix="prp"):
 
     proposal_id: int
     accept: bool
+
+
+class RollRequestCD(CallbackData, prefix="rq"):
+    """Press the 🎲 of a roll request (only its player or a GM; checked on the server)."""
+
+    request_id: int

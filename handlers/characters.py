@@ -26,6 +26,7 @@ from handlers import wizards
 from handlers.callbacks import ApproveCD, ProposalCD, ReturnCD, notify
 from handlers.filters import HasGame, IsGM
 from handlers.views import characters as views
+from handlers.views.edit import edit_text
 from handlers.views.games import deep_link
 from handlers.views.sheets import render_sheet
 from handlers.wizards.common import WizardStart, clean_text
@@ -49,9 +50,11 @@ async def submit_from_wizard(
     """Store the sheet, ask the GM in the group, tell the player. Returns blocking problems."""
     game = await uow.games.get(start.game_id)
     if game is None or game.archived:
+        await bot.send_message(user.id, t("This game is archived; nothing was sent."))
         return []
     spec = SYSTEMS[game.system]
-    blocking = spec.blocking(character, spec.options(game.options))
+    in_play = start.character_id is not None
+    blocking = spec.blocking(character, spec.options(game.options), in_play=in_play)
     if blocking:
         return blocking
     if start.character_id is not None:
@@ -176,7 +179,7 @@ async def approve(
         notify(callback_answer, t("Already decided."))
         return
     if isinstance(query.message, Message):
-        await query.message.edit_text(views.approved(t, approved))
+        await edit_text(query.message, views.approved(t, approved))
     await _tell_owner(bot, i18n, uow, approved, views.approved_for_player)
 
 
@@ -255,7 +258,7 @@ async def decide_proposal(
     _, character = decided
     render = views.change_accepted if callback_data.accept else views.change_rejected
     if isinstance(query.message, Message):
-        await query.message.edit_text(render(t, character))
+        await edit_text(query.message, render(t, character))
     await _tell_owner(bot, i18n, uow, character, render)
 
 

@@ -15,6 +15,7 @@ from engine.errors import EngineError
 from handlers.callbacks import LogPageCD
 from handlers.filters import ChatAdmin
 from handlers.views import dice as views
+from handlers.views.edit import edit_text
 
 
 async def roll(
@@ -73,8 +74,10 @@ async def log_page(
     rolls, total = await roll_service.recent(
         uow, query.message.chat.id, page=page, per_page=views.LOG_PAGE_SIZE
     )
-    await query.message.edit_text(
-        views.log_page(t, rolls, total, page), reply_markup=views.log_keyboard(t, total, page)
+    await edit_text(
+        query.message,
+        views.log_page(t, rolls, total, page),
+        reply_markup=views.log_keyboard(t, total, page),
     )
 
 

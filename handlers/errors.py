@@ -7,6 +7,7 @@ import logging
 from aiogram import Bot, Router
 from aiogram.exceptions import TelegramAPIError
 from aiogram.types import ErrorEvent, Update
+from aiogram_dialog.api.exceptions import OutdatedIntent, UnknownIntent
 
 from bot.i18n import I18n, locale_from_language_code
 
@@ -15,6 +16,11 @@ logger = logging.getLogger(__name__)
 
 async def on_error(event: ErrorEvent, bot: Bot, i18n: I18n) -> bool:
     update = event.update
+    if isinstance(event.exception, UnknownIntent | OutdatedIntent):
+        # A wizard button pressed by someone whose wizard it is not, or after it ended.
+        logger.info("update %s: stale or foreign wizard button", update.update_id)
+        await _answer_stale(update, i18n)
+        return True
     logger.error(
         "update %s failed: %r", update.update_id, event.exception, exc_info=event.exception
     )
@@ -28,6 +34,17 @@ async def on_error(event: ErrorEvent, bot: Bot, i18n: I18n) -> bool:
     except TelegramAPIError:
         logger.warning("could not apologise for update %s", update.update_id)
     return True
+
+
+async def _answer_stale(update: Update, i18n: I18n) -> None:
+    query = update.callback_query
+    if query is None:
+        return
+    t = i18n.translator(_locale_of(update, i18n.default_locale))
+    try:
+        await query.answer(t("This button is not yours or no longer active."), show_alert=True)
+    except TelegramAPIError:
+        logger.info("could not answer a stale button in update %s", update.update_id)
 
 
 def _locale_of(update: Update, default: str) -> str:

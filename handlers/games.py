@@ -18,6 +18,7 @@ from db.uow import UnitOfWork
 from handlers.callbacks import ArchiveCD, GameOptionCD, NewGameCD, notify
 from handlers.filters import HasGame, IsGM
 from handlers.views import games as views
+from handlers.views.edit import edit_text
 
 
 class NewGameSG(StatesGroup):
@@ -55,7 +56,7 @@ async def pick_system(
         return
     await state.set_state(NewGameSG.title)
     await state.update_data(system=callback_data.system)
-    await message.edit_text(views.ask_title(t, callback_data.system))
+    await edit_text(message, views.ask_title(t, callback_data.system))
 
 
 async def got_title(
@@ -86,7 +87,7 @@ async def _create(
     text = views.game_created(t, game, user.name)
     keyboard = views.create_character_keyboard(t, views.deep_link(me.username or "", token))
     if edit:
-        await message.edit_text(text, reply_markup=keyboard)
+        await edit_text(message, text, reply_markup=keyboard)
     else:
         await message.answer(text, reply_markup=keyboard)
 
@@ -138,8 +139,10 @@ async def change_option(
         notify(callback_answer, t("This button is no longer active."))
         return
     fields = game_service.option_fields(game.system)
-    await query.message.edit_text(
-        views.options_text(t, game, fields, values), reply_markup=views.options_keyboard(t, fields)
+    await edit_text(
+        query.message,
+        views.options_text(t, game, fields, values),
+        reply_markup=views.options_keyboard(t, fields),
     )
 
 
@@ -186,7 +189,7 @@ async def archive(
         await query.message.answer(text, reply_markup=keyboard)
         return
     if await game_service.archive(uow, game):
-        await query.message.edit_text(t("The game is archived. Start a new one with /newgame."))
+        await edit_text(query.message, t("The game is archived. Start a new one with /newgame."))
 
 
 async def gm_only(message: Message, t: Translator) -> None:

@@ -13,6 +13,7 @@ from db.uow import UnitOfWork
 from handlers.callbacks import LangCD, Screen, ScreenCD, notify
 from handlers.filters import ChatAdmin
 from handlers.views import common as views
+from handlers.views.edit import edit_text
 
 
 async def set_language_by_argument(
@@ -36,8 +37,8 @@ async def language_menu(message: Message, t: Translator, locale: str) -> None:
 
 async def language_menu_screen(query: CallbackQuery, t: Translator, locale: str) -> None:
     if isinstance(query.message, Message):
-        await query.message.edit_text(
-            views.language_text(t), reply_markup=views.language_keyboard(locale)
+        await edit_text(
+            query.message, views.language_text(t), reply_markup=views.language_keyboard(locale)
         )
 
 
@@ -57,7 +58,7 @@ async def choose_language(
     )
     t = i18n.translator(locale)
     notify(callback_answer, t("Language set: {name}.", name=views.LANGUAGE_NAMES[locale]))
-    await message.edit_text(views.language_text(t), reply_markup=views.language_keyboard(locale))
+    await edit_text(message, views.language_text(t), reply_markup=views.language_keyboard(locale))
 
 
 async def not_allowed(

@@ -10,6 +10,7 @@ from bot.i18n import Translator
 from db.repositories.users import UserDTO
 from handlers.callbacks import Screen, ScreenCD
 from handlers.views import common as views
+from handlers.views.edit import edit_text
 
 
 async def start(message: Message, t: Translator, user: UserDTO) -> None:
@@ -28,14 +29,16 @@ async def show_home(query: CallbackQuery, t: Translator, user: UserDTO) -> None:
     if message is None or isinstance(message, InaccessibleMessage):
         return
     in_group = message.chat.type != "private"
-    await message.edit_text(
-        views.start_text(t, user.name, in_group=in_group), reply_markup=views.start_keyboard(t)
+    await edit_text(
+        message,
+        views.start_text(t, user.name, in_group=in_group),
+        reply_markup=views.start_keyboard(t),
     )
 
 
 async def show_help(query: CallbackQuery, t: Translator) -> None:
     if isinstance(query.message, Message):
-        await query.message.edit_text(views.help_text(t), reply_markup=views.back_keyboard(t))
+        await edit_text(query.message, views.help_text(t), reply_markup=views.back_keyboard(t))
 
 
 def create_router() -> Router:

@@ -53,13 +53,14 @@ async def roll_logged(
     subject: str,
     actor_user_id: int | None,
     outcome: str | None = None,
+    stored: bool = False,
 ) -> LoggedRoll:
     """Parse ``text`` (raises ``EngineError`` on bad notation), roll it once, log it, commit.
 
     The same ``roll_id`` always yields the first logged result: the dice are a pure function
     of the epoch's seed and the roll id, and the log's unique key refuses a second entry.
     """
-    parsed = parse(text)  # before any write: bad input changes nothing
+    parsed = parse(text, stored=stored)  # before any write: bad input changes nothing
     log_id = await uow.rolls.log_id(chat_id)
     await uow.rolls.lock(log_id)
     existing = await uow.rolls.by_roll_id(log_id, roll_id)

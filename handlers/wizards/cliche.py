@@ -26,6 +26,7 @@ from bot.i18n import Translator
 from engine.common import Severity, Violation
 from engine.systems.cliche import Cliche, ClicheOptions, Tool, ToolEffect
 from handlers.views.sheets import cliche as sheet_view
+from handlers.views.sheets import fit
 from handlers.wizards import cliche_draft as draft
 from handlers.wizards.common import (
     NAME_MAX,
@@ -41,6 +42,9 @@ from handlers.wizards.common import (
 )
 
 logger = logging.getLogger(__name__)
+
+SHORT = 80  # a description or hook in a step's list (the sheet shows them in full)
+SHEET_MAX = 3300  # the preview's sheet, leaving room for the header and the problems
 
 
 class ClicheSG(StatesGroup):
@@ -76,11 +80,13 @@ def _t(manager: DialogManager) -> Translator:
 def _say(manager: DialogManager, text: str) -> None:
     """Show ``text`` (escaped HTML) once, under the current step's question.
 
-    When the window already shows exactly this text, nothing is re-rendered: the identical edit
-    would be «message is not modified», which the outbound layer turns into ``True`` and
-    aiogram-dialog cannot take instead of a message.
+    A button pressed again while the window already shows exactly this text re-renders nothing:
+    the identical edit would be «message is not modified», which the outbound layer turns into
+    ``True`` and aiogram-dialog cannot take instead of a message. (A typed answer always gets a
+    new message that repeats the question.)
     """
-    if text == manager.dialog_data.get("shown"):
+    pressed = isinstance(manager.event, CallbackQuery)
+    if pressed and text == manager.dialog_data.get("shown"):
         _unchanged(manager)
         return
     manager.dialog_data["problem"] = text
@@ -416,9 +422,21 @@ def _budget_line(t: Translator, data: draft.Draft, options: ClicheOptions) -> st
     return t("🎲 Dice left: {left} of {budget}").format(left=left, budget=total)
 
 
-def _cliche_list(t: Translator, data: draft.Draft) -> str:
-    items = [Cliche.model_validate(c) for c in data["cliches"]]
-    lines = [line for item in items for line in sheet_view.cliche_lines(t, item)]
+def _short(text: str, limit: int = SHORT) -> str:
+    return esc(text if len(text) <= limit else text[: limit - 1] + "…")
+
+
+def _cliche_list(t: Translator, data: draft.Draft, with_tools: bool = False) -> str:
+    """One short line per cliché: the step's message must stay far below 4,096 characters."""
+    lines = []
+    for item in data["cliches"]:
+        line = f"• <b>{esc(item['name'])}</b> ({item['dice']})"
+        if with_tools:
+            names = ", ".join(tool["name"] for tool in item["tools"]) or "—"
+            line += " 🔧 " + _short(names)
+        elif item["description"]:
+            line += " — " + _short(item["description"])
+        lines.append(line)
     return "\n".join(lines) if lines else t("No clichés yet.")
 
 
@@ -489,6 +507,7 @@ async def _getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
         "novice": options.novice_threshold,
         "budget": _budget_line(t, data, options),
         "cliche_list": _cliche_list(t, data),
+        "tools_list": _cliche_list(t, data, with_tools=True),
         "cliche_items": _cliche_items(data),
         "can_add": len(data["cliches"]) < draft.MAX_CLICHES,
         "warnings": _warnings(data, options, locale),
@@ -499,12 +518,12 @@ async def _getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
         "card": "\n".join(sheet_view.cliche_lines(t, Cliche.model_validate(item))) if item else "",
         "tool_list": _tool_list(t, item),
         "tool_items": _tool_items(t, item),
-        "hook_list": "\n".join(f"{i}. {esc(h)}" for i, h in enumerate(hooks, start=1))
+        "hook_list": "\n".join(f"{i}. {_short(h)}" for i, h in enumerate(hooks, start=1))
         or t("No hooks yet."),
         "hook_items": [{"i": i, "n": i + 1} for i in range(len(hooks))],
         "has_story": bool(data.get("backstory")),
         "backstory": esc(data.get("backstory") or ""),
-        "sheet": sheet_view.render_sheet(draft.character(data), t, locale),
+        "sheet": fit(sheet_view.render_sheet(draft.character(data), t, locale), SHEET_MAX),
         "issues": violations_text(draft.violations(data, options), locale),
     }
 
@@ -528,20 +547,14 @@ def _name_window() -> Window:
     return Window(
         T("<b>New character — Firefly (clichés)</b>"),
         T("What is your character's name? Type it (up to 64 characters)."),
+        T("/cancel stops the wizard at any step."),
         T("Now: <b>{name}</b>. Type another name or press Next.", when="has_name"),
         _problem(),
         TextInput(id="nm", on_success=_got_name),
-        Button(NEXT, id="nx", on_click=_go(ClicheSG.attrs), when="has_name"),
+        SwitchTo(NEXT, id="nx", state=ClicheSG.attrs, when="has_name"),
         _to_preview(),
         state=ClicheSG.name,
     )
-
-
-def _go(state: State) -> Any:
-    async def switch(callback: CallbackQuery, _: Button, manager: DialogManager) -> None:
-        await manager.switch_to(state)
-
-    return switch
 
 
 def _attr_row(index: int, label: T) -> Row:
@@ -687,7 +700,7 @@ def _tools_window() -> Window:
             "Some clichés need gear: a Soldier fights worse without his vest, a Hacker cannot "
             "hack without a laptop. Tap a cliché to list its tools, or press Next."
         ),
-        Format("\n{cliche_list}"),
+        Format("\n{tools_list}"),
         _problem(),
         Column(
             Select(

@@ -9,6 +9,8 @@ unchanged and the window shows the engine's reason; leaving a step checks that s
 
 from __future__ import annotations
 
+import functools
+import json
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -16,12 +18,11 @@ from typing import Any
 from aiogram import Router
 from aiogram.fsm.state import State, StatesGroup
 from aiogram.types import CallbackQuery, Message
-from aiogram_dialog import Dialog, DialogManager, Window
+from aiogram_dialog import Dialog, DialogManager, ShowMode, Window
 from aiogram_dialog.widgets.input import MessageInput, TextInput
 from aiogram_dialog.widgets.kbd import (
     Button,
     Cancel,
-    CurrentPage,
     ListGroup,
     NextPage,
     PrevPage,
@@ -64,6 +65,7 @@ logger = logging.getLogger(__name__)
 
 OnPress = Callable[[CallbackQuery, Any, DialogManager], Awaitable[None]]
 
+PREVIEW_ROOM = 3500  # of Telegram's 4,096: the rest is the header and a refusal
 SKILLS_PER_PAGE = 7  # 28 skills → 4 pages; 7 rows of −/+ still fit a phone screen
 
 
@@ -95,6 +97,27 @@ def _level(value: int) -> str:
 
 
 # --- state helpers -------------------------------------------------------------------------------
+
+
+def _snapshot(manager: DialogManager) -> str:
+    return _here(manager) + json.dumps(manager.dialog_data, sort_keys=True, default=str)
+
+
+def quiet(handler: OnPress) -> OnPress:
+    """Skip the re-render when a press changed nothing (a repeated refusal, − at +0).
+
+    Why: the outbound middleware turns Telegram's "message is not modified" into ``True``,
+    and aiogram-dialog then fails reading that ``True`` as the edited message.
+    """
+
+    @functools.wraps(handler)
+    async def wrapped(callback: CallbackQuery, widget: Any, manager: DialogManager) -> None:
+        before = _snapshot(manager)
+        await handler(callback, widget, manager)
+        if manager.has_context() and _snapshot(manager) == before:
+            manager.show_mode = ShowMode.NO_UPDATE
+
+    return wrapped
 
 
 def _t(manager: DialogManager) -> Translator:
@@ -168,6 +191,7 @@ def _line_handler(key: str) -> Any:  # TextInput's on_success (generic over its 
     return got
 
 
+@quiet
 async def keep(callback: CallbackQuery, widget: Any, manager: DialogManager) -> None:
     await _advance(manager)
 
@@ -190,9 +214,11 @@ async def pick_partner(
 ) -> None:
     party = WizardStart.of(manager).party
     index = int(item_id)
-    if 0 <= index < len(party):
-        manager.dialog_data["cross_with"] = index
-        _ok(manager)
+    if not 0 <= index < len(party) or manager.dialog_data.get("cross_with") == index:
+        manager.show_mode = ShowMode.NO_UPDATE  # nothing to change (see ``quiet``)
+        return
+    manager.dialog_data["cross_with"] = index
+    _ok(manager)
 
 
 async def got_crossing(message: Message, widget: Any, manager: DialogManager, text: str) -> None:
@@ -210,11 +236,13 @@ async def got_crossing(message: Message, widget: Any, manager: DialogManager, te
     _ok(manager)
 
 
+@quiet
 async def drop_crossing(callback: CallbackQuery, widget: Any, manager: DialogManager) -> None:
     manager.dialog_data["crossings"] = manager.dialog_data["crossings"][:-1]
     _ok(manager)
 
 
+@quiet
 async def crossings_done(callback: CallbackQuery, widget: Any, manager: DialogManager) -> None:
     found = draft.problems(manager.dialog_data, _options(manager), ("aspects.crossing",))
     if found:
@@ -227,6 +255,7 @@ async def crossings_done(callback: CallbackQuery, widget: Any, manager: DialogMa
 
 
 def _skill_step(delta: int) -> OnPress:
+    @quiet
     async def step(callback: CallbackQuery, widget: Any, manager: DialogManager) -> None:
         skill = Skill(manager.item_id)  # type: ignore[attr-defined]  # a ListGroup row
         refused = draft.step_skill(manager.dialog_data, _options(manager), skill, delta)
@@ -238,6 +267,7 @@ def _skill_step(delta: int) -> OnPress:
     return step
 
 
+@quiet
 async def skill_info(callback: CallbackQuery, widget: Any, manager: DialogManager) -> None:
     """The row's name button: say the level's ladder name (a toast; nothing changes)."""
     skill = Skill(manager.item_id)  # type: ignore[attr-defined]
@@ -248,6 +278,7 @@ async def skill_info(callback: CallbackQuery, widget: Any, manager: DialogManage
     )
 
 
+@quiet
 async def skills_done(callback: CallbackQuery, widget: Any, manager: DialogManager) -> None:
     found = draft.problems(manager.dialog_data, _options(manager), ("skills",))
     if found:
@@ -284,11 +315,13 @@ async def got_stunt(message: Message, widget: Any, manager: DialogManager, text:
     _ok(manager)
 
 
+@quiet
 async def drop_stunt(callback: CallbackQuery, widget: Any, manager: DialogManager) -> None:
     manager.dialog_data["stunts"] = manager.dialog_data["stunts"][:-1]
     _ok(manager)
 
 
+@quiet
 async def trade_refresh(callback: CallbackQuery, widget: Any, manager: DialogManager) -> None:
     """−1 refresh, +1 stunt slot (down to the game's minimum refresh)."""
     data, options = manager.dialog_data, _options(manager)
@@ -300,6 +333,7 @@ async def trade_refresh(callback: CallbackQuery, widget: Any, manager: DialogMan
         _refuse(manager, draft.problems(candidate, options, ("refresh",)))
 
 
+@quiet
 async def untrade_refresh(callback: CallbackQuery, widget: Any, manager: DialogManager) -> None:
     """+1 refresh back, if the stunts still fit the smaller allowance."""
     data, options = manager.dialog_data, _options(manager)
@@ -314,6 +348,7 @@ async def untrade_refresh(callback: CallbackQuery, widget: Any, manager: DialogM
     _ok(manager)
 
 
+@quiet
 async def stunts_done(callback: CallbackQuery, widget: Any, manager: DialogManager) -> None:
     found = draft.problems(manager.dialog_data, _options(manager), ("stunts", "refresh"))
     if found:
@@ -326,6 +361,7 @@ async def stunts_done(callback: CallbackQuery, widget: Any, manager: DialogManag
 
 
 def _gear_step(delta: int) -> OnPress:
+    @quiet
     async def step(callback: CallbackQuery, widget: Any, manager: DialogManager) -> None:
         item = GearItem(manager.item_id)  # type: ignore[attr-defined]
         refused = draft.step_gear(manager.dialog_data, _options(manager), item, delta)
@@ -337,6 +373,11 @@ def _gear_step(delta: int) -> OnPress:
     return step
 
 
+async def _nothing(callback: CallbackQuery, widget: Any, manager: DialogManager) -> None:
+    """A label button: pressing it changes nothing."""
+
+
+@quiet
 async def gear_done(callback: CallbackQuery, widget: Any, manager: DialogManager) -> None:
     found = draft.problems(manager.dialog_data, _options(manager), ("equipment",))
     if found:
@@ -348,6 +389,7 @@ async def gear_done(callback: CallbackQuery, widget: Any, manager: DialogManager
 # --- preview -------------------------------------------------------------------------------------
 
 
+@quiet
 async def submit(callback: CallbackQuery, widget: Any, manager: DialogManager) -> None:
     character = draft.build(manager.dialog_data)
     game_id = WizardStart.of(manager).game_id
@@ -375,6 +417,7 @@ async def getter(dialog_manager: DialogManager, **kwargs: Any) -> dict[str, Any]
         "error": f"\n\n{error}" if error else "",
         **_crossing_data(manager, t),
         **_skill_data(data, options, t, locale),
+        **(await _page_data(manager)),
         **_stunt_data(data, options),
         **_gear_data(data, t),
         **(
@@ -412,6 +455,23 @@ def _crossing_data(manager: DialogManager, t: Translator) -> dict[str, Any]:
             t("Now write your crossing with <b>{who}</b>.").format(who=target) if target else ""
         ),
     }
+
+
+async def _page_data(manager: DialogManager) -> dict[str, Any]:
+    """The skills page shown between the arrows."""
+    scroll = manager.find("sk") if _here(manager) == FateSG.skills.state else None
+    page = await scroll.get_page() if scroll is not None else 0
+    return {"page": page + 1, "pages": -(-len(Skill) // SKILLS_PER_PAGE)}
+
+
+# a pager's ``when`` sees the pager's own data; the arrows hide at the ends, where a press
+# would change nothing (see ``quiet``)
+def _not_first(data: dict[str, Any], widget: Any, manager: DialogManager) -> bool:
+    return bool(data["current_page"] > 0)
+
+
+def _not_last(data: dict[str, Any], widget: Any, manager: DialogManager) -> bool:
+    return bool(data["current_page"] < data["pages"] - 1)
 
 
 def _skill_data(
@@ -486,7 +546,9 @@ def _preview_data(
     violations = validate_character(character, options)
     sheet = render_sheet(character, t, locale)
     notes = violations_text(violations, locale)
-    return {"sheet": fit(sheet + ("\n\n" + notes if notes else ""), 3500)}
+    # the problems must stay visible: a very long sheet is cut instead
+    room = PREVIEW_ROOM - len(notes)
+    return {"sheet": fit(sheet, room) + ("\n\n" + notes if notes else "")}
 
 
 # --- windows -------------------------------------------------------------------------------------
@@ -592,9 +654,9 @@ def _skills_window() -> Window:
             page_size=SKILLS_PER_PAGE,
         ),
         Row(
-            PrevPage(scroll="sk", text=Const("⬅️")),
-            CurrentPage(scroll="sk", text=Format("{current_page1}/{pages}")),
-            NextPage(scroll="sk", text=Const("➡️")),
+            PrevPage(scroll="sk", text=Const("⬅️"), when=_not_first),
+            Button(Format("{page}/{pages}"), id="pg", on_click=quiet(_nothing)),
+            NextPage(scroll="sk", text=Const("➡️"), when=_not_last),
         ),
         MessageInput(use_buttons),
         _nav(FateSG.crossings, on_next=skills_done),
@@ -637,7 +699,7 @@ def _gear_window() -> Window:
         Format("{error}"),
         ListGroup(
             Row(
-                Button(Format("{item[label]}"), id="n"),
+                Button(Format("{item[label]}"), id="n", on_click=quiet(_nothing)),
                 Button(Format("−"), id="m", on_click=_gear_step(-1)),
                 Button(Format("+"), id="p", on_click=_gear_step(+1)),
             ),

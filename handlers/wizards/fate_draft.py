@@ -63,7 +63,7 @@ def init_data(
         ],
         skills={s.value: v for s, v in character.skills.items() if v},
         refresh=character.refresh,
-        stunts=[{"name": s.name, "description": s.description} for s in character.stunts],
+        stunts=[s.model_dump(mode="json") for s in character.stunts],  # keeps ``powerful``
         gear=character.equipment.model_dump(mode="json"),
         editing=editing,  # an approved character in play keeps its current fate points
         error="",

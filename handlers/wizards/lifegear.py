@@ -217,19 +217,23 @@ async def preview_getter(dialog_manager: DialogManager, **_: Any) -> dict[str, A
     t = _t(dialog_manager)
     locale = locale_of(dialog_manager)
     character = _character(dialog_manager)
+    error = dialog_manager.dialog_data.get("error", "")
     return {
         "sheet": fit(render_sheet(character, t, locale), SHOWN_MAX),
-        "problems": violations_text(validate_character(character), locale),
-        "error": dialog_manager.dialog_data.get("error", ""),
+        # a refused submission already lists the same problems in its error
+        "problems": "" if error else violations_text(validate_character(character), locale),
+        "error": error,
     }
 
 
 async def on_submit(_: CallbackQuery, __: Any, manager: DialogManager) -> None:
+    t = _t(manager)
     character = _character(manager)
     # the engine decides: a missing role or name comes back as violations, nothing is stored
     problems = await finish_wizard(manager, character)
     if problems:
-        _fail(manager, violations_text(problems, locale_of(manager)))
+        reasons = violations_text(problems, locale_of(manager))
+        _fail(manager, t("Not sent to the GM:\n{reasons}", reasons=reasons))
         logger.info("lifegear submission refused: %d problems", len(problems))
 
 
@@ -241,7 +245,9 @@ def _error() -> Format:
 
 
 def _to_preview() -> SwitchTo:
-    return SwitchTo(T("To the preview"), "2p", LifegearSG.preview, when=F["review"])
+    return SwitchTo(
+        T("To the preview"), "2p", LifegearSG.preview, when=F["review"], on_click=_clear_error
+    )
 
 
 def _role_window() -> Window:
@@ -307,9 +313,9 @@ def _preview_window() -> Window:
         Format("\n{problems}", when=F["problems"]),
         _error(),
         Row(
-            SwitchTo(T("Role"), "pr", LifegearSG.role),
-            SwitchTo(T("Name"), "pn", LifegearSG.name),
-            SwitchTo(T("Gear"), "pg", LifegearSG.gear),
+            SwitchTo(T("Role"), "pr", LifegearSG.role, on_click=_clear_error),
+            SwitchTo(T("Name"), "pn", LifegearSG.name, on_click=_clear_error),
+            SwitchTo(T("Gear"), "pg", LifegearSG.gear, on_click=_clear_error),
         ),
         Button(T("✅ Send to the GM"), "ok", on_click=on_submit),
         Cancel(T("Cancel")),

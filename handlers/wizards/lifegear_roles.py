@@ -36,7 +36,13 @@ from engine.systems.lifegear import (
     validate_role,
 )
 from handlers.views.sheets import fit
-from handlers.views.sheets.lifegear import KIND_ICON, KIND_LABEL, role_details, role_summary
+from handlers.views.sheets.lifegear import (
+    KIND_ICON,
+    KIND_LABEL,
+    role_details,
+    role_summary,
+    stats_line,
+)
 from handlers.wizards.common import NAME_MAX, T, clean_name, clean_text, esc, locale_of
 
 logger = logging.getLogger(__name__)
@@ -172,6 +178,13 @@ def _draft(manager: DialogManager) -> dict[str, Any]:
     return draft
 
 
+def _edited_index(manager: DialogManager, roles: list[Role]) -> int:
+    """Where the role being edited is now (found by its stored name: a co-GM may have added or
+    deleted roles meanwhile, so a list index could point at another role); -1 for a new one."""
+    name = str(manager.dialog_data.get("edit") or "")
+    return next((i for i, r in enumerate(roles) if name and r.name == name), -1)
+
+
 def _draft_role(draft: dict[str, Any]) -> Role:
     # the name step comes first, but a placeholder keeps the preview renderable regardless
     return Role.model_validate({**draft, "name": draft.get("name") or "—"})
@@ -212,29 +225,35 @@ async def roles_in_group(message: Message, t: Translator) -> None:
     await message.answer(t("Roles are written in the private chat with me: send me /roles."))
 
 
+def _games(manager: DialogManager) -> dict[int, str]:
+    """The GM's lifegear games as listed when /roles was sent: id → title."""
+    data = manager.start_data
+    games = data.get("games", []) if isinstance(data, dict) else []
+    return {int(g[0]): str(g[1]) for g in games}
+
+
 async def on_start(start_data: Any, manager: DialogManager) -> None:
-    games = start_data.get("games", []) if isinstance(start_data, dict) else []
+    games = _games(manager)
     if len(games) == 1:
-        manager.dialog_data["game_id"] = int(games[0][0])
+        manager.dialog_data["game_id"] = next(iter(games))
 
 
 async def on_game(_: CallbackQuery, __: Any, manager: DialogManager, game_id: int) -> None:
-    if game_id not in {int(g[0]) for g in manager.start_data["games"]}:  # type: ignore[index]
+    if game_id not in _games(manager):
         return
     manager.dialog_data["game_id"] = game_id
     await manager.switch_to(RolesSG.menu)
 
 
 async def game_getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
-    games = dialog_manager.start_data["games"]  # type: ignore[index]
-    return {"games": [(int(g[0]), str(g[1])[:40]) for g in games]}
+    return {"games": [(i, title[:40]) for i, title in _games(dialog_manager).items()]}
 
 
 async def menu_getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
     t = _t(dialog_manager)
     game_id = _game_id(dialog_manager)
     roles = await load_roles(_uow(dialog_manager), game_id)
-    titles = {int(g[0]): str(g[1]) for g in dialog_manager.start_data["games"]}  # type: ignore[index]
+    titles = _games(dialog_manager)
     listed = "\n".join(f"{i + 1}. {role_summary(r, t)}" for i, r in enumerate(roles))
     return {
         "title": esc(titles.get(game_id, "?")),
@@ -248,7 +267,7 @@ async def menu_getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]
 
 async def on_new_role(_: CallbackQuery, __: Any, manager: DialogManager) -> None:
     manager.dialog_data.update(
-        draft={"name": "", "max_lives": 0, "stats": [], "gear": []}, edit=-1, review=False
+        draft={"name": "", "max_lives": 0, "stats": [], "gear": []}, edit="", review=False
     )
     manager.dialog_data.pop("error", None)
     await manager.switch_to(RolesSG.name)
@@ -258,7 +277,8 @@ async def on_pick_role(_: CallbackQuery, __: Any, manager: DialogManager, index:
     roles = await load_roles(_uow(manager), _game_id(manager))
     if not 0 <= index < len(roles):
         return
-    manager.dialog_data.update(draft=roles[index].model_dump(mode="json"), edit=index, review=True)
+    role = roles[index]
+    manager.dialog_data.update(draft=role.model_dump(mode="json"), edit=role.name, review=True)
     manager.dialog_data.pop("error", None)
     await manager.switch_to(RolesSG.preview)
 
@@ -276,7 +296,7 @@ async def got_name(
         _fail(manager, t("The role name must be one line of 1–{limit} characters.", limit=limit))
         return
     roles = await load_roles(_uow(manager), _game_id(manager))
-    edit = int(manager.dialog_data.get("edit", -1))
+    edit = _edited_index(manager, roles)
     if any(r.name.casefold() == name.casefold() for i, r in enumerate(roles) if i != edit):
         _fail(manager, t("There is already a role called «{name}».", name=esc(name)))
         return
@@ -293,7 +313,9 @@ async def got_lives(
     message: Message, _: ManagedTextInput[str], manager: DialogManager, text: str
 ) -> None:
     t = _t(manager)
-    value = int(text) if text.strip().isdigit() else 0
+    raw = text.strip()
+    # isdecimal, not isdigit: "²" is a digit that int() refuses
+    value = int(raw) if raw.isdecimal() and len(raw) <= 3 else 0
     if not 1 <= value <= MAX_GEAR:
         _fail(
             manager,
@@ -396,7 +418,7 @@ async def on_save(_: CallbackQuery, __: Any, manager: DialogManager) -> None:
         _fail(manager, _violations(problems, locale_of(manager)) or t("The role needs a name."))
         return
     roles = await load_roles(uow, game_id)
-    edit = int(manager.dialog_data.get("edit", -1))
+    edit = _edited_index(manager, roles)
     if any(r.name.casefold() == role.name.casefold() for i, r in enumerate(roles) if i != edit):
         _fail(manager, t("There is already a role called «{name}».", name=esc(role.name)))
         return
@@ -421,7 +443,7 @@ async def on_delete(_: CallbackQuery, __: Any, manager: DialogManager) -> None:
         _fail(manager, t("Only the GM of this game can change its roles."))
         return
     roles = await load_roles(uow, game_id)
-    edit = int(manager.dialog_data.get("edit", -1))
+    edit = _edited_index(manager, roles)
     if 0 <= edit < len(roles):
         removed = roles.pop(edit)
         await save_roles(uow, game_id, roles)
@@ -450,12 +472,13 @@ async def draft_getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any
         "lives": draft.get("max_lives") or "—",
         "quick": list(QUICK_LIVES),
         "stats": [(i, s["name"][:30]) for i, s in enumerate(draft["stats"])],
+        "stats_text": stats_line(role.stats),
         "gear": [(i, g["name"][:30]) for i, g in enumerate(draft["gear"])],
         "kinds": kinds,
         "kind": t(KIND_LABEL[kind]),
         "details": fit(role_details(role, t), SHOWN_MAX),
         "problems": _violations(validate_role(role), locale_of(dialog_manager)),
-        "editing": int(dialog_manager.dialog_data.get("edit", -1)) >= 0,
+        "editing": bool(dialog_manager.dialog_data.get("edit")),
         "review": bool(dialog_manager.dialog_data.get("review")),
         "error": dialog_manager.dialog_data.get("error", ""),
     }
@@ -469,7 +492,9 @@ def _error() -> Format:
 
 
 def _to_preview() -> SwitchTo:
-    return SwitchTo(T("To the role preview"), "2p", RolesSG.preview, when=F["review"])
+    return SwitchTo(
+        T("To the role preview"), "2p", RolesSG.preview, when=F["review"], on_click=_clear_error
+    )
 
 
 def _game_window() -> Window:
@@ -508,7 +533,9 @@ def _menu_window() -> Window:
             )
         ),
         Button(T("➕ New role"), "new", on_click=on_new_role, when=F["can_add"]),
-        SwitchTo(T("Another game"), "og", RolesSG.game, when=F["many_games"]),
+        SwitchTo(
+            T("Another game"), "og", RolesSG.game, when=F["many_games"], on_click=_clear_error
+        ),
         Cancel(T("Close")),
         getter=menu_getter,
         state=RolesSG.menu,
@@ -521,7 +548,7 @@ def _name_window() -> Window:
         _error(),
         TextInput("n", on_success=got_name),
         _to_preview(),
-        SwitchTo(T("◀ Roles"), "bk", RolesSG.menu),
+        SwitchTo(T("◀ Roles"), "bk", RolesSG.menu, on_click=_clear_error),
         getter=draft_getter,
         state=RolesSG.name,
     )
@@ -556,6 +583,7 @@ def _stats_window() -> Window:
         T("Role «{role_name}»: stats, rolled as dice. Send them one per line:"),
         T("<code>Shooting: 1d8+3</code>\n<code>Strength: 1d6</code>"),
         T("Tap a stat below to remove it."),
+        T("\nStats so far: {stats_text}"),
         _error(),
         TextInput("s", on_success=got_stats),
         Group(
@@ -611,7 +639,7 @@ def _item_window() -> Window:
         T("<code>Bow: 1d6</code>\n<code>Chainmail: takes one hit</code>"),
         _error(),
         TextInput("i", on_success=got_item),
-        SwitchTo(T("◀ Back"), "ib", RolesSG.gear),
+        SwitchTo(T("◀ Back"), "ib", RolesSG.gear, on_click=_clear_error),
         getter=draft_getter,
         state=RolesSG.item,
     )
@@ -623,16 +651,16 @@ def _preview_window() -> Window:
         Format("\n{problems}", when=F["problems"]),
         _error(),
         Row(
-            SwitchTo(T("Name"), "pn", RolesSG.name),
-            SwitchTo(T("Lives"), "pl", RolesSG.lives),
+            SwitchTo(T("Name"), "pn", RolesSG.name, on_click=_clear_error),
+            SwitchTo(T("Lives"), "pl", RolesSG.lives, on_click=_clear_error),
         ),
         Row(
-            SwitchTo(T("Stats"), "ps", RolesSG.stats),
-            SwitchTo(T("Gear"), "pg", RolesSG.gear),
+            SwitchTo(T("Stats"), "ps", RolesSG.stats, on_click=_clear_error),
+            SwitchTo(T("Gear"), "pg", RolesSG.gear, on_click=_clear_error),
         ),
         Button(T("💾 Save role"), "save", on_click=on_save),
         Button(T("🗑 Delete role"), "del", on_click=on_delete, when=F["editing"]),
-        SwitchTo(T("◀ Roles (discard changes)"), "pm", RolesSG.menu),
+        SwitchTo(T("◀ Roles (discard changes)"), "pm", RolesSG.menu, on_click=_clear_error),
         getter=draft_getter,
         state=RolesSG.preview,
     )

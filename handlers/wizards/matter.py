@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from operator import itemgetter
 
-from aiogram import Router
+from aiogram import F, Router
 from aiogram.types import ContentType
 from aiogram_dialog import Dialog, Window
 from aiogram_dialog.widgets.input import MessageInput, TextInput
@@ -43,8 +43,9 @@ def _not_text() -> MessageInput:
 
 def _name_window() -> Window:
     return Window(
-        T("<b>Matter — new character</b>\nStep 1 of 4. What is the character's name? "
-          "Send it as a message."),
+        T("<b>Matter — new character</b>", when=~F["editing"]),
+        T("<b>Matter — editing {name}</b>", when="editing"),
+        T("Step 1 of 4. What is the character's name? Send it as a message."),
         T("Now: <b>{name}</b>", when="name"),
         _error(),
         TextInput(
@@ -61,7 +62,7 @@ def _name_window() -> Window:
 def _skills_window() -> Window:
     return Window(
         T("Step 2 of 4. <b>Skills</b> of {name}: spend {budget} dots, at most {cap} per skill.\n"
-          "Dots left: <b>{left}</b>. Tap a skill's name to see what it resists."),
+          "{table}\nDots left: <b>{left}</b>. Tap a skill's name to see what it resists."),
         _error(),
         Group(
             Select(

@@ -107,13 +107,14 @@ async def options(manager: DialogManager) -> MatterOptions:
 def skill_ids(character: Character, opts: MatterOptions) -> list[str]:
     """Standard skills, then the GM's, then any other the draft holds (the engine flags it)."""
     ids = [s.value for s in Skill] + [s for s in opts.custom_skills if s not in set(Skill)]
-    return ids + [s for s in character.skills if s not in ids]
+    return ids + sorted(s for s in character.skills if s not in ids)
 
 
 def set_error(manager: DialogManager, text: str | None) -> None:
-    """Show ``text`` on the current step (None clears it); the same text again re-renders
-    nothing, because an edit to identical content is refused by Telegram."""
-    if text and text == error_of(manager):
+    """Show ``text`` on the current step (None clears it). A button refused twice the same way
+    re-renders nothing: Telegram refuses an edit to identical content. (A wrong typed answer
+    always gets the question again, as a new message.)"""
+    if text and text == error_of(manager) and isinstance(manager.event, CallbackQuery):
         keep_message(manager)
         return
     state = manager.current_context().state
@@ -154,6 +155,7 @@ async def common_getter(dialog_manager: DialogManager, **_: Any) -> dict[str, An
         "name": esc(character.name),
         "error": error_of(dialog_manager),
         "review": bool(dialog_manager.dialog_data.get(REVIEW)),
+        "editing": WizardStart.of(dialog_manager).character_id is not None,
     }
 
 
@@ -163,12 +165,16 @@ async def skills_getter(dialog_manager: DialogManager, **_: Any) -> dict[str, An
     locale = locale_of(dialog_manager)
     spent = sum(max(0, d) for d in character.skills.values())
     cells: list[tuple[str, str]] = []
+    table: list[str] = []
     for index, skill in enumerate(skill_ids(character, opts)):
+        # The table repeats the labels: a narrow phone may cut a long label in a 3-button row.
+        shown = f"{dots(character.dots(skill), opts.dot_cap)} {esc(trait_name(skill, locale))}"
+        table.append(shown)
         label = f"{trait_name(skill, locale)} {dots(character.dots(skill), opts.dot_cap)}"
         cells += [(f"m{index}", "−"), (f"n{index}", label), (f"p{index}", "+")]
     return {
         "budget": opts.dot_budget, "cap": opts.dot_cap, "left": opts.dot_budget - spent,
-        "cells": cells,
+        "cells": cells, "table": "\n".join(table),
     }  # fmt: skip
 
 
@@ -181,29 +187,31 @@ def _resisted_by(skill: str, locale: str) -> list[str]:
     ]
 
 
+def _pool(dice: int, t: Translator) -> str:
+    """A pool of 0 dice is the chance roll (SPEC 5)."""
+    return f"{dice}d10" if dice > 0 else t("chance roll")
+
+
 async def derived_getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
     character = sheet(dialog_manager)
+    opts = await options(dialog_manager)
     t = t_of(dialog_manager)
     locale = locale_of(dialog_manager)
-    lines = [
+    values = [
         f"{esc(trait_name(g, locale))}: <b>{effective_trait(character, g)}"
         f"/{effective_trait(character, g + '_max')}</b>"
         for g in GAUGES
     ]
-    lines += [
+    values += [
         f"{esc(trait_name(c, locale))}: <b>{effective_trait(character, c)}</b>" for c in COMBAT
     ]
     pools = [
-        t(
-            "{skill} ({n}d10): {states}",
-            skill=esc(trait_name(s, locale)),
-            n=d,
-            states=esc(", ".join(names)),
-        )
-        for s, d in character.skills.items()
-        if (names := _resisted_by(s, locale))
+        f"{esc(trait_name(skill, locale))} ({_pool(effective_trait(character, skill), t)}): "
+        + esc(", ".join(names))
+        for skill in skill_ids(character, opts)
+        if (names := _resisted_by(skill, locale))
     ]
-    return {"values": "\n".join(lines), "pools": "\n".join(pools)}
+    return {"values": "\n".join(values), "pools": "\n".join(pools)}
 
 
 async def matter_getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
@@ -271,7 +279,8 @@ async def on_bad_name(
 
 
 async def on_not_text(message: Message, widget: Any, manager: DialogManager) -> None:
-    set_error(manager, t_of(manager)("Please answer with text, or /cancel."))
+    t = t_of(manager)
+    set_error(manager, t("Please answer with text, or /cancel."))
 
 
 def _after(manager: DialogManager, step: str) -> State:
@@ -410,5 +419,12 @@ async def on_submit(callback: CallbackQuery, button: Button, manager: DialogMana
     character = sheet(manager)
     problems = await finish_wizard(manager, character)
     if problems:
+        # The preview lists the same problems live (same engine, same options): say only
+        # that nothing was sent, unless the refusal names something the list does not show.
         logger.info("matter wizard: submission refused (%d problems)", len(problems))
-        set_error(manager, violation_lines(problems, locale_of(manager)))
+        shown = validate_character(character, await options(manager))
+        extra = [p for p in problems if p not in shown]
+        lines = violation_lines(extra, locale_of(manager))
+        t = t_of(manager)
+        note = t("⛔ Not sent: fix the problems above first.")
+        set_error(manager, "\n".join(x for x in (lines, note) if x))

@@ -1,7 +1,10 @@
 """The ``storyteller`` (Changeling: The Dreaming) character-creation wizard.
 
-Steps: name, concept, priorities (rank attribute and ability groups), attributes, talents,
-skills, knowledges, Arts, Realms, Backgrounds, Glamour/Banality/Willpower, freebies, preview.
+Steps: name, concept, kith, seeming, priorities (rank the attribute and the ability groups),
+attributes, talents, skills, knowledges, Arts, Realms, Backgrounds, Glamour/Banality/Willpower
+(the starting ratings), freebies (any trait, at the running cost), preview (jump back to any
+step, submit to the GM). On the creation steps a dot must come from the category's creation
+budget; the freebie step reopens the same pages in freebie mode.
 The draft sheet lives in ``dialog_data["sheet"]`` as JSON (the FSM storage is Postgres, so a
 restart resumes at the same step). The rules come from ``engine.systems.storyteller``; the
 per-press checks are in ``storyteller_rules``.
@@ -19,6 +22,7 @@ from aiogram.fsm.state import State, StatesGroup
 from aiogram.types import CallbackQuery, Message
 from aiogram_dialog import Data, Dialog, DialogManager, Window
 from aiogram_dialog.widgets.input import ManagedTextInput, MessageInput, TextInput
+from aiogram_dialog.widgets.input.text import OnSuccess
 from aiogram_dialog.widgets.kbd import (
     Button,
     Cancel,
@@ -28,6 +32,7 @@ from aiogram_dialog.widgets.kbd import (
     Row,
     Select,
 )
+from aiogram_dialog.widgets.kbd.select import OnItemClick
 from aiogram_dialog.widgets.text import Const, Format
 
 from bot.i18n import N_, Translator
@@ -372,7 +377,7 @@ async def seeming_getter(dialog_manager: DialogManager, **_: Any) -> dict[str, A
     return {"text": text + _error_line(dialog_manager), "items": items}
 
 
-def _pick(field: str, catalogue: dict[str, str]) -> Callable[..., Awaitable[None]]:
+def _pick(field: str, catalogue: dict[str, str]) -> OnItemClick[Any, str]:
     """A catalogue button: store its key and go on."""
 
     async def handler(
@@ -385,7 +390,7 @@ def _pick(field: str, catalogue: dict[str, str]) -> Callable[..., Awaitable[None
     return handler
 
 
-def _typed(field: str) -> Callable[..., Awaitable[None]]:
+def _typed(field: str) -> OnSuccess[str]:
     """A typed answer instead of a button: the player's own words."""
 
     async def handler(

@@ -12,7 +12,7 @@ from typing import Final
 
 from bot.i18n import N_, Translator
 from engine.common import Violation, errors_only
-from engine.systems.matter import STATES, Character, Element, MatterKind
+from engine.systems.matter import STATES, Character, Element, MatterKind, Skill
 from engine.systems.matter.traits import trait_message_key
 from engine.text import Msg, has_message, msg
 
@@ -68,9 +68,16 @@ def violation_lines(violations: list[Violation], locale: str) -> str:
     return "\n".join(lines)
 
 
+def ordered_skills(skills: dict[str, int]) -> list[tuple[str, int]]:
+    """The seed's skill order, then the GM's own skills (a stored JSONB object has no order)."""
+    standard = [(s.value, skills[s.value]) for s in Skill if s.value in skills]
+    return standard + sorted((k, v) for k, v in skills.items() if k not in set(Skill))
+
+
 def _skills(character: Character, t: Translator, locale: str) -> list[str]:
-    trained = [(k, v) for k, v in character.skills.items() if v > 0]
-    untrained = [k for k, v in character.skills.items() if v <= 0]
+    skills = ordered_skills(character.skills)
+    trained = [(k, v) for k, v in skills if v > 0]
+    untrained = [k for k, v in skills if v <= 0]
     lines = [f"{esc(trait_name(k, locale))} {dots(v)}" for k, v in trained]
     if untrained:
         names = ", ".join(esc(trait_name(k, locale)) for k in untrained)

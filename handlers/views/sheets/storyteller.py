@@ -19,6 +19,7 @@ from engine.systems.storyteller import (
     health_name,
     trait_name,
 )
+from handlers.views.sheets import fit
 
 logger = logging.getLogger(__name__)
 
@@ -114,5 +115,5 @@ def render_sheet(character: Character, t: Translator, locale: str) -> str:
         lines.append(f"{_name('experience', locale)}: {character.experience}")
     if character.notes:
         lines.append(_esc(character.notes[:500]))
-    text = "\n".join(line for line in lines if line)
-    return text if len(text) <= LIMIT else text[: LIMIT - 1] + "…"
+    # cut at a line boundary, so no tag is left open (every line closes its own tags)
+    return fit("\n".join(line for line in lines if line), LIMIT)

@@ -1,0 +1,140 @@
+"""Roll requests: the GM asks, the named player taps, the roll happens exactly once.
+
+Exactly once, however many presses, devices or redelivered updates: the roll id is derived from
+the request (``req:<id>``), so the dice are a pure function of the epoch's seed and the request;
+the roll log's unique key refuses a second entry, and the request moves pending → rolled with a
+conditional update.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+from bot.services import rolls as roll_service
+from bot.services.games import is_gm
+from db.repositories.games import GameDTO
+from db.repositories.requests import RequestDTO
+from db.uow import UnitOfWork
+from engine.dice.ast import Cmp, Dice
+from engine.dice.odds import distribution, matter_pool, storyteller_pool
+from engine.dice.parser import parse
+from engine.errors import EngineError
+
+_SPEC = re.compile(
+    r"^(?P<expr>.+?)(?:\s+(?:vs|против|пр)\s+(?P<target>-?\d{1,4}))?(?:\s*[:—-]\s*(?P<note>.+))?$",
+    re.I | re.S,
+)
+NOTE_MAX = 200
+
+
+@dataclass(frozen=True)
+class RequestSpec:
+    expression: str  # canonical notation (its label, if any, becomes the note)
+    target_number: int | None
+    note: str | None
+
+
+@dataclass(frozen=True)
+class PressResult:
+    request: RequestDTO
+    logged: roll_service.LoggedRoll
+    first: bool  # this press made the roll; the others see the same result
+
+
+class RequestRefused(Exception):
+    """A press that must change nothing; ``reason`` is a msgid."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def parse_spec(text: str) -> RequestSpec:
+    """``EXPR [vs N] [: note]``; raises ``EngineError`` for bad notation."""
+    match = _SPEC.match(text.strip())
+    if match is None:
+        parse(text)  # raises the parser's explanation
+        raise AssertionError("unreachable")
+    parsed = parse(match["expr"])
+    note = match["note"] or parsed.label or None
+    target = int(match["target"]) if match["target"] else None
+    return RequestSpec(parsed.canonical, target, note[:NOTE_MAX] if note else None)
+
+
+def chance(expression: str, target: int | None) -> Fraction | None:
+    """The exact chance of success shown on the card, where it is defined."""
+    try:
+        root = parse(expression, stored=True).root
+        if isinstance(root, Dice) and root.success is not None:
+            return _pool_chance(root)
+        if target is None:
+            return None
+        return distribution(expression).p_at_least(target)
+    except EngineError:
+        return None  # no exact odds for this expression: the card simply shows none
+
+
+def _pool_chance(dice: Dice) -> Fraction | None:
+    success = dice.success
+    assert success is not None
+    cond = success.condition
+    if dice.sides != 10 or cond.cmp not in (Cmp.GE, Cmp.GT):
+        return None
+    threshold = cond.number + (1 if cond.cmp is Cmp.GT else 0)
+    if success.cancel is not None and dice.explode is None:
+        return storyteller_pool(dice.count, threshold).success
+    if threshold == 7 and dice.explode is not None:
+        return matter_pool(dice.count).at_least_1
+    return None
+
+
+async def create(
+    uow: UnitOfWork, game: GameDTO, *, gm_user_id: int, target_user_id: int, spec: RequestSpec
+) -> RequestDTO:
+    request = await uow.requests.add(
+        game_id=game.id, chat_id=game.chat_id, requested_by=gm_user_id,
+        target_user_id=target_user_id, expression=spec.expression,
+        target_number=spec.target_number, note=spec.note,
+    )  # fmt: skip
+    await uow.commit()
+    return request
+
+
+async def attach_card(uow: UnitOfWork, request: RequestDTO, message_id: int) -> None:
+    await uow.requests.set_message(request.id, message_id)
+    await uow.commit()
+
+
+async def press(
+    uow: UnitOfWork, *, request_id: int, chat_id: int, user_id: int, user_name: str
+) -> PressResult:
+    """Check who pressed where, then roll once. Raises ``RequestRefused`` for a wrong press."""
+    request = await uow.requests.get(request_id)
+    if request is None or request.chat_id != chat_id:
+        raise RequestRefused("This button is no longer active.")
+    if request.status == "cancelled":
+        raise RequestRefused("This request was cancelled.")
+    game = await uow.games.get(request.game_id)
+    allowed = user_id == request.target_user_id or (
+        game is not None and await is_gm(uow, game, user_id)
+    )
+    if not allowed:
+        raise RequestRefused("This roll is for someone else.")
+    target = await uow.users.get(request.target_user_id)
+    logged = await roll_service.roll_logged(
+        uow,
+        chat_id=chat_id,
+        roll_id=f"req:{request.id}",
+        text=request.expression,
+        actor=user_name,
+        subject=target.name if target else str(request.target_user_id),
+        actor_user_id=user_id,
+        stored=True,
+    )
+    first = not logged.duplicate and await uow.requests.mark_rolled(request.id, logged.entry.seq)
+    await uow.commit()
+    updated = await uow.requests.get(request.id)
+    assert updated is not None
+    return PressResult(updated, logged, first)

@@ -1,0 +1,88 @@
+"""Roll requests: created by a GM, rolled once (a conditional update guards the state)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import select, update
+from sqlmodel import col
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from db.models import RollRequest, utcnow
+
+
+@dataclass(frozen=True)
+class RequestDTO:
+    id: int
+    game_id: int
+    chat_id: int
+    requested_by: int
+    target_user_id: int
+    expression: str
+    target_number: int | None
+    note: str | None
+    status: str
+    message_id: int | None
+    roll_seq: int | None
+
+
+def _dto(row: RollRequest) -> RequestDTO:
+    assert row.id is not None
+    return RequestDTO(
+        row.id, row.game_id, row.chat_id, row.requested_by, row.target_user_id, row.expression,
+        row.target_number, row.note, row.status, row.message_id, row.roll_seq,
+    )  # fmt: skip
+
+
+class RequestRepo:
+    def __init__(self, session: AsyncSession) -> None:
+        self._session = session
+
+    async def add(
+        self,
+        *,
+        game_id: int,
+        chat_id: int,
+        requested_by: int,
+        target_user_id: int,
+        expression: str,
+        target_number: int | None,
+        note: str | None,
+    ) -> RequestDTO:
+        row = RollRequest(
+            game_id=game_id, chat_id=chat_id, requested_by=requested_by,
+            target_user_id=target_user_id, expression=expression, target_number=target_number,
+            note=note,
+        )  # fmt: skip
+        self._session.add(row)
+        await self._session.flush()
+        return _dto(row)
+
+    async def get(self, request_id: int) -> RequestDTO | None:
+        row = await self._session.get(RollRequest, request_id)
+        return _dto(row) if row else None
+
+    async def set_message(self, request_id: int, message_id: int) -> None:
+        await self._session.execute(
+            update(RollRequest)
+            .where(col(RollRequest.id) == request_id)
+            .values(message_id=message_id)
+        )
+
+    async def mark_rolled(self, request_id: int, roll_seq: int) -> bool:
+        """pending → rolled, once."""
+        stmt = (
+            update(RollRequest)
+            .where(col(RollRequest.id) == request_id, col(RollRequest.status) == "pending")
+            .values(status="rolled", roll_seq=roll_seq, rolled_at=utcnow())
+            .returning(col(RollRequest.id))
+        )
+        return (await self._session.execute(stmt)).scalar_one_or_none() is not None
+
+    async def pending_for(self, game_id: int) -> list[RequestDTO]:
+        stmt = (
+            select(RollRequest)
+            .where(col(RollRequest.game_id) == game_id, col(RollRequest.status) == "pending")
+            .order_by(col(RollRequest.id))
+        )
+        return [_dto(r) for r in (await self._session.execute(stmt)).scalars()]

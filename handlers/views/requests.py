@@ -1,0 +1,86 @@
+from __future__ import annotations
+
+from fractions import Fraction
+from html import escape
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.i18n import Translator
+from bot.services.requests import PressResult
+from db.repositories.requests import RequestDTO
+from engine.dice.render import render_html
+from handlers.callbacks import RollRequestCD
+from handlers.views.dice import ROLL_BODY_LIMIT, percent, short_hash
+
+
+def _what(request: RequestDTO) -> str:
+    what = f"<code>{escape(request.expression)}</code>"
+    if request.target_number is not None:
+        what += f" vs <b>{request.target_number}</b>"
+    if request.note:
+        what += f" — {escape(request.note)}"
+    return what
+
+
+def card(t: Translator, request: RequestDTO, gm: str, player: str, p: Fraction | None) -> str:
+    lines = [
+        t(
+            "🎲 {gm} asks {player} to roll {what}",
+            gm=escape(gm),
+            player=f"<b>{escape(player)}</b>",
+            what=_what(request),
+        )
+    ]
+    if p is not None:
+        lines.append(t("Chance of success: {p}", p=f"<b>{percent(p)}</b>"))
+    return "\n".join(lines)
+
+
+def card_keyboard(t: Translator, request: RequestDTO) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(
+        inline_keyboard=[
+            [
+                InlineKeyboardButton(
+                    text="🎲 " + t("Roll"),
+                    callback_data=RollRequestCD(request_id=request.id).pack(),
+                )
+            ]
+        ]
+    )
+
+
+def rolled_card(t: Translator, locale: str, result: PressResult, player: str) -> str:
+    request, logged = result.request, result.logged
+    lines = [
+        t("🎲 {player} rolled {what}", player=f"<b>{escape(player)}</b>", what=_what(request)),
+        render_html(logged.result, locale, limit=ROLL_BODY_LIMIT),
+    ]
+    if request.target_number is not None and not logged.result.counts_successes:
+        success = logged.result.total >= request.target_number
+        lines.append(
+            t(
+                "✅ Success ({total} vs {target})",
+                total=logged.result.total,
+                target=request.target_number,
+            )
+            if success
+            else t(
+                "❌ Failure ({total} vs {target})",
+                total=logged.result.total,
+                target=request.target_number,
+            )
+        )
+    footer = t(
+        "Log #{seq} · {hash}",
+        seq=logged.entry.seq,
+        hash=f"<code>{short_hash(logged.entry.hash)}</code>",
+    )
+    lines.append(f"<i>{footer}</i>")
+    return "\n".join(lines)
+
+
+def usage(t: Translator) -> str:
+    return t(
+        "Reply to a player's message with <code>/request 3d6+2 vs 12: pick the lock</code> "
+        "(the expression, an optional target after vs, an optional note after a colon)."
+    )

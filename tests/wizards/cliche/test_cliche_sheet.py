@@ -1,0 +1,53 @@
+"""The ``cliche`` sheet renderer: escaped, compact, within Telegram's 4,096 characters."""
+
+from __future__ import annotations
+
+from bot.i18n import I18n
+from engine.systems.cliche import Attributes, Character, Cliche, ClicheOptions, Tool, ToolEffect
+from handlers.views.sheets import render_sheet
+from handlers.wizards import cliche_draft as draft
+from handlers.wizards.cliche import create_dialogs
+
+
+def _character(text: str, cliches: int = 2) -> Character:
+    items = tuple(
+        Cliche(
+            name=f"<Cliché {i}>",
+            dice=3,
+            description=text,
+            tools=(Tool(name="vest & co", when_missing=ToolEffect.HALF),),
+        )
+        for i in range(cliches)
+    )
+    return Character(
+        name="Kaylee <Frye>",
+        attributes=Attributes(physical=2, mental=4, social=3),
+        cliches=items,
+        hooks=(text,) * 10,
+        backstory=text,
+        gm_bonus_dice=2,
+    )
+
+
+def test_sheet_escapes_and_reads_in_russian() -> None:
+    t = I18n("ru").translator("ru")
+    html = render_sheet("cliche", _character("Чинит всё & вся"), t, "ru")
+    assert html.startswith("<b>Kaylee &lt;Frye&gt;</b>")
+    assert "&lt;Cliché 0&gt;</b> (3) — Чинит всё &amp; вся" in html
+    assert "vest &amp; co (без него: половина костей)" in html
+    assert "Физический 2" in html and "Бонусные кости от мастера: 2" in html
+
+
+def test_longest_sheet_fits_one_message() -> None:
+    t = I18n("en").translator("en")
+    html = render_sheet("cliche", _character("x" * 500, cliches=draft.MAX_CLICHES), t, "en")
+    assert len(html) <= 4096 and "<Cliché" not in html
+
+
+def test_draft_round_trip_and_dialogs_build() -> None:
+    sheet = _character("text").model_dump(mode="json")
+    options = ClicheOptions()
+    restored = draft.character(draft.from_sheet(sheet, options))
+    assert restored.model_dump(mode="json") == sheet
+    assert draft.from_sheet({"broken": True}, options) == draft.fresh(options)
+    assert len(create_dialogs()) == 1

@@ -1,0 +1,84 @@
+"""The FATE wizard's draft helpers and sheet view, without a bot: engine refusals, escaping."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.i18n import I18n
+from engine.systems.fate import Character, FateOptions, GearItem, Skill, Stunt
+from handlers.views.sheets import LIMIT, render_sheet
+from handlers.wizards import fate_draft as draft
+
+OPTIONS = FateOptions()
+
+
+def _data(**changes: Any) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    draft.init_data(data, OPTIONS, None)
+    data.update(
+        name="Mira", concept="Alchemist", trouble="Debts", phase="Fire",
+        crossings=[{"text": "Bob's debt", "with": 0}, {"text": "The ferry", "with": None}],
+    )  # fmt: skip
+    data.update(changes)
+    return data
+
+
+def test_fresh_draft_is_valid_with_warnings_only() -> None:
+    data = _data()
+    assert draft.problems(data, OPTIONS, ("",)) == []
+    built = draft.build(data)
+    assert built.fate_points == built.refresh == 3 and len(built.aspects) == 5
+
+
+def test_skill_cap_and_points_come_from_the_engine() -> None:
+    data = _data(skills={"fight": 4})
+    refused = draft.step_skill(data, OPTIONS, Skill.FIGHT, +1)
+    assert refused and "at most +4" in refused[0].render("en")
+    assert data["skills"] == {"fight": 4}
+    full = _data(skills={s.value: 1 for s in list(Skill)[:28]}, refresh=3)
+    full["skills"].update({"fight": 3})  # 30 points spent
+    assert draft.points_left(full, OPTIONS) == 0
+    refused = draft.step_skill(full, OPTIONS, Skill.WILL, +1)
+    assert refused and "31 skill points spent out of 30" in refused[0].render("en")
+    assert draft.step_skill(full, OPTIONS, Skill.FIGHT, -1) == []
+    assert full["skills"]["fight"] == 2
+
+
+def test_column_rule_is_only_checked_when_leaving_the_step() -> None:
+    data = _data()
+    for skill, times in ((Skill.FIGHT, 4), (Skill.WILL, 4), (Skill.NOTICE, 3)):
+        for _ in range(times):
+            assert draft.step_skill(data, OPTIONS, skill, +1) == []
+    found = draft.problems(data, OPTIONS, ("skills",))
+    assert [v.field for v in found] == ["skills.column", "skills.column"]
+
+
+def test_gear_over_equipment_points_is_refused() -> None:
+    data = _data(skills={"wealth": 1})
+    assert draft.step_gear(data, OPTIONS, GearItem.MELEE, +1) == []
+    refused = draft.step_gear(data, OPTIONS, GearItem.ARMOR, +1)
+    assert refused and "equipment points" in refused[0].render("en")
+    assert data["gear"] == {"melee": 1, "ranged": 0, "armor": 0}
+
+
+def test_editing_keeps_fate_points_and_untouched_fields() -> None:
+    stunt = Stunt(name="Firestorm", powerful=True)
+    sheet = Character(name="Old", refresh=2, fate_points=5, notes="kept", stunts=(stunt,))
+    data: dict[str, Any] = {}
+    draft.init_data(data, OPTIONS, sheet.model_dump(mode="json"), editing=True)
+    built = draft.build(data)
+    assert built.fate_points == 5 and built.notes == "kept" and built.refresh == 2
+    assert built.stunts == (stunt,)  # the GM's "powerful" mark survives the wizard
+    data["editing"] = False  # a returned (never played) sheet starts with FP = refresh
+    assert draft.build(data).fate_points == 2
+
+
+def test_sheet_escapes_and_fits() -> None:
+    t = I18n("ru").translator("ru")
+    stunts = tuple(Stunt(name=f"<b>{i}</b>", description="x&y " * 120) for i in range(12))
+    character = draft.build(_data(name="<i>Mira</i>", skills={"fight": 3, "physique": 5}))
+    character = character.model_copy(update={"stunts": stunts})
+    html = render_sheet("fate", character, t, "ru")
+    assert len(html) <= LIMIT and "&lt;i&gt;Mira&lt;/i&gt;" in html and "<i>Mira" not in html
+    assert "Бой" in html and "Конституция" in html and "Прекрасно" not in html
+    assert "лёгкое физическое 2" in html  # Конституция +5 → the extra mild slot

@@ -1,0 +1,84 @@
+"""lifegear roles: the GM writes, checks, edits and deletes them with /roles (private chat)."""
+
+from __future__ import annotations
+
+from sqlalchemy import text
+
+from tests.conftest import Harness
+from tests.games.helpers import ALICE, GM, GROUP, create_game, open_wizard, seat_table
+from tests.wizards.lifegear.helpers import count, press, say, widgets
+
+
+async def _roles(h: Harness) -> list[dict]:  # type: ignore[type-arg]
+    async with h.engine.connect() as conn:
+        value = (
+            await conn.execute(text("SELECT value FROM game_data WHERE key = 'lifegear.roles'"))
+        ).scalar_one_or_none()
+    return list(value or [])
+
+
+async def test_without_roles_the_wizard_says_so_and_closes(running: Harness) -> None:
+    seat_table(running)
+    emu = running.emu
+    announcement = await create_game(running, "lifegear", "Пустоши")
+    told = await open_wizard(running, ALICE, announcement)
+    assert "has not written roles" in told.text and "/roles" in told.text
+    assert widgets(told) == []
+    assert "Nothing to cancel" in (await say(running, ALICE, "/cancel")).text  # closed
+    assert await count(running, "characters") == 0
+
+    assert "not the GM" in (await say(running, ALICE, "/roles")).text
+    before = emu.last_bot_message(GROUP)
+    emu.send_text(GM, GROUP, "/roles")
+    hint = await emu.wait_bot_message(GROUP, after=before.message_id if before else 0)
+    assert "/roles" in hint.text and "личном" in hint.text
+
+
+async def test_gm_role_editor_refuses_bad_input_then_saves_edits_deletes(
+    running: Harness,
+) -> None:
+    seat_table(running)
+    await create_game(running, "lifegear", "Пустоши")
+    menu = await say(running, GM, "/roles")
+    assert "Ролей пока нет" in menu.text
+    await press(running, GM, "new")
+    lives = await say(running, GM, "Маг")
+    assert "максимум жизней" in lives.text
+    stats = await press(running, GM, "q", "3")
+    bad = await say(running, GM, "Магия: 1d1\nВоля 1д4")
+    assert "от 2 до 1000 граней" in bad.text  # the engine's reason, in the GM's language
+    assert "Воля" in bad.text and "sn" in widgets(bad)  # the good line is kept, step stays
+    assert stats.message_id != bad.message_id
+    await say(running, GM, "Магия: 2d6+1")
+    await press(running, GM, "sn")
+    for spell in ("Огонь", "Лёд", "Щит", "Свет: 1d4"):
+        await press(running, GM, "k", "ability")
+        gear = await say(running, GM, spell)
+    assert "Свет" in gear.text and "1d4" in gear.text
+    preview = await press(running, GM, "gn")
+    assert "Годного снаряжения 4, а максимум жизней 3" in preview.text
+    refused = await press(running, GM, "save")
+    assert "⛔" in refused.text and "save" in widgets(refused)
+    assert await _roles(running) == []  # nothing stored
+
+    await press(running, GM, "pl")  # jump back from the preview to max lives
+    fixed = await press(running, GM, "q", "5")  # … and straight back to the preview
+    assert "Максимум жизней: 5" in fixed.text and "⛔" not in fixed.text
+    saved = await press(running, GM, "save")
+    assert "Роль «Маг» сохранена" in saved.text
+    [role] = await _roles(running)
+    assert role["max_lives"] == 5
+    assert [s["dice"] for s in role["stats"]] == ["1d4", "2d6+1"]  # «1д4» read as 1d4
+    assert [g["kind"] for g in role["gear"]] == ["ability"] * 4
+    assert len({g["id"] for g in role["gear"]}) == 4
+
+    edit = await press(running, GM, "r", "0")
+    assert "Маг" in edit.text and "del" in widgets(edit)
+    await press(running, GM, "pn")
+    renamed = await say(running, GM, "Чародей")
+    assert "Чародей" in renamed.text
+    assert "Роль «Чародей» сохранена" in (await press(running, GM, "save")).text
+    assert [r["name"] for r in await _roles(running)] == ["Чародей"]
+    await press(running, GM, "r", "0")
+    deleted = await press(running, GM, "del")
+    assert "удалена" in deleted.text and await _roles(running) == []
