@@ -27,9 +27,11 @@ class SystemSpec:
     def options(self, raw: dict[str, Any] | None) -> SheetModel:
         return self.options_type.model_validate(raw or {})
 
-    def load(self, sheet: dict[str, Any]) -> SheetModel:
-        """A stored sheet back into the engine's model (raises pydantic's ValidationError)."""
-        return self.character_type.model_validate(sheet)
+    def load(self, sheet: dict[str, Any], schema_version: int | None = None) -> SheetModel:
+        """A stored sheet back into the engine's model, upgraded first if it was stored by an
+        older schema (raises pydantic's ValidationError for a sheet that cannot be read)."""
+        version = self.schema_version if schema_version is None else schema_version
+        return self.character_type.model_validate(upgrade_sheet(self.id, sheet, version))
 
     def validate(self, character: SheetModel, options: SheetModel) -> list[Violation]:
         return self._validate(character, options)
@@ -39,6 +41,24 @@ class SystemSpec:
     ) -> list[Violation]:
         check = self._validate_in_play if in_play and self._validate_in_play else self._validate
         return errors_only(check(character, options))
+
+
+SheetUpgrade = Callable[[dict[str, Any]], dict[str, Any]]
+
+# (system, from_version) → a function turning a stored sheet of that version into the next
+# one. When an engine model changes incompatibly, bump its SCHEMA_VERSION and add the step
+# here; sheets are upgraded when read, and rewritten at their next save.
+SHEET_UPGRADES: dict[tuple[str, int], SheetUpgrade] = {}
+
+
+def upgrade_sheet(system: str, sheet: dict[str, Any], version: int) -> dict[str, Any]:
+    current = SYSTEMS[system].schema_version
+    if version > current:
+        raise ValueError(f"{system} sheet version {version} is newer than this bot ({current})")
+    while version < current:
+        sheet = SHEET_UPGRADES[(system, version)](sheet)
+        version += 1
+    return sheet
 
 
 def _fate_in_play(character: Any, options: Any) -> list[Violation]:

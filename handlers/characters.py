@@ -109,7 +109,9 @@ async def _submit_edit(
 
 def _sheet_html(character: CharacterDTO, t: Translator, locale: str) -> str:
     spec = SYSTEMS[character.system]
-    return render_sheet(character.system, spec.load(character.sheet), t, locale)
+    return render_sheet(
+        character.system, spec.load(character.sheet, character.schema_version), t, locale
+    )
 
 
 async def open_wizard(

@@ -121,7 +121,7 @@ async def verify_file(
 
 
 async def reveal_refused(message: Message, t: Translator) -> None:
-    await message.answer(t("Only the chat's admins can reveal the seed."))
+    await message.answer(t("Only the chat's admins and the GM can reveal the seed."))
 
 
 def create_router() -> Router:

@@ -19,13 +19,17 @@ def _message_of(event: Message | CallbackQuery) -> Message | None:
 
 
 class ChatAdmin(BaseFilter):
-    """Passes in private chats and, in groups, for the chat's creator and administrators."""
+    """Passes in private chats and, in groups, for the chat's creator and administrators —
+    and for the GM and co-GMs of the chat's game, who run the table even without admin rights."""
 
-    async def __call__(self, event: Message | CallbackQuery, bot: Bot) -> bool:
+    async def __call__(self, event: Message | CallbackQuery, bot: Bot, uow: UnitOfWork) -> bool:
         message = _message_of(event)
         if message is None or event.from_user is None:
             return False
         if message.chat.type == "private":
+            return True
+        game = await uow.games.live_for_chat(message.chat.id)
+        if game is not None and await game_service.is_gm(uow, game, event.from_user.id):
             return True
         member = await bot.get_chat_member(message.chat.id, event.from_user.id)
         return member.status in ("creator", "administrator")

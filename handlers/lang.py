@@ -64,11 +64,15 @@ async def choose_language(
 async def not_allowed(
     query: CallbackQuery, callback_answer: CallbackAnswer, t: Translator
 ) -> None:
-    notify(callback_answer, t("Only the chat's admins can change its language."), alert=True)
+    notify(
+        callback_answer,
+        t("Only the chat's admins and the GM can change its language."),
+        alert=True,
+    )
 
 
 async def not_allowed_message(message: Message, t: Translator) -> None:
-    await message.answer(t("Only the chat's admins can change its language."))
+    await message.answer(t("Only the chat's admins and the GM can change its language."))
 
 
 def _uid(message: Message) -> int:

@@ -127,7 +127,7 @@ async def edit(
     new_sheet = character.model_dump(mode="json")
     version = await uow.characters.replace_sheet(
         character_id, expected_version=current.version, name=sheet_name(character),
-        sheet=new_sheet,
+        sheet=new_sheet, schema_version=SYSTEMS[current.system].schema_version,
     )  # fmt: skip
     if version is None:
         raise CharacterError(N_("The sheet changed meanwhile; open it again."))
@@ -185,6 +185,7 @@ async def decide(
     version = await uow.characters.replace_sheet(
         current.id, expected_version=current.version,
         name=str(proposal.sheet.get("name") or current.name)[:NAME_MAX], sheet=proposal.sheet,
+        schema_version=SYSTEMS[current.system].schema_version,
     )  # fmt: skip
     assert version is not None  # the row is locked: nobody changed it meanwhile
     await uow.characters.add_version(

@@ -55,6 +55,7 @@ class CharacterDTO:
     sheet: dict[str, Any]
     version: int
     review_comment: str | None
+    schema_version: int = 1
 
 
 @dataclass(frozen=True)
@@ -96,7 +97,7 @@ def _character(row: Character) -> CharacterDTO:
     assert row.id is not None
     return CharacterDTO(
         row.id, row.game_id, row.owner_user_id, row.is_npc, row.system, row.name, row.status,
-        dict(row.sheet), row.version, row.review_comment,
+        dict(row.sheet), row.version, row.review_comment, row.schema_version,
     )  # fmt: skip
 
 
@@ -295,7 +296,13 @@ class CharacterRepo:
         await self._session.execute(stmt)
 
     async def replace_sheet(
-        self, character_id: int, *, expected_version: int, name: str, sheet: dict[str, Any]
+        self,
+        character_id: int,
+        *,
+        expected_version: int,
+        name: str,
+        sheet: dict[str, Any],
+        schema_version: int,
     ) -> int | None:
         """Optimistic: the sheet changes only if nobody changed it since it was read."""
         stmt = (

@@ -41,6 +41,11 @@ def _not_text() -> MessageInput:
     return MessageInput(steps.on_not_text, content_types=ContentType.ANY)
 
 
+def _buttons_only() -> MessageInput:
+    """Typing on a buttons-only step shows the step again with a hint."""
+    return MessageInput(steps.on_buttons_only, content_types=ContentType.ANY)
+
+
 def _name_window() -> Window:
     return Window(
         T("<b>Matter — new character</b>", when=~F["editing"]),
@@ -73,6 +78,7 @@ def _skills_window() -> Window:
         ),
         Row(Back(T("◀ Back")), Button(T("Next ▶"), id="sn", on_click=steps.on_skills_done)),
         _to_preview(),
+        _buttons_only(),
         getter=steps.skills_getter,
         state=MatterSG.skills,
     )  # fmt: skip
@@ -85,6 +91,8 @@ def _derived_window() -> Window:
         T("\n<b>Resistance</b> (the skill rolled against a state):\n{pools}", when="pools"),
         Row(Back(T("◀ Back")), SwitchTo(T("Next ▶"), id="dn", state=MatterSG.matter)),
         _to_preview(),
+        _error(),
+        _buttons_only(),
         getter=steps.derived_getter,
         state=MatterSG.derived,
     )  # fmt: skip
@@ -108,6 +116,7 @@ def _matter_windows() -> list[Window]:
                 SwitchTo(T("◀ Back"), id="mb", state=MatterSG.derived),
                 SwitchTo(T("Preview ▶"), id="mn", state=MatterSG.preview),
             ),
+            _buttons_only(),
             getter=steps.matter_getter,
             state=MatterSG.matter,
         ),
@@ -129,6 +138,8 @@ def _matter_windows() -> list[Window]:
                 on_click=steps.on_kind,
             ),
             SwitchTo(T("◀ Back"), id="kb", state=MatterSG.matter),
+            _error(),
+            _buttons_only(),
             getter=steps.kind_getter,
             state=MatterSG.ab_kind,
         ),
@@ -160,6 +171,7 @@ def _preview_window() -> Window:
             width=2,
         ),
         Button(T("✅ Send to the GM"), id="ok", on_click=steps.on_submit),
+        _buttons_only(),
         getter=steps.preview_getter,
         state=MatterSG.preview,
     )

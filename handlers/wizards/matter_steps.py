@@ -283,6 +283,11 @@ async def on_not_text(message: Message, widget: Any, manager: DialogManager) -> 
     set_error(manager, t("Please answer with text, or /cancel."))
 
 
+async def on_buttons_only(message: Message, widget: Any, manager: DialogManager) -> None:
+    t = t_of(manager)
+    set_error(manager, t("Please use the buttons, or /cancel."))
+
+
 def _after(manager: DialogManager, step: str) -> State:
     """The next step, or straight back to the preview when editing from there."""
     if manager.dialog_data.get(REVIEW):

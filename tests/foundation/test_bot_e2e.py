@@ -112,7 +112,7 @@ async def test_group_language_is_for_admins_only(running: Harness) -> None:
     emu.add_group(GROUP, "Table", members=[GM, BOB], creator=GM)
     emu.send_text(BOB, GROUP, "/lang en")
     refused = await emu.wait_bot_message(GROUP)
-    assert refused.text == "Only the chat's admins can change its language."
+    assert refused.text == "Only the chat's admins and the GM can change its language."
     emu.send_text(GM, GROUP, "/lang en")
     done = await emu.wait_bot_message(GROUP, after=refused.message_id)
     assert done.text == "Language set: English."

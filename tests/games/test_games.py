@@ -127,3 +127,20 @@ async def test_cogm_by_reply(running: Harness) -> None:
     emu.send_text(BOB, GROUP, "/options")
     panel = await emu.wait_bot_message(GROUP, contains="10")
     assert "Кубики клише" in panel.text or "Cliché dice" in panel.text
+
+
+async def test_a_gm_without_admin_rights_sets_the_game_language(running: Harness) -> None:
+    seat_table(running)
+    emu = running.emu
+    emu.send_text(BOB, GROUP, "/newgame Bob's table")  # Bob is a plain member of the group
+    picker = await emu.wait_bot_message(GROUP)
+    pressed = emu.press_button(BOB, GROUP, picker.message_id, 0)
+    await emu.wait_callback_answer(pressed.callback_query_id)
+    announced = await emu.wait_for(
+        lambda: (m := emu.last_bot_message(GROUP)) and any("url" in b for b in buttons(m)) and m
+    )
+    emu.send_text(ALICE, GROUP, "/lang ru")
+    refused = await emu.wait_bot_message(GROUP, contains="GM", after=announced.message_id)
+    emu.send_text(BOB, GROUP, "/lang ru")
+    done = await emu.wait_bot_message(GROUP, after=refused.message_id)
+    assert done.text == "Язык: Русский."

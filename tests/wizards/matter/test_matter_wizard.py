@@ -235,6 +235,9 @@ async def test_preview_jumps_back_to_every_step_and_cancel_ends(running: Harness
     h = running
     await start_wizard(h)
     await named(h, "Vera")
+    h.emu.send_text(ALICE, ALICE, "three in Brutality please")  # a buttons-only step
+    hint = await wait_screen(h, "Please use the buttons")
+    assert "Step 2 of 4" in hint.text and buttons(hint)  # the step again, with its keyboard
     await tap(h, "Next")
     await wait_screen(h, "Step 3 of 4")
     await tap(h, "Next")
