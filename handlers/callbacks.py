@@ -83,3 +83,10 @@ class RollRequestCD(CallbackData, prefix="rq"):
     """Press the 🎲 of a roll request (only its player or a GM; checked on the server)."""
 
     request_id: int
+
+
+class SheetPageCD(CallbackData, prefix="shp"):
+    """Show page ``page`` of a long character sheet (read-only; anyone in the game's chat)."""
+
+    character_id: int
+    page: int

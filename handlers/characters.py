@@ -23,12 +23,12 @@ from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
 from engine.common import SheetModel, Violation
 from handlers import wizards
-from handlers.callbacks import ApproveCD, ProposalCD, ReturnCD, notify
+from handlers.callbacks import ApproveCD, ProposalCD, ReturnCD, SheetPageCD, notify
 from handlers.filters import HasGame, IsGM
 from handlers.views import characters as views
 from handlers.views.edit import edit_text
 from handlers.views.games import deep_link
-from handlers.views.sheets import render_sheet
+from handlers.views.sheets import render_sheet, sheet_pages
 from handlers.wizards.common import WizardStart, clean_text
 
 logger = logging.getLogger(__name__)
@@ -302,11 +302,42 @@ async def sheet(
         return
     token = await game_service.edit_link_token(uow, game, found.id)
     me = await bot.me()
+    edit_url = deep_link(me.username or "", token) if found.status == "active" else None
+    pages = _pages(found, t, locale)
     await message.answer(
-        _sheet_html(found, t, locale),
-        reply_markup=views.link_keyboard("✏️ " + t("Edit"), deep_link(me.username or "", token))
-        if found.status == "active"
-        else None,
+        pages[0], reply_markup=views.sheet_keyboard(t, found.id, pages, 0, edit_url)
+    )
+
+
+def _pages(character: CharacterDTO, t: Translator, locale: str) -> list[str]:
+    spec = SYSTEMS[character.system]
+    model = spec.load(character.sheet, character.schema_version)
+    return sheet_pages(character.system, model, t, locale)
+
+
+async def sheet_page(
+    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: SheetPageCD,
+    game: GameDTO, t: Translator, locale: str, uow: UnitOfWork,
+) -> None:  # fmt: skip
+    found = await uow.characters.get(callback_data.character_id)
+    if found is None or found.game_id != game.id or not isinstance(query.message, Message):
+        notify(callback_answer, t("This button is no longer active."))
+        return
+    pages = _pages(found, t, locale)
+    page = min(max(callback_data.page, 0), len(pages) - 1)
+    edit_url = next(
+        (
+            b.url
+            for row in (
+                query.message.reply_markup.inline_keyboard if query.message.reply_markup else []
+            )
+            for b in row
+            if b.url
+        ),
+        None,
+    )
+    await edit_text(
+        query.message, pages[page], views.sheet_keyboard(t, found.id, pages, page, edit_url)
     )
 
 
@@ -348,6 +379,8 @@ def create_router() -> Router:
     with_game.message.filter(HasGame())
     with_game.message.register(sheet, Command("sheet"))
     with_game.message.register(history, Command("history"))
+    with_game.callback_query.filter(HasGame())
+    with_game.callback_query.register(sheet_page, SheetPageCD.filter())
     group.include_routers(gm, others, with_game)
     router.include_router(group)
     return router

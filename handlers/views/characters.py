@@ -6,7 +6,8 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.i18n import N_, Translator
 from db.repositories.games import CharacterDTO, VersionDTO
-from handlers.callbacks import ApproveCD, ProposalCD, ReturnCD
+from handlers.callbacks import ApproveCD, ProposalCD, ReturnCD, SheetPageCD
+from handlers.views.sheets import page_title
 
 KIND_NAMES = {
     "create": N_("created"),
@@ -108,6 +109,25 @@ def history(
             line += f" ({fields})"
         lines.append(line)
     return "\n".join(lines)
+
+
+def sheet_keyboard(
+    t: Translator, character_id: int, pages: list[str], current: int, edit_url: str | None
+) -> InlineKeyboardMarkup | None:
+    """Section pages of a long sheet as buttons (the current one marked), then «Edit»."""
+    rows: list[list[InlineKeyboardButton]] = []
+    if len(pages) > 1:
+        buttons = [
+            InlineKeyboardButton(
+                text=("• " if i == current else "") + page_title(page),
+                callback_data=SheetPageCD(character_id=character_id, page=i).pack(),
+            )
+            for i, page in enumerate(pages)
+        ]
+        rows += [buttons[i : i + 2] for i in range(0, len(buttons), 2)]
+    if edit_url:
+        rows.append([InlineKeyboardButton(text="✏️ " + t("Edit"), url=edit_url)])
+    return InlineKeyboardMarkup(inline_keyboard=rows) if rows else None
 
 
 def link_keyboard(text: str, url: str) -> InlineKeyboardMarkup:

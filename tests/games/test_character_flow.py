@@ -169,3 +169,36 @@ async def test_gm_edits_directly_and_creates_an_npc(table: Harness) -> None:
         await _scalar(table, "SELECT count(*) FROM characters WHERE is_npc AND status = 'active'")
         == 1
     )
+
+
+async def test_a_long_sheet_is_shown_in_section_pages(table: Harness) -> None:
+    emu = table.emu
+    announcement = await create_game(table, "matter", "Замок")
+    await _submit_via_wizard(table, ALICE, await open_wizard(table, ALICE, announcement))
+    await approve_latest(table)
+    notes = "\n\n".join(f"Глава {i}: " + "история " * 60 for i in range(12))  # ~6,000 chars
+    async with table.engine.begin() as conn:
+        await conn.execute(
+            text(
+                "UPDATE characters "
+                "SET sheet = jsonb_set(sheet, '{notes}', to_jsonb(CAST(:n AS text)))"
+            ),
+            {"n": notes},
+        )
+    last = emu.last_bot_message(GROUP)
+    emu.send_text(ALICE, GROUP, "/sheet")
+    first = await emu.wait_bot_message(GROUP, after=last.message_id)  # type: ignore[union-attr]
+    pages = [b for b in buttons(first) if b.get("callback_data", "").startswith("shp:")]
+    first_text = first.text  # the emulator updates the message object in place on edits
+    assert len(pages) >= 2 and len(first_text) <= 4096
+    pressed = emu.press(BOB, GROUP, first.message_id, pages[-1]["callback_data"])
+    await emu.wait_callback_answer(pressed.callback_query_id)
+    shown = await emu.wait_for(
+        lambda: (
+            (m := next(x for x in emu.bot_messages(GROUP) if x.message_id == first.message_id))
+            and m.edits
+            and m
+        )
+    )
+    assert shown.text != first_text and len(shown.text) <= 4096
+    assert any("url" in b for b in buttons(shown))  # «Edit» is kept

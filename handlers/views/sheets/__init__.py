@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 import importlib
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -60,4 +61,36 @@ def renderer(system: str) -> Renderer:
 
 
 def render_sheet(system: str, character: SheetModel, t: Translator, locale: str) -> str:
+    """The whole sheet in one message (cut at a line boundary if it cannot fit)."""
     return fit(renderer(system)(character, t, locale))
+
+
+def sheet_pages(
+    system: str, character: SheetModel, t: Translator, locale: str, limit: int = LIMIT
+) -> list[str]:
+    """The sheet as pages of whole sections (blank-line separated), each within ``limit``;
+    a long sheet is shown a page at a time with a button per section page."""
+    text = renderer(system)(character, t, locale)
+    if len(text) <= limit:
+        return [text]
+    pages: list[str] = []
+    current = ""
+    for section in text.split("\n\n"):
+        candidate = f"{current}\n\n{section}" if current else section
+        if len(candidate) <= limit:
+            current = candidate
+            continue
+        if current:
+            pages.append(current)
+        current = fit(section, limit)
+    pages.append(current)
+    return pages
+
+
+_TAG = re.compile(r"<[^>]+>")
+
+
+def page_title(page: str, width: int = 24) -> str:
+    """A button label for a page: its first line without tags."""
+    first = html.unescape(_TAG.sub("", page.split("\n", 1)[0])).strip()
+    return first[: width - 1] + "…" if len(first) > width else first or "…"
