@@ -129,8 +129,11 @@ async def _run_sandbox(
         token=emulator.token, api_url=base_url, engine=engine, settings=settings
     )
     runtime.start_polling()
+    in_flight: InFlightMiddleware = runtime.dispatcher["in_flight"]
     try:
-        await run_sandbox(emulator, stdin=stdin, stdout=stdout)
+        await run_sandbox(
+            emulator, stdin=stdin, stdout=stdout, bot_idle=lambda: in_flight.wait_idle(10.0)
+        )
     finally:
         await runtime.stop()
         await emulator.stop()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TextIO
 
@@ -40,6 +41,7 @@ class _Session:
     mode: str = "dm"  # "dm" or "group"
     idle_timeout: float = 10.0
     quiet: float = 0.3
+    bot_idle: Callable[[], Awaitable[object]] | None = None
 
     @property
     def user(self) -> EmuUser:
@@ -105,6 +107,10 @@ async def _settle(session: _Session) -> None:
     """Let the bot react before the next line is read, so scripted input stays in order."""
     try:
         await session.emu.wait_idle(timeout=session.idle_timeout, quiet=session.quiet)
+        if session.bot_idle is not None:
+            # The bot may still be working on the update without talking to Telegram.
+            await session.bot_idle()
+            await session.emu.wait_idle(timeout=session.idle_timeout, quiet=session.quiet)
     except TimeoutError:
         logger.warning("the bot did not go idle within %.1fs", session.idle_timeout)
 
@@ -168,9 +174,22 @@ async def _press(session: _Session, arg: str) -> None:
         return
     button = buttons[number - 1]
     if "callback_data" not in button:
-        session.term.info(f"button {number} opens {button.get('url', '(not a callback)')}")
+        await _open_url(session, number, str(button.get("url", "")))
         return
     session.emu.press_button(session.user_id, session.chat_id, msg.message_id, number - 1)
+    await _settle(session)
+
+
+async def _open_url(session: _Session, number: int, url: str) -> None:
+    """A deep link to this bot opens the private chat and sends ``/start <payload>``, as the
+    Telegram app does; any other link is only shown."""
+    prefix = f"https://t.me/{session.emu.bot_username}?start="
+    if not url.startswith(prefix):
+        session.term.info(f"button {number} opens {url or '(not a callback)'}")
+        return
+    session.mode = "dm"
+    session.term.info(f"button {number} opens the private chat with the bot")
+    session.emu.send_text(session.user_id, session.chat_id, "/start " + url[len(prefix) :])
     await _settle(session)
 
 
@@ -237,11 +256,16 @@ async def run_sandbox(
     group_chat_id: int = -100500,
     echo_input: bool = False,
     idle_timeout: float = 10.0,
+    bot_idle: Callable[[], Awaitable[object]] | None = None,
 ) -> None:
-    """Chat with the bot from a terminal (or a pipe) until ``/quit`` or end of input."""
+    """Chat with the bot from a terminal (or a pipe) until ``/quit`` or end of input.
+
+    ``bot_idle`` (optional) waits until the bot has finished the updates it holds; with it,
+    piped scripts see every reaction before their next line.
+    """
     _ensure_world(emu, group_chat_id)
     term = Terminal(stdout, emu.bot_first_name)
-    session = _Session(emu, term, group_chat_id, idle_timeout=idle_timeout)
+    session = _Session(emu, term, group_chat_id, idle_timeout=idle_timeout, bot_idle=bot_idle)
     unsubscribe = emu.subscribe(session.on_event)
     interactive = is_tty(stdin) and is_tty(stdout)
     term.info(

@@ -13,7 +13,11 @@ import uuid
 
 from tests.foundation.test_process import ROOT, bot_env
 
-SCRIPT = "/start\n/press 1\n/chat group\n/as bob en\n/start\n/quit\n"
+SCRIPT = (
+    "/start\n/press 1\n/chat group\n/as bob en\n/start\n"
+    # the GM starts a «Matter» game (5th system button); Alice follows «Create character»
+    "/as gm\n/newgame Сага\n/press 5\n/as alice\n/chat group\n/press 1\n/quit\n"
+)
 
 
 async def test_sandbox_session_with_embedded_postgres() -> None:
@@ -40,4 +44,6 @@ async def test_sandbox_session_with_embedded_postgres() -> None:
     assert "Привет, alice!" in text or "Привет, Alice!" in text, text
     assert "Команды" in text  # the help screen after pressing button 1
     assert "Hello, Bob!" in text or "Hello, bob!" in text, text
+    assert "Сага" in text  # the game was created
+    assert "Шаг 1 из 4" in text  # the deep link opened the creation wizard in the DM
     assert "Traceback" not in errors
