@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from html import escape
+
 from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import BufferedInputFile, CallbackQuery, Message
@@ -9,8 +11,11 @@ from aiogram.types import BufferedInputFile, CallbackQuery, Message
 from bot.i18n import Translator
 from bot.services import odds as odds_service
 from bot.services import rolls as roll_service
+from bot.services import sheet_rolls
+from bot.systems import SYSTEMS
 from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
+from engine.dice.parser import parse
 from engine.errors import EngineError
 from handlers.callbacks import LogPageCD
 from handlers.filters import ChatAdmin
@@ -25,12 +30,14 @@ async def roll(
     if not command.args:
         await message.answer(views.roll_usage(t))
         return
+    plan = None
     try:
+        plan = await _sheet_roll_plan(message, command.args, locale, uow, user)
         logged = await roll_service.roll_logged(
             uow,
             chat_id=message.chat.id,
             roll_id=f"msg:{message.chat.id}:{message.message_id}",
-            text=command.args,
+            text=plan.notation if plan else command.args,
             actor=user.name,
             subject=user.name,
             actor_user_id=user.id,
@@ -40,7 +47,37 @@ async def roll(
         return
     if logged.opened_epoch is not None:
         await message.answer(views.epoch_opened(t, logged.opened_epoch))
-    await message.reply(views.rolled(t, locale, logged, user.name))
+    text = views.rolled(t, locale, logged, user.name)
+    if plan is not None:
+        words = sheet_rolls.outcome_words(plan, logged.result, locale)
+        text = f"{escape(plan.title)}\n{text}\n{escape(words)}"
+    await message.reply(text)
+
+
+async def _sheet_roll_plan(
+    message: Message, args: str, locale: str, uow: UnitOfWork, user: UserDTO
+) -> sheet_rolls.SheetRoll | None:
+    """A roll by a trait of the sender's active character (``/r Атлетика vs 2``), when the text
+    is not dice notation (or is a matter shorthand like ``/r 5``); None for plain notation."""
+    game = await uow.games.live_for_chat(message.chat.id)
+    if game is None:
+        return None
+    if not sheet_rolls.prefers_sheet_roll(game.system, args) and _is_notation(args):
+        return None
+    active = await uow.characters.active_of(game.id, user.id)
+    if active is None:
+        return None
+    spec = SYSTEMS[game.system]
+    character = spec.load(active.sheet, active.schema_version)
+    return sheet_rolls.plan_sheet_roll(game.system, character, args, locale)
+
+
+def _is_notation(text: str) -> bool:
+    try:
+        parse(text)
+    except EngineError:
+        return False
+    return True
 
 
 async def odds(message: Message, command: CommandObject, t: Translator, locale: str) -> None:

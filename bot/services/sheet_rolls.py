@@ -20,6 +20,7 @@ import difflib
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from html import escape
 from typing import Final
 
 from engine.common import SheetModel
@@ -52,8 +53,8 @@ MAX_LISTED: Final = 40
 register_messages(
     {
         "sheetroll.empty": {
-            "ru": "Что бросить? Напишите черту с листа, например <code>/r {example}</code>.",
-            "en": "What to roll? Name a trait from the sheet, e.g. <code>/r {example}</code>.",
+            "ru": "Что бросить? Напишите черту с листа, например: /r {example}",
+            "en": "What to roll? Name a trait from the sheet, e.g. /r {example}",
         },
         "sheetroll.unknown": {
             "ru": "На листе нет «{name}». Может быть: {matches}?",
@@ -76,10 +77,8 @@ register_messages(
             "en": "This system's rolls have no difficulty: the GM adds or removes dice.",
         },
         "sheetroll.storyteller.need_attribute": {
-            "ru": "Пул — это один атрибут и не больше одной способности: "
-            "<code>/r Ловкость+Атлетизм 7</code>.",
-            "en": "A pool is one attribute and at most one ability: "
-            "<code>/r Dexterity+Athletics 7</code>.",
+            "ru": "Пул — это один атрибут и не больше одной способности: /r Ловкость+Атлетизм 7",
+            "en": "A pool is one attribute and at most one ability: /r Dexterity+Athletics 7",
         },
         "sheetroll.storyteller.no_dice": {
             "ru": "В пуле {dice} кубиков — бросать нечего, это автоматическая неудача.",
@@ -235,20 +234,25 @@ class _Names:
         key = self.find(name)
         if key is not None:
             return key
-        shown = name.strip()[:64] or "?"
+        shown = escape(name.strip()[:64] or "?", quote=False)
         close = difflib.get_close_matches(
             normalize(name), list(self._keys), n=MAX_SUGGESTIONS, cutoff=0.6
         )
         if close:
-            matches = ", ".join(dict.fromkeys(self._shown[c] for c in close))
+            matches = escape(", ".join(dict.fromkeys(self._shown[c] for c in close)), quote=False)
             raise SheetRollError(msg("sheetroll.unknown", name=shown, matches=matches))
-        known = list(dict.fromkeys(listed))
+        known = [escape(k, quote=False) for k in dict.fromkeys(listed)]
         if not known:
             raise SheetRollError(msg("sheetroll.unknown_empty", name=shown))
         more = ", …" if len(known) > MAX_LISTED else ""
         raise SheetRollError(
             msg("sheetroll.unknown_none", name=shown, known=", ".join(known[:MAX_LISTED]) + more)
         )
+
+
+def _html(text: str) -> str:
+    """User-typed text inside an error message: the bot replies errors as Telegram HTML."""
+    return escape(text, quote=False)
 
 
 def _render(message: Msg, locale: str) -> str:
@@ -270,9 +274,7 @@ def _fate_names() -> _Names:
     )
 
 
-_LADDER_NAMES: Final = _Names(
-    (str(value), (ru, en)) for value, (ru, en) in fate.LADDER.items()
-)
+_LADDER_NAMES: Final = _Names((str(value), (ru, en)) for value, (ru, en) in fate.LADDER.items())
 
 
 def _fate_target(text: str) -> tuple[str, int | None]:
@@ -348,7 +350,10 @@ def _storyteller_names(character: storyteller.Character) -> _Names:
     entries: list[tuple[str, tuple[str, ...]]] = [
         (
             _ATTRIBUTE_PREFIX + attribute.value,
-            (_render(trait_name(attribute.value), "ru"), _render(trait_name(attribute.value), "en")),
+            (
+                _render(trait_name(attribute.value), "ru"),
+                _render(trait_name(attribute.value), "en"),
+            ),
         )
         for attribute in Attribute
     ]
@@ -394,9 +399,7 @@ def _plan_storyteller(character: storyteller.Character, text: str, locale: str) 
     if spec.total <= 0:
         raise SheetRollError(msg("sheetroll.storyteller.no_dice", dice=spec.total))
     if spec.total > MAX_POOL:
-        raise RuleViolation(
-            msg("storyteller.roll.too_many_dice", dice=spec.total, limit=MAX_POOL)
-        )
+        raise RuleViolation(msg("storyteller.roll.too_many_dice", dice=spec.total, limit=MAX_POOL))
     title = _render(trait_name(attributes[0].value), locale)
     if ability is not None:
         title += "+" + _render(trait_name(ability), locale)
@@ -477,9 +480,7 @@ def _plan_matter(character: matter.Character, text: str, locale: str) -> SheetRo
         chance = _render(msg("sheetroll.matter.chance"), locale)
         return SheetRoll(CHANCE_NOTATION, f"{title} → {chance}", None, "matter")
     if pool > MAX_MATTER_POOL:
-        raise SheetRollError(
-            msg("sheetroll.number_too_big", value=pool, limit=MAX_MATTER_POOL)
-        )
+        raise SheetRollError(msg("sheetroll.number_too_big", value=pool, limit=MAX_MATTER_POOL))
     return SheetRoll(matter_notation(pool), title, None, "matter")
 
 
@@ -509,14 +510,14 @@ def _split_user_named(text: str, known: Iterable[str]) -> tuple[str, int | None]
 def _plan_cliche(character: cliche.Character, text: str, locale: str) -> SheetRoll:
     names = [c.name for c in character.cliches]
     rest, target = _split_user_named(text, names)
-    _require(rest, names[0] if names else "Солдат vs 10")
+    _require(rest, _html(names[0]) if names else "Солдат vs 10")
     index = _Names((str(i), (c.name,)) for i, c in enumerate(character.cliches))
     found = character.cliches[int(index.get(rest, names))]
     if found.armor:
-        raise RuleViolation(msg("cliche.roll.armor_cannot_roll", name=found.name))
+        raise RuleViolation(msg("cliche.roll.armor_cannot_roll", name=_html(found.name)))
     dice = cliche.effective_dice(found)
     if dice < 1:
-        raise RuleViolation(msg("cliche.roll.cliche_unusable", name=found.name))
+        raise RuleViolation(msg("cliche.roll.cliche_unusable", name=_html(found.name)))
     if target is not None and target < 0:
         raise SheetRollError(msg("sheetroll.number_too_big", value=target, limit=MAX_NUMBER))
     return SheetRoll(f"{dice}d6", f"{found.name} ({dice})", target, "cliche")
@@ -542,7 +543,7 @@ def _cliche_words(roll: SheetRoll, result: RollResult, locale: str) -> str:
 def _plan_lifegear(character: lifegear.Character, text: str, locale: str) -> SheetRoll:
     names = [s.name for s in character.stats]
     rest, target = _split_user_named(text, names)
-    _require(rest, names[0] if names else "Стрельба vs 10")
+    _require(rest, _html(names[0]) if names else "Стрельба vs 10")
     index = _Names((str(i), (s.name,)) for i, s in enumerate(character.stats))
     stat = character.stats[int(index.get(rest, names))]
     if target is not None and target < 0:
@@ -555,9 +556,7 @@ def _lifegear_words(roll: SheetRoll, result: RollResult, locale: str) -> str:
     if roll.target is None:
         return _render(msg("sheetroll.total", total=result.total), locale)
     missing = roll.target - result.total
-    verdict = (
-        msg("sheetroll.success") if missing <= 0 else msg("sheetroll.short", missing=missing)
-    )
+    verdict = msg("sheetroll.success") if missing <= 0 else msg("sheetroll.short", missing=missing)
     return _render(
         msg(
             "sheetroll.lifegear.versus",
@@ -590,6 +589,19 @@ def plan_sheet_roll(system: str, character: SheetModel, text: str, locale: str) 
     if isinstance(character, lifegear.Character) and system == "lifegear":
         return _plan_lifegear(character, cleaned, locale)
     raise ValueError(f"no sheet rolls for system {system!r} with {type(character).__name__}")
+
+
+def prefers_sheet_roll(system: str, text: str) -> bool:
+    """Text that is valid dice notation yet means a sheet roll in ``system``.
+
+    In ``matter`` a bare number is a pool (``/r 5`` → ``5d10>=7!``, not the constant 5) and
+    ``шанс``/``chance`` is the chance roll read with its outcome words; ``/r`` should offer such
+    text to ``plan_sheet_roll`` first when the sender has an active character.
+    """
+    if system != "matter":
+        return False
+    cleaned = normalize(_clean(text))
+    return cleaned in _CHANCE_WORDS or _INTEGER.fullmatch(cleaned.replace(" ", "")) is not None
 
 
 def outcome_words(roll: SheetRoll, result: RollResult, locale: str) -> str:

@@ -1,0 +1,254 @@
+"""``/r <trait>`` in a game's chat, end to end over the emulator and Postgres.
+
+The wiring these tests expect in ``handlers/dice.py`` (done by the lead): when the text after
+``/r`` is not valid dice notation — or ``prefers_sheet_roll(game.system, text)`` says it is a
+sheet shorthand (matter's ``/r 5``, ``/r шанс``) — and the chat has a live game in which the
+sender has an ACTIVE character, ``plan_sheet_roll`` builds the roll; ``plan.notation`` is rolled
+through ``roll_logged``; the reply is the usual roll message with ``plan.title`` as its first
+line and ``outcome_words(...)`` as its last. ``EngineError`` is replied in plain words.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import text
+
+from bot.emulator import ChatMessage
+from bot.services.sheet_rolls import SheetRoll, outcome_words, plan_sheet_roll
+from bot.systems import SYSTEMS
+from engine.common import SheetModel
+from engine.dice.evaluator import roll
+from engine.dice.parser import parse
+from engine.dice.source import ScriptedSource
+from engine.errors import EngineError
+from engine.systems import cliche, fate, lifegear, matter, storyteller
+from engine.systems.storyteller.sheet import AbilityDots, Attributes
+from engine.systems.storyteller.traits import AbilityGroup
+from tests.conftest import Harness
+from tests.games.helpers import ALICE, BOB, GM, GROUP, create_game, seat_table
+
+LOCALES = ("ru", "en")
+
+
+async def _count(h: Harness, sql: str) -> int:
+    async with h.engine.connect() as conn:
+        return int((await conn.execute(text(sql))).scalar_one())
+
+
+async def _game_id(h: Harness) -> int:
+    async with h.engine.connect() as conn:
+        row = await conn.execute(
+            text("SELECT id FROM games WHERE chat_id = :chat AND archived_at IS NULL"),
+            {"chat": GROUP},
+        )
+        return int(row.scalar_one())
+
+
+async def _insert_character(
+    h: Harness, system: str, character: SheetModel, *, owner: int = ALICE, status: str = "active"
+) -> None:
+    """An approved character straight into the table (no wizard), the player seated."""
+    game_id = await _game_id(h)
+    async with h.engine.begin() as conn:
+        await conn.execute(
+            text(
+                "INSERT INTO game_members (game_id, user_id, role) VALUES (:g, :u, 'player') "
+                "ON CONFLICT DO NOTHING"
+            ),
+            {"g": game_id, "u": owner},
+        )
+        await conn.execute(
+            text(
+                "INSERT INTO characters (game_id, owner_user_id, is_npc, system, name, status, "
+                "sheet, schema_version, version) VALUES (:g, :u, false, :system, :name, "
+                ":status, CAST(:sheet AS jsonb), :schema, 1)"
+            ),
+            {
+                "g": game_id,
+                "u": owner,
+                "system": system,
+                "name": getattr(character, "name", "") or "Hero",
+                "status": status,
+                "sheet": character.model_dump_json(),
+                "schema": SYSTEMS[system].schema_version,
+            },
+        )
+
+
+async def _start(h: Harness, system: str, character: SheetModel | None) -> None:
+    seat_table(h)
+    await create_game(h, system, "Кампания")
+    if character is not None:
+        await _insert_character(h, system, character)
+
+
+async def _reply_to(h: Harness, sender: int, command: str) -> ChatMessage:
+    """Send ``command`` to the group and return the bot's reply to it."""
+    emu = h.emu
+    sent = emu.send_text(sender, GROUP, command)
+    found: ChatMessage = await emu.wait_for(
+        lambda: next(
+            (
+                m
+                for m in emu.bot_messages(GROUP)
+                if m.message_id > sent.message_id and m.reply_to == sent.message_id
+            ),
+            None,
+        ),
+        timeout=10,
+    )
+    return found
+
+
+async def _last_roll(h: Harness) -> Any:
+    async with h.engine.connect() as conn:
+        rows = await conn.execute(
+            text("SELECT expression, faces, result FROM rolls ORDER BY id DESC LIMIT 1")
+        )
+        return rows.one()
+
+
+async def _check_sheet_roll(
+    h: Harness, system: str, character: SheetModel, command: str
+) -> tuple[ChatMessage, SheetRoll]:
+    """Roll ``command`` as ALICE; the reply has the plan's title first, its words last, and
+    exactly the logged faces behind those words."""
+    before = await _count(h, "SELECT count(*) FROM rolls")
+    reply = await _reply_to(h, ALICE, command)
+    assert await _count(h, "SELECT count(*) FROM rolls") == before + 1
+    stored = await _last_roll(h)
+    args = command.split(maxsplit=1)[1]
+    plans = {loc: plan_sheet_roll(system, character, args, loc) for loc in LOCALES}
+    assert stored.expression == parse(plans["ru"].notation).canonical
+    result = roll(stored.expression, ScriptedSource(stored.faces))
+    assert result.total == stored.result
+    lines = [line for line in (reply.text or "").splitlines() if line.strip()]
+    assert any(
+        lines[0].strip() == plans[loc].title
+        and lines[-1].strip() == outcome_words(plans[loc], result, loc)
+        for loc in LOCALES
+    ), reply.text
+    assert "Traceback" not in (reply.text or "")
+    return reply, plans["ru"]
+
+
+# --- one sheet roll per system ----------------------------------------------------------------
+
+
+def _fate_hero() -> fate.Character:
+    return fate.new_character("Ира").model_copy(update={"skills": {fate.Skill.ATHLETICS: 3}})
+
+
+async def test_fate_skill_roll_with_difficulty(running: Harness) -> None:
+    hero = _fate_hero()
+    await _start(running, "fate", hero)
+    _, plan = await _check_sheet_roll(running, "fate", hero, "/r Атлетика vs 2")
+    assert plan.notation == "4dF+3" and plan.target == 2
+    # the English name, a modifier, no difficulty: the ladder name only
+    await _check_sheet_roll(running, "fate", hero, "/r athletics +1")
+
+
+async def test_storyteller_pool_and_difficulty(running: Harness) -> None:
+    hero = storyteller.new_character("Эйлин").model_copy(
+        update={
+            "attributes": Attributes(dexterity=3),
+            "abilities": (AbilityDots(key="athletics", group=AbilityGroup.TALENTS, dots=2),),
+        }
+    )
+    await _start(running, "storyteller", hero)
+    _, plan = await _check_sheet_roll(running, "storyteller", hero, "/r Ловкость+Атлетизм 7")
+    assert plan.notation == "5d10>=7f1"
+
+
+async def test_matter_skill_pool(running: Harness) -> None:
+    hero = matter.new_character("Пепел").model_copy(
+        update={"skills": {s.value: 0 for s in matter.Skill} | {"brutality": 3}}
+    )
+    await _start(running, "matter", hero)
+    _, plan = await _check_sheet_roll(running, "matter", hero, "/r Жестокость +1")
+    assert plan.notation == "4d10>=7!"
+
+
+async def test_matter_number_and_chance_are_sheet_rolls(running: Harness) -> None:
+    """Needs ``prefers_sheet_roll``: ``5`` and ``шанс`` are valid notation on their own."""
+    hero = matter.new_character("Пепел")
+    await _start(running, "matter", hero)
+    _, plan = await _check_sheet_roll(running, "matter", hero, "/r 5")
+    assert plan.notation == "5d10>=7!"
+    _, plan = await _check_sheet_roll(running, "matter", hero, "/r шанс")
+    assert plan.notation == "chance"
+
+
+async def test_cliche_roll_against_a_target_number(running: Harness) -> None:
+    hero = cliche.Character(
+        name="Мэл",
+        cliches=(cliche.Cliche(name="Солдат", dice=4), cliche.Cliche(name="Пилот", dice=2)),
+    )
+    await _start(running, "cliche", hero)
+    reply, plan = await _check_sheet_roll(running, "cliche", hero, "/r Солдат vs 10")
+    assert plan.notation == "4d6" and plan.target == 10
+    assert "10" in (reply.text or "").splitlines()[-1]
+
+
+async def test_lifegear_stat_against_a_defence(running: Harness) -> None:
+    hero = lifegear.Character(name="Ли", stats=(lifegear.Stat(name="Стрельба", dice="1d8+1d6+3"),))
+    await _start(running, "lifegear", hero)
+    _, plan = await _check_sheet_roll(running, "lifegear", hero, "/r Стрельба vs 10")
+    assert plan.notation == "1d8+1d6+3"
+
+
+# --- refusals -------------------------------------------------------------------------------
+
+
+async def test_unknown_name_lists_closest_matches_and_logs_nothing(running: Harness) -> None:
+    await _start(running, "fate", _fate_hero())
+    reply = await _reply_to(running, ALICE, "/r Атлетка vs 2")
+    assert "Атлетика" in (reply.text or "") and "Traceback" not in (reply.text or "")
+    assert await _count(running, "SELECT count(*) FROM rolls") == 0
+
+
+async def test_rule_refusal_is_plain_words_and_logs_nothing(running: Harness) -> None:
+    hero = storyteller.new_character("Эйлин")
+    await _start(running, "storyteller", hero)
+    reply = await _reply_to(running, ALICE, "/r Ловкость 11")
+    try:
+        plan_sheet_roll("storyteller", hero, "Ловкость 11", "ru")
+    except EngineError as error:
+        assert any(error.render(loc) == (reply.text or "").strip() for loc in LOCALES)
+    else:
+        raise AssertionError("difficulty 11 must be refused")
+    assert await _count(running, "SELECT count(*) FROM rolls") == 0
+
+
+def _notation_errors(args: str) -> set[str]:
+    try:
+        parse(args)
+    except EngineError as error:
+        return {error.render(loc) for loc in LOCALES}
+    raise AssertionError(f"{args!r} parses")
+
+
+async def test_without_an_active_character_the_notation_error_stays(running: Harness) -> None:
+    await _start(running, "fate", None)
+    # BOB has no character at all; a pending one does not count either
+    pending = _fate_hero()
+    await _insert_character(running, "fate", pending, owner=ALICE, status="pending")
+    for sender in (BOB, ALICE):
+        reply = await _reply_to(running, sender, "/r Атлетика")
+        assert (reply.text or "").strip() in _notation_errors("Атлетика")
+    assert await _count(running, "SELECT count(*) FROM rolls") == 0
+
+
+async def test_plain_notation_is_still_plain_in_a_game(running: Harness) -> None:
+    await _start(running, "fate", _fate_hero())
+    reply = await _reply_to(running, ALICE, "/r 2d6+1")
+    assert await _count(running, "SELECT count(*) FROM rolls") == 1
+    assert "2d6+1" in (reply.text or "") and "Атлетика" not in (reply.text or "")
+
+
+async def test_no_game_no_sheet_roll(running: Harness) -> None:
+    seat_table(running)
+    reply = await _reply_to(running, GM, "/r Атлетика")
+    assert (reply.text or "").strip() in _notation_errors("Атлетика")
+    assert await _count(running, "SELECT count(*) FROM rolls") == 0
