@@ -9,7 +9,6 @@ the fallback, which answers any button nobody else handled.
 from __future__ import annotations
 
 from aiogram import Router
-from aiogram.utils.callback_answer import CallbackAnswerMiddleware
 
 from handlers import (
     characters,
@@ -24,6 +23,7 @@ from handlers import (
     start,
     wizards,
 )
+from handlers.callbacks import AnswerOnSuccess
 
 
 def routers() -> list[Router]:
@@ -41,7 +41,7 @@ def routers() -> list[Router]:
     for router in own:
         # Every button press gets an answer, so no button keeps spinning. Per router, not on
         # the dispatcher: aiogram-dialog answers its own callbacks and a second answer fails.
-        router.callback_query.middleware(CallbackAnswerMiddleware())
+        router.callback_query.middleware(AnswerOnSuccess())
     tail = fallback.create_router()
-    tail.callback_query.middleware(CallbackAnswerMiddleware())
+    tail.callback_query.middleware(AnswerOnSuccess())
     return [*own, *wizards.create_dialogs(), tail]

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from enum import StrEnum
+from typing import Any
 
+from aiogram.dispatcher.flags import get_flag
 from aiogram.filters.callback_data import CallbackData
-from aiogram.utils.callback_answer import CallbackAnswer
+from aiogram.types import CallbackQuery, TelegramObject
+from aiogram.utils.callback_answer import CallbackAnswer, CallbackAnswerMiddleware
 
 
 class Screen(StrEnum):
@@ -63,6 +67,27 @@ class ReturnCD(CallbackData, prefix="ret"):
     """The GM returns a submitted character to its player with a comment."""
 
     character_id: int
+
+
+class AnswerOnSuccess(CallbackAnswerMiddleware):
+    """aiogram's automatic answer, except when the handler raised: then the error handler's
+    apology is the answer (Telegram takes one answer per press)."""
+
+    async def __call__(
+        self,
+        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
+        event: TelegramObject,
+        data: dict[str, Any],
+    ) -> Any:
+        if not isinstance(event, CallbackQuery):
+            return await handler(event, data)
+        answer = data["callback_answer"] = self.construct_callback_answer(
+            properties=get_flag(data, "callback_answer")
+        )
+        result = await handler(event, data)
+        if not answer.disabled and not answer.answered:
+            await self.answer(event, answer)
+        return result
 
 
 def notify(answer: CallbackAnswer, text: str, *, alert: bool = False) -> None:

@@ -58,7 +58,7 @@ async def submit_from_wizard(
     if blocking:
         return blocking
     if start.character_id is not None:
-        await _submit_edit(uow, bot, i18n, t, game, start.character_id, user, character)
+        await _submit_edit(uow, bot, i18n, t, game, start, user, character)
         return []
     npc = start.npc and await game_service.is_gm(uow, game, user.id)
     submitted = await character_service.submit(
@@ -70,34 +70,48 @@ async def submit_from_wizard(
         await bot.send_message(game.chat_id, views.npc_added(t_group, stored))
         await bot.send_message(user.id, views.npc_saved(t, stored))
     else:
+        head = views.submitted_head(t_group, user.name)
+        sheet_html = _sheet_html(stored, t_group, t_group.locale, limit=4096 - len(head) - 2)
+        try:
+            await bot.send_message(
+                game.chat_id,
+                f"{head}\n\n{sheet_html}",
+                reply_markup=views.review_keyboard(t_group, stored.id),
+            )
+        except TelegramAPIError:
+            # Stored and pending all the same; the GM sees it in /game.
+            logger.warning("could not post submission %s to chat %s", stored.id, game.chat_id)
+            await bot.send_message(user.id, views.not_posted(t, stored))
+            return []
         await bot.send_message(user.id, views.sent_for_approval(t, stored))
-        await bot.send_message(
-            game.chat_id,
-            views.submitted(
-                t_group, stored, user.name, _sheet_html(stored, t_group, t_group.locale)
-            ),
-            reply_markup=views.review_keyboard(t_group, stored.id),
-        )
     return []
 
 
 async def _submit_edit(
-    uow: UnitOfWork, bot: Bot, i18n: I18n, t: Translator, game: GameDTO, character_id: int,
+    uow: UnitOfWork, bot: Bot, i18n: I18n, t: Translator, game: GameDTO, start: WizardStart,
     user: UserDTO, character: SheetModel,
 ) -> None:  # fmt: skip
     """The GM's edit applies at once; the owner's waits for the GM as a proposal."""
-    current = await uow.characters.get(character_id)
+    current = await uow.characters.get(start.character_id or 0)
     is_gm = await game_service.is_gm(uow, game, user.id)
     if current is None or not character_service.can_edit(current, user.id, is_gm=is_gm):
         await bot.send_message(user.id, t("You cannot edit this character."))
         return
     t_group = await _chat_translator(uow, i18n, game.chat_id)
     if is_gm:
-        updated = await character_service.edit(uow, current.id, user.id, character)
+        try:
+            updated = await character_service.edit(
+                uow, current.id, user.id, character, base_version=start.base_version
+            )
+        except character_service.CharacterError as error:
+            await bot.send_message(user.id, t(error.reason))
+            return
         await bot.send_message(game.chat_id, views.gm_edited(t_group, updated, user.name))
         await bot.send_message(user.id, views.edit_saved(t, updated))
         return
-    proposal = await character_service.propose(uow, current, user.id, character)
+    proposal = await character_service.propose(
+        uow, current, user.id, character, base_version=start.base_version
+    )
     changes = character_service.diff(current.sheet, proposal.sheet)
     await bot.send_message(
         game.chat_id,
@@ -107,11 +121,16 @@ async def _submit_edit(
     await bot.send_message(user.id, views.proposal_sent(t, current))
 
 
-def _sheet_html(character: CharacterDTO, t: Translator, locale: str) -> str:
+def _sheet_html(character: CharacterDTO, t: Translator, locale: str, *, limit: int = 4096) -> str:
     spec = SYSTEMS[character.system]
-    return render_sheet(
-        character.system, spec.load(character.sheet, character.schema_version), t, locale
-    )
+    model = spec.load(character.sheet, character.schema_version)
+    return render_sheet(character.system, model, t, locale, limit=limit)
+
+
+def _draft(character: CharacterDTO) -> dict[str, object]:
+    """A stored sheet as the current schema's JSON, for a wizard to start from."""
+    spec = SYSTEMS[character.system]
+    return spec.load(character.sheet, character.schema_version).model_dump(mode="json")
 
 
 async def open_wizard(
@@ -137,7 +156,7 @@ async def open_wizard(
         system=game.system,
         options=SYSTEMS[game.system].options(game.options).model_dump(mode="json"),
         party=[c.name for c in characters if c.owner_user_id != user.id and c.status == "active"],
-        draft=returned[-1].sheet if returned and link.purpose != game_service.NPC else None,
+        draft=_draft(returned[-1]) if returned and link.purpose != game_service.NPC else None,
         npc=link.purpose == game_service.NPC,
     )
     await dialog_manager.start(state, data=start.as_data(), mode=StartMode.RESET_STACK)
@@ -161,8 +180,9 @@ async def _open_editor(
         game_id=game.id,
         system=game.system,
         options=SYSTEMS[game.system].options(game.options).model_dump(mode="json"),
-        draft=current.sheet,
+        draft=_draft(current),
         character_id=current.id,
+        base_version=current.version,
     )
     await dialog_manager.start(state, data=start.as_data(), mode=StartMode.RESET_STACK)
 
@@ -251,9 +271,13 @@ async def decide_proposal(
     if target is None or target.game_id != game.id:
         notify(callback_answer, t("This button is no longer active."), alert=True)
         return
-    decided = await character_service.decide(
-        uow, callback_data.proposal_id, user.id, accept=callback_data.accept
-    )
+    try:
+        decided = await character_service.decide(
+            uow, callback_data.proposal_id, user.id, accept=callback_data.accept
+        )
+    except character_service.CharacterError as error:
+        notify(callback_answer, t(error.reason), alert=True)
+        return
     if decided is None:
         notify(callback_answer, t("Already decided."))
         return

@@ -25,7 +25,7 @@ async def on_error(event: ErrorEvent, bot: Bot, i18n: I18n) -> bool:
         "update %s failed: %r", update.update_id, event.exception, exc_info=event.exception
     )
     t = i18n.translator(_locale_of(update, i18n.default_locale))
-    text = t("Sorry, something went wrong. Nothing was changed; please try again.")
+    text = t("Sorry, something went wrong. Please try again; if it keeps happening, tell the GM.")
     try:
         if update.callback_query is not None:
             await update.callback_query.answer(text, show_alert=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from html import escape
+
 from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.fsm.context import FSMContext
@@ -50,6 +52,8 @@ async def pick_system(
     if callback_data.by != query.from_user.id:
         notify(callback_answer, t("Only the one who typed /newgame can choose."), alert=True)
         return
+    if await uow.games.live_for_chat(message.chat.id) is not None:
+        return  # a second tap after the game was created: nothing left to choose
     title = (await state.get_data()).get("title")
     if title:
         await _create(message, state, t, uow, user, bot, callback_data.system, title, edit=True)
@@ -156,7 +160,7 @@ async def add_cogm(message: Message, game: GameDTO, t: Translator, uow: UnitOfWo
     except game_service.GameError as error:
         await message.answer(t(error.reason))
         return
-    await message.answer(t("{name} is now a co-GM.", name=target.full_name))
+    await message.answer(t("{name} is now a co-GM.", name=escape(target.full_name)))
 
 
 async def set_timezone(

@@ -81,26 +81,23 @@ def _uid(message: Message) -> int:
 
 
 def create_router() -> Router:
-    # Changing a group's language is for its admins; everyone may change their own.
-    admin_only = Router(name=__name__ + ".admin")
-    admin_only.message.filter(ChatAdmin())
-    admin_only.callback_query.filter(ChatAdmin())
-    admin_only.message.register(
-        set_language_by_argument, Command("lang"), F.text.regexp(r"^/\S+\s+\S")
-    )
-    admin_only.message.register(language_menu, Command("lang"))
-    admin_only.callback_query.register(
-        language_menu_screen, ScreenCD.filter(F.screen == Screen.LANG)
-    )
-    admin_only.callback_query.register(choose_language, LangCD.filter(F.locale.in_(SUPPORTED)))
-
-    refused = Router(name=__name__ + ".refused")
-    refused.message.filter(F.chat.type != "private")
-    refused.callback_query.filter(F.message.chat.type != "private")
-    refused.callback_query.register(not_allowed, LangCD.filter())
-    refused.callback_query.register(not_allowed, ScreenCD.filter(F.screen == Screen.LANG))
-    refused.message.register(not_allowed_message, Command("lang"))
-
+    # Changing a group's language is for its admins and the GM; everyone may change their own.
+    # ChatAdmin asks Telegram, so it goes after the cheap filters, never on the router itself
+    # (a router filter would run for every group update passing through).
     router = Router(name=__name__)
-    router.include_routers(admin_only, refused)
+    admin = ChatAdmin()
+    router.message.register(
+        set_language_by_argument, Command("lang"), F.text.regexp(r"^/\S+\s+\S"), admin
+    )
+    router.message.register(language_menu, Command("lang"), admin)
+    router.callback_query.register(
+        language_menu_screen, ScreenCD.filter(F.screen == Screen.LANG), admin
+    )
+    router.callback_query.register(choose_language, LangCD.filter(F.locale.in_(SUPPORTED)), admin)
+
+    group_only = F.chat.type != "private"
+    router.message.register(not_allowed_message, Command("lang"), group_only)
+    in_group = F.message.chat.type != "private"
+    router.callback_query.register(not_allowed, LangCD.filter(), in_group)
+    router.callback_query.register(not_allowed, ScreenCD.filter(F.screen == Screen.LANG), in_group)
     return router

@@ -17,6 +17,7 @@ async def migrated(message: Message, uow: UnitOfWork) -> None:
     await uow.chats.mark_migrated(message.chat.id, message.migrate_to_chat_id)
     await uow.rolls.move_chat(message.chat.id, message.migrate_to_chat_id)
     await uow.games.move_chat(message.chat.id, message.migrate_to_chat_id)
+    await uow.requests.move_chat(message.chat.id, message.migrate_to_chat_id)
     logger.info("chat %s migrated to %s", message.chat.id, message.migrate_to_chat_id)
 
 

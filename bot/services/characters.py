@@ -77,7 +77,9 @@ async def submit(
         stored.id, 1, author_user_id=author_user_id, kind="create", diff=[], sheet=sheet
     )
     if not npc:
-        await uow.games.set_member(game.id, author_user_id, "player")
+        await uow.games.add_member(game.id, author_user_id, "player")
+        # A resubmission replaces the player's returned drafts in this game.
+        await uow.characters.retire_returned(game.id, author_user_id, except_id=stored.id)
     await uow.commit()
     return Submitted(stored, game, tuple(violations))
 
@@ -85,14 +87,18 @@ async def submit(
 async def approve(uow: UnitOfWork, character_id: int, gm_user_id: int) -> CharacterDTO | None:
     """Pending → active (once, however many presses); the owner's previous one retires."""
     current = await uow.characters.get(character_id, for_update=True)
-    if current is None or not await uow.characters.set_status(
-        character_id, expected=("pending",), status="active", comment=None
-    ):
+    if current is None or current.status != "pending":
         return None
     if current.owner_user_id is not None:
+        # First the old one retires: the one-active-per-player index is checked at once.
         await uow.characters.retire_active(
             current.game_id, current.owner_user_id, except_id=character_id
         )
+    if not await uow.characters.set_status(
+        character_id, expected=("pending",), status="active", comment=None
+    ):
+        await uow.rollback()
+        return None
     await uow.characters.add_version(
         character_id, current.version, author_user_id=gm_user_id, kind="approve", diff=[],
         sheet=current.sheet,
@@ -118,15 +124,23 @@ async def send_back(
 
 
 async def edit(
-    uow: UnitOfWork, character_id: int, author_user_id: int, character: SheetModel
+    uow: UnitOfWork,
+    character_id: int,
+    author_user_id: int,
+    character: SheetModel,
+    *,
+    base_version: int | None = None,
 ) -> CharacterDTO:
-    """The GM's direct edit: validated (outside creation rules), versioned with its diff."""
+    """The GM's direct edit, versioned with its diff. ``base_version`` is the version the editor
+    was opened on: if the sheet changed since, the edit is refused rather than overwriting."""
     current = await uow.characters.get(character_id, for_update=True)
     if current is None:
         raise CharacterError(N_("No such character."))
     new_sheet = character.model_dump(mode="json")
     version = await uow.characters.replace_sheet(
-        character_id, expected_version=current.version, name=sheet_name(character),
+        character_id,
+        expected_version=current.version if base_version is None else base_version,
+        name=sheet_name(character),
         sheet=new_sheet, schema_version=SYSTEMS[current.system].schema_version,
     )  # fmt: skip
     if version is None:
@@ -141,13 +155,18 @@ async def edit(
     return updated
 
 
+_STATUS_ORDER = {"active": 0, "pending": 1, "returned": 2, "retired": 3}
+
+
 def find_by_name(characters: list[CharacterDTO], name: str) -> CharacterDTO | None:
+    """Exact name first, else the one partial match; active before pending, newest first."""
     wanted = name.strip().casefold()
-    exact = [c for c in characters if c.name.casefold() == wanted]
+    ranked = sorted(characters, key=lambda c: (_STATUS_ORDER.get(c.status, 9), -c.id))
+    exact = [c for c in ranked if c.name.casefold() == wanted]
     if exact:
         return exact[0]
-    partial = [c for c in characters if wanted and wanted in c.name.casefold()]
-    return partial[0] if len(partial) == 1 else None
+    partial = [c for c in ranked if wanted and wanted in c.name.casefold()]
+    return partial[0] if len({c.name.casefold() for c in partial}) == 1 else None
 
 
 def can_edit(character: CharacterDTO, user_id: int, *, is_gm: bool) -> bool:
@@ -155,13 +174,19 @@ def can_edit(character: CharacterDTO, user_id: int, *, is_gm: bool) -> bool:
 
 
 async def propose(
-    uow: UnitOfWork, character: CharacterDTO, author_user_id: int, sheet: SheetModel
+    uow: UnitOfWork,
+    character: CharacterDTO,
+    author_user_id: int,
+    sheet: SheetModel,
+    *,
+    base_version: int | None = None,
 ) -> ProposalDTO:
-    """The owner's change to an approved sheet waits for the GM; the sheet stays as it is."""
+    """The owner's change to an approved sheet waits for the GM; the sheet stays as it is.
+    ``base_version``: the version the player started from (accepting a stale one is refused)."""
     proposal = await uow.characters.add_proposal(
         character.id,
         author_user_id=author_user_id,
-        base_version=character.version,
+        base_version=character.version if base_version is None else base_version,
         sheet=sheet.model_dump(mode="json"),
     )
     await uow.commit()
@@ -179,6 +204,10 @@ async def decide(
         return None
     current = await uow.characters.get(proposal.character_id, for_update=True)
     assert current is not None
+    if accept and current.version != proposal.base_version:
+        # The sheet changed after the player started this proposal: accepting would undo it.
+        await uow.rollback()
+        raise CharacterError(N_("The sheet changed after this proposal; ask for a new one."))
     if not accept:
         await uow.commit()
         return proposal, current

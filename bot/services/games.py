@@ -43,7 +43,7 @@ async def create_game(
     uow: UnitOfWork, *, chat_id: int, gm_user_id: int, system: str, title: str
 ) -> GameDTO:
     if system not in SYSTEMS:
-        raise GameError("unknown system")
+        raise GameError(N_("This button is no longer active."))
     if await uow.games.live_for_chat(chat_id) is not None:
         raise GameError(N_("This chat already has a game. The GM can archive it first."))
     game = await uow.games.create(chat_id, system, title, gm_user_id)
@@ -140,7 +140,7 @@ async def change_option(uow: UnitOfWork, game: GameDTO, field: str, delta: int) 
     spec = SYSTEMS[game.system]
     fields = {f.field: f for f in option_fields(game.system)}
     if field not in fields:
-        raise GameError("unknown option")
+        raise GameError(N_("This button is no longer active."))
     current = spec.options(game.options).model_dump(mode="json")
     value = int(current.get(field, 0)) + delta
     option = fields[field]

@@ -25,9 +25,11 @@ def parse_timezone(raw: str) -> str | None:
         hours = int(match.group(2))
         if hours > 14:
             return None
-        # POSIX Etc/GMT zones have the sign inverted: UTC+3 is Etc/GMT-3.
+        # POSIX Etc/GMT zones have the sign inverted: UTC+3 is Etc/GMT-3 (and only
+        # UTC-12..UTC+14 exist).
         sign = "-" if match.group(1) == "+" else "+"
-        return "Etc/UTC" if hours == 0 else f"Etc/GMT{sign}{hours}"
+        zone = "Etc/UTC" if hours == 0 else f"Etc/GMT{sign}{hours}"
+        return zone if zone in available_timezones() else None
     if len(text) > 64 or "/" not in text:
         return None
     for zone in (text, _canonical(text)):

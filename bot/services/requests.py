@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
+from bot.i18n import N_
 from bot.services import rolls as roll_service
 from bot.services.games import is_gm
 from db.repositories.games import GameDTO
@@ -22,8 +23,10 @@ from engine.dice.odds import distribution, matter_pool, storyteller_pool
 from engine.dice.parser import parse
 from engine.errors import EngineError
 
+# The note starts at ":" or a spaced dash ("—"); "-" alone belongs to the arithmetic (1d20-2).
 _SPEC = re.compile(
-    r"^(?P<expr>.+?)(?:\s+(?:vs|против|пр)\s+(?P<target>-?\d{1,4}))?(?:\s*[:—-]\s*(?P<note>.+))?$",
+    r"^(?P<expr>[^:—]+?)(?:\s+(?:vs|против|пр)\s+(?P<target>-?\d{1,4}))?"
+    r"(?:\s*(?::|\s—)\s*(?P<note>.+))?$",
     re.I | re.S,
 )
 NOTE_MAX = 200
@@ -40,7 +43,7 @@ class RequestSpec:
 class PressResult:
     request: RequestDTO
     logged: roll_service.LoggedRoll
-    first: bool  # this press made the roll; the others see the same result
+    first: bool  # this press settled the request (shows the result); the others see it done
 
 
 class RequestRefused(Exception):
@@ -113,15 +116,15 @@ async def press(
     """Check who pressed where, then roll once. Raises ``RequestRefused`` for a wrong press."""
     request = await uow.requests.get(request_id)
     if request is None or request.chat_id != chat_id:
-        raise RequestRefused("This button is no longer active.")
+        raise RequestRefused(N_("This button is no longer active."))
     if request.status == "cancelled":
-        raise RequestRefused("This request was cancelled.")
+        raise RequestRefused(N_("This request was cancelled."))
     game = await uow.games.get(request.game_id)
     allowed = user_id == request.target_user_id or (
         game is not None and await is_gm(uow, game, user_id)
     )
     if not allowed:
-        raise RequestRefused("This roll is for someone else.")
+        raise RequestRefused(N_("This roll is for someone else."))
     target = await uow.users.get(request.target_user_id)
     logged = await roll_service.roll_logged(
         uow,
@@ -132,8 +135,10 @@ async def press(
         subject=target.name if target else str(request.target_user_id),
         actor_user_id=user_id,
         stored=True,
+        commit=False,  # the roll and the request's state commit together
     )
-    first = not logged.duplicate and await uow.requests.mark_rolled(request.id, logged.entry.seq)
+    # Conditional, so safe on a replay too: a request can never stay pending with its roll.
+    first = await uow.requests.mark_rolled(request.id, logged.entry.seq)
     await uow.commit()
     updated = await uow.requests.get(request.id)
     assert updated is not None

@@ -54,6 +54,7 @@ async def roll_logged(
     actor_user_id: int | None,
     outcome: str | None = None,
     stored: bool = False,
+    commit: bool = True,
 ) -> LoggedRoll:
     """Parse ``text`` (raises ``EngineError`` on bad notation), roll it once, log it, commit.
 
@@ -80,7 +81,8 @@ async def roll_logged(
     )
     label = parsed.label or None
     await uow.rolls.append(log_id, entry, actor_user_id=actor_user_id, label=label)
-    await uow.commit()
+    if commit:
+        await uow.commit()
     return LoggedRoll(entry, _labelled(result, label), label, False, epoch if opened else None)
 
 

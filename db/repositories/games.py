@@ -146,6 +146,13 @@ class GameRepo:
         )
         await self._session.execute(stmt)
 
+    async def add_member(self, game_id: int, user_id: int, role: str) -> None:
+        """Add a member; an existing member keeps their role (a co-GM stays a co-GM)."""
+        stmt = insert(GameMember).values(game_id=game_id, user_id=user_id, role=role)
+        await self._session.execute(
+            stmt.on_conflict_do_nothing(index_elements=["game_id", "user_id"])
+        )
+
     async def role(self, game_id: int, user_id: int) -> str | None:
         row = await self._session.get(GameMember, (game_id, user_id))
         return row.role if row else None
@@ -290,6 +297,19 @@ class CharacterRepo:
                 col(Character.status) == "active",
                 col(Character.id) != except_id,
                 col(Character.is_npc).is_(False),
+            )
+            .values(status="retired", updated_at=func.now())
+        )
+        await self._session.execute(stmt)
+
+    async def retire_returned(self, game_id: int, owner_user_id: int, *, except_id: int) -> None:
+        stmt = (
+            update(Character)
+            .where(
+                col(Character.game_id) == game_id,
+                col(Character.owner_user_id) == owner_user_id,
+                col(Character.status) == "returned",
+                col(Character.id) != except_id,
             )
             .values(status="retired", updated_at=func.now())
         )

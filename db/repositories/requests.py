@@ -79,6 +79,14 @@ class RequestRepo:
         )
         return (await self._session.execute(stmt)).scalar_one_or_none() is not None
 
+    async def move_chat(self, old_chat_id: int, new_chat_id: int) -> None:
+        stmt = (
+            update(RollRequest)
+            .where(col(RollRequest.chat_id) == old_chat_id)
+            .values(chat_id=new_chat_id)
+        )
+        await self._session.execute(stmt)
+
     async def pending_for(self, game_id: int) -> list[RequestDTO]:
         stmt = (
             select(RollRequest)

@@ -7,7 +7,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.i18n import N_, Translator
 from db.repositories.games import CharacterDTO, VersionDTO
 from handlers.callbacks import ApproveCD, ProposalCD, ReturnCD, SheetPageCD
-from handlers.views.sheets import page_title
+from handlers.views.sheets import fit, page_title
 
 KIND_NAMES = {
     "create": N_("created"),
@@ -17,12 +17,19 @@ KIND_NAMES = {
 }
 
 
-def submitted(t: Translator, character: CharacterDTO, player: str, sheet_html: str) -> str:
-    head = t(
+def submitted_head(t: Translator, player: str) -> str:
+    return t(
         "📜 {player} submitted a character for approval:",
         player=f"<b>{escape(player)}</b>",
     )
-    return f"{head}\n\n{sheet_html}"
+
+
+def not_posted(t: Translator, character: CharacterDTO) -> str:
+    return t(
+        "📨 {name} is saved for the GM, but I could not post it in the group (am I still "
+        "there?). The GM will see it in /game.",
+        name=f"<b>{escape(character.name)}</b>",
+    )
 
 
 def review_keyboard(t: Translator, character_id: int) -> InlineKeyboardMarkup:
@@ -168,7 +175,7 @@ def proposal_card(
     lines = [_change_line(c) for c in changes[:15]]
     if len(changes) > 15:
         lines.append(t("…and {n} more.", n=len(changes) - 15))
-    return "\n".join([head, *(lines or [t("(no changes)")])])
+    return fit("\n".join([head, *(lines or [t("(no changes)")])]))
 
 
 def proposal_keyboard(t: Translator, proposal_id: int) -> InlineKeyboardMarkup:

@@ -11,6 +11,7 @@ from db.repositories.rolls import Epoch, StoredRoll
 from engine.dice.render import render_html
 from engine.dice.verify import VerifyReport
 from handlers.callbacks import LogPageCD
+from handlers.views.sheets import fit
 
 LOG_PAGE_SIZE = 10
 # render_html keeps a roll under Telegram's limit; leave room for our header and footer.
@@ -52,6 +53,10 @@ def rolled(t: Translator, locale: str, logged: LoggedRoll, who: str) -> str:
     return "\n".join(parts)
 
 
+def _cap(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
 def roll_usage(t: Translator) -> str:
     return t(
         "Write the dice after the command, e.g. <code>/r 2d6+1 attack</code>, "
@@ -66,12 +71,14 @@ def log_page(t: Translator, rolls: list[StoredRoll], total: int, page: int) -> s
     lines = [t("<b>Roll log</b> (page {page} of {pages})", page=page + 1, pages=pages)]
     for stored in rolls:
         entry = stored.entry
-        label = f" {escape(stored.label)}" if stored.label else ""
+        # Each line is capped before escaping, so ten lines always fit one message.
+        label = f" {escape(_cap(stored.label, 40))}" if stored.label else ""
         lines.append(
-            f"#{entry.seq} {escape(entry.actor)}: <code>{escape(entry.expression)}</code>"
+            f"#{entry.seq} {escape(_cap(entry.actor, 32))}: "
+            f"<code>{escape(_cap(entry.expression, 80))}</code>"
             f"{label} → <b>{entry.result}</b> · <code>{short_hash(entry.hash)}</code>"
         )
-    return "\n".join(lines)
+    return fit("\n".join(lines))
 
 
 def log_keyboard(t: Translator, total: int, page: int) -> InlineKeyboardMarkup | None:

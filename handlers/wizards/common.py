@@ -84,12 +84,13 @@ class WizardStart:
     draft: dict[str, Any] | None = None  # a sheet to start from (returned or edited), as JSON
     npc: bool = False
     character_id: int | None = None  # editing this approved character instead of creating
+    base_version: int | None = None  # the sheet version the editor was opened on
 
     def as_data(self) -> dict[str, Any]:
         return {
             "game_id": self.game_id, "system": self.system, "options": self.options,
             "party": self.party, "draft": self.draft, "npc": self.npc,
-            "character_id": self.character_id,
+            "character_id": self.character_id, "base_version": self.base_version,
         }  # fmt: skip
 
     @classmethod
@@ -100,7 +101,7 @@ class WizardStart:
             game_id=int(data["game_id"]), system=str(data["system"]),
             options=dict(data.get("options") or {}), party=list(data.get("party") or []),
             draft=data.get("draft"), npc=bool(data.get("npc")),
-            character_id=data.get("character_id"),
+            character_id=data.get("character_id"), base_version=data.get("base_version"),
         )  # fmt: skip
 
 

@@ -210,3 +210,13 @@ async def test_verify_an_uploaded_export_and_catch_a_forgery(running: Harness) -
     emu.send_document(ALICE, ALICE, "junk.json", b"not json at all", caption="/verify")
     junk = await emu.wait_bot_message(ALICE, after=bad.message_id)
     assert "Traceback" not in junk.text and not junk.text.startswith("✅")
+
+
+async def test_a_players_roll_costs_no_chat_member_lookup(running: Harness) -> None:
+    # Admin checks ask Telegram; they must not run for every group message (pacing budget).
+    _setup(running)
+    emu = running.emu
+    for _ in range(3):
+        emu.send_text(ALICE, GROUP, "/r 1d6")
+    await emu.wait_for(lambda: sum("Log #" in m.text for m in emu.bot_messages(GROUP)) == 3)
+    assert [c for c in emu.calls if c.method == "getChatMember"] == []

@@ -152,3 +152,29 @@ async def test_unknown_or_forged_buttons_are_answered(running: Harness) -> None:
         assert answer.text
     await asyncio.sleep(0)
     assert emu.last_bot_message(ALICE).edits == 0  # type: ignore[union-attr]
+
+
+async def test_a_failing_button_gets_the_apology_as_its_answer(harness: Harness) -> None:
+    from aiogram import F
+    from aiogram.types import CallbackQuery
+
+    from handlers.callbacks import AnswerOnSuccess
+
+    runtime = harness.build()
+    boom = Router(name="boom-button")
+    boom.callback_query.middleware(AnswerOnSuccess())
+
+    @boom.callback_query(F.data == "boom")
+    async def explode(query: CallbackQuery) -> None:
+        raise RuntimeError("kaboom")
+
+    runtime.dispatcher.sub_routers.insert(0, boom)
+    boom._parent_router = runtime.dispatcher  # first in line, before the fallback
+    await harness.start(runtime)
+    emu = harness.emu
+    emu.add_user(ALICE, "Alice", language_code="en")
+    emu.send_text(ALICE, ALICE, "/start")
+    message = await emu.wait_bot_message(ALICE)
+    pressed = emu.press(ALICE, ALICE, message.message_id, "boom")
+    answer = await emu.wait_callback_answer(pressed.callback_query_id)
+    assert answer.show_alert and answer.text.startswith("Sorry, something went wrong")

@@ -202,3 +202,47 @@ async def test_a_long_sheet_is_shown_in_section_pages(table: Harness) -> None:
     )
     assert shown.text != first_text and len(shown.text) <= 4096
     assert any("url" in b for b in buttons(shown))  # «Edit» is kept
+
+
+async def test_a_second_character_replaces_the_first_and_a_cogm_stays_cogm(
+    table: Harness,
+) -> None:
+    emu = table.emu
+    announcement = await create_game(table, "matter", "Замок")
+    said = emu.send_text(BOB, GROUP, "я помогу")
+    emu.send_text(GM, GROUP, "/cogm", reply_to=said.message_id)
+    await emu.wait_bot_message(GROUP, contains="со-мастер")
+    for user in (ALICE, ALICE, BOB):
+        await _submit_via_wizard(table, user, await open_wizard(table, user, announcement))
+        await approve_latest(table)
+    assert (
+        await _scalar(
+            table,
+            "SELECT string_agg(status, ',' ORDER BY id) FROM characters "
+            f"WHERE owner_user_id = {ALICE}",
+        )
+        == "retired,active"
+    )
+    assert await _scalar(table, f"SELECT role FROM game_members WHERE user_id = {BOB}") == "cogm"
+
+
+async def test_a_stale_proposal_cannot_undo_a_newer_edit(table: Harness) -> None:
+    emu = table.emu
+    announcement = await create_game(table, "matter", "Замок")
+    await _submit_via_wizard(table, ALICE, await open_wizard(table, ALICE, announcement))
+    await approve_latest(table)
+    last = emu.last_bot_message(GROUP)
+    emu.send_text(ALICE, GROUP, "/sheet")
+    sheet = await emu.wait_bot_message(GROUP, contains="Рыцарь", after=last.message_id)
+    token = next(b["url"] for b in buttons(sheet) if "url" in b).split("start=")[1]
+    emu.send_text(ALICE, ALICE, f"/start {token}")  # Alice opens the editor at v1 …
+    alice_editor = await emu.wait_bot_message(ALICE, contains="stand-in", after=4)
+    emu.send_text(GM, GM, f"/start {token}")  # … the GM edits directly to v2 …
+    await _submit_via_wizard(table, GM, await emu.wait_bot_message(GM))
+    await emu.wait_bot_message(GROUP, contains="Рыцарь II")
+    await _submit_via_wizard(table, ALICE, alice_editor)  # … then Alice proposes from v1
+    proposal = await emu.wait_bot_message(GROUP, contains="предлагает")
+    pressed = emu.press_button(GM, GROUP, proposal.message_id, 0)
+    answer = await emu.wait_callback_answer(pressed.callback_query_id)
+    assert answer.show_alert and answer.text
+    assert await _scalar(table, "SELECT version FROM characters") == 2

@@ -60,9 +60,11 @@ def renderer(system: str) -> Renderer:
     return render
 
 
-def render_sheet(system: str, character: SheetModel, t: Translator, locale: str) -> str:
-    """The whole sheet in one message (cut at a line boundary if it cannot fit)."""
-    return fit(renderer(system)(character, t, locale))
+def render_sheet(
+    system: str, character: SheetModel, t: Translator, locale: str, *, limit: int = LIMIT
+) -> str:
+    """The whole sheet in one message (cut at a line boundary if it cannot fit ``limit``)."""
+    return fit(renderer(system)(character, t, locale), limit)
 
 
 def sheet_pages(
