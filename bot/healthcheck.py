@@ -1,4 +1,4 @@
-"""Container health check: the database answers and the Bot API is reachable with our token."""
+"""Container health check: the database answers (Telegram being down is not our ill health)."""
 
 from __future__ import annotations
 

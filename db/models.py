@@ -315,7 +315,7 @@ class RollRequest(SQLModel, table=True):
     chat_id: int = Field(sa_column=Column(BigInteger, nullable=False))
     requested_by: int = Field(sa_column=Column(BigInteger, nullable=False))
     target_user_id: int = Field(sa_column=Column(BigInteger, nullable=False))
-    expression: str = Field(sa_column=Column(String(256), nullable=False))
+    expression: str = Field(sa_column=Column(String(640), nullable=False))
     target_number: int | None = Field(default=None)
     note: str | None = Field(default=None, sa_column=Column(String(256)))
     status: str = Field(default="pending", sa_column=Column(String(16), nullable=False))

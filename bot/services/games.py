@@ -141,7 +141,10 @@ async def change_option(uow: UnitOfWork, game: GameDTO, field: str, delta: int) 
     fields = {f.field: f for f in option_fields(game.system)}
     if field not in fields:
         raise GameError(N_("This button is no longer active."))
-    current = spec.options(game.options).model_dump(mode="json")
+    # Read under a row lock: a GM and a co-GM pressing at once must not lose a change.
+    locked = await uow.games.get(game.id, for_update=True)
+    assert locked is not None
+    current = spec.options(locked.options).model_dump(mode="json")
     value = int(current.get(field, 0)) + delta
     option = fields[field]
     value = max(option.minimum, min(option.maximum, value))

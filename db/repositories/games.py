@@ -118,8 +118,11 @@ class GameRepo:
         row = (await self._session.execute(stmt)).scalar_one_or_none()
         return _game(row) if row else None
 
-    async def get(self, game_id: int) -> GameDTO | None:
-        row = await self._session.get(Game, game_id)
+    async def get(self, game_id: int, *, for_update: bool = False) -> GameDTO | None:
+        stmt = select(Game).where(col(Game.id) == game_id)
+        if for_update:
+            stmt = stmt.with_for_update()
+        row = (await self._session.execute(stmt)).scalar_one_or_none()
         return _game(row) if row else None
 
     async def games_of(self, user_id: int, *, roles: tuple[str, ...]) -> list[GameDTO]:

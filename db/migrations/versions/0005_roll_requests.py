@@ -24,7 +24,7 @@ def upgrade() -> None:
         sa.Column("chat_id", sa.BigInteger(), nullable=False),
         sa.Column("requested_by", sa.BigInteger(), nullable=False),
         sa.Column("target_user_id", sa.BigInteger(), nullable=False),
-        sa.Column("expression", sa.String(length=256), nullable=False),
+        sa.Column("expression", sa.String(length=640), nullable=False),
         sa.Column("target_number", sa.Integer(), nullable=True),
         sa.Column("note", sa.String(length=256), nullable=True),
         sa.Column("status", sa.String(length=16), nullable=False),
