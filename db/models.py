@@ -214,6 +214,10 @@ class Character(SQLModel, table=True):
             name="characters_status_check",
         ),
         CheckConstraint("version >= 1", name="characters_version_check"),
+        CheckConstraint(
+            "system <> 'fate' OR COALESCE((sheet->>'fate_points')::int, 0) >= 0",
+            name="characters_fate_points_nonnegative",
+        ),
         Index(
             "characters_one_active_per_player",
             "game_id",
@@ -323,3 +327,29 @@ class RollRequest(SQLModel, table=True):
     roll_seq: int | None = Field(default=None)
     created_at: datetime = _created()
     rolled_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True)))
+
+
+class LedgerEntry(SQLModel, table=True):
+    """Every change to a character's resources: who, what (diff), why, before/after sheets.
+
+    Entries of one action (a milestone for the whole table) share a ``batch``; the GM's undo
+    restores a whole batch, and only while no later change touched those sheets.
+    """
+
+    __tablename__ = "ledger"
+    __table_args__ = (Index("ledger_game_recent", "game_id", "id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id", nullable=False)
+    character_id: int = Field(foreign_key="characters.id", nullable=False)
+    actor_user_id: int = Field(sa_column=Column(BigInteger, nullable=False))
+    kind: str = Field(sa_column=Column(String(32), nullable=False))
+    reason: str | None = Field(default=None, sa_column=Column(String(256)))
+    batch: str = Field(sa_column=Column(String(64), nullable=False))
+    diff: list[Any] = Field(sa_column=Column(JSONB, nullable=False))
+    sheet_before: dict[str, Any] = Field(sa_column=Column(JSONB, nullable=False))
+    sheet_after: dict[str, Any] = Field(sa_column=Column(JSONB, nullable=False))
+    version_before: int = Field(nullable=False)
+    version_after: int = Field(nullable=False)
+    created_at: datetime = _created()
+    undone_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True)))

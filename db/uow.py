@@ -13,6 +13,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.repositories.chats import ChatRepo
 from db.repositories.games import CharacterRepo, GameRepo
+from db.repositories.ledger import LedgerRepo
 from db.repositories.requests import RequestRepo
 from db.repositories.rolls import RollRepo
 from db.repositories.updates import ProcessedUpdateRepo
@@ -39,6 +40,7 @@ class UnitOfWork:
         self.games = GameRepo(self._session)
         self.characters = CharacterRepo(self._session)
         self.requests = RequestRepo(self._session)
+        self.ledger = LedgerRepo(self._session)
         return self
 
     async def __aexit__(

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select, text, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -260,6 +261,37 @@ class CharacterRepo:
             stmt = stmt.with_for_update()
         row = (await self._session.execute(stmt)).scalar_one_or_none()
         return _character(row) if row else None
+
+    async def lock_many(self, character_ids: list[int]) -> list[CharacterDTO]:
+        """Several characters in one statement, locked until the transaction ends (id order,
+        so two concurrent actions over the same characters cannot deadlock)."""
+        stmt = (
+            select(Character)
+            .where(col(Character.id).in_(character_ids))
+            .order_by(col(Character.id))
+            .with_for_update()
+        )
+        return [_character(r) for r in (await self._session.execute(stmt)).scalars()]
+
+    async def write_sheets(self, sheets: dict[int, dict[str, Any]], schema_version: int) -> None:
+        """New sheets for several characters in ONE statement; each version goes up by one."""
+        if not sheets:
+            return
+        rows = ", ".join(
+            f"(CAST(:id{i} AS integer), CAST(:sheet{i} AS jsonb))" for i in range(len(sheets))
+        )
+        params: dict[str, Any] = {"schema": schema_version}
+        for i, (character_id, sheet) in enumerate(sheets.items()):
+            params[f"id{i}"] = character_id
+            params[f"sheet{i}"] = json.dumps(sheet, ensure_ascii=False)
+        await self._session.execute(
+            text(
+                "UPDATE characters AS c SET sheet = v.sheet, version = c.version + 1, "
+                "schema_version = :schema, updated_at = now() "
+                f"FROM (VALUES {rows}) AS v(id, sheet) WHERE c.id = v.id"
+            ),
+            params,
+        )
 
     async def for_game(self, game_id: int, *, statuses: tuple[str, ...]) -> list[CharacterDTO]:
         stmt = (
