@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 from dataclasses import dataclass, field
 from typing import TextIO
 
 from aiogram import Bot, Dispatcher
+from aiohttp import web
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.commands import register_commands
@@ -16,6 +18,7 @@ from bot.factory import create_bot, create_dispatcher
 from bot.i18n import I18n
 from bot.middlewares import InFlightMiddleware
 from bot.outbound import Limits
+from bot.webhook import create_webhook_app, webhook_path
 from db.database import EmbeddedPostgres, create_engine, create_session_factory, migrate
 
 logger = logging.getLogger(__name__)
@@ -61,7 +64,17 @@ async def _on_shutdown(dispatcher: Dispatcher) -> None:
 
 
 async def _on_startup(bot: Bot, dispatcher: Dispatcher) -> None:
-    await bot.delete_webhook(drop_pending_updates=False)
+    webhook: tuple[str, str | None] | None = dispatcher.get("webhook")
+    if webhook is None:
+        await bot.delete_webhook(drop_pending_updates=False)  # polling needs no webhook
+    else:
+        url, secret = webhook
+        await bot.set_webhook(
+            url,
+            secret_token=secret,
+            allowed_updates=dispatcher.resolve_used_update_types(),
+            drop_pending_updates=False,
+        )
     await register_commands(bot, dispatcher["i18n"])
     me = await bot.get_me()
     logger.info("bot @%s is up", me.username)
@@ -107,13 +120,39 @@ async def run(settings: Settings, *, stdin: TextIO, stdout: TextIO) -> None:
                 engine=engine,
                 settings=settings,
             )
-            await runtime.run_until_stopped()
+            if settings.webhook:
+                await _run_webhook(runtime, settings)
+            else:
+                await runtime.run_until_stopped()
         else:
             await _run_sandbox(settings, engine, stdin=stdin, stdout=stdout)
     finally:
         await engine.dispose()
         if embedded is not None:
             await embedded.stop()
+
+
+async def _run_webhook(runtime: BotRuntime, settings: Settings) -> None:
+    """Serve Telegram's POSTs until SIGTERM/SIGINT; several workers may run behind a proxy."""
+    assert settings.webhook_url is not None
+    secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
+    runtime.dispatcher["webhook"] = (settings.webhook_url, secret)
+    app = create_webhook_app(
+        runtime.dispatcher, runtime.bot, path=webhook_path(settings.webhook_url), secret=secret
+    )
+    host, _, port = settings.webhook_listen.rpartition(":")
+    runner = web.AppRunner(app)
+    await runner.setup()
+    await web.TCPSite(runner, host or "0.0.0.0", int(port)).start()
+    logger.info("webhook: listening on %s for %s", settings.webhook_listen, settings.webhook_url)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        await stop.wait()
+    finally:
+        await runner.cleanup()  # runs the dispatcher's shutdown: in-flight updates finish
 
 
 async def _run_sandbox(

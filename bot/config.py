@@ -37,8 +37,18 @@ class Settings(BaseSettings):
     log_level: LogLevel = Field(default=LogLevel.INFO, alias="LOG_LEVEL")
     default_locale: Locale = Field(default=Locale.RU, alias="DEFAULT_LOCALE")
     data_dir: Path = Field(default=Path(".data"), alias="DATA_DIR")
+    webhook_url: str | None = Field(default=None, alias="WEBHOOK_URL")
+    webhook_secret: SecretStr | None = Field(default=None, alias="WEBHOOK_SECRET")
+    webhook_listen: str = Field(default="0.0.0.0:8080", alias="WEBHOOK_LISTEN")
 
-    @field_validator("bot_token", "database_url", "telegram_api_url", mode="before")
+    @field_validator(
+        "bot_token",
+        "database_url",
+        "telegram_api_url",
+        "webhook_url",
+        "webhook_secret",
+        mode="before",
+    )
     @classmethod
     def _empty_is_none(cls, value: object) -> object:
         # An empty variable in .env or compose means "not set", not "the empty string".
@@ -47,6 +57,10 @@ class Settings(BaseSettings):
     @property
     def sandbox(self) -> bool:
         return self.bot_token is None
+
+    @property
+    def webhook(self) -> bool:
+        return self.webhook_url is not None and self.bot_token is not None
 
 
 def load_settings() -> Settings:

@@ -10,11 +10,14 @@ from aiogram.types import ErrorEvent, Update
 from aiogram_dialog.api.exceptions import OutdatedIntent, UnknownIntent
 
 from bot.i18n import I18n, locale_from_language_code
+from bot.webhook import UpdateFailure
 
 logger = logging.getLogger(__name__)
 
 
-async def on_error(event: ErrorEvent, bot: Bot, i18n: I18n) -> bool:
+async def on_error(
+    event: ErrorEvent, bot: Bot, i18n: I18n, update_failure: UpdateFailure | None = None
+) -> bool:
     update = event.update
     if isinstance(event.exception, UnknownIntent | OutdatedIntent):
         # A wizard button pressed by someone whose wizard it is not, or after it ended.
@@ -24,6 +27,10 @@ async def on_error(event: ErrorEvent, bot: Bot, i18n: I18n) -> bool:
     logger.error(
         "update %s failed: %r", update.update_id, event.exception, exc_info=event.exception
     )
+    if update_failure is not None:
+        # Webhook mode: answer 500 so Telegram delivers the update again (nothing was kept).
+        update_failure.failed = True
+        return True
     t = i18n.translator(_locale_of(update, i18n.default_locale))
     text = t("Sorry, something went wrong. Please try again; if it keeps happening, tell the GM.")
     try:

@@ -1,0 +1,96 @@
+"""Webhook mode: the secret header is required, a failed update answers 500 (Telegram will
+deliver it again) and keeps nothing, and a redelivered update has one effect."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import aiohttp
+import pytest
+from aiogram import F, Router
+from aiogram.types import Message
+from aiohttp import web
+from sqlalchemy import text
+
+from bot.app import build_runtime
+from bot.config import Settings
+from bot.webhook import create_webhook_app
+from tests.conftest import Harness
+
+SECRET = "s3cret-token_1"
+
+
+@pytest.fixture
+async def hook(harness: Harness, database_url: str) -> AsyncIterator[tuple[str, Harness]]:
+    settings = Settings.model_validate({"DATABASE_URL": database_url, "BOT_TOKEN": "x"})
+    runtime = build_runtime(
+        token=harness.emu.token, api_url=harness.emu.base_url, engine=harness.engine,
+        settings=settings, limits=harness.limits,
+    )  # fmt: skip
+    boom = Router(name="boom")
+
+    @boom.message(F.text == "/boom")
+    async def explode(message: Message) -> None:
+        raise RuntimeError("kaboom")
+
+    runtime.dispatcher.sub_routers.insert(0, boom)
+    boom._parent_router = runtime.dispatcher
+    runtime.dispatcher["webhook"] = ("https://bot.example/tg/hook", SECRET)
+    app = create_webhook_app(runtime.dispatcher, runtime.bot, path="/tg/hook", secret=SECRET)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    host, port = runner.addresses[0][:2]
+    yield f"http://{host}:{port}/tg/hook", harness
+    await runner.cleanup()
+
+
+def _update(update_id: int, text_: str) -> dict[str, Any]:
+    user = {"id": 1001, "is_bot": False, "first_name": "Alice", "language_code": "en"}
+    return {
+        "update_id": update_id,
+        "message": {
+            "message_id": update_id, "date": 0, "text": text_, "from": user,
+            "chat": {"id": 1001, "type": "private", "first_name": "Alice"},
+            "entities": [{"type": "bot_command", "offset": 0, "length": len(text_.split()[0])}],
+        },
+    }  # fmt: skip
+
+
+async def _post(url: str, body: dict[str, Any], secret: str | None) -> int:
+    headers = {"X-Telegram-Bot-Api-Secret-Token": secret} if secret is not None else {}
+    async with (
+        aiohttp.ClientSession() as session,
+        session.post(url, json=body, headers=headers) as r,
+    ):
+        return r.status
+
+
+async def _claims(h: Harness) -> int:
+    async with h.engine.connect() as conn:
+        return int(
+            (await conn.execute(text("SELECT count(*) FROM processed_updates"))).scalar_one()
+        )
+
+
+async def test_webhook_secret_failures_and_redelivery(hook: tuple[str, Harness]) -> None:
+    url, h = hook
+    emu = h.emu
+    emu.add_user(1001, "Alice", language_code="en")
+    emu.send_text(1001, 1001, "hi")  # Alice has started the bot
+    assert emu.webhook["url"] == "https://bot.example/tg/hook"
+    assert emu.webhook["secret_token"] == SECRET
+
+    assert await _post(url, _update(10, "/start"), None) == 401
+    assert await _post(url, _update(10, "/start"), "wrong") == 401
+    assert await _claims(h) == 0 and emu.bot_messages(1001) == []
+
+    assert await _post(url, _update(10, "/start"), SECRET) == 200
+    assert await _post(url, _update(10, "/start"), SECRET) == 200  # Telegram retried it
+    assert len(emu.bot_messages(1001)) == 1 and await _claims(h) == 1
+    assert "Hello, Alice!" in emu.bot_messages(1001)[0].text
+
+    assert await _post(url, _update(11, "/boom"), SECRET) == 500
+    assert await _claims(h) == 1  # the failed update left nothing behind
