@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import sys
 
 from bot.app import run
 from bot.config import load_settings, setup_logging
+from bot.leader import AlreadyPolling
 
 
 def main() -> None:
     settings = load_settings()
     setup_logging(settings.log_level, to_stderr_only=settings.sandbox)
-    asyncio.run(run(settings, stdin=sys.stdin, stdout=sys.stdout))
+    try:
+        asyncio.run(run(settings, stdin=sys.stdin, stdout=sys.stdout))
+    except AlreadyPolling as refused:
+        logging.getLogger("bot").error("not starting: %s", refused)
+        sys.exit(3)
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ from bot.commands import register_commands
 from bot.config import Settings
 from bot.factory import create_bot, create_dispatcher
 from bot.i18n import I18n
+from bot.leader import PollingLock
 from bot.middlewares import InFlightMiddleware
 from bot.outbound import Limits
 from bot.webhook import create_webhook_app, webhook_path
@@ -44,8 +45,11 @@ class BotRuntime:
         return self._task
 
     async def run_until_stopped(self) -> None:
-        """Poll until SIGTERM/SIGINT (aiogram handles the signals), then finish in-flight work."""
-        await self.dispatcher.start_polling(self.bot, handle_signals=True, polling_timeout=10)
+        """Poll until SIGTERM/SIGINT (aiogram handles the signals), then finish in-flight work.
+
+        Refuses to start (``AlreadyPolling``) while another process polls the same bot."""
+        async with PollingLock(self.engine, self.bot.id):
+            await self.dispatcher.start_polling(self.bot, handle_signals=True, polling_timeout=10)
 
     async def stop(self) -> None:
         if self._task is None:
