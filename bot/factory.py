@@ -24,7 +24,13 @@ def create_bot(token: str, *, api_url: str | None, limits: Limits | None = None)
     bot = Bot(
         token=token,
         session=session,
-        default=DefaultBotProperties(parse_mode=ParseMode.HTML, link_preview_is_disabled=True),
+        # A reply whose original was deleted meanwhile is still sent (as a plain message):
+        # the roll it reports is already in the log.
+        default=DefaultBotProperties(
+            parse_mode=ParseMode.HTML,
+            link_preview_is_disabled=True,
+            allow_sending_without_reply=True,
+        ),
     )
     bot.session.middleware(ResilienceMiddleware(OutboundLimiter(limits or Limits())))
     return bot
