@@ -19,6 +19,7 @@ GROUP = (
     ("r", N_("roll dice, e.g. /r 2d6+1")),
     ("game", N_("this chat's game")),
     ("sheet", N_("a character sheet")),
+    ("res", N_("your character's resources (fate points, stress, dice…)")),
     ("newgame", N_("start a game in this chat")),
     ("request", N_("GM: ask a player to roll (as a reply)")),
     ("log", N_("the roll log")),

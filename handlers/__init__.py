@@ -19,6 +19,7 @@ from handlers import (
     lang,
     profile,
     requests,
+    resources,
     service,
     start,
     wizards,
@@ -37,6 +38,7 @@ def routers() -> list[Router]:
         dice.create_router(),
         games.create_router(),
         requests.create_router(),
+        resources.create_router(),
     ]
     for router in own:
         # Every button press gets an answer, so no button keeps spinning. Per router, not on

@@ -7,6 +7,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.i18n import N_, Translator
 from db.repositories.games import CharacterDTO, VersionDTO
 from handlers.callbacks import ApproveCD, ProposalCD, ReturnCD, SheetPageCD
+from handlers.views.resources import resources_button
 from handlers.views.sheets import fit, page_title
 
 KIND_NAMES = {
@@ -132,7 +133,8 @@ def sheet_keyboard(
             for i, page in enumerate(pages)
         ]
         rows += [buttons[i : i + 2] for i in range(0, len(buttons), 2)]
-    if edit_url:
+    if edit_url:  # an active character: its resources and its editor
+        rows.append([resources_button(t, character_id)])
         rows.append([InlineKeyboardButton(text="✏️ " + t("Edit"), url=edit_url)])
     return InlineKeyboardMarkup(inline_keyboard=rows) if rows else None
 

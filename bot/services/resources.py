@@ -1,0 +1,431 @@
+"""Resource changes from the panel: one press, one ledger action, one commit.
+
+Every operation is a small frozen value (``FatePoints(delta=-1)``); ``apply`` checks who pressed
+(the character's owner or a GM of the game) and that the character is an active one of this
+chat's game, then hands the engine's own rule to ``ledger.change_sheets`` (which locks the row,
+applies the rule, writes and records) and commits once. The engine's refusals
+(``EngineError``) propagate untouched so the handler can show them in the user's language.
+
+Matter states applied here are applied by the GM's ruling, without a resistance roll
+(``resist=False``); the one state that would still roll at once (Регенерация on a wounded
+character) is not offered, and a dice source that refuses to roll guards the rest.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, Final, TypeAlias
+
+from bot.i18n import N_
+from bot.services import characters as character_service
+from bot.services import ledger
+from bot.services.games import is_gm
+from bot.systems import SYSTEMS
+from db.repositories.games import CharacterDTO, GameDTO
+from db.repositories.ledger import LedgerDTO
+from db.uow import UnitOfWork
+from engine.common import SheetModel
+from engine.errors import RuleViolation
+from engine.systems import cliche, fate, lifegear, matter, storyteller
+from engine.systems.fate import AbsorbOption, Nature, SlotId, StressMarks, TrackKind
+from engine.systems.lifegear import ItemState
+from engine.systems.matter import EventKind, StateId
+from engine.text import msg
+
+TEXT_MAX: Final = 200  # a consequence's aspect
+# Regeneration rolls dice the moment it is applied to a wounded character: not a panel button.
+PANEL_STATES: Final[tuple[StateId, ...]] = tuple(
+    s for s in StateId if s is not StateId.REGENERATION
+)
+CLEARABLE_TRACKS: Final = (TrackKind.PHYSICAL, TrackKind.MENTAL, TrackKind.MAGICAL)
+_NATURE_TRACK: Final = {
+    Nature.PHYSICAL: TrackKind.PHYSICAL,
+    Nature.MENTAL: TrackKind.MENTAL,
+    Nature.MAGICAL: TrackKind.MAGICAL,
+}
+_TYPED_SLOT_NATURE: Final = {
+    SlotId.MILD_PHYSICAL: Nature.PHYSICAL,
+    SlotId.MILD_MENTAL: Nature.MENTAL,
+}
+
+
+class Refused(Exception):
+    """A press that changes nothing; ``reason`` is a msgid."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class PoolName(StrEnum):
+    WILLPOWER = "willpower"
+    GLAMOUR = "glamour"
+
+
+# --- operations ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FatePoints:
+    delta: int  # -1 spend, +1 gain
+
+
+@dataclass(frozen=True)
+class Stress:
+    track: TrackKind
+    box: int
+    mark: bool
+
+
+@dataclass(frozen=True)
+class TakeConsequence:
+    slot: SlotId
+    nature: Nature
+    text: str
+
+
+@dataclass(frozen=True)
+class ClearConsequence:
+    slot: SlotId
+
+
+@dataclass(frozen=True)
+class Pool:
+    trait: PoolName
+    delta: int
+
+
+@dataclass(frozen=True)
+class ClicheDice:
+    index: int
+    key: str  # ``item_key`` of the cliché's name: a stale panel never hits another cliché
+    delta: int
+
+
+@dataclass(frozen=True)
+class GearState:
+    index: int
+    key: str  # ``item_key`` of the item's id
+    state: ItemState
+
+
+@dataclass(frozen=True)
+class MatterState:
+    state: StateId
+    on: bool
+
+
+Op: TypeAlias = (
+    FatePoints
+    | Stress
+    | TakeConsequence
+    | ClearConsequence
+    | Pool
+    | ClicheDice
+    | GearState
+    | MatterState
+)
+
+
+@dataclass(frozen=True)
+class Applied:
+    character: CharacterDTO  # as stored after the press
+    op: Op
+    before: SheetModel
+    after: SheetModel
+    changed: bool
+    note: str | None = None  # msgid: why the engine left the sheet as it was
+
+
+def item_key(text: str) -> str:
+    """A short fingerprint of a name or id, carried next to its index in callback data."""
+    return f"{zlib.crc32(text.encode('utf-8')):08x}"
+
+
+# --- access ----------------------------------------------------------------------------------
+
+
+async def character_for_command(
+    uow: UnitOfWork, game: GameDTO, user_id: int, name: str | None
+) -> CharacterDTO | None:
+    """``/res name``: that active character of the game; ``/res``: the sender's own."""
+    if name and name.strip():
+        active = await uow.characters.for_game(game.id, statuses=("active",))
+        return character_service.find_by_name(active, name)
+    return await uow.characters.active_of(game.id, user_id)
+
+
+async def active_names(uow: UnitOfWork, game: GameDTO) -> list[str]:
+    return [c.name for c in await uow.characters.for_game(game.id, statuses=("active",))]
+
+
+async def viewable(uow: UnitOfWork, game: GameDTO, character_id: int) -> CharacterDTO:
+    """An active character of this chat's game (anything else: forged or stale)."""
+    found = await uow.characters.get(character_id)
+    if found is None or found.game_id != game.id or found.status != "active":
+        raise Refused(N_("This button is no longer active."))
+    if found.system != game.system:
+        raise Refused(N_("This button is no longer active."))
+    return found
+
+
+async def changeable(
+    uow: UnitOfWork, game: GameDTO, character_id: int, user_id: int
+) -> CharacterDTO:
+    """As ``viewable``, and the presser is its owner or a GM of the game."""
+    found = await viewable(uow, game, character_id)
+    if found.owner_user_id != user_id and not await is_gm(uow, game, user_id):
+        raise Refused(N_("Only the character's owner or the GM can change this."))
+    return found
+
+
+def load(character: CharacterDTO) -> SheetModel:
+    return SYSTEMS[character.system].load(character.sheet, character.schema_version)
+
+
+# --- rules: each operation as the engine's own function ----------------------------------------
+
+Mutation: TypeAlias = Callable[[Any], Any]
+Notes: TypeAlias = list[str]
+
+
+def _fate_points(op: FatePoints, notes: Notes) -> tuple[str, str, Mutation]:
+    if op.delta == -1:
+        return "fate", "fate.fp.spend", lambda c: fate.spend_fate_points(c, 1)
+    if op.delta == 1:
+        return "fate", "fate.fp.gain", lambda c: fate.gain_fate_points(c, 1)
+    raise Refused(N_("This button is no longer active."))
+
+
+def _stress(op: Stress, notes: Notes) -> tuple[str, str, Mutation]:
+    if op.mark:
+        # Marking one box is absorbing a hit of its value with that box alone (the engine's
+        # harm rule checks that the box exists and is free). The accumulator takes magic hits.
+        hit_track = TrackKind.MAGICAL if op.track is TrackKind.ACCUMULATOR else op.track
+        option = AbsorbOption(op.track, op.box, (), op.box, True)
+        return "fate", "fate.stress.mark", lambda c: fate.absorb(c, op.box, hit_track, option)[0]
+    if op.track not in CLEARABLE_TRACKS:
+        # The accumulator is an artifact: it recharges at a significant milestone only.
+        raise Refused(N_("This button is no longer active."))
+
+    def clear(c: fate.Character) -> fate.Character:
+        keep = StressMarks(**{t.value: c.stress.of(t) for t in CLEARABLE_TRACKS})
+        keep = keep.with_marks(op.track, tuple(v for v in c.stress.of(op.track) if v != op.box))
+        return fate.clear_stress(c, keep=keep)[0]
+
+    return "fate", "fate.stress.clear", clear
+
+
+def consequence_natures(slot: SlotId) -> tuple[Nature, ...]:
+    """The natures a consequence in ``slot`` may have (typed mild slots have one)."""
+    typed = _TYPED_SLOT_NATURE.get(slot)
+    return (typed,) if typed else tuple(Nature)
+
+
+def _take(op: TakeConsequence, notes: Notes) -> tuple[str, str, Mutation]:
+    if op.slot is SlotId.EXTREME or op.nature not in consequence_natures(op.slot):
+        raise Refused(N_("This button is no longer active."))
+    value = fate.slot_value(op.slot)
+    option = AbsorbOption(None, None, (op.slot,), value, True)
+    track = _NATURE_TRACK[op.nature]
+    texts: dict[SlotId, str] = {op.slot: op.text}
+
+    def take(c: fate.Character) -> fate.Character:
+        return fate.absorb(c, value, track, option, texts=texts, nature=op.nature)[0]
+
+    return "fate", "fate.consequence.take", take
+
+
+def _clear_consequence(op: ClearConsequence, notes: Notes) -> tuple[str, str, Mutation]:
+    # The engine clears consequences only at milestones; the GM's ruling from the panel takes
+    # one off now (refused with the engine's own words when the slot is empty).
+    def clear(c: fate.Character) -> fate.Character:
+        if not any(x.slot is op.slot for x in c.consequences):
+            raise RuleViolation(msg("fate.heal.no_consequence"))
+        kept = tuple(x for x in c.consequences if x.slot is not op.slot)
+        return c.model_copy(update={"consequences": kept})
+
+    return "fate", "fate.consequence.clear", clear
+
+
+def _pool(op: Pool, notes: Notes) -> tuple[str, str, Mutation]:
+    if op.delta == -1:
+        spend = (
+            storyteller.spend_willpower
+            if op.trait is PoolName.WILLPOWER
+            else storyteller.spend_glamour
+        )
+        return "storyteller", f"storyteller.{op.trait.value}.spend", lambda c: spend(c, 1)[0]
+    if op.delta == 1:
+
+        def regain(c: storyteller.Character) -> storyteller.Character:
+            after, change = storyteller.regain(c, op.trait.value, 1)
+            if change.before == change.after:
+                notes.append(N_("Already full."))
+            return after
+
+        return "storyteller", f"storyteller.{op.trait.value}.regain", regain
+    raise Refused(N_("This button is no longer active."))
+
+
+def _cliche_at(character: cliche.Character, index: int, key: str) -> cliche.Cliche:
+    if not 0 <= index < len(character.cliches) or item_key(character.cliches[index].name) != key:
+        raise Refused(N_("The sheet changed meanwhile; open the panel again."))
+    return character.cliches[index]
+
+
+def _cliche(op: ClicheDice, notes: Notes) -> tuple[str, str, Mutation]:
+    if op.delta not in (-1, 1):
+        raise Refused(N_("This button is no longer active."))
+
+    def change(c: cliche.Character) -> cliche.Character:
+        item = _cliche_at(c, op.index, op.key)
+        if op.delta < 0:
+            new, lost = cliche.lose_dice(item, 1)
+            if not lost:
+                notes.append(N_("No dice left to lose."))
+        else:
+            # The engine's recovery, one die, for this cliché only (armor counts as repaired:
+            # the GM pressed the button).
+            alone = c.model_copy(update={"cliches": (item,)})
+            options = cliche.ClicheOptions(recovery_dice=1)
+            new = cliche.recover(alone, options, repair_armor=True)[0].cliches[0]
+            if new == item:
+                notes.append(N_("No lost dice to restore."))
+        items = (*c.cliches[: op.index], new, *c.cliches[op.index + 1 :])
+        return c.model_copy(update={"cliches": items})
+
+    kind = "cliche.dice.lose" if op.delta < 0 else "cliche.dice.restore"
+    return "cliche", kind, change
+
+
+def _gear_at(character: lifegear.Character, index: int, key: str) -> lifegear.Item:
+    if not 0 <= index < len(character.gear) or item_key(character.gear[index].id) != key:
+        raise Refused(N_("The sheet changed meanwhile; open the panel again."))
+    return character.gear[index]
+
+
+def _gear(op: GearState, notes: Notes) -> tuple[str, str, Mutation]:
+    def change(c: lifegear.Character) -> lifegear.Character:
+        item = _gear_at(c, op.index, op.key)
+        if op.state is ItemState.READY and item.state in (ItemState.BROKEN, ItemState.LOST):
+            return lifegear.repair_item(c, item.id)
+        if op.state is ItemState.BROKEN and not item.kind.material:
+            raise Refused(N_("Only weapons, armor and things can break."))
+        return lifegear.set_state(c, item.id, op.state)
+
+    if op.state is ItemState.LOST:
+        raise Refused(N_("This button is no longer active."))
+    kinds = {ItemState.SPENT: "spent", ItemState.BROKEN: "broken", ItemState.READY: "ready"}
+    return "lifegear", f"lifegear.item.{kinds[op.state]}", change
+
+
+class _NoDice:
+    """The panel never rolls: a rule that would have to roll here is refused instead."""
+
+    def randint(self, low: int, high: int) -> int:
+        raise Refused(N_("This needs a roll; ask the GM for a roll request."))
+
+
+_MATTER_NOTES: Final = {
+    EventKind.IMMUNE: N_("Immune to this state: nothing changed."),
+    EventKind.ALREADY_ACTIVE: N_("Already in this state."),
+    EventKind.REPLACED: N_("Crippled already: unconscious at once, no new state."),
+}
+
+
+def _matter(op: MatterState, notes: Notes) -> tuple[str, str, Mutation]:
+    if not op.on:
+        return "matter", "matter.state.remove", lambda c: matter.remove_state(c, op.state)[0]
+    if op.state not in PANEL_STATES:
+        raise Refused(N_("This button is no longer active."))
+
+    def apply(c: matter.Character) -> matter.Character:
+        # The GM's ruling: no resistance roll (resist=False).
+        after, outcome = matter.apply_state(c, op.state, _NoDice(), resist=False)
+        if not outcome.applied:
+            notes.append(_MATTER_NOTES.get(outcome.result, N_("Nothing changed.")))
+        return after
+
+    return "matter", "matter.state.apply", apply
+
+
+_RULES: Final[dict[type, Callable[[Any, Notes], tuple[str, str, Mutation]]]] = {
+    FatePoints: _fate_points,
+    Stress: _stress,
+    TakeConsequence: _take,
+    ClearConsequence: _clear_consequence,
+    Pool: _pool,
+    ClicheDice: _cliche,
+    GearState: _gear,
+    MatterState: _matter,
+}
+
+
+# --- use cases ------------------------------------------------------------------------------
+
+
+async def apply(
+    uow: UnitOfWork, *, game: GameDTO, user_id: int, character_id: int, op: Op
+) -> Applied:
+    """One press: check, change through the ledger, commit. Raises ``Refused`` or the engine's
+    ``EngineError`` (nothing is written then)."""
+    current = await changeable(uow, game, character_id, user_id)
+    notes: Notes = []
+    system, kind, mutate = _RULES[type(op)](op, notes)
+    if system != game.system:
+        raise Refused(N_("This button is no longer active."))
+    reason = op.text if isinstance(op, TakeConsequence) else None
+    try:
+        changed = await ledger.change_sheets(
+            uow, game=game, actor_user_id=user_id, kind=kind, changes={current.id: mutate},
+            reason=reason,
+        )  # fmt: skip
+    except ledger.LedgerError as error:
+        raise Refused(error.reason) from error
+    await uow.commit()
+    stored = await uow.characters.get(current.id)
+    assert stored is not None
+    before = load(current)
+    if not changed:
+        return Applied(stored, op, before, before, False, notes[0] if notes else None)
+    return Applied(stored, op, changed[0].before, changed[0].after, True)
+
+
+async def check_free_slot(
+    uow: UnitOfWork, *, game: GameDTO, user_id: int, character_id: int, slot: SlotId,
+    nature: Nature,
+) -> CharacterDTO:  # fmt: skip
+    """Before asking for a consequence's aspect: may this user, is the slot free."""
+    current = await changeable(uow, game, character_id, user_id)
+    sheet = load(current)
+    if not isinstance(sheet, fate.Character) or nature not in consequence_natures(slot):
+        raise Refused(N_("This button is no longer active."))
+    if slot not in fate.free_consequence_slots(sheet):
+        raise Refused(N_("That slot is taken."))
+    return current
+
+
+@dataclass(frozen=True)
+class Undone:
+    entries: list[LedgerDTO]
+    names: dict[int, str]
+
+
+async def undo(uow: UnitOfWork, *, game: GameDTO, user_id: int) -> Undone:
+    """The GM undoes the game's last change (``ledger.undo_last``) and commits."""
+    if not await is_gm(uow, game, user_id):
+        raise Refused(N_("Only the GM can do that."))
+    try:
+        entries = await ledger.undo_last(uow, game=game, actor_user_id=user_id)
+    except ledger.LedgerError as error:
+        raise Refused(error.reason) from error
+    await uow.commit()
+    names: dict[int, str] = {}
+    for entry in entries:
+        found = await uow.characters.get(entry.character_id)
+        names[entry.character_id] = found.name if found else "?"
+    return Undone(entries, names)

@@ -1,0 +1,240 @@
+"""/res and the resource panel: every press is one ledger change, checked on the server."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final
+
+from aiogram import Bot, F, Router
+from aiogram.exceptions import TelegramBadRequest
+from aiogram.filters import Command, CommandObject, StateFilter
+from aiogram.filters.callback_data import CallbackData
+from aiogram.fsm.context import FSMContext
+from aiogram.fsm.state import State, StatesGroup
+from aiogram.types import CallbackQuery, Message
+from aiogram.utils.callback_answer import CallbackAnswer
+
+from bot.i18n import Translator
+from bot.services import resources as service
+from db.repositories.games import GameDTO
+from db.repositories.users import UserDTO
+from db.uow import UnitOfWork
+from engine.errors import EngineError
+from engine.systems.fate import Nature, SlotId
+from handlers.callbacks import notify
+from handlers.filters import HasGame
+from handlers.games import no_game
+from handlers.views import resources as views
+from handlers.views.edit import edit_text
+from handlers.wizards.common import clean_text
+
+
+class ConsequenceSG(StatesGroup):
+    aspect = State()
+
+
+_TO_OP: Final[dict[type[CallbackData], Callable[[Any], service.Op]]] = {
+    views.FatePointCD: lambda d: service.FatePoints(d.delta),
+    views.StressCD: lambda d: service.Stress(d.track, d.box, d.mark),
+    views.ClearSlotCD: lambda d: service.ClearConsequence(d.slot),
+    views.PoolCD: lambda d: service.Pool(d.trait, d.delta),
+    views.ClicheDiceCD: lambda d: service.ClicheDice(d.index, d.key, d.delta),
+    views.GearStateCD: lambda d: service.GearState(d.index, d.key, d.state),
+    views.MatterStateCD: lambda d: service.MatterState(d.state, d.on),
+}
+
+
+async def open_command(
+    message: Message, command: CommandObject, game: GameDTO, t: Translator, locale: str,
+    uow: UnitOfWork, user: UserDTO,
+) -> None:  # fmt: skip
+    found = await service.character_for_command(uow, game, user.id, command.args)
+    if found is None:
+        await message.answer(views.usage(t, await service.active_names(uow, game)))
+        return
+    sheet = service.load(found)
+    await message.answer(
+        views.panel_text(t, locale, found, sheet),
+        reply_markup=views.panel_keyboard(t, locale, found, sheet),
+    )
+
+
+async def open_button(
+    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: views.ResOpenCD,
+    game: GameDTO, t: Translator, locale: str, uow: UnitOfWork,
+) -> None:  # fmt: skip
+    try:
+        found = await service.viewable(uow, game, callback_data.character_id)
+    except service.Refused as refused:
+        notify(callback_answer, t(refused.reason), alert=True)
+        return
+    sheet = service.load(found)
+    if isinstance(query.message, Message):
+        await query.message.answer(
+            views.panel_text(t, locale, found, sheet),
+            reply_markup=views.panel_keyboard(t, locale, found, sheet),
+        )
+
+
+async def switch_view(
+    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: views.ResViewCD,
+    game: GameDTO, t: Translator, locale: str, uow: UnitOfWork, user: UserDTO,
+) -> None:  # fmt: skip
+    try:
+        found = await service.changeable(uow, game, callback_data.character_id, user.id)
+    except service.Refused as refused:
+        notify(callback_answer, t(refused.reason), alert=True)
+        return
+    sheet = service.load(found)
+    if isinstance(query.message, Message):
+        keyboard = views.panel_keyboard(t, locale, found, sheet, callback_data.view)
+        await edit_text(query.message, views.panel_text(t, locale, found, sheet), keyboard)
+
+
+async def press(
+    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: Any, game: GameDTO,
+    t: Translator, locale: str, uow: UnitOfWork, user: UserDTO,
+) -> None:  # fmt: skip
+    op = _TO_OP[type(callback_data)](callback_data)
+    applied = await _apply(callback_answer, t, locale, uow, game, user, callback_data, op)
+    if applied is not None and isinstance(query.message, Message):
+        await _show(query.message, t, locale, applied, user.name)
+
+
+async def _apply(
+    callback_answer: CallbackAnswer, t: Translator, locale: str, uow: UnitOfWork, game: GameDTO,
+    user: UserDTO, callback_data: Any, op: service.Op,
+) -> service.Applied | None:  # fmt: skip
+    try:
+        applied = await service.apply(
+            uow, game=game, user_id=user.id, character_id=callback_data.character_id, op=op
+        )
+    except service.Refused as refused:
+        notify(callback_answer, t(refused.reason), alert=True)
+        return None
+    except EngineError as error:
+        notify(callback_answer, error.render(locale), alert=True)
+        return None
+    notify(callback_answer, views.change_summary(t, locale, applied))
+    return applied
+
+
+async def _show(
+    message: Message, t: Translator, locale: str, applied: service.Applied, by: str
+) -> None:
+    character, sheet = applied.character, applied.after
+    await edit_text(
+        message,
+        views.panel_text(
+            t, locale, character, sheet, line=views.change_line(t, locale, applied, by)
+        ),
+        views.panel_keyboard(t, locale, character, sheet),
+    )
+
+
+async def choose_slot(
+    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: views.TakeSlotCD,
+    game: GameDTO, state: FSMContext, t: Translator, locale: str, uow: UnitOfWork,
+    user: UserDTO,
+) -> None:  # fmt: skip
+    try:
+        found = await service.check_free_slot(
+            uow, game=game, user_id=user.id, character_id=callback_data.character_id,
+            slot=callback_data.slot, nature=callback_data.nature,
+        )  # fmt: skip
+    except service.Refused as refused:
+        notify(callback_answer, t(refused.reason), alert=True)
+        return
+    if not isinstance(query.message, Message):
+        return
+    await state.set_state(ConsequenceSG.aspect)
+    await state.set_data(
+        {
+            "character_id": found.id,
+            "slot": callback_data.slot.value,
+            "nature": callback_data.nature.value,
+            "panel": query.message.message_id,
+        }
+    )
+    await query.message.answer(views.ask_aspect(t, locale, found, callback_data.slot))
+
+
+async def got_aspect(
+    message: Message, state: FSMContext, game: GameDTO, t: Translator, locale: str,
+    uow: UnitOfWork, user: UserDTO, bot: Bot,
+) -> None:  # fmt: skip
+    text = clean_text(message.text, service.TEXT_MAX)
+    if text is None:
+        await message.answer(t("Write the aspect as text (up to 200 characters), or /cancel."))
+        return
+    data = await state.get_data()
+    await state.clear()
+    op = service.TakeConsequence(SlotId(data["slot"]), Nature(data["nature"]), text)
+    try:
+        applied = await service.apply(
+            uow, game=game, user_id=user.id, character_id=int(data["character_id"]), op=op
+        )
+    except service.Refused as refused:
+        await message.reply(t(refused.reason))
+        return
+    except EngineError as error:
+        await message.reply(error.render(locale))
+        return
+    line = views.change_line(t, locale, applied, user.name)
+    await message.reply(line)
+    await _edit_panel(bot, message.chat.id, int(data["panel"]), t, locale, applied, line)
+
+
+async def _edit_panel(
+    bot: Bot, chat_id: int, message_id: int, t: Translator, locale: str,
+    applied: service.Applied, line: str,
+) -> None:  # fmt: skip
+    character, sheet = applied.character, applied.after
+    try:
+        await bot.edit_message_text(
+            text=views.panel_text(t, locale, character, sheet, line=line),
+            chat_id=chat_id,
+            message_id=message_id,
+            reply_markup=views.panel_keyboard(t, locale, character, sheet),
+        )
+    except TelegramBadRequest:
+        pass  # the panel was deleted or is unchanged; the reply above already says it all
+
+
+async def undo(
+    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: views.UndoCD,
+    game: GameDTO, t: Translator, locale: str, uow: UnitOfWork, user: UserDTO,
+) -> None:  # fmt: skip
+    try:
+        undone = await service.undo(uow, game=game, user_id=user.id)
+    except service.Refused as refused:
+        notify(callback_answer, t(refused.reason), alert=True)
+        return
+    notify(callback_answer, t("Undone."))
+    if not isinstance(query.message, Message):
+        return
+    line = views.undone_line(t, undone)
+    try:
+        found = await service.viewable(uow, game, callback_data.character_id)
+    except service.Refused:
+        await query.message.answer(line)
+        return
+    sheet = service.load(found)
+    text = views.panel_text(t, locale, found, sheet, line=line)
+    await edit_text(query.message, text, views.panel_keyboard(t, locale, found, sheet))
+
+
+def create_router() -> Router:
+    router = Router(name=__name__)
+    router.message.filter(F.chat.type.in_({"group", "supergroup"}))
+    router.callback_query.filter(HasGame())
+    router.message.register(open_command, Command("res"), HasGame())
+    router.message.register(no_game, Command("res"))
+    router.message.register(got_aspect, StateFilter(ConsequenceSG.aspect), F.text, HasGame())
+    router.callback_query.register(open_button, views.ResOpenCD.filter())
+    router.callback_query.register(switch_view, views.ResViewCD.filter())
+    router.callback_query.register(choose_slot, views.TakeSlotCD.filter())
+    router.callback_query.register(undo, views.UndoCD.filter())
+    for data in _TO_OP:
+        router.callback_query.register(press, data.filter())
+    return router

@@ -1,0 +1,505 @@
+"""The resource panel: callback data (ids and enum values only), the panel's HTML per system,
+its keyboards (pure functions) and the «from → to» line after a press."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from enum import StrEnum
+from typing import Any, Final
+
+from aiogram.filters.callback_data import CallbackData
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.i18n import N_, Translator
+from bot.services import resources as service
+from bot.services.resources import PoolName
+from db.repositories.games import CharacterDTO
+from db.repositories.ledger import LedgerDTO
+from engine.common import SheetModel
+from engine.systems import cliche, fate, lifegear, matter, storyteller
+from engine.systems.fate import Nature, SlotId, TrackKind
+from engine.systems.lifegear import ItemState
+from engine.systems.matter import STATES, StateId
+from handlers.views.sheets.fate import engine_name
+from handlers.views.sheets.lifegear import KIND_ICON, STATE_LABEL
+
+NAME_SHOWN: Final = 24  # characters of a cliché or item name on a button
+TEXT_LIMIT: Final = 4096  # one Telegram message
+ROWS_MAX: Final = 40  # clichés or items with buttons (Telegram allows 100 buttons)
+
+
+class PanelView(StrEnum):
+    MAIN = "m"
+    SLOTS = "s"  # fate: pick a free consequence slot
+    STATES = "t"  # matter: pick a state to apply
+
+
+# --- callback data: one class per action -----------------------------------------------------
+
+
+class ResOpenCD(CallbackData, prefix="ro"):
+    """Open a resource panel as a new message (the button on the /sheet card)."""
+
+    character_id: int
+
+
+class ResViewCD(CallbackData, prefix="rv"):
+    """Switch the panel between its views, in place (owner or GM)."""
+
+    character_id: int
+    view: PanelView
+
+
+class FatePointCD(CallbackData, prefix="rfp"):
+    character_id: int
+    delta: int
+
+
+class StressCD(CallbackData, prefix="rst"):
+    character_id: int
+    track: TrackKind
+    box: int
+    mark: bool
+
+
+class TakeSlotCD(CallbackData, prefix="rct"):
+    """Choose a free consequence slot (and its nature); the aspect is typed next."""
+
+    character_id: int
+    slot: SlotId
+    nature: Nature
+
+
+class ClearSlotCD(CallbackData, prefix="rcc"):
+    character_id: int
+    slot: SlotId
+
+
+class PoolCD(CallbackData, prefix="rpl"):
+    character_id: int
+    trait: PoolName
+    delta: int
+
+
+class ClicheDiceCD(CallbackData, prefix="rcl"):
+    character_id: int
+    index: int
+    key: str
+    delta: int
+
+
+class GearStateCD(CallbackData, prefix="rgs"):
+    character_id: int
+    index: int
+    key: str
+    state: ItemState
+
+
+class MatterStateCD(CallbackData, prefix="rms"):
+    character_id: int
+    state: StateId
+    on: bool
+
+
+class UndoCD(CallbackData, prefix="run"):
+    """GM only: undo the game's last change, then show this character's panel again."""
+
+    character_id: int
+
+
+def resources_button(t: Translator, character_id: int) -> InlineKeyboardButton:
+    """For the /sheet card: opens this character's resource panel."""
+    return InlineKeyboardButton(
+        text="🎛 " + t("Resources"), callback_data=ResOpenCD(character_id=character_id).pack()
+    )
+
+
+# --- text ------------------------------------------------------------------------------------
+
+
+def _e(value: object) -> str:
+    return html.escape(str(value), quote=False)
+
+
+def _short(text: str, limit: int = NAME_SHOWN) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+TRACK_ICON: Final = {
+    TrackKind.PHYSICAL: "💪",
+    TrackKind.MENTAL: "🧠",
+    TrackKind.MAGICAL: "✨",
+    TrackKind.ACCUMULATOR: "🔋",
+}
+NATURE_ICON: Final = {Nature.PHYSICAL: "💪", Nature.MENTAL: "🧠", Nature.MAGICAL: "✨"}
+
+
+def _state_name(state: StateId, locale: str) -> str:
+    return STATES[state].name_ru if locale == "ru" else STATES[state].name_en
+
+
+def _fate_text(t: Translator, locale: str, c: fate.Character) -> list[str]:
+    lines = [t("Fate points: {fp} (refresh {refresh})", fp=c.fate_points, refresh=c.refresh)]
+    tracks = " · ".join(
+        f"{TRACK_ICON[v.kind]} {_e(engine_name(v.kind, locale))} <code>{v.render()}</code>"
+        for v in fate.stress_tracks(c)
+    )
+    lines.append(t("Stress: {tracks}", tracks=tracks))
+    taken = {x.slot: x for x in c.consequences}
+    for slot in (*fate.consequence_slots(c), SlotId.EXTREME):
+        cons = taken.get(slot)
+        if cons is None and slot is SlotId.EXTREME:
+            continue
+        shown = f"«{_e(cons.text)}»" if cons else "—"
+        lines.append(f"🩹 {_e(engine_name(slot, locale))} ({fate.slot_value(slot)}): {shown}")
+    return lines
+
+
+def _storyteller_text(t: Translator, locale: str, c: storyteller.Character) -> list[str]:
+    return [
+        t("Willpower: {pool} of {rating}", pool=c.willpower.pool, rating=c.willpower.rating),
+        t("Glamour: {pool} of {rating}", pool=c.glamour.pool, rating=c.glamour.rating),
+    ]
+
+
+def _cliche_text(t: Translator, locale: str, c: cliche.Character) -> list[str]:
+    lines = [
+        f"🎲 {_e(x.name)}: {x.current}/{x.dice}" + (" 🛡" if x.armor else "") for x in c.cliches
+    ]
+    return lines or [t("No clichés.")]
+
+
+def _lifegear_text(t: Translator, locale: str, c: lifegear.Character) -> list[str]:
+    lines = [t("❤️ Lives: {lives} of {max}", lives=lifegear.lives(c), max=c.max_lives)]
+    lines += [
+        f"{KIND_ICON[item.kind]} {_e(item.name)}: <i>{_e(t(STATE_LABEL[item.state]))}</i>"
+        for item in c.gear
+    ]
+    return lines
+
+
+def _matter_text(t: Translator, locale: str, c: matter.Character) -> list[str]:
+    states = ", ".join(_state_name(s.state, locale) for s in c.states) or "—"
+    return [
+        t("Health: {health} of {max}", health=c.health, max=c.health_max),
+        t("States: {what}", what=_e(states)),
+    ]
+
+
+_TEXT: Final[dict[str, Callable[[Translator, str, Any], list[str]]]] = {
+    "fate": _fate_text,
+    "storyteller": _storyteller_text,
+    "cliche": _cliche_text,
+    "lifegear": _lifegear_text,
+    "matter": _matter_text,
+}
+
+
+def panel_text(
+    t: Translator, locale: str, character: CharacterDTO, sheet: SheetModel, *, line: str = ""
+) -> str:
+    head = t("🎛 Resources of {name}", name=f"<b>{_e(character.name)}</b>")
+    body = _TEXT[character.system](t, locale, sheet)
+    tail = ["", line] if line else []
+    while body and len("\n".join([head, "", *body, "…", *tail])) > TEXT_LIMIT:
+        body = body[:-1]  # whole lines go, so no HTML tag is ever cut in half
+    shown = "\n".join([head, "", *body, *tail])
+    return shown if len(shown) <= TEXT_LIMIT else shown[: TEXT_LIMIT - 1] + "…"
+
+
+# --- keyboards -------------------------------------------------------------------------------
+
+Rows = list[list[InlineKeyboardButton]]
+
+
+def _b(text: str, data: CallbackData) -> InlineKeyboardButton:
+    return InlineKeyboardButton(text=text, callback_data=data.pack())
+
+
+def _fate_rows(t: Translator, locale: str, cid: int, c: fate.Character) -> Rows:
+    rows: Rows = [
+        [
+            _b("➖ " + t("Spend FP"), FatePointCD(character_id=cid, delta=-1)),
+            _b("➕ " + t("Gain FP"), FatePointCD(character_id=cid, delta=1)),
+        ]
+    ]
+    for view in fate.stress_tracks(c):
+        row = []
+        for box in view.boxes:
+            if box.marked and view.kind not in service.CLEARABLE_TRACKS:
+                continue  # the accumulator recharges at a milestone, not from here
+            icon = "☒" if box.marked else "☐"
+            data = StressCD(character_id=cid, track=view.kind, box=box.value, mark=not box.marked)
+            row.append(_b(f"{TRACK_ICON[view.kind]}{box.value} {icon}", data))
+        if row:
+            rows.append(row)
+    if fate.free_consequence_slots(c):
+        rows.append(
+            [
+                _b(
+                    "🩹 " + t("Take a consequence"),
+                    ResViewCD(character_id=cid, view=PanelView.SLOTS),
+                )
+            ]
+        )
+    for cons in c.consequences:
+        label = "✖ " + t("Clear: {slot}", slot=engine_name(cons.slot, locale))
+        rows.append([_b(label, ClearSlotCD(character_id=cid, slot=cons.slot))])
+    return rows
+
+
+def _slot_rows(t: Translator, locale: str, cid: int, c: fate.Character) -> Rows:
+    rows: Rows = []
+    for slot in fate.free_consequence_slots(c):
+        name = engine_name(slot, locale)
+        rows.append(
+            [
+                _b(f"{name} {NATURE_ICON[n]}", TakeSlotCD(character_id=cid, slot=slot, nature=n))
+                for n in service.consequence_natures(slot)
+            ]
+        )
+    return rows
+
+
+def _storyteller_rows(t: Translator, locale: str, cid: int, c: storyteller.Character) -> Rows:
+    labels = {PoolName.WILLPOWER: t("Willpower"), PoolName.GLAMOUR: t("Glamour")}
+    return [
+        [
+            _b(f"➖ {labels[p]}", PoolCD(character_id=cid, trait=p, delta=-1)),
+            _b(f"➕ {labels[p]}", PoolCD(character_id=cid, trait=p, delta=1)),
+        ]
+        for p in PoolName
+    ]
+
+
+def _cliche_rows(t: Translator, locale: str, cid: int, c: cliche.Character) -> Rows:
+    rows: Rows = []
+    for i, item in enumerate(c.cliches[:ROWS_MAX]):
+        key = service.item_key(item.name)
+        name = _short(item.name)
+        rows.append(
+            [
+                _b(f"➖ {name}", ClicheDiceCD(character_id=cid, index=i, key=key, delta=-1)),
+                _b(f"➕ {name}", ClicheDiceCD(character_id=cid, index=i, key=key, delta=1)),
+            ]
+        )
+    return rows
+
+
+def _gear_row(t: Translator, cid: int, i: int, item: lifegear.Item) -> list[InlineKeyboardButton]:
+    key = service.item_key(item.id)
+    name = _short(item.name)
+
+    def b(text: str, state: ItemState) -> InlineKeyboardButton:
+        return _b(text, GearStateCD(character_id=cid, index=i, key=key, state=state))
+
+    if item.state is not ItemState.READY:
+        label = t("Repair") if item.state in (ItemState.BROKEN, ItemState.LOST) else t("Ready")
+        return [b(f"✅ {name}: {label}", ItemState.READY)]
+    row = [b(f"⏳ {name} → {t(STATE_LABEL[ItemState.SPENT])}", ItemState.SPENT)]
+    if item.kind.material:
+        row.append(b(f"💥 → {t(STATE_LABEL[ItemState.BROKEN])}", ItemState.BROKEN))
+    return row
+
+
+def _lifegear_rows(t: Translator, locale: str, cid: int, c: lifegear.Character) -> Rows:
+    return [_gear_row(t, cid, i, item) for i, item in enumerate(c.gear[:ROWS_MAX])]
+
+
+def _matter_rows(t: Translator, locale: str, cid: int, c: matter.Character) -> Rows:
+    rows: Rows = [
+        [
+            _b(
+                "✖ " + _state_name(s.state, locale),
+                MatterStateCD(character_id=cid, state=s.state, on=False),
+            )
+        ]
+        for s in c.states
+    ]
+    rows.append(
+        [_b("➕ " + t("Apply a state"), ResViewCD(character_id=cid, view=PanelView.STATES))]
+    )
+    return rows
+
+
+def _state_rows(t: Translator, locale: str, cid: int, c: matter.Character) -> Rows:
+    buttons = [
+        _b(_state_name(s, locale), MatterStateCD(character_id=cid, state=s, on=True))
+        for s in service.PANEL_STATES
+        if not c.has_state(s)
+    ]
+    return [buttons[i : i + 2] for i in range(0, len(buttons), 2)]
+
+
+_ROWS: Final[dict[tuple[str, PanelView], Callable[[Translator, str, int, Any], Rows]]] = {
+    ("fate", PanelView.MAIN): _fate_rows,
+    ("fate", PanelView.SLOTS): _slot_rows,
+    ("storyteller", PanelView.MAIN): _storyteller_rows,
+    ("cliche", PanelView.MAIN): _cliche_rows,
+    ("lifegear", PanelView.MAIN): _lifegear_rows,
+    ("matter", PanelView.MAIN): _matter_rows,
+    ("matter", PanelView.STATES): _state_rows,
+}
+
+
+def panel_keyboard(
+    t: Translator, locale: str, character: CharacterDTO, sheet: SheetModel,
+    view: PanelView = PanelView.MAIN,
+) -> InlineKeyboardMarkup:  # fmt: skip
+    cid = character.id
+    build = _ROWS.get((character.system, view))
+    if build is None:
+        view, build = PanelView.MAIN, _ROWS[(character.system, PanelView.MAIN)]
+    rows = build(t, locale, cid, sheet)
+    if view is PanelView.MAIN:
+        rows.append([_b("↩️ " + t("Undo last"), UndoCD(character_id=cid))])
+    else:
+        rows.append([_b("⬅️ " + t("Back"), ResViewCD(character_id=cid, view=PanelView.MAIN))])
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+# --- what changed ----------------------------------------------------------------------------
+
+
+def _fate_points_line(t: Translator, locale: str, a: service.Applied) -> tuple[str, Any, Any]:
+    assert isinstance(a.before, fate.Character) and isinstance(a.after, fate.Character)
+    return t("Fate points"), a.before.fate_points, a.after.fate_points
+
+
+def _stress_line(t: Translator, locale: str, a: service.Applied) -> tuple[str, Any, Any]:
+    assert isinstance(a.op, service.Stress)
+    track = a.op.track
+    what = t("Stress ({track})", track=engine_name(track, locale))
+    before = fate.stress_track(a.before, track).render()  # type: ignore[arg-type]
+    after = fate.stress_track(a.after, track).render()  # type: ignore[arg-type]
+    return what, before, after
+
+
+def _consequence(sheet: Any, slot: SlotId) -> str:
+    found = next((x for x in sheet.consequences if x.slot is slot), None)
+    return f"«{found.text}»" if found else "—"
+
+
+def _slot_line(t: Translator, locale: str, a: service.Applied) -> tuple[str, Any, Any]:
+    assert isinstance(a.op, service.TakeConsequence | service.ClearConsequence)
+    what = t("Consequence ({slot})", slot=engine_name(a.op.slot, locale))
+    return what, _consequence(a.before, a.op.slot), _consequence(a.after, a.op.slot)
+
+
+def _pool_line(t: Translator, locale: str, a: service.Applied) -> tuple[str, Any, Any]:
+    assert isinstance(a.op, service.Pool)
+    trait = a.op.trait.value
+    what = t("Willpower") if a.op.trait is PoolName.WILLPOWER else t("Glamour")
+    return what, getattr(a.before, trait).pool, getattr(a.after, trait).pool
+
+
+def _cliche_line(t: Translator, locale: str, a: service.Applied) -> tuple[str, Any, Any]:
+    assert isinstance(a.op, service.ClicheDice)
+    before = a.before.cliches[a.op.index]  # type: ignore[attr-defined]
+    after = a.after.cliches[a.op.index]  # type: ignore[attr-defined]
+    return t("{name}, dice", name=before.name), before.current, after.current
+
+
+def _gear_line(t: Translator, locale: str, a: service.Applied) -> tuple[str, Any, Any]:
+    assert isinstance(a.op, service.GearState)
+    before = a.before.gear[a.op.index]  # type: ignore[attr-defined]
+    after = a.after.gear[a.op.index]  # type: ignore[attr-defined]
+    return before.name, t(STATE_LABEL[before.state]), t(STATE_LABEL[after.state])
+
+
+def _matter_line(t: Translator, locale: str, a: service.Applied) -> tuple[str, Any, Any]:
+    def states(sheet: Any) -> str:
+        return ", ".join(_state_name(s.state, locale) for s in sheet.states) or "—"
+
+    return t("States"), states(a.before), states(a.after)
+
+
+_LINES: Final[dict[type, Callable[[Translator, str, service.Applied], tuple[str, Any, Any]]]] = {
+    service.FatePoints: _fate_points_line,
+    service.Stress: _stress_line,
+    service.TakeConsequence: _slot_line,
+    service.ClearConsequence: _slot_line,
+    service.Pool: _pool_line,
+    service.ClicheDice: _cliche_line,
+    service.GearState: _gear_line,
+    service.MatterState: _matter_line,
+}
+
+
+def change_summary(t: Translator, locale: str, applied: service.Applied) -> str:
+    """Plain text for the press's toast: ``Fate points: 3 → 2`` (or why nothing changed)."""
+    if not applied.changed:
+        return t(applied.note) if applied.note else t("Nothing changed.")
+    what, before, after = _LINES[type(applied.op)](t, locale, applied)
+    return f"{what}: {before} → {after}"
+
+
+def change_line(t: Translator, locale: str, applied: service.Applied, by: str) -> str:
+    """The panel's last line (HTML): who changed what, from → to."""
+    icon = "✅" if applied.changed else "ℹ️"
+    summary = _e(change_summary(t, locale, applied))
+    return f"{icon} {summary} <i>({_e(by)})</i>"
+
+
+KIND_LABEL: Final[dict[str, str]] = {
+    "fate.fp.spend": N_("fate point spent"),
+    "fate.fp.gain": N_("fate point gained"),
+    "fate.stress.mark": N_("stress box marked"),
+    "fate.stress.clear": N_("stress box cleared"),
+    "fate.consequence.take": N_("consequence taken"),
+    "fate.consequence.clear": N_("consequence cleared"),
+    "storyteller.willpower.spend": N_("Willpower spent"),
+    "storyteller.willpower.regain": N_("Willpower restored"),
+    "storyteller.glamour.spend": N_("Glamour spent"),
+    "storyteller.glamour.regain": N_("Glamour restored"),
+    "cliche.dice.lose": N_("cliché die lost"),
+    "cliche.dice.restore": N_("cliché die restored"),
+    "lifegear.item.spent": N_("item spent"),
+    "lifegear.item.broken": N_("item broken"),
+    "lifegear.item.ready": N_("item ready again"),
+    "matter.state.apply": N_("state applied"),
+    "matter.state.remove": N_("state removed"),
+}
+DIFF_SHOWN: Final = 5  # changed fields listed per undone entry
+
+
+def _value(value: Any) -> str:
+    text = "—" if value in (None, [], {}) else str(value)
+    return _short(text, 60)
+
+
+def undone_line(t: Translator, undone: service.Undone) -> str:
+    """What the GM's undo restored: per character, the action and its fields back."""
+    lines = []
+    for entry in undone.entries:
+        lines.append(_undone_entry(t, entry, undone.names.get(entry.character_id, "?")))
+    return "\n".join(lines)
+
+
+def _undone_entry(t: Translator, entry: LedgerDTO, name: str) -> str:
+    label = KIND_LABEL.get(entry.kind)
+    what = t(label) if label else entry.kind
+    head = "↩️ " + t("Undone for {name}: {what}", name=f"<b>{_e(name)}</b>", what=_e(what))
+    fields = [
+        f"  {_e(d.get('path'))}: {_e(_value(d.get('after')))} → {_e(_value(d.get('before')))}"
+        for d in entry.diff[:DIFF_SHOWN]
+        if isinstance(d, dict)
+    ]
+    return "\n".join([head, *fields])
+
+
+def ask_aspect(t: Translator, locale: str, character: CharacterDTO, slot: SlotId) -> str:
+    return t(
+        "{name}: write the aspect of the {slot} consequence as your next message (or /cancel).",
+        name=f"<b>{_e(character.name)}</b>",
+        slot=_e(engine_name(slot, locale)),
+    )
+
+
+def usage(t: Translator, names: list[str]) -> str:
+    return t(
+        "You have no active character here. Open another one by name: /res name. "
+        "Characters: {names}",
+        names=_e(", ".join(names) or "—"),
+    )
