@@ -6,13 +6,14 @@ the same run. Figures move with the machine's load; quote them with the run they
 
 from __future__ import annotations
 
+import asyncio
 import json
 import platform
 import sys
 import time
 from typing import Any
 
-from bench import dice_bench
+from bench import dice_bench, e2e_bench
 
 
 def main() -> None:
@@ -21,6 +22,7 @@ def main() -> None:
         "machine": {"python": platform.python_version(), "platform": platform.platform()},
         "dice": dice_bench.run(),
     }
+    report["end_to_end"] = asyncio.run(e2e_bench.run())
     report["seconds"] = round(time.time() - started, 2)
     sys.stdout.write(json.dumps(report, ensure_ascii=False, indent=1) + "\n")
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import Any, TextIO
 
 from aiogram import Bot, Dispatcher
 from aiohttp import web
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from bot.commands import register_commands
 from bot.config import Settings
@@ -25,6 +26,10 @@ from db.database import EmbeddedPostgres, create_engine, create_session_factory,
 logger = logging.getLogger(__name__)
 
 SHUTDOWN_GRACE_SECONDS = 30.0
+# Updates handled at once. Each holds one connection of the main pool (10 + 10 overflow) for
+# its unit of work; FSM reads and writes use a small pool of their own, so an update never
+# waits for a second connection of the pool it already holds one of (that deadlocked a burst).
+UPDATE_CONCURRENCY = 16
 
 
 @dataclass
@@ -34,22 +39,30 @@ class BotRuntime:
     bot: Bot
     dispatcher: Dispatcher
     engine: AsyncEngine
+    fsm_engine: AsyncEngine  # a pool of its own: see ``build_runtime``
     _task: asyncio.Task[None] | None = field(default=None, init=False)
 
-    def start_polling(self, *, handle_signals: bool = False) -> asyncio.Task[None]:
-        self._task = asyncio.create_task(
-            self.dispatcher.start_polling(
-                self.bot, handle_signals=handle_signals, polling_timeout=10
-            )
+    def _polling(self, *, handle_signals: bool) -> Coroutine[Any, Any, None]:
+        return self.dispatcher.start_polling(
+            self.bot,
+            handle_signals=handle_signals,
+            polling_timeout=10,
+            tasks_concurrency_limit=UPDATE_CONCURRENCY,
         )
+
+    def start_polling(self, *, handle_signals: bool = False) -> asyncio.Task[None]:
+        self._task = asyncio.create_task(self._polling(handle_signals=handle_signals))
         return self._task
 
     async def run_until_stopped(self) -> None:
         """Poll until SIGTERM/SIGINT (aiogram handles the signals), then finish in-flight work.
 
         Refuses to start (``AlreadyPolling``) while another process polls the same bot."""
-        async with PollingLock(self.engine, self.bot.id):
-            await self.dispatcher.start_polling(self.bot, handle_signals=True, polling_timeout=10)
+        try:
+            async with PollingLock(self.engine, self.bot.id):
+                await self._polling(handle_signals=True)
+        finally:
+            await self.fsm_engine.dispose()
 
     async def stop(self) -> None:
         if self._task is None:
@@ -60,6 +73,7 @@ class BotRuntime:
             pass  # polling already ended
         await self._task
         self._task = None
+        await self.fsm_engine.dispose()
 
 
 async def _on_shutdown(dispatcher: Dispatcher) -> None:
@@ -93,13 +107,14 @@ def build_runtime(
     limits: Limits | None = None,
 ) -> BotRuntime:
     i18n = I18n(settings.default_locale.value)
+    fsm_engine = create_async_engine(engine.url, pool_size=4, max_overflow=4, pool_pre_ping=True)
     dp = create_dispatcher(
-        engine=engine, session_factory=create_session_factory(engine), i18n=i18n
+        fsm_engine=fsm_engine, session_factory=create_session_factory(engine), i18n=i18n
     )
     dp.startup.register(_on_startup)
     dp.shutdown.register(_on_shutdown)
     bot = create_bot(token, api_url=api_url, limits=limits)
-    return BotRuntime(bot=bot, dispatcher=dp, engine=engine)
+    return BotRuntime(bot=bot, dispatcher=dp, engine=engine, fsm_engine=fsm_engine)
 
 
 async def open_database(settings: Settings) -> tuple[AsyncEngine, EmbeddedPostgres | None]:
@@ -157,6 +172,7 @@ async def _run_webhook(runtime: BotRuntime, settings: Settings) -> None:
         await stop.wait()
     finally:
         await runner.cleanup()  # runs the dispatcher's shutdown: in-flight updates finish
+        await runtime.fsm_engine.dispose()
 
 
 async def _run_sandbox(

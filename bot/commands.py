@@ -22,6 +22,8 @@ GROUP = (
     ("res", N_("your character's resources (fate points, stress, dice…)")),
     ("newgame", N_("start a game in this chat")),
     ("request", N_("GM: ask a player to roll (as a reply)")),
+    ("milestone", N_("GM: a milestone for the whole table")),
+    ("sroll", N_("GM: a secret roll, revealed later")),
     ("log", N_("the roll log")),
     ("odds", N_("exact odds of a roll")),
     ("help", N_("this help")),

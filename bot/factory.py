@@ -38,13 +38,13 @@ def create_bot(token: str, *, api_url: str | None, limits: Limits | None = None)
 
 def create_dispatcher(
     *,
-    engine: AsyncEngine,
+    fsm_engine: AsyncEngine,
     session_factory: async_sessionmaker[AsyncSession],
     i18n: I18n,
 ) -> Dispatcher:
     # One update at a time per chat and user (wizard steps must not overtake each other);
     # different users and chats still run concurrently.
-    dp = Dispatcher(storage=PostgresStorage(engine), events_isolation=SimpleEventIsolation())
+    dp = Dispatcher(storage=PostgresStorage(fsm_engine), events_isolation=SimpleEventIsolation())
     in_flight = InFlightMiddleware()
     dp.update.outer_middleware(in_flight)
     dp.update.outer_middleware(UnitOfWorkMiddleware(session_factory))

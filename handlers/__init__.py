@@ -17,9 +17,11 @@ from handlers import (
     fallback,
     games,
     lang,
+    milestones,
     profile,
     requests,
     resources,
+    secret,
     service,
     start,
     wizards,
@@ -38,6 +40,8 @@ def routers() -> list[Router]:
         dice.create_router(),
         games.create_router(),
         requests.create_router(),
+        milestones.create_router(),
+        secret.create_router(),
         resources.create_router(),
     ]
     for router in own:

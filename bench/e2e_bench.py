@@ -1,0 +1,234 @@
+"""End-to-end benchmark over the emulator and real Postgres, in one process and one run.
+
+* ``/r 4dF+2`` throughput (parse, HMAC roll, hash-chained log row, reply) against a bare
+  aiogram echo bot on the same emulator: the ratio is the figure;
+* latency p50/p99 of ``/r`` at a fixed 200 updates/s;
+* roll-request button presses per second (each press rolls once through the log);
+* resident memory with 1,000 open creation wizards.
+
+Pacing is switched off (Telegram's limits are a property of the channel, not of the bot):
+the figures say how fast the bot itself works. Postgres: ``BENCH_DATABASE_URL`` (admin URL),
+else 127.0.0.1:5432, else an embedded server; a fresh database is created and dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import resource
+import statistics
+import time
+import uuid
+from typing import Any
+
+from aiogram import Bot, Dispatcher, Router
+from aiogram.client.session.aiohttp import AiohttpSession
+from aiogram.client.telegram import TelegramAPIServer
+from aiogram.types import Message
+
+from bot.app import build_runtime
+from bot.config import Settings
+from bot.emulator import BotAPIEmulator
+from bot.i18n import I18n
+from bot.outbound import Limits
+from db.database import create_engine, create_session_factory, migrate
+from db.uow import UnitOfWork
+from tests.conftest import (
+    LOCAL_ADMIN_URL,
+    _embedded_admin_url,
+    _reachable,
+    create_database,
+    drop_database,
+    with_database,
+)
+
+UNPACED = Limits(chat_burst=10_000, chat_per_second=10_000.0, group_per_minute=10**6,
+                 global_per_second=10**6)  # fmt: skip
+USERS = 200
+
+
+async def _admin_url() -> str:
+    explicit = os.environ.get("BENCH_DATABASE_URL")
+    if explicit:
+        return explicit
+    if await _reachable(LOCAL_ADMIN_URL):
+        return LOCAL_ADMIN_URL
+    return await asyncio.to_thread(_embedded_admin_url)
+
+
+def _replies(emu: BotAPIEmulator, users: range) -> int:
+    return sum(len(emu.bot_messages(uid)) for uid in users)
+
+
+async def _burst(emu: BotAPIEmulator, text: str, n: int, users: range) -> float:
+    """Send ``n`` messages at once; seconds until every one is answered."""
+    before = _replies(emu, users)
+    started = time.perf_counter()
+    for i in range(n):
+        uid = users[i % len(users)]
+        emu.send_text(uid, uid, text)
+    await emu.wait_for(lambda: _replies(emu, users) - before >= n, timeout=300)
+    return time.perf_counter() - started
+
+
+async def _echo_rate(emu: BotAPIEmulator, n: int, users: range) -> float:
+    router = Router()
+
+    @router.message()
+    async def echo(message: Message) -> None:
+        await message.answer(message.text or "")
+
+    dp = Dispatcher()
+    dp.include_router(router)
+    bot = Bot(emu.token, session=AiohttpSession(api=TelegramAPIServer.from_base(emu.base_url)))
+    task = asyncio.create_task(dp.start_polling(bot, handle_signals=False, polling_timeout=1))
+    try:
+        await _burst(emu, "warm up", USERS, users)
+        seconds = await _burst(emu, "/r 4dF+2", n, users)
+    finally:
+        await dp.stop_polling()
+        await task
+    return n / seconds
+
+
+async def _latency(
+    emu: BotAPIEmulator, rate: int, seconds: float, users: range
+) -> dict[str, float]:
+    """Inject at a fixed rate; latency = reply sent − update injected."""
+    total = int(rate * seconds)
+    sent: list[tuple[int, int, float]] = []
+    start = time.perf_counter()
+    for i in range(total):
+        target = start + i / rate
+        delay = target - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        uid = users[i % len(users)]
+        msg = emu.send_text(uid, uid, "/r 4dF+2")
+        sent.append((uid, msg.message_id, time.monotonic()))
+    await emu.wait_for(
+        lambda: all(_reply_to(emu, uid, mid) is not None for uid, mid, _ in sent[-50:]),
+        timeout=120,
+    )
+    await emu.wait_idle(timeout=60)
+    latencies = []
+    for uid, mid, at in sent:
+        reply = _reply_to(emu, uid, mid)
+        if reply is not None:
+            latencies.append((reply.sent_at - at) * 1000)
+    latencies.sort()
+    return {
+        "offered_updates_per_second": rate,
+        "answered": len(latencies),
+        "p50_ms": round(statistics.median(latencies), 1),
+        "p99_ms": round(latencies[int(len(latencies) * 0.99) - 1], 1),
+    }
+
+
+def _reply_to(emu: BotAPIEmulator, chat_id: int, message_id: int) -> Any:
+    return next((m for m in emu.bot_messages(chat_id) if m.reply_to == message_id), None)
+
+
+async def _button_rate(emu: BotAPIEmulator, engine: Any, runtime: Any, n: int) -> float:
+    from bot.services import requests as request_service
+    from handlers.views import requests as views
+
+    group, gm = -100777, 5000
+    emu.add_user(gm, "GM", language_code="en")
+    players = list(range(6000, 6000 + 20))
+    for uid in players:
+        emu.add_user(uid, f"P{uid}", language_code="en")
+    emu.add_group(group, "Bench table", members=[gm, *players], creator=gm)
+    emu.send_text(gm, group, "hello")
+    factory = create_session_factory(engine)
+    cards = []
+    async with UnitOfWork(factory) as uow:
+        game = await uow.games.create(group, "fate", "Bench", gm)
+        await uow.commit()
+    for i in range(n):
+        async with UnitOfWork(factory) as uow:
+            spec = request_service.parse_spec("4dF+2 vs 2")
+            target = players[i % len(players)]
+            request = await request_service.create(
+                uow, game, gm_user_id=gm, target_user_id=target, spec=spec
+            )
+        t = I18n("en").translator("en")
+        card = await runtime.bot.send_message(
+            group,
+            views.card(t, request, "GM", f"P{target}", None),
+            reply_markup=views.card_keyboard(t, request),
+        )
+        cards.append((target, card.message_id, views.card_keyboard(t, request)))
+    started = time.perf_counter()
+    presses = [
+        emu.press(uid, group, mid, kb.inline_keyboard[0][0].callback_data or "")
+        for uid, mid, kb in cards
+    ]
+    await asyncio.gather(
+        *(emu.wait_callback_answer(p.callback_query_id, timeout=300) for p in presses)
+    )
+    return n / (time.perf_counter() - started)
+
+
+def _rss_mb() -> float:
+    with open("/proc/self/status", encoding="ascii") as fh:
+        for line in fh:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+async def run() -> dict[str, Any]:
+    admin = await _admin_url()
+    name = f"bench_{uuid.uuid4().hex[:10]}"
+    await create_database(admin, name)
+    url = with_database(admin, name)
+    engine = create_engine(url, pool_size=20)
+    emu = BotAPIEmulator()
+    await emu.start(host="127.0.0.1", port=0)
+    try:
+        await migrate(engine)
+        users = range(10_000, 10_000 + USERS)
+        for uid in users:
+            emu.add_user(uid, f"U{uid}", language_code="en")
+        n = 1000
+        echo = await _echo_rate(emu, n, users)
+        settings = Settings.model_validate({"DATABASE_URL": url, "BOT_TOKEN": "x"})
+        runtime = build_runtime(token=emu.token, api_url=emu.base_url, engine=engine,
+                                settings=settings, limits=UNPACED)  # fmt: skip
+        runtime.start_polling()
+        try:
+            await _burst(emu, "/r 1d6", USERS, users)  # warm up: users, chats, epochs
+            roll = n / await _burst(emu, "/r 4dF+2", n, users)
+            latency = await _latency(emu, 200, 5.0, users)
+            presses = await _button_rate(emu, engine, runtime, 300)
+        finally:
+            await runtime.stop()
+        return {
+            "echo_updates_per_second": round(echo, 1),
+            "roll_updates_per_second": round(roll, 1),
+            "roll_to_echo_ratio": round(roll / echo, 3),
+            "latency_at_200_per_second": latency,
+            "roll_button_presses_per_second": round(presses, 1),
+            "rss_mb_after_run": round(_rss_mb(), 1),
+            "targets": {
+                "ratio>=0.5": roll / echo >= 0.5,
+                "p99_ms<=50": latency["p99_ms"] <= 50,
+                "presses_per_second>=100": presses >= 100,
+            },
+        }
+    finally:
+        await emu.stop()
+        await engine.dispose()
+        await drop_database(admin, name)
+
+
+def main() -> None:
+    import json
+    import sys
+
+    sys.stdout.write(json.dumps(asyncio.run(run()), ensure_ascii=False, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,358 @@
+"""Milestones chosen by the GM: plan (the engine run on the current sheets, nothing written),
+apply through the ledger in one transaction, undo within an hour.
+
+The preview is a ``Plan``; its ``fingerprint`` (a short hash of every change and planned roll)
+is printed on the preview message. At confirm the plan is computed again under row locks and
+applied only if the fingerprint still matches, so what is applied is exactly what was shown —
+nothing but the kind travels in the button.
+
+Cliché advancement rolls are not shown in advance (a GM could otherwise cancel bad dice and try
+again): the preview lists the rolls to be made; at confirm each is rolled through the verifiable
+roll log under the id ``ms:<preview message>:<character>:<cliché>`` (so a second confirm of the
+same preview finds its rolls already logged and is refused) and the logged faces are fed to the
+engine through a ``ScriptedSource``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from datetime import timedelta
+from typing import Any, Final
+
+from bot.i18n import N_
+from bot.services import ledger
+from bot.services.rolls import roll_logged
+from bot.systems import SYSTEMS
+from db.repositories.games import CharacterDTO, GameDTO
+from db.uow import UnitOfWork
+from engine.common import Change, SheetModel
+from engine.dice.source import ScriptedSource
+from engine.systems import cliche, fate, lifegear, matter, storyteller
+from engine.systems.cliche.advancement import AdvancementOutcome
+from engine.systems.cliche.sheet import MAX_CLICHE_DICE
+
+UNDO_WINDOW: Final = timedelta(hours=1)
+
+# Kinds per system, smallest first (the order of the buttons).
+KINDS: Final[dict[str, tuple[str, ...]]] = {
+    "fate": tuple(k.value for k in fate.MilestoneKind),
+    "storyteller": tuple(k.value for k in storyteller.MilestoneKind),
+    "matter": tuple(k.value for k in matter.MilestoneKind),
+    "cliche": (cliche.MilestoneKind.RECOVERY.value, cliche.MilestoneKind.END_OF_ADVENTURE.value),
+    "lifegear": tuple(k.value for k in lifegear.MilestoneKind),
+}
+
+# msgids of the kinds, keyed by (system, kind).
+KIND_TITLES: Final[dict[tuple[str, str], str]] = {
+    ("fate", "rest_stop"): N_("Rest stop"),
+    ("fate", "minor"): N_("Minor milestone"),
+    ("fate", "significant"): N_("Significant milestone"),
+    ("fate", "major"): N_("Major milestone"),
+    ("storyteller", "scene"): N_("End of scene"),
+    ("storyteller", "chapter"): N_("End of chapter"),
+    ("storyteller", "story"): N_("End of story"),
+    ("matter", "scene_end"): N_("End of scene"),
+    ("matter", "rest"): N_("Rest"),
+    ("cliche", "recovery"): N_("Recovery after a fight"),
+    ("cliche", "end_of_adventure"): N_("End of adventure"),
+    ("lifegear", "fight_end"): N_("End of fight"),
+    ("lifegear", "full_rest"): N_("Full rest"),
+}
+
+ADVANCEMENT: Final = cliche.MilestoneKind.END_OF_ADVENTURE.value
+LAST_KEY: Final = "milestone.last"  # game data: the last preview applied (message id, batch)
+
+
+class MilestoneRefused(Exception):
+    """A refused milestone action; ``reason`` is a msgid."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class MilestoneStale(Exception):
+    """The sheets changed since the preview; ``plan`` is the preview as it is now."""
+
+    def __init__(self, plan: Plan) -> None:
+        super().__init__("stale preview")
+        self.plan = plan
+
+
+@dataclass(frozen=True)
+class PlannedRoll:
+    """A cliché advancement roll to be made at confirm: its full rating in d6."""
+
+    cliche: str
+    dice: int
+
+    @property
+    def notation(self) -> str:
+        return f"{self.dice}d6"
+
+
+@dataclass(frozen=True)
+class CharacterPlan:
+    character_id: int
+    name: str
+    changes: tuple[Change, ...]
+    rolls: tuple[PlannedRoll, ...] = ()
+
+
+@dataclass(frozen=True)
+class Plan:
+    system: str
+    kind: str
+    characters: tuple[CharacterPlan, ...]  # only those something happens to
+    unchanged: int  # active characters nothing happens to
+
+    @property
+    def empty(self) -> bool:
+        return not self.characters
+
+    @property
+    def fingerprint(self) -> str:
+        data = [
+            [
+                c.character_id,
+                [[x.field, x.before, x.after] for x in c.changes],
+                [[r.cliche, r.dice] for r in c.rolls],
+            ]
+            for c in self.characters
+        ]
+        raw = json.dumps([self.system, self.kind, data, self.unchanged], ensure_ascii=False)
+        return hashlib.sha256(raw.encode("utf-8")).hexdigest()[:8]
+
+
+@dataclass(frozen=True)
+class RolledAdvancement:
+    character_id: int
+    outcome: AdvancementOutcome
+    seq: int  # the roll log's sequence number
+
+
+@dataclass(frozen=True)
+class Applied:
+    plan: Plan  # what was applied (equal to the preview shown)
+    batch: str | None  # the ledger batch; None when nothing changed (no undo then)
+    rolls: tuple[RolledAdvancement, ...] = field(default=())
+
+
+# The sheet is the system's own model (typed by the engine; SYSTEMS loads it).
+Rule = Callable[[Any], tuple[SheetModel, list[Change]]]
+
+
+def kinds(system: str) -> tuple[str, ...]:
+    return KINDS.get(system, ())
+
+
+def kind_title(system: str, kind: str) -> str:
+    """The kind's msgid (translate it with ``t``)."""
+    return KIND_TITLES[(system, kind)]
+
+
+def _rule(game: GameDTO, kind: str) -> Rule:
+    """The engine's ``apply_milestone`` for the game's system and options (not for cliché
+    advancement, which needs dice)."""
+    options: Any = SYSTEMS[game.system].options(game.options)
+    if game.system == "fate":
+        return lambda ch: fate.apply_milestone(ch, fate.MilestoneKind(kind))
+    if game.system == "storyteller":
+        st_kind = storyteller.MilestoneKind(kind)
+        return lambda ch: storyteller.apply_milestone(ch, st_kind, options=options)
+    if game.system == "matter":
+        return lambda ch: matter.apply_milestone(ch, matter.MilestoneKind(kind))
+    if game.system == "lifegear":
+        return lambda ch: lifegear.apply_milestone(ch, lifegear.MilestoneKind(kind))
+    if game.system == "cliche" and kind == cliche.MilestoneKind.RECOVERY.value:
+        recovery = cliche.MilestoneKind.RECOVERY
+        return lambda ch: cliche.apply_milestone(ch, recovery, options=options)
+    raise MilestoneRefused(N_("No such milestone in this game."))
+
+
+def _planned_rolls(character: SheetModel) -> tuple[PlannedRoll, ...]:
+    """DECISION: every cliché that can advance is rolled (the bot cannot know which ones were
+    used actively); armor clichés are never rolled, a cliché at 6 cannot rise."""
+    assert isinstance(character, cliche.Character)
+    return tuple(
+        PlannedRoll(c.name, c.dice)
+        for c in character.cliches
+        if not c.armor and 1 <= c.dice < MAX_CLICHE_DICE
+    )
+
+
+def _check_kind(game: GameDTO, kind: str) -> None:
+    if kind not in kinds(game.system):
+        raise MilestoneRefused(N_("No such milestone in this game."))
+
+
+def _plan_rows(game: GameDTO, kind: str, rows: list[CharacterDTO]) -> Plan:
+    spec = SYSTEMS[game.system]
+    advancement = game.system == "cliche" and kind == ADVANCEMENT
+    rule = None if advancement else _rule(game, kind)
+    planned: list[CharacterPlan] = []
+    for row in rows:
+        sheet = spec.load(row.sheet, row.schema_version)
+        if rule is None:
+            rolls = _planned_rolls(sheet)
+            if rolls:
+                planned.append(CharacterPlan(row.id, row.name, (), rolls))
+            continue
+        _, changes = rule(sheet)
+        if changes:
+            planned.append(CharacterPlan(row.id, row.name, tuple(changes)))
+    return Plan(game.system, kind, tuple(planned), len(rows) - len(planned))
+
+
+async def _active(uow: UnitOfWork, game: GameDTO, *, lock: bool) -> list[CharacterDTO]:
+    rows = await uow.characters.for_game(game.id, statuses=("active",))
+    if not lock or not rows:
+        return rows
+    locked = await uow.characters.lock_many([r.id for r in rows])
+    return [r for r in locked if r.status == "active" and r.game_id == game.id]
+
+
+async def preview(uow: UnitOfWork, game: GameDTO, kind: str) -> Plan:
+    """What the milestone would change for every active character (NPCs included); writes
+    nothing."""
+    _check_kind(game, kind)
+    return _plan_rows(game, kind, await _active(uow, game, lock=False))
+
+
+async def apply(
+    uow: UnitOfWork,
+    game: GameDTO,
+    kind: str,
+    *,
+    fingerprint: str | None,
+    actor_user_id: int,
+    actor_name: str,
+    preview_message_id: int,
+) -> Applied:
+    """Apply the milestone shown in the preview with ``fingerprint``, for the whole table in
+    one transaction (one ledger batch), and commit.
+
+    ``fingerprint`` is the one printed on the pressed message (``None``: not a preview).
+    Raises ``MilestoneStale`` (with the current plan) when the sheets changed since the
+    preview, ``MilestoneRefused`` when this preview was already applied or is no preview;
+    nothing is written then. Statements do not grow with the number of characters, except
+    one logged roll per cliché advancement roll.
+    """
+    _check_kind(game, kind)
+    if fingerprint is None:  # not a preview (a notice, the picker): nothing to confirm
+        raise MilestoneRefused(N_("This preview is closed; send /milestone again."))
+    await uow.games.get(game.id, for_update=True)  # one milestone of a game at a time
+    last = await uow.games.data(game.id, LAST_KEY)
+    if isinstance(last, dict) and last.get("preview") == preview_message_id:
+        raise MilestoneRefused(N_("This milestone was already applied."))
+    plan = _plan_rows(game, kind, await _active(uow, game, lock=True))
+    if plan.fingerprint != fingerprint:
+        raise MilestoneStale(plan)  # nothing written; the locks end with the update
+    if plan.empty:
+        return Applied(plan, None)
+    faces: dict[int, list[int]] = {}
+    seqs: dict[tuple[int, str], int] = {}
+    if game.system == "cliche" and kind == ADVANCEMENT:
+        faces, seqs = await _roll_advancements(
+            uow, game, plan, actor_user_id, actor_name, preview_message_id
+        )
+    changes, outcomes, applied = _mutations(game, kind, plan, faces)
+    batch = ledger.new_batch()
+    changed = await ledger.change_sheets(
+        uow, game=game, actor_user_id=actor_user_id, kind=f"milestone.{kind}",
+        changes=changes, reason=kind, batch=batch,
+    )  # fmt: skip
+    # Under the game's row lock: a second press of this preview (queued before the message
+    # became the notice) finds it applied, whatever the sheets look like now.
+    record = {"preview": preview_message_id, "kind": kind, "batch": batch if changed else None}
+    await uow.games.set_data(game.id, LAST_KEY, record)
+    await uow.commit()
+    if not outcomes:
+        return Applied(plan, batch if changed else None)
+    # Advancement: the plan listed the rolls; what was applied is their outcome.
+    rolled = tuple(
+        RolledAdvancement(cid, o, seqs[(cid, o.cliche)]) for cid, o in outcomes if o.faces
+    )
+    done = tuple(
+        CharacterPlan(c.character_id, c.name, tuple(applied.get(c.character_id, ())), c.rolls)
+        for c in plan.characters
+    )
+    return Applied(replace(plan, characters=done), batch if changed else None, rolled)
+
+
+async def _roll_advancements(
+    uow: UnitOfWork,
+    game: GameDTO,
+    plan: Plan,
+    actor_user_id: int,
+    actor_name: str,
+    preview_message_id: int,
+) -> tuple[dict[int, list[int]], dict[tuple[int, str], int]]:
+    """Each planned roll through the verifiable log (not committed yet: the rolls and the
+    sheets are one transaction); returns the faces per character and the log's numbers."""
+    faces: dict[int, list[int]] = {}
+    seqs: dict[tuple[int, str], int] = {}
+    for character in plan.characters:
+        cid = character.character_id
+        for roll in character.rolls:
+            logged = await roll_logged(
+                uow, chat_id=game.chat_id,
+                roll_id=f"ms:{preview_message_id}:{cid}:{roll.cliche}"[:128],
+                text=roll.notation, actor=actor_name, subject=f"{character.name}: {roll.cliche}",
+                actor_user_id=actor_user_id, commit=False,
+            )  # fmt: skip
+            if logged.duplicate:  # this preview's rolls are logged already: applied before
+                await uow.rollback()
+                raise MilestoneRefused(N_("This milestone was already applied."))
+            faces.setdefault(cid, []).extend(logged.result.faces)
+            seqs[(cid, roll.cliche)] = logged.entry.seq
+    return faces, seqs
+
+
+def _mutations(
+    game: GameDTO, kind: str, plan: Plan, faces: dict[int, list[int]]
+) -> tuple[
+    dict[int, ledger.Mutation], list[tuple[int, AdvancementOutcome]], dict[int, list[Change]]
+]:
+    """The ledger's operations per character; advancement outcomes and changes are collected
+    as the ledger runs them (on the locked sheets)."""
+    outcomes: list[tuple[int, AdvancementOutcome]] = []
+    applied: dict[int, list[Change]] = {}
+    mutations: dict[int, ledger.Mutation] = {}
+    if game.system == "cliche" and kind == ADVANCEMENT:
+        for character in plan.characters:
+            cid, names = character.character_id, [r.cliche for r in character.rolls]
+
+            def advance(sheet: SheetModel, cid: int = cid, names: list[str] = names) -> SheetModel:
+                assert isinstance(sheet, cliche.Character)
+                rolls: list[AdvancementOutcome] = []
+                after, changes = cliche.apply_milestone(
+                    sheet, cliche.MilestoneKind.END_OF_ADVENTURE,
+                    source=ScriptedSource(faces.get(cid, [])), used=names, rolls=rolls,
+                )  # fmt: skip
+                outcomes.extend((cid, r) for r in rolls)
+                applied[cid] = changes
+                return after
+
+            mutations[cid] = advance
+        return mutations, outcomes, applied
+    rule = _rule(game, kind)
+    for character in plan.characters:
+        mutations[character.character_id] = lambda sheet: rule(sheet)[0]
+    return mutations, outcomes, applied
+
+
+async def undo(uow: UnitOfWork, game: GameDTO, *, batch: str, actor_user_id: int) -> int:
+    """Undo the milestone ``batch`` if it is still the game's newest action and under an hour
+    old; commits. Returns how many sheets were restored. Raises ``ledger.LedgerError``."""
+    newest = await uow.ledger.last_batch(game.id)
+    if not newest or newest[0].batch != batch:
+        raise ledger.LedgerError(N_("This milestone can no longer be undone."))
+    entries = await ledger.undo_last(
+        uow, game=game, actor_user_id=actor_user_id, max_age=UNDO_WINDOW
+    )
+    await uow.commit()
+    return len(entries)

@@ -1,0 +1,110 @@
+"""/milestone (GM): pick a kind → preview → confirm → notice with a one-hour «Undo»."""
+
+from __future__ import annotations
+
+from aiogram import F, Router
+from aiogram.filters import Command, or_f
+from aiogram.types import CallbackQuery, Message
+from aiogram.utils.callback_answer import CallbackAnswer
+
+from bot.i18n import Translator
+from bot.services import ledger
+from bot.services import milestones as service
+from db.repositories.games import GameDTO
+from db.repositories.users import UserDTO
+from db.uow import UnitOfWork
+from handlers.callbacks import notify
+from handlers.filters import HasGame, IsGM
+from handlers.games import gm_only, gm_only_button, no_game
+from handlers.views import milestones as views
+from handlers.views.edit import edit_text
+from handlers.views.milestones import (
+    MilestoneCancelCD,
+    MilestoneConfirmCD,
+    MilestoneKindCD,
+    MilestoneUndoCD,
+)
+
+
+async def start(message: Message, game: GameDTO, t: Translator) -> None:
+    await message.answer(views.picker(t), reply_markup=views.picker_keyboard(t, game.system))
+
+
+async def show_preview(
+    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: MilestoneKindCD,
+    game: GameDTO, t: Translator, locale: str, uow: UnitOfWork,
+) -> None:  # fmt: skip
+    if not isinstance(query.message, Message):
+        return
+    try:
+        plan = await service.preview(uow, game, callback_data.kind)
+    except service.MilestoneRefused as refused:
+        notify(callback_answer, t(refused.reason), alert=True)
+        return
+    await edit_text(query.message, views.preview(t, locale, plan), views.preview_keyboard(t, plan))
+
+
+async def confirm(
+    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: MilestoneConfirmCD,
+    game: GameDTO, t: Translator, locale: str, uow: UnitOfWork, user: UserDTO,
+) -> None:  # fmt: skip
+    message = query.message
+    if not isinstance(message, Message):
+        return
+    try:
+        applied = await service.apply(
+            uow, game, callback_data.kind, fingerprint=views.fingerprint_of(message.text),
+            actor_user_id=user.id, actor_name=user.name, preview_message_id=message.message_id,
+        )  # fmt: skip
+    except service.MilestoneStale as stale:
+        notify(callback_answer, views.stale(t), alert=True)
+        plan = stale.plan
+        await edit_text(message, views.preview(t, locale, plan), views.preview_keyboard(t, plan))
+        return
+    except service.MilestoneRefused as refused:
+        notify(callback_answer, t(refused.reason), alert=True)
+        return
+    await edit_text(
+        message, views.notice(t, locale, applied, user.name), views.notice_keyboard(t, applied)
+    )
+
+
+async def undo(
+    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: MilestoneUndoCD,
+    game: GameDTO, t: Translator, uow: UnitOfWork, user: UserDTO,
+) -> None:  # fmt: skip
+    message = query.message
+    if not isinstance(message, Message):
+        return
+    try:
+        await service.undo(uow, game, batch=callback_data.batch, actor_user_id=user.id)
+    except ledger.LedgerError as refused:
+        notify(callback_answer, t(refused.reason), alert=True)
+        return
+    await edit_text(message, views.undone(t, message.html_text, user.name))
+
+
+async def cancel(query: CallbackQuery, t: Translator) -> None:
+    if isinstance(query.message, Message):
+        await edit_text(query.message, views.cancelled(t))
+
+
+def create_router() -> Router:
+    router = Router(name=__name__)
+    router.message.filter(F.chat.type.in_({"group", "supergroup"}))
+    router.callback_query.filter(F.message.chat.type.in_({"group", "supergroup"}))
+    router.message.register(start, Command("milestone"), IsGM())
+    router.message.register(gm_only, Command("milestone"), HasGame())
+    router.message.register(no_game, Command("milestone"))
+    router.callback_query.register(show_preview, MilestoneKindCD.filter(), IsGM())
+    router.callback_query.register(confirm, MilestoneConfirmCD.filter(), IsGM())
+    router.callback_query.register(undo, MilestoneUndoCD.filter(), IsGM())
+    router.callback_query.register(cancel, MilestoneCancelCD.filter(), IsGM())
+    any_milestone = or_f(
+        MilestoneKindCD.filter(),
+        MilestoneConfirmCD.filter(),
+        MilestoneUndoCD.filter(),
+        MilestoneCancelCD.filter(),
+    )
+    router.callback_query.register(gm_only_button, any_milestone)
+    return router
