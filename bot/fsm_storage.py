@@ -36,6 +36,12 @@ _MERGE_DATA = text(
 )
 _GET = text("SELECT state, data FROM fsm_states WHERE key = :key")
 _PRUNE = text("DELETE FROM fsm_states WHERE key = :key AND state IS NULL AND data = '{}'::jsonb")
+# Emptying the data is what aiogram-dialog does after most updates: one round trip, no insert.
+_CLEAR_DATA = text(
+    "WITH kept AS (UPDATE fsm_states SET data = '{}'::jsonb, updated_at = now() "
+    "WHERE key = :key AND state IS NOT NULL RETURNING 1) "
+    "DELETE FROM fsm_states WHERE key = :key AND state IS NULL"
+)
 
 
 def _state_name(state: StateType) -> str | None:
@@ -59,6 +65,10 @@ class PostgresStorage(BaseStorage):
 
     async def set_data(self, key: StorageKey, data: Mapping[str, Any]) -> None:
         storage_key = self._keys.build(key)
+        if not data:
+            async with self._engine.begin() as conn:
+                await conn.execute(_CLEAR_DATA, {"key": storage_key})
+            return
         async with self._engine.begin() as conn:
             await conn.execute(_UPSERT_DATA, {"key": storage_key, "data": json.dumps(dict(data))})
             await conn.execute(_PRUNE, {"key": storage_key})

@@ -53,3 +53,12 @@ async def test_clearing_removes_the_row(clean_db: AsyncEngine) -> None:
     async with clean_db.connect() as conn:
         count = (await conn.execute(text("SELECT count(*) FROM fsm_states"))).scalar_one()
     assert count == 0
+
+
+async def test_emptying_data_keeps_the_state(clean_db: AsyncEngine) -> None:
+    storage = PostgresStorage(clean_db)
+    await storage.set_state(KEY, DemoSG.second)
+    await storage.set_data(KEY, {"a": 1})
+    await storage.set_data(KEY, {})
+    assert await storage.get_state(KEY) == DemoSG.second.state
+    assert await storage.get_data(KEY) == {}
