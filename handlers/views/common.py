@@ -27,13 +27,22 @@ def start_text(t: Translator, name: str, *, in_group: bool) -> str:
 
 def help_text(t: Translator) -> str:
     title = t("Commands")
+    table = t("At the table (group)")
     lines = [
         f"<b>{title}</b>",
-        "/start — " + t("start screen"),
-        "/help — " + t("this help"),
-        "/lang — " + t("interface language"),
+        "/r 2d6+1 — " + t("roll dice, or a trait of your character: /r Athletics vs 2"),
+        "/odds 4dF+2 vs 3 — " + t("exact odds of a roll"),
+        "/log — " + t("the roll log; /log export, /verify"),
         "/profile — " + t("your name and time zone"),
+        "/lang — " + t("interface language"),
         "/cancel — " + t("cancel the current step"),
+        "",
+        f"<b>{table}</b>",
+        "/newgame — " + t("start a game in this chat"),
+        "/game — " + t("this chat's game"),
+        "/sheet — " + t("a character sheet"),
+        "/res — " + t("your character's resources (fate points, stress, dice…)"),
+        "/request, /milestone, /sroll, /options — " + t("for the GM"),
     ]
     return "\n".join(lines)
 
