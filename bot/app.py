@@ -7,6 +7,7 @@ import logging
 import signal
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any, TextIO
 
 from aiogram import Bot, Dispatcher
@@ -22,6 +23,7 @@ from bot.middlewares import InFlightMiddleware
 from bot.outbound import Limits
 from bot.webhook import create_webhook_app, webhook_path
 from db.database import EmbeddedPostgres, create_engine, create_session_factory, migrate
+from db.uow import UnitOfWork
 
 logger = logging.getLogger(__name__)
 
@@ -30,6 +32,7 @@ SHUTDOWN_GRACE_SECONDS = 30.0
 # its unit of work; FSM reads and writes use a small pool of their own, so an update never
 # waits for a second connection of the pool it already holds one of (that deadlocked a burst).
 UPDATE_CONCURRENCY = 16
+PROCESSED_UPDATES_KEPT = timedelta(days=7)
 
 
 @dataclass
@@ -94,6 +97,10 @@ async def _on_startup(bot: Bot, dispatcher: Dispatcher) -> None:
             drop_pending_updates=False,
         )
     await register_commands(bot, dispatcher["i18n"])
+    async with UnitOfWork(dispatcher["session_factory"]) as uow:
+        pruned = await uow.updates.prune(PROCESSED_UPDATES_KEPT)
+        await uow.commit()
+    logger.info("forgot %d old processed-update records", pruned)
     me = await bot.get_me()
     logger.info("bot @%s is up", me.username)
 
@@ -111,6 +118,7 @@ def build_runtime(
     dp = create_dispatcher(
         fsm_engine=fsm_engine, session_factory=create_session_factory(engine), i18n=i18n
     )
+    dp["session_factory"] = create_session_factory(engine)
     dp.startup.register(_on_startup)
     dp.shutdown.register(_on_shutdown)
     bot = create_bot(token, api_url=api_url, limits=limits)

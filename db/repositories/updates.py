@@ -1,9 +1,13 @@
 from __future__ import annotations
 
+from datetime import timedelta
+
+from sqlalchemy import delete
 from sqlalchemy.dialects.postgresql import insert
+from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.models import ProcessedUpdate
+from db.models import ProcessedUpdate, utcnow
 
 
 class ProcessedUpdateRepo:
@@ -24,3 +28,11 @@ class ProcessedUpdateRepo:
         )
         result = await self._session.execute(stmt)
         return result.scalar_one_or_none() is not None
+
+    async def prune(self, older_than: timedelta) -> int:
+        """Forget claims older than Telegram ever redelivers (it keeps updates for 24 hours)."""
+        stmt = delete(ProcessedUpdate).where(
+            col(ProcessedUpdate.processed_at) < utcnow() - older_than
+        )
+        result = await self._session.execute(stmt)
+        return int(result.rowcount or 0)  # type: ignore[attr-defined]
