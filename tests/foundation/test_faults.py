@@ -13,9 +13,11 @@ async def test_429_and_5xx_bursts_deliver_every_message_once(running: Harness) -
     emu = running.emu
     for uid in USERS:
         emu.add_user(uid, f"U{uid}", language_code="en")
-    emu.add_fault("sendMessage", status=429, retry_after=1, times=3)
-    emu.add_fault("sendMessage", status=500, times=3)
-    emu.add_fault("sendMessage", status=502, times=2, chat_id=USERS[0])
+    # Five faults in all: even if one request met every one of them it stays within the
+    # middleware's six retries, so the test is about delivery, not about giving up.
+    emu.add_fault("sendMessage", status=429, retry_after=1, times=2)
+    emu.add_fault("sendMessage", status=500, times=2)
+    emu.add_fault("sendMessage", status=502, times=1, chat_id=USERS[0])
     for uid in USERS:
         for n in range(3):
             emu.send_text(uid, uid, f"/r 1d{n + 4}")
