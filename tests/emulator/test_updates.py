@@ -70,8 +70,12 @@ async def test_long_poll_times_out_empty(bot: Bot) -> None:
 
 async def test_newer_poll_supersedes_older(bot: Bot, emu: BotAPIEmulator) -> None:
     older = asyncio.create_task(bot.get_updates(timeout=20))
-    await emu.wait_for(lambda: True)
-    await asyncio.sleep(0.1)
+    queue = emu._state.queue
+    before = queue._poll_generation
+    for _ in range(500):  # until the older poll is waiting on the server (not a fixed sleep)
+        if queue._poll_generation > before:
+            break
+        await asyncio.sleep(0.01)
     newer = asyncio.create_task(bot.get_updates(timeout=1))
     with pytest.raises(TelegramConflictError):
         await asyncio.wait_for(older, 5)
