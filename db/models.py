@@ -325,6 +325,14 @@ class RollRequest(SQLModel, table=True):
     status: str = Field(default="pending", sa_column=Column(String(16), nullable=False))
     message_id: int | None = Field(default=None, sa_column=Column(BigInteger))
     roll_seq: int | None = Field(default=None)
+    # Fate invokes after the roll: +2 each (``bonus``), or a reroll (``rerolls`` counts them;
+    # the latest roll is ``req:<id>:re<rerolls>`` in the log); ``invokes`` lists them.
+    bonus: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    rerolls: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    invokes: list[Any] = Field(
+        default_factory=list,
+        sa_column=Column(JSONB, nullable=False, server_default=text("'[]'::jsonb")),
+    )
     created_at: datetime = _created()
     rolled_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True)))
 

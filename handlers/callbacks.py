@@ -115,3 +115,18 @@ class SheetPageCD(CallbackData, prefix="shp"):
 
     character_id: int
     page: int
+
+
+class InvokeMenuCD(CallbackData, prefix="ivm"):
+    """Show the aspects the player of a rolled fate request can invoke."""
+
+    request_id: int
+
+
+class InvokeCD(CallbackData, prefix="iv"):
+    """Invoke aspect ``aspect`` (an index into the character's aspects) on a rolled request:
+    ``mode`` is ``bonus`` (+2) or ``reroll``; paid with a fate point."""
+
+    request_id: int
+    aspect: int
+    mode: str

@@ -8,16 +8,19 @@ from aiogram.types import CallbackQuery, Message
 from aiogram.utils.callback_answer import CallbackAnswer
 
 from bot.i18n import Translator
+from bot.services import invokes as invoke_service
 from bot.services import requests as request_service
+from bot.services.games import is_gm
+from bot.services.requests import RequestRefused
 from db.repositories.games import GameDTO
 from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
 from engine.errors import EngineError
-from handlers.callbacks import RollRequestCD, notify
+from handlers.callbacks import InvokeCD, InvokeMenuCD, RollRequestCD, notify
 from handlers.filters import HasGame, IsGM
 from handlers.games import gm_only, no_game
 from handlers.views import requests as views
-from handlers.views.edit import edit_text
+from handlers.views.edit import edit_markup, edit_text
 
 
 async def new_request(
@@ -64,8 +67,57 @@ async def press_roll(
         notify(callback_answer, t("Already rolled."))
         return
     target = await uow.users.get(result.request.target_user_id)
+    aspects = await invoke_service.aspects_for(uow, result.request)
     await edit_text(
-        message, views.rolled_card(t, locale, result, target.name if target else user.name)
+        message,
+        views.rolled_card(t, locale, result, target.name if target else user.name),
+        views.invoke_menu_keyboard(t, result.request.id) if aspects else None,
+    )
+
+
+async def invoke_menu(
+    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: InvokeMenuCD,
+    t: Translator, uow: UnitOfWork, user: UserDTO,
+) -> None:  # fmt: skip
+    message = query.message
+    request = await uow.requests.get(callback_data.request_id)
+    if not isinstance(message, Message) or request is None or request.chat_id != message.chat.id:
+        notify(callback_answer, t("This button is no longer active."), alert=True)
+        return
+    game = await uow.games.get(request.game_id)
+    if user.id != request.target_user_id and not (game and await is_gm(uow, game, user.id)):
+        notify(callback_answer, t("This roll is for someone else."), alert=True)
+        return
+    aspects = await invoke_service.aspects_for(uow, request)
+    used = {int(i.get("aspect", -1)) for i in request.invokes}
+    await edit_markup(message, views.aspect_keyboard(request, aspects, used))
+
+
+async def invoke_aspect(
+    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: InvokeCD,
+    t: Translator, locale: str, uow: UnitOfWork, user: UserDTO,
+) -> None:  # fmt: skip
+    message = query.message
+    if not isinstance(message, Message):
+        return
+    try:
+        invoked = await invoke_service.invoke(
+            uow, request_id=callback_data.request_id, chat_id=message.chat.id, user_id=user.id,
+            user_name=user.name, aspect=callback_data.aspect, mode=callback_data.mode,
+        )  # fmt: skip
+    except RequestRefused as refused:
+        notify(callback_answer, t(refused.reason), alert=True)
+        return
+    except EngineError as error:
+        notify(callback_answer, error.render(locale), alert=True)
+        return
+    target = await uow.users.get(invoked.request.target_user_id)
+    aspects = await invoke_service.aspects_for(uow, invoked.request)
+    left = len(aspects) > len(invoked.request.invokes)
+    await edit_text(
+        message,
+        views.invoked_card(t, locale, invoked, target.name if target else user.name),
+        views.invoke_menu_keyboard(t, invoked.request.id) if left else None,
     )
 
 
@@ -76,4 +128,6 @@ def create_router() -> Router:
     router.message.register(gm_only, Command("request"), HasGame())
     router.message.register(no_game, Command("request"))
     router.callback_query.register(press_roll, RollRequestCD.filter())
+    router.callback_query.register(invoke_menu, InvokeMenuCD.filter())
+    router.callback_query.register(invoke_aspect, InvokeCD.filter())
     return router

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import select, update
 from sqlmodel import col
@@ -24,13 +25,22 @@ class RequestDTO:
     status: str
     message_id: int | None
     roll_seq: int | None
+    bonus: int = 0
+    rerolls: int = 0
+    invokes: tuple[dict[str, Any], ...] = ()
+
+    @property
+    def roll_id(self) -> str:
+        """The log's roll id of the current (latest) roll of this request."""
+        return f"req:{self.id}" if self.rerolls == 0 else f"req:{self.id}:re{self.rerolls}"
 
 
 def _dto(row: RollRequest) -> RequestDTO:
     assert row.id is not None
     return RequestDTO(
         row.id, row.game_id, row.chat_id, row.requested_by, row.target_user_id, row.expression,
-        row.target_number, row.note, row.status, row.message_id, row.roll_seq,
+        row.target_number, row.note, row.status, row.message_id, row.roll_seq, row.bonus,
+        row.rerolls, tuple(row.invokes),
     )  # fmt: skip
 
 
@@ -58,9 +68,23 @@ class RequestRepo:
         await self._session.flush()
         return _dto(row)
 
-    async def get(self, request_id: int) -> RequestDTO | None:
-        row = await self._session.get(RollRequest, request_id)
+    async def get(self, request_id: int, *, for_update: bool = False) -> RequestDTO | None:
+        stmt = select(RollRequest).where(col(RollRequest.id) == request_id)
+        if for_update:
+            stmt = stmt.with_for_update()
+        row = (await self._session.execute(stmt)).scalar_one_or_none()
         return _dto(row) if row else None
+
+    async def record_invoke(
+        self, request_id: int, *, bonus: int, rerolls: int, invokes: list[dict[str, Any]],
+        roll_seq: int,
+    ) -> None:  # fmt: skip
+        stmt = (
+            update(RollRequest)
+            .where(col(RollRequest.id) == request_id)
+            .values(bonus=bonus, rerolls=rerolls, invokes=invokes, roll_seq=roll_seq)
+        )
+        await self._session.execute(stmt)
 
     async def set_message(self, request_id: int, message_id: int) -> None:
         await self._session.execute(

@@ -15,3 +15,11 @@ async def edit_text(
     except TelegramBadRequest as error:
         if "message is not modified" not in error.message:
             raise
+
+
+async def edit_markup(message: Message, reply_markup: InlineKeyboardMarkup | None) -> None:
+    try:
+        await message.edit_reply_markup(reply_markup=reply_markup)
+    except TelegramBadRequest as error:
+        if "message is not modified" not in error.message:
+            raise

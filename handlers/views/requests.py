@@ -6,10 +6,11 @@ from html import escape
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.i18n import Translator
+from bot.services.invokes import Invoked
 from bot.services.requests import PressResult
 from db.repositories.requests import RequestDTO
 from engine.dice.render import render_html
-from handlers.callbacks import RollRequestCD
+from handlers.callbacks import InvokeCD, InvokeMenuCD, RollRequestCD
 from handlers.views.dice import ROLL_BODY_LIMIT, percent, short_hash
 
 
@@ -84,3 +85,69 @@ def usage(t: Translator) -> str:
         "Reply to a player's message with <code>/request 3d6+2 vs 12: pick the lock</code> "
         "(the expression, an optional target after vs, an optional note after a colon)."
     )
+
+
+def invoke_menu_keyboard(t: Translator, request_id: int) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(
+        inline_keyboard=[
+            [
+                InlineKeyboardButton(
+                    text="✨ " + t("Invoke an aspect (1 fate point)"),
+                    callback_data=InvokeMenuCD(request_id=request_id).pack(),
+                )
+            ]
+        ]
+    )
+
+
+def aspect_keyboard(
+    request: RequestDTO, aspects: tuple[str, ...], used: set[int]
+) -> InlineKeyboardMarkup:
+    rows = []
+    for i, text in enumerate(aspects):
+        if i in used:
+            continue
+        short = text if len(text) <= 24 else text[:23] + "…"
+        rows.append(
+            [
+                InlineKeyboardButton(
+                    text=f"+2 · {short}",
+                    callback_data=InvokeCD(request_id=request.id, aspect=i, mode="bonus").pack(),
+                ),
+                InlineKeyboardButton(
+                    text=f"🔁 · {short}",
+                    callback_data=InvokeCD(request_id=request.id, aspect=i, mode="reroll").pack(),
+                ),
+            ]
+        )
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def invoked_card(t: Translator, locale: str, invoked: Invoked, player: str) -> str:
+    request, result = invoked.request, invoked.result
+    lines = [
+        t("🎲 {player} rolled {what}", player=f"<b>{escape(player)}</b>", what=_what(request)),
+        render_html(result, locale, limit=ROLL_BODY_LIMIT),
+    ]
+    for item in request.invokes:
+        aspect = escape(str(item.get("text", "")))
+        lines.append(
+            t("✨ +2 for «{aspect}»", aspect=aspect)
+            if item.get("mode") == "bonus"
+            else t("🔁 rerolled for «{aspect}»", aspect=aspect)
+        )
+    total = result.total + request.bonus
+    lines.append(t("Total with invokes: {total}", total=f"<b>{total}</b>"))
+    if request.target_number is not None:
+        numbers = {"total": total, "target": request.target_number}
+        lines.append(
+            t("✅ Success ({total} vs {target})", **numbers)
+            if total >= request.target_number
+            else t("❌ Failure ({total} vs {target})", **numbers)
+        )
+    lines.append(t("Fate points left: {n}", n=invoked.fate_points))
+    footer = t(
+        "Log #{seq} · {hash}", seq=invoked.seq, hash=f"<code>{short_hash(invoked.hash)}</code>"
+    )
+    lines.append(f"<i>{footer}</i>")
+    return "\n".join(lines)

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 import sqlalchemy as sa
 from alembic import op
+from sqlalchemy.dialects import postgresql
 
 revision: str = "0005"
 down_revision: str | None = "0004"
@@ -30,6 +31,14 @@ def upgrade() -> None:
         sa.Column("status", sa.String(length=16), nullable=False),
         sa.Column("message_id", sa.BigInteger(), nullable=True),
         sa.Column("roll_seq", sa.Integer(), nullable=True),
+        sa.Column("bonus", sa.Integer(), server_default="0", nullable=False),
+        sa.Column("rerolls", sa.Integer(), server_default="0", nullable=False),
+        sa.Column(
+            "invokes",
+            postgresql.JSONB(astext_type=sa.Text()),
+            server_default=sa.text("'[]'::jsonb"),
+            nullable=False,
+        ),
         sa.Column(
             "created_at",
             sa.DateTime(timezone=True),

@@ -1,0 +1,106 @@
+"""Fate invokes on a rolled request: +2 for 1 fate point, both in the logs; rerolls logged."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import text
+
+from engine.systems import fate
+from tests.conftest import Harness
+from tests.games.helpers import ALICE, BOB, GM, GROUP, buttons, create_game, seat_table
+
+
+async def _scalar(h: Harness, sql: str) -> Any:
+    async with h.engine.connect() as conn:
+        return (await conn.execute(text(sql))).scalar_one()
+
+
+async def _hero(h: Harness, fate_points: int) -> None:
+    game_id = await _scalar(h, "SELECT id FROM games")
+    hero = fate.new_character("Мира").model_copy(
+        update={
+            "fate_points": fate_points,
+            "aspects": (
+                fate.CharacterAspect(text="Дочь контрабандиста", role=fate.AspectRole.CONCEPT),
+                fate.CharacterAspect(text="Долг перед гильдией", role=fate.AspectRole.TROUBLE),
+            ),
+        }
+    )
+    async with h.engine.begin() as conn:
+        await conn.execute(
+            text(
+                "INSERT INTO characters (game_id, owner_user_id, is_npc, system, name, status, "
+                "sheet, schema_version, version) VALUES (:g, :o, false, 'fate', 'Мира', "
+                "'active', CAST(:s AS jsonb), 1, 1)"
+            ),
+            {"g": game_id, "o": ALICE, "s": hero.model_dump_json()},
+        )
+
+
+async def _rolled_card(h: Harness) -> Any:
+    emu = h.emu
+    said = emu.send_text(ALICE, GROUP, "готова")
+    emu.send_text(GM, GROUP, "/request 4dF+2 vs 3", reply_to=said.message_id)
+    card = await emu.wait_bot_message(GROUP, contains="🎲", after=said.message_id)
+    pressed = emu.press_button(ALICE, GROUP, card.message_id, 0)
+    await emu.wait_callback_answer(pressed.callback_query_id)
+    return await emu.wait_for(
+        lambda: (
+            (m := next(x for x in emu.bot_messages(GROUP) if x.message_id == card.message_id))
+            and "ivm:" in str(m.reply_markup)
+            and m
+        )
+    )
+
+
+async def test_invoke_adds_two_and_spends_a_fate_point_both_logged(running: Harness) -> None:
+    seat_table(running)
+    emu = running.emu
+    await create_game(running, "fate", "Хроники")
+    await _hero(running, fate_points=1)
+    card = await _rolled_card(running)
+    rolled_total = await _scalar(running, "SELECT result FROM rolls")
+
+    pressed = emu.press(BOB, GROUP, card.message_id, buttons(card)[0]["callback_data"])
+    assert (await emu.wait_callback_answer(pressed.callback_query_id)).show_alert  # not Bob's
+
+    pressed = emu.press_button(ALICE, GROUP, card.message_id, 0)  # the aspect menu
+    await emu.wait_callback_answer(pressed.callback_query_id)
+    menu = await emu.wait_for(lambda: "iv:" in str(card.reply_markup) and card)
+    plus_two = next(b["callback_data"] for b in buttons(menu) if b["text"].startswith("+2"))
+    pressed = emu.press(ALICE, GROUP, card.message_id, plus_two)
+    await emu.wait_callback_answer(pressed.callback_query_id)
+    await emu.wait_for(
+        lambda: "Total with invokes" in card.text or "Итог с призывами" in card.text
+    )
+    assert f"{rolled_total + 2}" in card.text
+    assert await _scalar(running, "SELECT (sheet->>'fate_points')::int FROM characters") == 0
+    assert await _scalar(running, "SELECT kind FROM ledger") == "fate.invoke"
+    assert await _scalar(running, "SELECT bonus FROM roll_requests") == 2
+
+    # the same aspect again, and with no fate point left: refused, nothing changes
+    pressed = emu.press(ALICE, GROUP, card.message_id, plus_two)
+    assert (await emu.wait_callback_answer(pressed.callback_query_id)).show_alert
+    reroll = plus_two.replace(":0:bonus", ":1:reroll")
+    pressed = emu.press(ALICE, GROUP, card.message_id, reroll)
+    assert (await emu.wait_callback_answer(pressed.callback_query_id)).show_alert
+    assert await _scalar(running, "SELECT count(*) FROM ledger") == 1
+    assert await _scalar(running, "SELECT count(*) FROM rolls") == 1
+
+
+async def test_a_reroll_is_a_new_logged_roll(running: Harness) -> None:
+    seat_table(running)
+    emu = running.emu
+    await create_game(running, "fate", "Хроники")
+    await _hero(running, fate_points=2)
+    card = await _rolled_card(running)
+    data = buttons(card)[0]["callback_data"].replace("ivm:", "iv:") + ":1:reroll"
+    pressed = emu.press(ALICE, GROUP, card.message_id, data)
+    await emu.wait_callback_answer(pressed.callback_query_id)
+    await emu.wait_for(lambda: "Log #2" in card.text or "Журнал №2" in card.text)
+    rid = await _scalar(running, "SELECT id FROM roll_requests")
+    assert await _scalar(running, "SELECT string_agg(roll_id, ',' ORDER BY seq) FROM rolls") == (
+        f"req:{rid},req:{rid}:re1"
+    )
+    assert await _scalar(running, "SELECT (sheet->>'fate_points')::int FROM characters") == 1
