@@ -21,6 +21,7 @@ from bot.i18n import I18n
 from bot.leader import PollingLock
 from bot.middlewares import InFlightMiddleware
 from bot.outbound import Limits
+from bot.scheduler import setup_scheduler
 from bot.webhook import create_webhook_app, webhook_path
 from db.database import EmbeddedPostgres, create_engine, create_session_factory, migrate
 from db.uow import UnitOfWork
@@ -122,6 +123,9 @@ def build_runtime(
     dp.startup.register(_on_startup)
     dp.shutdown.register(_on_shutdown)
     bot = create_bot(token, api_url=api_url, limits=limits)
+    # Scheduled milestones: one leader among all processes (advisory lock), hooked to the
+    # dispatcher's startup/shutdown, so polling, webhook and sandbox modes all get it.
+    setup_scheduler(dp, engine=engine, bot=bot, i18n=i18n)
     return BotRuntime(bot=bot, dispatcher=dp, engine=engine, fsm_engine=fsm_engine)
 
 

@@ -23,6 +23,7 @@ GROUP = (
     ("newgame", N_("start a game in this chat")),
     ("request", N_("GM: ask a player to roll (as a reply)")),
     ("milestone", N_("GM: a milestone for the whole table")),
+    ("schedule", N_("GM: milestones on a schedule")),
     ("sroll", N_("GM: a secret roll, revealed later")),
     ("log", N_("the roll log")),
     ("odds", N_("exact odds of a roll")),

@@ -51,5 +51,10 @@ class PollingLock:
         tb: TracebackType | None,
     ) -> None:
         if self._conn is not None:
-            await self._conn.close()  # closing the session releases the lock
+            # The connection goes back to the pool (its session lives on): unlock explicitly.
+            await self._conn.execute(
+                text("SELECT pg_advisory_unlock(:ns, :key)"),
+                {"ns": POLLING_NAMESPACE, "key": self._key},
+            )
+            await self._conn.close()
             self._conn = None

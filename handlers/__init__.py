@@ -21,6 +21,7 @@ from handlers import (
     profile,
     requests,
     resources,
+    schedules,
     secret,
     service,
     start,
@@ -41,6 +42,7 @@ def routers() -> list[Router]:
         games.create_router(),
         requests.create_router(),
         milestones.create_router(),
+        schedules.create_router(),
         secret.create_router(),
         resources.create_router(),
     ]

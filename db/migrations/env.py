@@ -9,7 +9,9 @@ from __future__ import annotations
 from alembic import context
 from sqlmodel import SQLModel
 
-import db.models  # noqa: F401  (registers the tables on the metadata)
+# Importing the model modules registers their tables on the metadata.
+import db.models
+import db.schedule_models  # noqa: F401
 
 target_metadata = SQLModel.metadata
 

@@ -42,7 +42,7 @@ def help_text(t: Translator) -> str:
         "/game — " + t("this chat's game"),
         "/sheet — " + t("a character sheet"),
         "/res — " + t("your character's resources (fate points, stress, dice…)"),
-        "/request, /milestone, /sroll, /options — " + t("for the GM"),
+        "/request, /milestone, /schedule, /sroll, /options — " + t("for the GM"),
     ]
     return "\n".join(lines)
 
