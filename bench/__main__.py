@@ -13,7 +13,11 @@ import sys
 import time
 from typing import Any
 
-from bench import dice_bench, e2e_bench
+from bench import dice_bench, e2e_bench, milestone_bench
+
+
+async def _milestones() -> dict[str, Any]:
+    return await milestone_bench.run(await e2e_bench._admin_url())
 
 
 def main() -> None:
@@ -23,6 +27,7 @@ def main() -> None:
         "dice": dice_bench.run(),
     }
     report["end_to_end"] = asyncio.run(e2e_bench.run())
+    report["milestones"] = asyncio.run(_milestones())
     report["seconds"] = round(time.time() - started, 2)
     sys.stdout.write(json.dumps(report, ensure_ascii=False, indent=1) + "\n")
 
