@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from aiogram import F, Router
-from aiogram.filters import Command, or_f
+from aiogram.filters import Command, CommandObject, or_f
 from aiogram.fsm.context import FSMContext
 from aiogram.fsm.state import State, StatesGroup
 from aiogram.types import CallbackQuery, Message
@@ -38,7 +38,17 @@ class ScheduleSG(StatesGroup):
     time = State()  # the GM may type the time (data: kind, day)
 
 
-async def show(message: Message, game: GameDTO, t: Translator, uow: UnitOfWork) -> None:
+async def show(
+    message: Message, command: CommandObject, game: GameDTO, t: Translator, uow: UnitOfWork
+) -> None:
+    args = (command.args or "").split()
+    if args and args[0].lower() == "grace":
+        hours = args[1] if len(args) > 1 else ""
+        if not hours.isdigit():
+            await message.answer(views.grace_usage(t))
+            return
+        await message.answer(views.grace_set(t, await service.set_grace(uow, game, int(hours))))
+        return
     schedules = await service.list_for(uow, game)
     await message.answer(
         views.panel(t, game.system, game.timezone, schedules),

@@ -97,6 +97,19 @@ def next_occurrence(schedule: ScheduleDTO, timezone: str, now: datetime) -> date
 # --- the GM's schedules ----------------------------------------------------------------------
 
 
+MAX_GRACE_HOURS = 168
+DEFAULT_GRACE_HOURS = 6
+
+
+async def set_grace(uow: UnitOfWork, game: GameDTO, hours: int) -> int:
+    """How late a missed milestone may still be applied after downtime, for all the game's
+    schedules (0..168 hours); commits."""
+    hours = max(0, min(MAX_GRACE_HOURS, hours))
+    await ScheduleRepo(uow.session).set_grace(game.id, hours)
+    await uow.commit()
+    return hours
+
+
 async def list_for(uow: UnitOfWork, game: GameDTO) -> list[ScheduleDTO]:
     return await ScheduleRepo(uow.session).for_game(game.id)
 
@@ -115,9 +128,12 @@ async def create(
     repo = ScheduleRepo(uow.session)
     if await repo.count_for_game(game.id) >= MAX_PER_GAME:
         raise ScheduleRefused(N_("A game can have at most 10 schedules; delete one first."))
+    existing = await repo.for_game(game.id)
+    grace = existing[0].grace_hours if existing else DEFAULT_GRACE_HOURS  # the game's setting
     schedule = await repo.add(
         game_id=game.id, kind=kind, weekday=weekday, minute_of_day=minute_of_day,
         remind_minutes=remind_minutes, created_by=created_by, created_at=now(),
+        grace_hours=grace,
     )  # fmt: skip
     await repo.notify_changed()
     await uow.commit()

@@ -73,6 +73,11 @@ class ScheduleRepo:
         stmt = select(Schedule).where(col(Schedule.game_id) == game_id).order_by(col(Schedule.id))
         return [_dto(r) for r in (await self._session.execute(stmt)).scalars()]
 
+    async def set_grace(self, game_id: int, hours: int) -> None:
+        await self._session.execute(
+            update(Schedule).where(col(Schedule.game_id) == game_id).values(grace_hours=hours)
+        )
+
     async def count_for_game(self, game_id: int) -> int:
         stmt = select(func.count()).select_from(Schedule).where(col(Schedule.game_id) == game_id)
         return int((await self._session.execute(stmt)).scalar_one())

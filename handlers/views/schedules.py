@@ -121,7 +121,27 @@ def panel(t: Translator, system: str, timezone: str, schedules: list[ScheduleDTO
     if not schedules:
         lines.append(t("No schedules yet."))
     lines += [f"{i}. {describe(t, system, s)}" for i, s in enumerate(schedules, 1)]
+    if schedules:
+        lines += [
+            "",
+            t(
+                "Missed while the bot was offline: applied up to {n} h late (/schedule grace N).",
+                n=schedules[0].grace_hours,
+            ),
+        ]
     return "\n".join(lines)
+
+
+def grace_usage(t: Translator) -> str:
+    return t("Write the grace in hours, e.g. <code>/schedule grace 12</code> (0 to 168).")
+
+
+def grace_set(t: Translator, hours: int) -> str:
+    return t(
+        "Missed milestones will be applied up to {n} h after they were due; older ones are "
+        "skipped and reported.",
+        n=hours,
+    )
 
 
 def panel_keyboard(t: Translator, schedules: list[ScheduleDTO]) -> InlineKeyboardMarkup:

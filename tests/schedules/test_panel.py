@@ -80,3 +80,26 @@ async def test_gm_adds_and_deletes_schedules_players_refused(running: Harness) -
     assert (await h.emu.wait_callback_answer(forged.callback_query_id)).show_alert
     await _press(h, GM, _current(h, remind), "scq")
     assert "закрыты" in _current(h, remind).text
+
+
+async def test_gm_sets_the_grace_and_new_schedules_inherit_it(running: Harness) -> None:
+    h = running
+    seat_table(h)
+    await create_game(h, "fate", "Опоздания")
+    panel = await _command(h, GM, "/schedule")
+    for data in ("sca", "sck:minor", "scd:minor:6", "sct:minor:6:1260"):
+        await _press(h, GM, _current(h, panel), data)
+    await _press(h, GM, _current(h, panel), "scs:minor:6:1260:0")
+
+    assert "grace" in (await _command(h, GM, "/schedule grace lots")).text
+    refused = await _command(h, ALICE, "/schedule grace 1")
+    assert refused.text == "Only the GM can do that."
+    done = await _command(h, GM, "/schedule grace 12")
+    assert "12" in done.text
+    panel = await _command(h, GM, "/schedule")
+    for data in ("sca", "sck:major", "scd:major:-1", "sct:major:-1:540"):
+        await _press(h, GM, _current(h, panel), data)
+    await _press(h, GM, _current(h, panel), "scs:major:-1:540:0")
+    async with h.engine.connect() as conn:
+        graces = (await conn.execute(text("SELECT grace_hours FROM schedules"))).scalars().all()
+    assert graces == [12, 12]
