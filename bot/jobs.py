@@ -21,9 +21,11 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.i18n import I18n, Translator, resolve_locale
+from bot.services import request_deadlines as request_deadlines_service
 from bot.services import schedules as service
 from db.repositories.schedules import ScheduleRepo
 from db.uow import UnitOfWork
+from handlers.views import requests as request_views
 from handlers.views import schedules as views
 
 logger = logging.getLogger(__name__)
@@ -100,6 +102,31 @@ async def remind_schedule(schedule_id: int, *, context: JobContext | None = None
             return
         t, _ = await _translator(uow, ctx, reminder.game.chat_id)
     await _send(ctx, reminder.game.chat_id, views.reminder(t, reminder))
+
+
+async def request_deadlines(*, context: JobContext | None = None) -> None:
+    """Roll requests: one nudge before the deadline, one word to the GM when it passes."""
+    ctx = _context(context)
+    async with UnitOfWork(ctx.session_factory) as uow:
+        nudges, overdue = await request_deadlines_service.due(uow, ctx.now())
+        notes: list[tuple[int, int | None, str]] = []
+        for request, nudge in [(r, True) for r in nudges] + [(r, False) for r in overdue]:
+            t, _ = await _translator(uow, ctx, request.chat_id)
+            player = await uow.users.get(request.target_user_id)
+            name = player.name if player else str(request.target_user_id)
+            game = await uow.games.get(request.game_id)
+            zone = game.timezone if game else "UTC"
+            text = (
+                request_views.nudge(t, request, name, zone)
+                if nudge
+                else request_views.overdue(t, request, name)
+            )
+            notes.append((request.chat_id, request.message_id, text))
+    for chat_id, message_id, text in notes:
+        try:
+            await ctx.bot.send_message(chat_id, text, reply_to_message_id=message_id)
+        except TelegramAPIError:
+            logger.exception("deadline note to chat %s failed", chat_id)
 
 
 async def catch_up(*, context: JobContext | None = None) -> None:

@@ -44,6 +44,7 @@ SCHEDULER_KEY: Final = 1
 FIRE_JOB: Final = "bot.jobs:fire_schedule"
 REMIND_JOB: Final = "bot.jobs:remind_schedule"
 CATCH_UP_JOB: Final = "bot.jobs:catch_up"
+REQUEST_DEADLINES_JOB: Final = "bot.jobs:request_deadlines"
 REMIND_MISFIRE_SECONDS: Final = 600
 KEEPALIVES: Final = {
     "tcp_keepalives_idle": "10",
@@ -223,6 +224,10 @@ class SchedulerLeader:
         await self.sync()
         # In the background: the lock connection keeps pinging while notices go out.
         scheduler.add_job(CATCH_UP_JOB, id="schedules:catch-up", misfire_grace_time=None)
+        scheduler.add_job(
+            REQUEST_DEADLINES_JOB, "interval", seconds=60, id="requests:deadlines",
+            replace_existing=True, coalesce=True, misfire_grace_time=None,
+        )  # fmt: skip
         self._ready = True
         next_sync = time.monotonic() + self._sync_interval
         while True:

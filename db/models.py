@@ -333,6 +333,9 @@ class RollRequest(SQLModel, table=True):
         default_factory=list,
         sa_column=Column(JSONB, nullable=False, server_default=text("'[]'::jsonb")),
     )
+    deadline: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True)))
+    nudged_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True)))
+    overdue_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True)))
     created_at: datetime = _created()
     rolled_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True)))
 

@@ -42,7 +42,7 @@ async def new_request(
     )
     chance = request_service.chance(request.expression, request.target_number)
     sent = await message.answer(
-        views.card(t, request, user.name, target.full_name, chance),
+        views.card(t, request, user.name, target.full_name, chance, game.timezone),
         reply_markup=views.card_keyboard(t, request),
     )
     await request_service.attach_card(uow, request, sent.message_id)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from fractions import Fraction
 
 from bot.i18n import N_
@@ -24,11 +25,15 @@ from engine.dice.parser import parse
 from engine.errors import EngineError
 
 # The note starts at ":" or a spaced dash ("—"); "-" alone belongs to the arithmetic (1d20-2).
+# A deadline: "in 2h" / "через 30м" (minutes, hours or days), before the note.
 _SPEC = re.compile(
     r"^(?P<expr>[^:—]+?)(?:\s+(?:vs|против|пр)\s+(?P<target>-?\d{1,4}))?"
+    r"(?:\s+(?:in|через)\s+(?P<amount>\d{1,3})\s*(?P<unit>m|h|d|м|ч|д))?"
     r"(?:\s*(?::|\s—)\s*(?P<note>.+))?$",
     re.I | re.S,
 )
+_UNITS = {"m": 1, "м": 1, "h": 60, "ч": 60, "d": 1440, "д": 1440}
+MAX_DEADLINE = timedelta(days=30)
 NOTE_MAX = 200
 
 
@@ -37,6 +42,7 @@ class RequestSpec:
     expression: str  # canonical notation (its label, if any, becomes the note)
     target_number: int | None
     note: str | None
+    due_in: timedelta | None = None  # the player should roll within this
 
 
 @dataclass(frozen=True)
@@ -63,7 +69,11 @@ def parse_spec(text: str) -> RequestSpec:
     parsed = parse(match["expr"])
     note = match["note"] or parsed.label or None
     target = int(match["target"]) if match["target"] else None
-    return RequestSpec(parsed.canonical, target, note[:NOTE_MAX] if note else None)
+    due_in = None
+    if match["amount"]:
+        due_in = timedelta(minutes=int(match["amount"]) * _UNITS[match["unit"].lower()])
+        due_in = min(max(due_in, timedelta(minutes=1)), MAX_DEADLINE)
+    return RequestSpec(parsed.canonical, target, note[:NOTE_MAX] if note else None, due_in)
 
 
 def chance(expression: str, target: int | None) -> Fraction | None:
@@ -94,12 +104,16 @@ def _pool_chance(dice: Dice) -> Fraction | None:
 
 
 async def create(
-    uow: UnitOfWork, game: GameDTO, *, gm_user_id: int, target_user_id: int, spec: RequestSpec
-) -> RequestDTO:
+    uow: UnitOfWork, game: GameDTO, *, gm_user_id: int, target_user_id: int, spec: RequestSpec,
+    now: datetime | None = None,
+) -> RequestDTO:  # fmt: skip
+    deadline = None
+    if spec.due_in is not None:
+        deadline = (now or datetime.now(UTC)) + spec.due_in
     request = await uow.requests.add(
         game_id=game.id, chat_id=game.chat_id, requested_by=gm_user_id,
         target_user_id=target_user_id, expression=spec.expression,
-        target_number=spec.target_number, note=spec.note,
+        target_number=spec.target_number, note=spec.note, deadline=deadline,
     )  # fmt: skip
     await uow.commit()
     return request

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select, update
@@ -28,6 +29,7 @@ class RequestDTO:
     bonus: int = 0
     rerolls: int = 0
     invokes: tuple[dict[str, Any], ...] = ()
+    deadline: datetime | None = None
 
     @property
     def roll_id(self) -> str:
@@ -40,7 +42,7 @@ def _dto(row: RollRequest) -> RequestDTO:
     return RequestDTO(
         row.id, row.game_id, row.chat_id, row.requested_by, row.target_user_id, row.expression,
         row.target_number, row.note, row.status, row.message_id, row.roll_seq, row.bonus,
-        row.rerolls, tuple(row.invokes),
+        row.rerolls, tuple(row.invokes), row.deadline,
     )  # fmt: skip
 
 
@@ -58,11 +60,12 @@ class RequestRepo:
         expression: str,
         target_number: int | None,
         note: str | None,
+        deadline: datetime | None = None,
     ) -> RequestDTO:
         row = RollRequest(
             game_id=game_id, chat_id=chat_id, requested_by=requested_by,
             target_user_id=target_user_id, expression=expression, target_number=target_number,
-            note=note,
+            note=note, deadline=deadline,
         )  # fmt: skip
         self._session.add(row)
         await self._session.flush()
@@ -110,6 +113,37 @@ class RequestRepo:
             .values(chat_id=new_chat_id)
         )
         await self._session.execute(stmt)
+
+    async def claim_nudges(self, now: datetime, before: timedelta) -> list[RequestDTO]:
+        """Pending requests whose deadline is within ``before``: marked nudged, once."""
+        stmt = (
+            update(RollRequest)
+            .where(
+                col(RollRequest.status) == "pending",
+                col(RollRequest.nudged_at).is_(None),
+                col(RollRequest.deadline).is_not(None),
+                col(RollRequest.deadline) > now,
+                col(RollRequest.deadline) <= now + before,
+            )
+            .values(nudged_at=now)
+            .returning(RollRequest)
+        )
+        return [_dto(r) for r in (await self._session.execute(stmt)).scalars()]
+
+    async def claim_overdue(self, now: datetime) -> list[RequestDTO]:
+        """Pending requests past their deadline: marked overdue, once."""
+        stmt = (
+            update(RollRequest)
+            .where(
+                col(RollRequest.status) == "pending",
+                col(RollRequest.overdue_at).is_(None),
+                col(RollRequest.deadline).is_not(None),
+                col(RollRequest.deadline) <= now,
+            )
+            .values(overdue_at=now)
+            .returning(RollRequest)
+        )
+        return [_dto(r) for r in (await self._session.execute(stmt)).scalars()]
 
     async def pending_for(self, game_id: int) -> list[RequestDTO]:
         stmt = (

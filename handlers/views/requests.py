@@ -1,7 +1,9 @@
 from __future__ import annotations
 
+from datetime import datetime
 from fractions import Fraction
 from html import escape
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -23,7 +25,39 @@ def _what(request: RequestDTO) -> str:
     return what
 
 
-def card(t: Translator, request: RequestDTO, gm: str, player: str, p: Fraction | None) -> str:
+def _local(moment: datetime, zone: str) -> str:
+    try:
+        return moment.astimezone(ZoneInfo(zone)).strftime("%d.%m %H:%M")
+    except (ZoneInfoNotFoundError, ValueError):
+        return moment.strftime("%d.%m %H:%M UTC")
+
+
+def nudge(t: Translator, request: RequestDTO, player: str, zone: str) -> str:
+    assert request.deadline is not None
+    return t(
+        "⏳ {player}, your roll {what} is due by {when}.",
+        player=f"<b>{escape(player)}</b>",
+        what=_what(request),
+        when=_local(request.deadline, zone),
+    )
+
+
+def overdue(t: Translator, request: RequestDTO, player: str) -> str:
+    return t(
+        "⌛ GM: {player} has not rolled {what} by the deadline. The button still works.",
+        player=f"<b>{escape(player)}</b>",
+        what=_what(request),
+    )
+
+
+def card(
+    t: Translator,
+    request: RequestDTO,
+    gm: str,
+    player: str,
+    p: Fraction | None,
+    zone: str = "UTC",
+) -> str:
     lines = [
         t(
             "🎲 {gm} asks {player} to roll {what}",
@@ -34,6 +68,8 @@ def card(t: Translator, request: RequestDTO, gm: str, player: str, p: Fraction |
     ]
     if p is not None:
         lines.append(t("Chance of success: {p}", p=f"<b>{percent(p)}</b>"))
+    if request.deadline is not None:
+        lines.append(t("⏳ Roll by {when}", when=_local(request.deadline, zone)))
     return "\n".join(lines)
 
 
@@ -82,8 +118,9 @@ def rolled_card(t: Translator, locale: str, result: PressResult, player: str) ->
 
 def usage(t: Translator) -> str:
     return t(
-        "Reply to a player's message with <code>/request 3d6+2 vs 12: pick the lock</code> "
-        "(the expression, an optional target after vs, an optional note after a colon)."
+        "Reply to a player's message with <code>/request 3d6+2 vs 12 in 2h: pick the lock</code> "
+        "(the expression, an optional target after vs, an optional deadline after in, an "
+        "optional note after a colon)."
     )
 
 

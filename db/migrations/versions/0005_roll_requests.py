@@ -31,6 +31,9 @@ def upgrade() -> None:
         sa.Column("status", sa.String(length=16), nullable=False),
         sa.Column("message_id", sa.BigInteger(), nullable=True),
         sa.Column("roll_seq", sa.Integer(), nullable=True),
+        sa.Column("deadline", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("nudged_at", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("overdue_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("bonus", sa.Integer(), server_default="0", nullable=False),
         sa.Column("rerolls", sa.Integer(), server_default="0", nullable=False),
         sa.Column(
