@@ -130,3 +130,9 @@ class InvokeCD(CallbackData, prefix="iv"):
     request_id: int
     aspect: int
     mode: str
+
+
+class WillpowerCD(CallbackData, prefix="wp"):
+    """Storyteller: spend a Willpower point before rolling a request (+1 automatic success)."""
+
+    request_id: int

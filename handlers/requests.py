@@ -10,13 +10,14 @@ from aiogram.utils.callback_answer import CallbackAnswer
 from bot.i18n import Translator
 from bot.services import invokes as invoke_service
 from bot.services import requests as request_service
+from bot.services import willpower as willpower_service
 from bot.services.games import is_gm
 from bot.services.requests import RequestRefused
 from db.repositories.games import GameDTO
 from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
 from engine.errors import EngineError
-from handlers.callbacks import InvokeCD, InvokeMenuCD, RollRequestCD, notify
+from handlers.callbacks import InvokeCD, InvokeMenuCD, RollRequestCD, WillpowerCD, notify
 from handlers.filters import HasGame, IsGM
 from handlers.games import gm_only, no_game
 from handlers.views import requests as views
@@ -43,7 +44,9 @@ async def new_request(
     chance = request_service.chance(request.expression, request.target_number)
     sent = await message.answer(
         views.card(t, request, user.name, target.full_name, chance, game.timezone),
-        reply_markup=views.card_keyboard(t, request),
+        reply_markup=views.card_keyboard(
+            t, request, willpower=willpower_service.offered(game.system, request.expression)
+        ),
     )
     await request_service.attach_card(uow, request, sent.message_id)
 
@@ -73,6 +76,37 @@ async def press_roll(
         views.rolled_card(t, locale, result, target.name if target else user.name),
         views.invoke_menu_keyboard(t, result.request.id) if aspects else None,
     )
+
+
+async def spend_willpower(
+    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: WillpowerCD,
+    t: Translator, locale: str, uow: UnitOfWork, user: UserDTO,
+) -> None:  # fmt: skip
+    message = query.message
+    if not isinstance(message, Message):
+        return
+    try:
+        request = await willpower_service.spend(
+            uow, request_id=callback_data.request_id, chat_id=message.chat.id, user_id=user.id
+        )
+    except RequestRefused as refused:
+        notify(callback_answer, t(refused.reason), alert=True)
+        return
+    except EngineError as error:
+        notify(callback_answer, error.render(locale), alert=True)
+        return
+    game = await uow.games.get(request.game_id)
+    gm = await uow.users.get(request.requested_by)
+    target = await uow.users.get(request.target_user_id)
+    chance = request_service.chance(request.expression, request.target_number)
+    await edit_text(
+        message,
+        views.card(
+            t, request, gm.name if gm else "GM", target.name if target else "?", chance,
+            game.timezone if game else "UTC",
+        ),
+        views.card_keyboard(t, request),
+    )  # fmt: skip
 
 
 async def invoke_menu(
@@ -129,5 +163,6 @@ def create_router() -> Router:
     router.message.register(no_game, Command("request"))
     router.callback_query.register(press_roll, RollRequestCD.filter())
     router.callback_query.register(invoke_menu, InvokeMenuCD.filter())
+    router.callback_query.register(spend_willpower, WillpowerCD.filter())
     router.callback_query.register(invoke_aspect, InvokeCD.filter())
     return router

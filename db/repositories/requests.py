@@ -114,6 +114,20 @@ class RequestRepo:
         )
         await self._session.execute(stmt)
 
+    async def set_willpower(self, request_id: int) -> bool:
+        """Mark a pending request as boosted by Willpower, once."""
+        stmt = (
+            update(RollRequest)
+            .where(
+                col(RollRequest.id) == request_id,
+                col(RollRequest.status) == "pending",
+                col(RollRequest.bonus) == 0,
+            )
+            .values(bonus=1, invokes=[{"mode": "willpower"}])
+            .returning(col(RollRequest.id))
+        )
+        return (await self._session.execute(stmt)).scalar_one_or_none() is not None
+
     async def claim_nudges(self, now: datetime, before: timedelta) -> list[RequestDTO]:
         """Pending requests whose deadline is within ``before``: marked nudged, once."""
         stmt = (

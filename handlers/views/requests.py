@@ -10,9 +10,11 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.i18n import Translator
 from bot.services.invokes import Invoked
 from bot.services.requests import PressResult
+from bot.services.willpower import with_willpower as willpower_reading
 from db.repositories.requests import RequestDTO
 from engine.dice.render import render_html
-from handlers.callbacks import InvokeCD, InvokeMenuCD, RollRequestCD
+from engine.systems.storyteller import PoolRoll
+from handlers.callbacks import InvokeCD, InvokeMenuCD, RollRequestCD, WillpowerCD
 from handlers.views.dice import ROLL_BODY_LIMIT, percent, short_hash
 
 
@@ -70,20 +72,38 @@ def card(
         lines.append(t("Chance of success: {p}", p=f"<b>{percent(p)}</b>"))
     if request.deadline is not None:
         lines.append(t("⏳ Roll by {when}", when=_local(request.deadline, zone)))
+    if request.bonus:
+        lines.append(t("💪 Willpower spent: +1 automatic success."))
     return "\n".join(lines)
 
 
-def card_keyboard(t: Translator, request: RequestDTO) -> InlineKeyboardMarkup:
-    return InlineKeyboardMarkup(
-        inline_keyboard=[
+def card_keyboard(
+    t: Translator, request: RequestDTO, *, willpower: bool = False
+) -> InlineKeyboardMarkup:
+    rows = [
+        [
+            InlineKeyboardButton(
+                text="🎲 " + t("Roll"), callback_data=RollRequestCD(request_id=request.id).pack()
+            )
+        ]
+    ]
+    if willpower and not request.bonus:
+        rows.append(
             [
                 InlineKeyboardButton(
-                    text="🎲 " + t("Roll"),
-                    callback_data=RollRequestCD(request_id=request.id).pack(),
+                    text="💪 " + t("Spend Willpower first (+1 success)"),
+                    callback_data=WillpowerCD(request_id=request.id).pack(),
                 )
             ]
-        ]
-    )
+        )
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def willpower_line(t: Translator, locale: str, pool: PoolRoll | None) -> str | None:
+    if pool is None:
+        return None
+    degree = pool.degree.name_msg.render(locale) if pool.degree else ""
+    return t("💪 Willpower: +1 automatic success → {net} ({degree})", net=pool.net, degree=degree)
 
 
 def rolled_card(t: Translator, locale: str, result: PressResult, player: str) -> str:
@@ -92,6 +112,10 @@ def rolled_card(t: Translator, locale: str, result: PressResult, player: str) ->
         t("🎲 {player} rolled {what}", player=f"<b>{escape(player)}</b>", what=_what(request)),
         render_html(logged.result, locale, limit=ROLL_BODY_LIMIT),
     ]
+    if request.bonus and request.invokes and request.invokes[0].get("mode") == "willpower":
+        line = willpower_line(t, locale, willpower_reading(request, logged.result))
+        if line:
+            lines.append(line)
     if request.target_number is not None and not logged.result.counts_successes:
         success = logged.result.total >= request.target_number
         lines.append(

@@ -1,0 +1,69 @@
+"""Storyteller: a Willpower point spent before a requested roll buys one automatic success
+that the 1s cannot cancel (so the roll cannot botch) — engine.systems.storyteller.evaluate."""
+
+from __future__ import annotations
+
+from bot.i18n import N_
+from bot.services import ledger
+from bot.services.games import is_gm
+from bot.services.requests import RequestRefused
+from db.repositories.requests import RequestDTO
+from db.uow import UnitOfWork
+from engine.dice.ast import Cmp, Dice
+from engine.dice.parser import parse
+from engine.dice.results import RollResult
+from engine.systems import storyteller
+
+
+def pool_difficulty(expression: str) -> int | None:
+    """The difficulty of a storyteller pool (``Nd10>=D f1``); None for anything else."""
+    root = parse(expression, stored=True).root
+    if not isinstance(root, Dice) or root.sides != 10 or root.success is None:
+        return None
+    cond = root.success.condition
+    if root.success.cancel is None or cond.cmp not in (Cmp.GE, Cmp.GT):
+        return None
+    return cond.number + (1 if cond.cmp is Cmp.GT else 0)
+
+
+def offered(system: str, expression: str) -> bool:
+    return system == "storyteller" and pool_difficulty(expression) is not None
+
+
+async def spend(uow: UnitOfWork, *, request_id: int, chat_id: int, user_id: int) -> RequestDTO:
+    """Pay one Willpower of the request's player (ledger) and mark the request; commits.
+    Raises ``RequestRefused`` or the engine's ``EngineError`` (no Willpower left)."""
+    request = await uow.requests.get(request_id, for_update=True)
+    if request is None or request.chat_id != chat_id:
+        raise RequestRefused(N_("This button is no longer active."))
+    if request.status != "pending":
+        raise RequestRefused(N_("Already rolled."))
+    if request.bonus:
+        raise RequestRefused(N_("Willpower is already spent on this roll."))
+    game = await uow.games.get(request.game_id)
+    assert game is not None
+    if not offered(game.system, request.expression):
+        raise RequestRefused(N_("This button is no longer active."))
+    if user_id != request.target_user_id and not await is_gm(uow, game, user_id):
+        raise RequestRefused(N_("This roll is for someone else."))
+    active = await uow.characters.active_of(game.id, request.target_user_id)
+    if active is None:
+        raise RequestRefused(N_("The player has no active character here."))
+    await ledger.change_sheets(
+        uow, game=game, actor_user_id=user_id, kind="storyteller.wp.spend",
+        changes={active.id: lambda c: storyteller.spend_willpower(c, 1)[0]},
+        reason=f"request {request.id}",
+    )  # fmt: skip
+    await uow.requests.set_willpower(request.id)
+    await uow.commit()
+    updated = await uow.requests.get(request.id)
+    assert updated is not None
+    return updated
+
+
+def with_willpower(request: RequestDTO, result: RollResult) -> storyteller.PoolRoll | None:
+    """The storyteller reading of a rolled request that had Willpower spent on it."""
+    difficulty = pool_difficulty(request.expression)
+    if not request.bonus or difficulty is None:
+        return None
+    return storyteller.evaluate(result.faces, difficulty, willpower=True)
