@@ -333,6 +333,8 @@ class RollRequest(SQLModel, table=True):
         default_factory=list,
         sa_column=Column(JSONB, nullable=False, server_default=text("'[]'::jsonb")),
     )
+    # Requested by a trait of the player's character ("Атлетика"): its title, for outcome words.
+    trait: str | None = Field(default=None, sa_column=Column(String(128)))
     deadline: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True)))
     nudged_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True)))
     overdue_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True)))

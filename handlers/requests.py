@@ -34,7 +34,7 @@ async def new_request(
         await message.answer(views.usage(t))
         return
     try:
-        spec = request_service.parse_spec(command.args)
+        spec = await request_service.spec_for(uow, game, target.id, command.args, locale)
     except EngineError as error:
         await message.reply(error.render(locale))
         return

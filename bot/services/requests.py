@@ -15,7 +15,9 @@ from fractions import Fraction
 
 from bot.i18n import N_
 from bot.services import rolls as roll_service
+from bot.services import sheet_rolls
 from bot.services.games import is_gm
+from bot.systems import SYSTEMS
 from db.repositories.games import GameDTO
 from db.repositories.requests import RequestDTO
 from db.uow import UnitOfWork
@@ -43,6 +45,7 @@ class RequestSpec:
     target_number: int | None
     note: str | None
     due_in: timedelta | None = None  # the player should roll within this
+    trait: str | None = None  # rolled by a trait of the player's character (its title)
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,7 @@ class PressResult:
     request: RequestDTO
     logged: roll_service.LoggedRoll
     first: bool  # this press settled the request (shows the result); the others see it done
+    system: str = ""
 
 
 class RequestRefused(Exception):
@@ -58,6 +62,47 @@ class RequestRefused(Exception):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
+
+
+async def spec_for(
+    uow: UnitOfWork, game: GameDTO, target_user_id: int, text: str, locale: str
+) -> RequestSpec:
+    """``/request`` text as dice notation, or — when it is not notation (or is a matter
+    shorthand) and the player has an active character — as a trait of that character
+    (``Атлетика vs Хорошо``), read by the system's sheet rules."""
+    body, deadline = _split_deadline(text)
+    active = await uow.characters.active_of(game.id, target_user_id)
+    wants_sheet = sheet_rolls.prefers_sheet_roll(game.system, body) or not _is_notation(body)
+    if active is None or not wants_sheet:
+        return parse_spec(text)
+    note = None
+    if ":" in body:
+        body, note = (part.strip() for part in body.split(":", 1))
+    character = SYSTEMS[game.system].load(active.sheet, active.schema_version)
+    plan = sheet_rolls.plan_sheet_roll(game.system, character, body, locale)
+    return RequestSpec(
+        plan.notation, plan.target, (note or plan.title)[:NOTE_MAX], deadline, plan.title[:128]
+    )
+
+
+_DEADLINE = re.compile(r"\s+(?:in|через)\s+(\d{1,3})\s*(m|h|d|м|ч|д)(?=\s*(?::|$))", re.I)
+
+
+def _split_deadline(text: str) -> tuple[str, timedelta | None]:
+    match = _DEADLINE.search(text)
+    if match is None:
+        return text.strip(), None
+    due_in = timedelta(minutes=int(match[1]) * _UNITS[match[2].lower()])
+    rest = (text[: match.start()] + text[match.end() :]).strip()
+    return rest, min(max(due_in, timedelta(minutes=1)), MAX_DEADLINE)
+
+
+def _is_notation(text: str) -> bool:
+    try:
+        parse_spec(text)
+    except EngineError:
+        return False
+    return True
 
 
 def parse_spec(text: str) -> RequestSpec:
@@ -113,7 +158,7 @@ async def create(
     request = await uow.requests.add(
         game_id=game.id, chat_id=game.chat_id, requested_by=gm_user_id,
         target_user_id=target_user_id, expression=spec.expression,
-        target_number=spec.target_number, note=spec.note, deadline=deadline,
+        target_number=spec.target_number, note=spec.note, deadline=deadline, trait=spec.trait,
     )  # fmt: skip
     await uow.commit()
     return request
@@ -156,4 +201,4 @@ async def press(
     await uow.commit()
     updated = await uow.requests.get(request.id)
     assert updated is not None
-    return PressResult(updated, logged, first)
+    return PressResult(updated, logged, first, game.system if game else "")

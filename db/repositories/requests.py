@@ -30,6 +30,7 @@ class RequestDTO:
     rerolls: int = 0
     invokes: tuple[dict[str, Any], ...] = ()
     deadline: datetime | None = None
+    trait: str | None = None
 
     @property
     def roll_id(self) -> str:
@@ -42,7 +43,7 @@ def _dto(row: RollRequest) -> RequestDTO:
     return RequestDTO(
         row.id, row.game_id, row.chat_id, row.requested_by, row.target_user_id, row.expression,
         row.target_number, row.note, row.status, row.message_id, row.roll_seq, row.bonus,
-        row.rerolls, tuple(row.invokes), row.deadline,
+        row.rerolls, tuple(row.invokes), row.deadline, row.trait,
     )  # fmt: skip
 
 
@@ -61,11 +62,12 @@ class RequestRepo:
         target_number: int | None,
         note: str | None,
         deadline: datetime | None = None,
+        trait: str | None = None,
     ) -> RequestDTO:
         row = RollRequest(
             game_id=game_id, chat_id=chat_id, requested_by=requested_by,
             target_user_id=target_user_id, expression=expression, target_number=target_number,
-            note=note, deadline=deadline,
+            note=note, deadline=deadline, trait=trait,
         )  # fmt: skip
         self._session.add(row)
         await self._session.flush()

@@ -10,6 +10,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.i18n import Translator
 from bot.services.invokes import Invoked
 from bot.services.requests import PressResult
+from bot.services.sheet_rolls import SheetRoll, outcome_words
 from bot.services.willpower import with_willpower as willpower_reading
 from db.repositories.requests import RequestDTO
 from engine.dice.render import render_html
@@ -116,7 +117,10 @@ def rolled_card(t: Translator, locale: str, result: PressResult, player: str) ->
         line = willpower_line(t, locale, willpower_reading(request, logged.result))
         if line:
             lines.append(line)
-    if request.target_number is not None and not logged.result.counts_successes:
+    if request.trait and result.system:
+        plan = SheetRoll(request.expression, request.trait, request.target_number, result.system)
+        lines.append(escape(outcome_words(plan, logged.result, locale)))
+    elif request.target_number is not None and not logged.result.counts_successes:
         success = logged.result.total >= request.target_number
         lines.append(
             t(

@@ -31,6 +31,7 @@ def upgrade() -> None:
         sa.Column("status", sa.String(length=16), nullable=False),
         sa.Column("message_id", sa.BigInteger(), nullable=True),
         sa.Column("roll_seq", sa.Integer(), nullable=True),
+        sa.Column("trait", sa.String(length=128), nullable=True),
         sa.Column("deadline", sa.DateTime(timezone=True), nullable=True),
         sa.Column("nudged_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("overdue_at", sa.DateTime(timezone=True), nullable=True),

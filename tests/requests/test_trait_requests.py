@@ -1,0 +1,90 @@
+"""GM requests by a trait of the player's character, per system: the card rolls the right dice
+and ends with the system's outcome words (recomputed here from the logged faces)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from sqlalchemy import text
+
+from bot.services.sheet_rolls import SheetRoll, outcome_words
+from bot.systems import SYSTEMS
+from engine.common import SheetModel
+from engine.dice.evaluator import roll
+from engine.dice.source import ScriptedSource
+from engine.systems import cliche, fate, lifegear, matter, storyteller
+from engine.systems.storyteller import AbilityDots, AbilityGroup, Attributes
+from tests.conftest import Harness
+from tests.games.helpers import ALICE, GM, GROUP, seat_table
+from tests.sheet_rolls.test_e2e import _insert_character, create_game
+
+CASES: list[tuple[str, SheetModel, str, str]] = [
+    (
+        "fate",
+        fate.new_character("Ира").model_copy(update={"skills": {fate.Skill.ATHLETICS: 3}}),
+        "Атлетика vs 2",
+        "4dF+3",
+    ),
+    (
+        "storyteller",
+        storyteller.new_character("Эйлин").model_copy(
+            update={
+                "attributes": Attributes(dexterity=3),
+                "abilities": (AbilityDots(key="athletics", group=AbilityGroup.TALENTS, dots=2),),
+            }
+        ),
+        "Ловкость+Атлетизм 7",
+        "5d10>=7f1",
+    ),
+    (
+        "matter",
+        matter.new_character("Пепел").model_copy(
+            update={"skills": {s.value: 0 for s in matter.Skill} | {"brutality": 3}}
+        ),
+        "Жестокость",
+        "3d10>=7!",
+    ),
+    (
+        "cliche",
+        cliche.Character(name="Мэл", cliches=(cliche.Cliche(name="Солдат", dice=4),)),
+        "Солдат vs 10",
+        "4d6",
+    ),
+    (
+        "lifegear",
+        lifegear.Character(name="Ли", stats=(lifegear.Stat(name="Стрельба", dice="1d8+1d6+3"),)),
+        "Стрельба vs 10",
+        "1d8+1d6+3",
+    ),
+]
+
+
+async def _scalar(h: Harness, sql: str) -> Any:
+    async with h.engine.connect() as conn:
+        return (await conn.execute(text(sql))).scalar_one()
+
+
+@pytest.mark.parametrize(("system", "hero", "spec", "notation"), CASES)
+async def test_trait_request_rolls_and_speaks_the_systems_words(
+    running: Harness, system: str, hero: SheetModel, spec: str, notation: str
+) -> None:
+    seat_table(running)
+    emu = running.emu
+    await create_game(running, system, "Кампания")
+    await _insert_character(running, system, hero)
+    said = emu.send_text(ALICE, GROUP, "готова")
+    emu.send_text(GM, GROUP, f"/request {spec}", reply_to=said.message_id)
+    card = await emu.wait_bot_message(GROUP, contains="🎲", after=said.message_id)
+    assert await _scalar(running, "SELECT expression FROM roll_requests") == notation
+    pressed = emu.press_button(ALICE, GROUP, card.message_id, 0)
+    await emu.wait_callback_answer(pressed.callback_query_id)
+    await emu.wait_for(lambda: "#" in card.text and card.edits >= 1)
+    faces = await _scalar(running, "SELECT faces FROM rolls")
+    trait = await _scalar(running, "SELECT trait FROM roll_requests")
+    target = await _scalar(running, "SELECT target_number FROM roll_requests")
+    result = roll(notation, ScriptedSource(faces), stored=True)
+    # Alice pressed, and she reads English: the card speaks the presser's language.
+    words = outcome_words(SheetRoll(notation, trait, target, system), result, "en")
+    assert words in card.text
+    assert SYSTEMS[system].id == system
