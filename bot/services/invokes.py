@@ -19,7 +19,6 @@ from bot.services.requests import RequestRefused
 from bot.systems import SYSTEMS
 from db.repositories.requests import RequestDTO
 from db.uow import UnitOfWork
-from engine.dice.log import replay
 from engine.dice.results import RollResult
 from engine.systems import fate
 
@@ -114,9 +113,6 @@ async def _current_roll(
             actor_user_id=None, stored=True, commit=False,
         )  # fmt: skip
         return logged.result, logged.entry.seq, logged.entry.hash
-    log_id = await uow.rolls.existing_log_id(request.chat_id)
-    stored = await uow.rolls.by_roll_id(log_id or 0, request.roll_id)
-    assert stored is not None
-    epoch = await uow.rolls.epoch(log_id or 0, stored.entry.epoch)
-    assert epoch is not None
-    return replay(stored.entry, epoch.seed), stored.entry.seq, stored.entry.hash
+    current = await roll_service.logged_roll(uow, request.chat_id, request.roll_id)
+    assert current is not None  # a rolled request always has its roll in the log
+    return current.result, current.entry.seq, current.entry.hash

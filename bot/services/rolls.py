@@ -86,6 +86,13 @@ async def roll_logged(
     return LoggedRoll(entry, _labelled(result, label), label, False, epoch if opened else None)
 
 
+async def logged_roll(uow: UnitOfWork, chat_id: int, roll_id: str) -> LoggedRoll | None:
+    """A roll already in the chat's log, recomputed from its epoch's seed; None if absent."""
+    log_id = await uow.rolls.existing_log_id(chat_id)
+    stored = await uow.rolls.by_roll_id(log_id, roll_id) if log_id is not None else None
+    return await _replay(uow, log_id, stored) if log_id is not None and stored else None
+
+
 async def _replay(uow: UnitOfWork, log_id: int, stored: StoredRoll) -> LoggedRoll:
     epoch = await uow.rolls.epoch(log_id, stored.entry.epoch)
     assert epoch is not None
