@@ -16,6 +16,7 @@ from db.repositories.games import CharacterRepo, GameRepo
 from db.repositories.ledger import LedgerRepo
 from db.repositories.requests import RequestRepo
 from db.repositories.rolls import RollRepo
+from db.repositories.trackers import TrackerRepo
 from db.repositories.updates import ProcessedUpdateRepo
 from db.repositories.users import UserRepo
 
@@ -41,6 +42,7 @@ class UnitOfWork:
         self.characters = CharacterRepo(self._session)
         self.requests = RequestRepo(self._session)
         self.ledger = LedgerRepo(self._session)
+        self.trackers = TrackerRepo(self._session)
         return self
 
     async def __aexit__(

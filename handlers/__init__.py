@@ -25,6 +25,7 @@ from handlers import (
     secret,
     service,
     start,
+    trackers,
     wizards,
 )
 from handlers.callbacks import AnswerOnSuccess
@@ -45,6 +46,7 @@ def routers() -> list[Router]:
         schedules.create_router(),
         secret.create_router(),
         resources.create_router(),
+        *trackers.create_routers(),
     ]
     for router in own:
         # Every button press gets an answer, so no button keeps spinning. Per router, not on

@@ -61,3 +61,20 @@ class IsGM(BaseFilter):
         if game is None or not await game_service.is_gm(uow, game, event.from_user.id):
             return False
         return {"game": game}
+
+
+class GameSystem(BaseFilter):
+    """The chat's live game runs ``system``; hands it over as ``game``. Lets two systems'
+    routers share a command word (/scene) without seeing each other's games."""
+
+    def __init__(self, system: str) -> None:
+        self.system = system
+
+    async def __call__(
+        self, event: Message | CallbackQuery, uow: UnitOfWork
+    ) -> bool | dict[str, Any]:
+        message = _message_of(event)
+        if message is None:
+            return False
+        game = await uow.games.live_for_chat(message.chat.id)
+        return {"game": game} if game is not None and game.system == self.system else False

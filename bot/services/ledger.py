@@ -118,6 +118,21 @@ async def undo_last(
         raise LedgerError(N_("Nothing to undo."))
     if max_age is not None and datetime.now(UTC) - entries[0].created_at > max_age:
         raise LedgerError(N_("That change is too old to undo."))
+    return await _restore(uow, game, entries, actor_user_id)
+
+
+async def undo_batch(
+    uow: UnitOfWork, *, game: GameDTO, batch: str, actor_user_id: int
+) -> list[LedgerDTO]:
+    """Undo one given batch (a tracker's step) if nothing touched those sheets since; an
+    already undone or unknown batch restores nothing. Raises ``LedgerError``. No commit."""
+    entries = await uow.ledger.batch_entries(game.id, batch)
+    return await _restore(uow, game, entries, actor_user_id) if entries else []
+
+
+async def _restore(
+    uow: UnitOfWork, game: GameDTO, entries: list[LedgerDTO], actor_user_id: int
+) -> list[LedgerDTO]:
     rows = {r.id: r for r in await uow.characters.lock_many([e.character_id for e in entries])}
     if any(rows[e.character_id].version != e.version_after for e in entries):
         raise LedgerError(N_("Those sheets changed since; undo is not possible."))

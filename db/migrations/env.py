@@ -11,7 +11,8 @@ from sqlmodel import SQLModel
 
 # Importing the model modules registers their tables on the metadata.
 import db.models
-import db.schedule_models  # noqa: F401
+import db.schedule_models
+import db.tracker_models  # noqa: F401
 
 target_metadata = SQLModel.metadata
 

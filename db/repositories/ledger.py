@@ -86,6 +86,19 @@ class LedgerRepo:
         )
         return [_dto(r) for r in (await self._session.execute(stmt)).scalars()]
 
+    async def batch_entries(self, game_id: int, batch: str) -> list[LedgerDTO]:
+        """The entries of one batch that are not undone yet (empty if undone or unknown)."""
+        stmt = (
+            select(LedgerEntry)
+            .where(
+                col(LedgerEntry.game_id) == game_id,
+                col(LedgerEntry.batch) == batch,
+                col(LedgerEntry.undone_at).is_(None),
+            )
+            .order_by(col(LedgerEntry.id))
+        )
+        return [_dto(r) for r in (await self._session.execute(stmt)).scalars()]
+
     async def mark_undone(self, batch: str) -> int:
         stmt = (
             update(LedgerEntry)

@@ -1,0 +1,125 @@
+"""What every tracker shares: /tracker re-posts the open one at the bottom of the chat, and
+the GM's «↩️ Undo» button takes back the last step. Also the helpers the systems' modules use
+to post and refresh their tracker message in the chat's language."""
+
+from __future__ import annotations
+
+import contextlib
+
+from aiogram import F, Router
+from aiogram.exceptions import TelegramAPIError
+from aiogram.filters import Command
+from aiogram.filters.callback_data import CallbackData
+from aiogram.types import CallbackQuery, InlineKeyboardButton, Message
+from aiogram.utils.callback_answer import CallbackAnswer
+
+from bot.i18n import I18n, Translator
+from bot.services.trackers import core
+from db.repositories.chats import ChatDTO
+from db.repositories.games import GameDTO
+from db.repositories.trackers import TrackerDTO
+from db.uow import UnitOfWork
+from handlers.callbacks import notify
+from handlers.filters import HasGame
+from handlers.games import no_game
+from handlers.trackers.registry import render
+from handlers.views.edit import edit_text
+
+MAX_TEXT = 4096
+
+
+class TrackerUndoCD(CallbackData, prefix="tku"):
+    """The GM takes back the last step of tracker ``tracker_id`` (shown at version ``v``)."""
+
+    tracker_id: int
+    v: int
+
+
+def chat_translator(i18n: I18n, chat: ChatDTO | None) -> Translator:
+    """Trackers speak the chat's language, not the presser's: the message must render the same
+    whoever presses (so a repeated press is a no-op edit, and nobody flips its language)."""
+    return i18n.translator(chat.locale if chat and chat.locale else i18n.default_locale)
+
+
+def undo_button(t: Translator, tracker: TrackerDTO) -> InlineKeyboardButton:
+    return InlineKeyboardButton(
+        text=t("↩️ Undo"),
+        callback_data=TrackerUndoCD(tracker_id=tracker.id, v=tracker.version).pack(),
+    )
+
+
+def clip(head: list[str], log: list[str], *, limit: int = MAX_TEXT - 96) -> str:
+    """``head`` lines then as many of the newest ``log`` lines as fit in one message; older
+    lines give way to an ellipsis so a long fight never outgrows Telegram's 4,096 characters."""
+    text = "\n".join(head)
+    kept: list[str] = []
+    size = len(text)
+    for line in reversed(log):
+        if size + len(line) + 1 > limit:
+            kept.append("…")
+            break
+        kept.append(line)
+        size += len(line) + 1
+    return "\n".join([*head, *reversed(kept)]) if kept else text
+
+
+async def post(message: Message, uow: UnitOfWork, t: Translator, tracker: TrackerDTO) -> None:
+    """Send the tracker as a new message in ``message``'s chat and remember it (commits)."""
+    text, keyboard = await render(uow, t, tracker)
+    sent = await message.answer(text, reply_markup=keyboard)
+    await core.attach_message(uow, tracker, sent.message_id)
+    await uow.commit()
+
+
+async def refresh(message: Message, uow: UnitOfWork, t: Translator, tracker: TrackerDTO) -> None:
+    """Edit the tracker's message (the one the button was on) into its current state."""
+    text, keyboard = await render(uow, t, tracker)
+    await edit_text(message, text, keyboard)
+
+
+async def show_tracker(
+    message: Message, game: GameDTO, uow: UnitOfWork, i18n: I18n, chat_info: ChatDTO | None
+) -> None:
+    t = chat_translator(i18n, chat_info)
+    tracker = await core.current(uow, game)
+    if tracker is None:
+        await message.answer(t("Nothing is going on: no fight or scene is open."))
+        return
+    old = tracker.message_id
+    await post(message, uow, t, tracker)
+    if old is not None and message.bot is not None:
+        # The old copy stops being a second set of live buttons.
+        with contextlib.suppress(TelegramAPIError):
+            await message.bot.edit_message_text(
+                chat_id=message.chat.id, message_id=old, text=t("⤵️ Moved below.")
+            )
+
+
+async def press_undo(
+    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: TrackerUndoCD,
+    game: GameDTO, uow: UnitOfWork, i18n: I18n, chat_info: ChatDTO | None, t: Translator,
+) -> None:  # fmt: skip
+    message = query.message
+    if not isinstance(message, Message):
+        return
+    try:
+        tracker = await core.load(uow, callback_data.tracker_id, chat_id=message.chat.id)
+        if tracker.version != callback_data.v:
+            raise core.TrackerRefused(core.STALE)
+        tracker, _action = await core.undo(uow, game, tracker, actor_user_id=query.from_user.id)
+    except core.TrackerRefused as refused:
+        notify(callback_answer, t(refused.reason), alert=True)
+        return
+    await uow.commit()
+    notify(callback_answer, t("Undone."))
+    await refresh(message, uow, chat_translator(i18n, chat_info), tracker)
+
+
+def create_router() -> Router:
+    router = Router(name=__name__)
+    router.message.filter(F.chat.type.in_({"group", "supergroup"}))
+    router.callback_query.filter(F.message.chat.type.in_({"group", "supergroup"}))
+    router.message.register(show_tracker, Command("tracker"), HasGame())
+    router.message.register(no_game, Command("tracker"))
+    router.callback_query.register(press_undo, TrackerUndoCD.filter(), HasGame())
+    return router
