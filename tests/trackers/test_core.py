@@ -26,7 +26,7 @@ async def _game(factory, chat_id: int = -100901) -> GameDTO:  # type: ignore[no-
     return game
 
 
-async def test_one_open_fight_per_game_even_when_opened_concurrently(clean_db: AsyncEngine) -> None:
+async def test_one_open_fight_per_game_even_opened_concurrently(clean_db: AsyncEngine) -> None:
     factory = create_session_factory(clean_db)
     game = await _game(factory)
 
