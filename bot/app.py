@@ -44,6 +44,7 @@ class BotRuntime:
     dispatcher: Dispatcher
     engine: AsyncEngine
     fsm_engine: AsyncEngine  # a pool of its own: see ``build_runtime``
+    update_engine: AsyncEngine | None = None  # the update path's pool: see ``build_runtime``
     _task: asyncio.Task[None] | None = field(default=None, init=False)
 
     def _polling(self, *, handle_signals: bool) -> Coroutine[Any, Any, None]:
@@ -66,7 +67,12 @@ class BotRuntime:
             async with PollingLock(self.engine, self.bot.id):
                 await self._polling(handle_signals=True)
         finally:
-            await self.fsm_engine.dispose()
+            await self._dispose()
+
+    async def _dispose(self) -> None:
+        await self.fsm_engine.dispose()
+        if self.update_engine is not None:
+            await self.update_engine.dispose()
 
     async def stop(self) -> None:
         if self._task is None:
@@ -77,7 +83,7 @@ class BotRuntime:
             pass  # polling already ended
         await self._task
         self._task = None
-        await self.fsm_engine.dispose()
+        await self._dispose()
 
 
 async def _on_shutdown(dispatcher: Dispatcher) -> None:
@@ -115,9 +121,20 @@ def build_runtime(
     limits: Limits | None = None,
 ) -> BotRuntime:
     i18n = I18n(settings.default_locale.value)
-    fsm_engine = create_async_engine(engine.url, pool_size=4, max_overflow=4, pool_pre_ping=True)
+    # Updates get pools of their own (the FSM's apart from the units of work: an update holds
+    # its unit of work while aiogram-dialog reads the FSM, so one shared pool could deadlock),
+    # without pre-ping: a ping costs three round trips per checkout (BEGIN; ; ROLLBACK). A
+    # connection the server dropped fails on the update's first statement instead, which is
+    # retried once on a fresh connection (nothing was done yet). FSM statements are single
+    # upserts and reads: autocommit spares them BEGIN/ROLLBACK.
+    update_engine = create_async_engine(
+        engine.url, pool_size=UPDATE_CONCURRENCY, max_overflow=4, pool_recycle=1800
+    )
+    fsm_engine = create_async_engine(
+        engine.url, pool_size=4, max_overflow=4, pool_recycle=1800, isolation_level="AUTOCOMMIT"
+    )
     dp = create_dispatcher(
-        fsm_engine=fsm_engine, session_factory=create_session_factory(engine), i18n=i18n
+        fsm_engine=fsm_engine, session_factory=create_session_factory(update_engine), i18n=i18n
     )
     dp["session_factory"] = create_session_factory(engine)
     dp.startup.register(_on_startup)
@@ -126,7 +143,9 @@ def build_runtime(
     # Scheduled milestones: one leader among all processes (advisory lock), hooked to the
     # dispatcher's startup/shutdown, so polling, webhook and sandbox modes all get it.
     setup_scheduler(dp, engine=engine, bot=bot, i18n=i18n)
-    return BotRuntime(bot=bot, dispatcher=dp, engine=engine, fsm_engine=fsm_engine)
+    return BotRuntime(
+        bot=bot, dispatcher=dp, engine=engine, fsm_engine=fsm_engine, update_engine=update_engine
+    )
 
 
 async def open_database(settings: Settings) -> tuple[AsyncEngine, EmbeddedPostgres | None]:

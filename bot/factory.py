@@ -15,7 +15,12 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 import handlers
 from bot.fsm_storage import PostgresStorage
 from bot.i18n import I18n
-from bot.middlewares import ContextMiddleware, InFlightMiddleware, UnitOfWorkMiddleware
+from bot.middlewares import (
+    ContextMiddleware,
+    InFlightMiddleware,
+    ScopedFSMMiddleware,
+    UnitOfWorkMiddleware,
+)
 from bot.outbound import Limits, OutboundLimiter, ResilienceMiddleware
 
 
@@ -44,9 +49,14 @@ def create_dispatcher(
 ) -> Dispatcher:
     # One update at a time per chat and user (wizard steps must not overtake each other);
     # different users and chats still run concurrently.
-    dp = Dispatcher(storage=PostgresStorage(fsm_engine), events_isolation=SimpleEventIsolation())
+    dp = Dispatcher(
+        storage=PostgresStorage(fsm_engine),
+        events_isolation=SimpleEventIsolation(),
+        disable_fsm=True,  # registered below, inside the FSM memo scope
+    )
     in_flight = InFlightMiddleware()
     dp.update.outer_middleware(in_flight)
+    dp.update.outer_middleware(ScopedFSMMiddleware(dp.fsm))
     dp.update.outer_middleware(UnitOfWorkMiddleware(session_factory))
     dp.update.outer_middleware(ContextMiddleware(i18n))
     dp["i18n"] = i18n

@@ -2,12 +2,22 @@
 
 Each write is one atomic statement in its own short transaction (an upsert); ``update_data``
 merges with JSONB ``||`` server-side, so two concurrent partial updates both land.
+
+Within one update (``update_scope``) the rows read are remembered: aiogram reads the state and
+aiogram-dialog reads its stack on every update and writes the (usually empty) stack back at the
+end. The first read fetches both keys of the user in one query, later reads hit the memo, and
+writing "nothing" over a row that does not exist is skipped — for a plain ``/r`` the FSM then
+costs one query instead of three transactions. Updates of one chat and user never overlap
+(``SimpleEventIsolation``), so the memo cannot hide a concurrent change to the same key.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import replace
 from typing import Any
 
 from aiogram.fsm.state import State
@@ -18,7 +28,8 @@ from aiogram.fsm.storage.base import (
     StateType,
     StorageKey,
 )
-from sqlalchemy import text
+from sqlalchemy import TextClause, text
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 _UPSERT_STATE = text(
@@ -35,6 +46,30 @@ _MERGE_DATA = text(
     "updated_at = now() RETURNING data"
 )
 _GET = text("SELECT state, data FROM fsm_states WHERE key = :key")
+_GET_MANY = text("SELECT key, state, data FROM fsm_states WHERE key = ANY(:keys)")
+# aiogram-dialog keeps the default stack under this destiny; it is read on every update.
+DIALOG_STACK = "aiogd:stack:"
+
+Row = tuple[str | None, dict[str, Any]] | None
+_memo: ContextVar[dict[str, Row] | None] = ContextVar("fsm_memo", default=None)
+
+
+@contextmanager
+def update_scope() -> Iterator[None]:
+    """Remember FSM rows for the duration of one update (see the module docstring)."""
+    token = _memo.set({})
+    try:
+        yield
+    finally:
+        _memo.reset(token)
+
+
+def _known_empty(key: str) -> bool:
+    """True when this update knows the key holds nothing (no row, or no state and no data)."""
+    memo = _memo.get()
+    return memo is not None and key in memo and (memo[key] is None or memo[key] == (None, {}))
+
+
 _PRUNE = text("DELETE FROM fsm_states WHERE key = :key AND state IS NULL AND data = '{}'::jsonb")
 # Emptying the data is what aiogram-dialog does after most updates: one round trip, no insert.
 _CLEAR_DATA = text(
@@ -42,6 +77,12 @@ _CLEAR_DATA = text(
     "WHERE key = :key AND state IS NOT NULL RETURNING 1) "
     "DELETE FROM fsm_states WHERE key = :key AND state IS NULL"
 )
+
+
+def _forget(key: str) -> None:
+    memo = _memo.get()
+    if memo is not None:
+        memo.pop(key, None)
 
 
 def _state_name(state: StateType) -> str | None:
@@ -53,11 +94,34 @@ class PostgresStorage(BaseStorage):
         self._engine = engine
         self._keys = key_builder or DefaultKeyBuilder(with_bot_id=True, with_destiny=True)
 
+    async def _run(self, *statements: tuple[TextClause, dict[str, Any]]) -> Any:
+        """Run the statements in one transaction; the last one's result rows come back.
+
+        The pool does not ping (see ``build_runtime``): a connection the server dropped fails
+        here and the statements run once more on a fresh one — each is an idempotent upsert,
+        delete or read, so running one twice changes nothing."""
+        for attempt in (1, 2):
+            try:
+                async with self._engine.begin() as conn:
+                    result = None
+                    for statement, params in statements:
+                        result = await conn.execute(statement, params)
+                    assert result is not None
+                    return result.all() if result.returns_rows else None
+            except DBAPIError as error:
+                if attempt == 2 or not error.connection_invalidated:
+                    raise
+        raise AssertionError("unreachable")
+
     async def set_state(self, key: StorageKey, state: StateType = None) -> None:
         storage_key = self._keys.build(key)
-        async with self._engine.begin() as conn:
-            await conn.execute(_UPSERT_STATE, {"key": storage_key, "state": _state_name(state)})
-            await conn.execute(_PRUNE, {"key": storage_key})
+        name = _state_name(state)
+        if name is None and _known_empty(storage_key):
+            return
+        await self._run(
+            (_UPSERT_STATE, {"key": storage_key, "state": name}), (_PRUNE, {"key": storage_key})
+        )
+        _forget(storage_key)
 
     async def get_state(self, key: StorageKey) -> str | None:
         row = await self._fetch(key)
@@ -66,12 +130,14 @@ class PostgresStorage(BaseStorage):
     async def set_data(self, key: StorageKey, data: Mapping[str, Any]) -> None:
         storage_key = self._keys.build(key)
         if not data:
-            async with self._engine.begin() as conn:
-                await conn.execute(_CLEAR_DATA, {"key": storage_key})
-            return
-        async with self._engine.begin() as conn:
-            await conn.execute(_UPSERT_DATA, {"key": storage_key, "data": json.dumps(dict(data))})
-            await conn.execute(_PRUNE, {"key": storage_key})
+            if not _known_empty(storage_key):
+                await self._run((_CLEAR_DATA, {"key": storage_key}))
+        else:
+            await self._run(
+                (_UPSERT_DATA, {"key": storage_key, "data": json.dumps(dict(data))}),
+                (_PRUNE, {"key": storage_key}),
+            )
+        _forget(storage_key)
 
     async def get_data(self, key: StorageKey) -> dict[str, Any]:
         row = await self._fetch(key)
@@ -79,18 +145,34 @@ class PostgresStorage(BaseStorage):
 
     async def update_data(self, key: StorageKey, data: Mapping[str, Any]) -> dict[str, Any]:
         storage_key = self._keys.build(key)
-        async with self._engine.begin() as conn:
-            result = await conn.execute(
-                _MERGE_DATA, {"key": storage_key, "data": json.dumps(dict(data))}
-            )
-            merged: dict[str, Any] = dict(result.scalar_one())
-        return merged
+        rows = await self._run((_MERGE_DATA, {"key": storage_key, "data": json.dumps(dict(data))}))
+        _forget(storage_key)
+        return dict(rows[0][0])
 
     async def close(self) -> None:
         # The engine belongs to the composition root, which disposes of it.
         return None
 
-    async def _fetch(self, key: StorageKey) -> Any:
-        async with self._engine.connect() as conn:
-            result = await conn.execute(_GET, {"key": self._keys.build(key)})
-            return result.first()
+    def _siblings(self, key: StorageKey) -> tuple[str, ...]:
+        """For aiogram's state key, the key aiogram-dialog keeps the same user's default stack
+        under (mirrors ``aiogram_dialog.context.storage.StorageProxy._stack_key``)."""
+        if key.destiny != "default":
+            return ()
+        private = key.user_id == key.chat_id and key.business_connection_id is None
+        stack = DIALOG_STACK if private else f"{DIALOG_STACK}<{key.user_id}>"
+        return (self._keys.build(replace(key, user_id=key.chat_id, destiny=stack)),)
+
+    async def _fetch(self, key: StorageKey) -> Row:
+        storage_key = self._keys.build(key)
+        memo = _memo.get()
+        if memo is None:
+            rows = await self._run((_GET, {"key": storage_key}))
+            return (rows[0][0], dict(rows[0][1])) if rows else None
+        if storage_key not in memo:
+            # The user's state and dialog stack together: both are read on most updates.
+            siblings = sorted({storage_key, *self._siblings(key)})
+            rows = await self._run((_GET_MANY, {"keys": siblings}))
+            found = {r[0]: (r[1], dict(r[2])) for r in rows}
+            for sibling in siblings:
+                memo.setdefault(sibling, found.get(sibling))
+        return memo[storage_key]

@@ -1,6 +1,7 @@
 """Outer update middlewares, in the order an update meets them:
 
 1. ``InFlightMiddleware`` — counts updates being handled, so shutdown can wait for them.
+1b. ``ScopedFSMMiddleware`` — aiogram's FSM (one update at a time per chat and user).
 2. ``UnitOfWorkMiddleware`` — opens the update's unit of work and claims its update_id; an
    update already processed is dropped here. Commits once when the handler returns normally;
    an exception rolls everything back (including the claim, so a redelivery is handled again).
@@ -15,13 +16,17 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiogram import BaseMiddleware
+from aiogram.fsm.middleware import FSMContextMiddleware
 from aiogram.types import Chat as TgChat
 from aiogram.types import TelegramObject, Update
 from aiogram.types import User as TgUser
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.fsm_storage import update_scope
 from bot.i18n import I18n, resolve_locale
+from db.repositories.updates import Prefetched
 from db.repositories.users import TelegramUser
 from db.uow import UnitOfWork
 
@@ -55,21 +60,60 @@ class InFlightMiddleware(BaseMiddleware):
         return True
 
 
+class ScopedFSMMiddleware(BaseMiddleware):
+    """aiogram's FSM middleware (event isolation, state read) inside an FSM memo scope, so the
+    state, the dialog stack and the write-back cost one query per update (``update_scope``).
+    Registered by us instead of by the Dispatcher (``disable_fsm=True``)."""
+
+    def __init__(self, fsm: FSMContextMiddleware) -> None:
+        self._fsm = fsm
+
+    async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
+        with update_scope():
+            return await self._fsm(handler, event, data)
+
+
 class UnitOfWorkMiddleware(BaseMiddleware):
     def __init__(self, session_factory: async_sessionmaker[AsyncSession]) -> None:
         self._factory = session_factory
 
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
         assert isinstance(event, Update)
-        bot_id = data["bot"].id
-        async with UnitOfWork(self._factory) as uow:
-            if not await uow.updates.claim(bot_id, event.update_id):
-                logger.info("update %s already processed: skipped", event.update_id)
-                return None
-            data["uow"] = uow
-            result = await handler(event, data)
-            await uow.commit()
-            return result
+        for attempt in (1, 2):
+            async with UnitOfWork(self._factory) as uow:
+                try:
+                    prefetched = await self._claim(uow, event, data)
+                except DBAPIError as error:
+                    # A pooled connection the server dropped (a restart, a failover): nothing
+                    # has happened yet, so the update simply starts again on a fresh one.
+                    if attempt == 1 and error.connection_invalidated:
+                        logger.warning("update %s: stale connection, retrying", event.update_id)
+                        continue
+                    raise
+                if prefetched is None:
+                    logger.info("update %s already processed: skipped", event.update_id)
+                    return None
+                data["uow"] = uow
+                data["prefetched"] = prefetched  # keeps the rows in the session's identity map
+                result = await handler(event, data)
+                await uow.commit()
+                return result
+        return None
+
+    @staticmethod
+    async def _claim(uow: UnitOfWork, event: Update, data: dict[str, Any]) -> Prefetched | None:
+        """Claim the update and read the sender, chat, live game and membership with it."""
+        tg_user: TgUser | None = data.get("event_from_user")
+        tg_chat: TgChat | None = data.get("event_chat")
+        user_id = tg_user.id if tg_user else None
+        prefetched = await uow.updates.claim_with_context(
+            data["bot"].id, event.update_id, user_id=user_id,
+            chat_id=tg_chat.id if tg_chat else None,
+        )  # fmt: skip
+        if prefetched is not None and tg_chat is not None:
+            role = prefetched.membership.role if prefetched.membership else None
+            uow.games.remember_live(tg_chat.id, prefetched.game, user_id=user_id, role=role)
+        return prefetched
 
 
 def _telegram_user(user: TgUser) -> TelegramUser:

@@ -197,8 +197,8 @@ async def press(
         commit=False,  # the roll and the request's state commit together
     )
     # Conditional, so safe on a replay too: a request can never stay pending with its roll.
-    first = await uow.requests.mark_rolled(request.id, logged.entry.seq)
+    rolled = await uow.requests.mark_rolled(request.id, logged.entry.seq)
     await uow.commit()
-    updated = await uow.requests.get(request.id)
+    updated = rolled or await uow.requests.get(request.id)
     assert updated is not None
-    return PressResult(updated, logged, first, game.system if game else "")
+    return PressResult(updated, logged, rolled is not None, game.system if game else "")

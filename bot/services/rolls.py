@@ -39,8 +39,12 @@ async def current_epoch(uow: UnitOfWork, log_id: int) -> tuple[Epoch, bool]:
     epoch = await uow.rolls.open_epoch(log_id)
     if epoch is not None:
         return epoch, False
+    return await _new_epoch(uow, log_id), True
+
+
+async def _new_epoch(uow: UnitOfWork, log_id: int) -> Epoch:
     seed = new_seed()
-    return await uow.rolls.add_epoch(log_id, seed, commitment(seed)), True
+    return await uow.rolls.add_epoch(log_id, seed, commitment(seed))
 
 
 async def roll_logged(
@@ -62,14 +66,13 @@ async def roll_logged(
     of the epoch's seed and the roll id, and the log's unique key refuses a second entry.
     """
     parsed = parse(text, stored=stored)  # before any write: bad input changes nothing
-    log_id = await uow.rolls.log_id(chat_id)
-    await uow.rolls.lock(log_id)
-    existing = await uow.rolls.by_roll_id(log_id, roll_id)
-    if existing is not None:
-        return await _replay(uow, log_id, existing)
-    epoch, opened = await current_epoch(uow, log_id)
+    head = await uow.rolls.head_for_append(chat_id, roll_id)
+    if head.existing is not None:
+        return await _replay(uow, head.log_id, head.existing)
+    opened = head.epoch is None
+    epoch = head.epoch or await _new_epoch(uow, head.log_id)
     entry, result = record_roll(
-        await uow.rolls.last(log_id),
+        head.last,
         seed=epoch.seed,
         roll_id=roll_id,
         epoch=epoch.epoch,
@@ -80,7 +83,7 @@ async def roll_logged(
         outcome=outcome,
     )
     label = parsed.label or None
-    await uow.rolls.append(log_id, entry, actor_user_id=actor_user_id, label=label)
+    await uow.rolls.append(head.log_id, entry, actor_user_id=actor_user_id, label=label)
     if commit:
         await uow.commit()
     return LoggedRoll(entry, _labelled(result, label), label, False, epoch if opened else None)

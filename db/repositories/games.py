@@ -9,6 +9,7 @@ from typing import Any
 
 from sqlalchemy import func, select, text, update
 from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.orm.util import identity_key
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -102,11 +103,38 @@ def _character(row: Character) -> CharacterDTO:
     )  # fmt: skip
 
 
+_UNKNOWN = object()
+
+
 class GameRepo:
     def __init__(self, session: AsyncSession) -> None:
         self._session = session
+        # chat id → its live game as read at the start of this update (see remember_live);
+        # any write to games forgets it.
+        self._live: dict[int, GameDTO | None] = {}
+        # (game id, user id) → role, for the sender's membership read with the claim.
+        self._roles: dict[tuple[int, int], str | None] = {}
+
+    def remember_live(
+        self, chat_id: int, row: Game | None, *, user_id: int | None, role: str | None
+    ) -> None:
+        """Seed this update's memo with what the claim read (``claim_with_context``)."""
+        game = _game(row) if row is not None else None
+        self._live[chat_id] = game
+        if game is not None and user_id is not None:
+            self._roles[(game.id, user_id)] = role
+
+    def _forget_live(self) -> None:
+        self._live.clear()
+
+    def _forget_member(self, game_id: int, user_id: int) -> None:
+        self._roles.pop((game_id, user_id), None)
+        cached = self._session.identity_map.get(identity_key(GameMember, (game_id, user_id)))
+        if cached is not None:
+            self._session.expunge(cached)
 
     async def create(self, chat_id: int, system: str, title: str, gm_user_id: int) -> GameDTO:
+        self._forget_live()
         row = Game(chat_id=chat_id, system=system, title=title, gm_user_id=gm_user_id)
         self._session.add(row)
         await self._session.flush()
@@ -115,11 +143,18 @@ class GameRepo:
         return _game(row)
 
     async def live_for_chat(self, chat_id: int) -> GameDTO | None:
+        known = self._live.get(chat_id, _UNKNOWN)
+        if known is not _UNKNOWN:
+            return known  # type: ignore[return-value]
         stmt = select(Game).where(col(Game.chat_id) == chat_id, col(Game.archived_at).is_(None))
         row = (await self._session.execute(stmt)).scalar_one_or_none()
         return _game(row) if row else None
 
     async def get(self, game_id: int, *, for_update: bool = False) -> GameDTO | None:
+        if not for_update:
+            known = next((g for g in self._live.values() if g and g.id == game_id), None)
+            if known is not None:
+                return known
         stmt = select(Game).where(col(Game.id) == game_id)
         if for_update:
             stmt = stmt.with_for_update()
@@ -142,6 +177,7 @@ class GameRepo:
 
     async def set_member(self, game_id: int, user_id: int, role: str) -> None:
         """Add a member or change their role (the GM's own role never changes here)."""
+        self._forget_member(game_id, user_id)
         stmt = insert(GameMember).values(game_id=game_id, user_id=user_id, role=role)
         stmt = stmt.on_conflict_do_update(
             index_elements=["game_id", "user_id"],
@@ -152,12 +188,15 @@ class GameRepo:
 
     async def add_member(self, game_id: int, user_id: int, role: str) -> None:
         """Add a member; an existing member keeps their role (a co-GM stays a co-GM)."""
+        self._forget_member(game_id, user_id)
         stmt = insert(GameMember).values(game_id=game_id, user_id=user_id, role=role)
         await self._session.execute(
             stmt.on_conflict_do_nothing(index_elements=["game_id", "user_id"])
         )
 
     async def role(self, game_id: int, user_id: int) -> str | None:
+        if (game_id, user_id) in self._roles:
+            return self._roles[(game_id, user_id)]
         row = await self._session.get(GameMember, (game_id, user_id))
         return row.role if row else None
 
@@ -172,16 +211,19 @@ class GameRepo:
         return [MemberDTO(r[0], r[1], r[3] or r[2] or str(r[0])) for r in rows]
 
     async def set_options(self, game_id: int, options: dict[str, Any]) -> None:
+        self._forget_live()
         await self._session.execute(
             update(Game).where(col(Game.id) == game_id).values(options=options)
         )
 
     async def set_timezone(self, game_id: int, timezone: str) -> None:
+        self._forget_live()
         await self._session.execute(
             update(Game).where(col(Game.id) == game_id).values(timezone=timezone)
         )
 
     async def archive(self, game_id: int) -> bool:
+        self._forget_live()
         stmt = (
             update(Game)
             .where(col(Game.id) == game_id, col(Game.archived_at).is_(None))
@@ -191,6 +233,7 @@ class GameRepo:
         return (await self._session.execute(stmt)).scalar_one_or_none() is not None
 
     async def move_chat(self, old_chat_id: int, new_chat_id: int) -> None:
+        self._forget_live()
         await self._session.execute(
             update(Game).where(col(Game.chat_id) == old_chat_id).values(chat_id=new_chat_id)
         )

@@ -98,15 +98,17 @@ class RequestRepo:
             .values(message_id=message_id)
         )
 
-    async def mark_rolled(self, request_id: int, roll_seq: int) -> bool:
-        """pending → rolled, once."""
+    async def mark_rolled(self, request_id: int, roll_seq: int) -> RequestDTO | None:
+        """pending → rolled, once: the updated request, or None when it was not pending."""
         stmt = (
             update(RollRequest)
             .where(col(RollRequest.id) == request_id, col(RollRequest.status) == "pending")
             .values(status="rolled", roll_seq=roll_seq, rolled_at=utcnow())
-            .returning(col(RollRequest.id))
+            .returning(RollRequest)
+            .execution_options(populate_existing=True)
         )
-        return (await self._session.execute(stmt)).scalar_one_or_none() is not None
+        row = (await self._session.execute(stmt)).scalar_one_or_none()
+        return _dto(row) if row is not None else None
 
     async def move_chat(self, old_chat_id: int, new_chat_id: int) -> None:
         stmt = (

@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, or_, select, text, true, update
 from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.orm import aliased
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -51,9 +52,64 @@ def _epoch(row: SeedEpoch) -> Epoch:
     return Epoch(row.log_id, row.epoch, bytes(row.seed), row.commitment, row.revealed_at)
 
 
+@dataclass(frozen=True)
+class LogHead:
+    """What an append needs, read with the log locked: its id, the open epoch, the entry
+    already logged under the roll id (if any) and the newest entry (the chain's head)."""
+
+    log_id: int
+    epoch: Epoch | None
+    existing: StoredRoll | None
+    last: LogEntry | None
+
+
+# Creating the log or touching it takes its row lock (ON CONFLICT DO UPDATE locks the row), so
+# appends to one log queue here until the transaction ends.
+_OPEN_LOG = text(
+    "INSERT INTO roll_logs (chat_id) VALUES (:chat) "
+    "ON CONFLICT (chat_id) DO UPDATE SET chat_id = EXCLUDED.chat_id RETURNING id"
+)
+
+
 class RollRepo:
     def __init__(self, session: AsyncSession) -> None:
         self._session = session
+
+    async def head_for_append(self, chat_id: int, roll_id: str) -> LogHead:
+        """Lock the chat's log (creating it), then read the open epoch, the entry under
+        ``roll_id`` and the chain's head in one more statement — taken after the lock, so it
+        sees everything the previous append (or a /reveal) committed."""
+        log_id = int((await self._session.execute(_OPEN_LOG, {"chat": chat_id})).scalar_one())
+        newest = select(func.max(Roll.seq)).where(col(Roll.log_id) == log_id).scalar_subquery()
+        open_epoch = aliased(
+            SeedEpoch,
+            select(SeedEpoch)
+            .where(col(SeedEpoch.log_id) == log_id, col(SeedEpoch.revealed_at).is_(None))
+            .subquery(),
+        )
+        rolls = aliased(
+            Roll,
+            select(Roll)
+            .where(
+                col(Roll.log_id) == log_id,
+                or_(col(Roll.roll_id) == roll_id, col(Roll.seq) == newest),
+            )
+            .subquery(),
+        )
+        stmt = select(open_epoch, rolls).select_from(open_epoch).join(rolls, true(), full=True)
+        epoch: Epoch | None = None
+        existing: StoredRoll | None = None
+        last: LogEntry | None = None
+        for found_epoch, found in (await self._session.execute(stmt)).all():
+            if found_epoch is not None:
+                epoch = _epoch(found_epoch)
+            if found is None:
+                continue
+            if found.roll_id == roll_id:
+                existing = StoredRoll(_entry(found), found.label, found.actor_user_id)
+            if last is None or found.seq > last.seq:
+                last = _entry(found)
+        return LogHead(log_id, epoch, existing, last)
 
     async def log_id(self, chat_id: int) -> int:
         """The chat's log, created on first use."""
