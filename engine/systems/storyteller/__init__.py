@@ -40,6 +40,13 @@ from .health import (
     is_incapacitated,
     wound_penalty,
 )
+from .initiative import (
+    Initiative,
+    initiative_notation,
+    initiative_order,
+    initiative_rating,
+    roll_initiative,
+)
 from .milestones import MilestoneKind, apply_milestone
 from .multiple import (
     MultipleAction,
@@ -175,6 +182,7 @@ __all__ = [
     "FreebieReport",
     "HealthLevel",
     "HealthTrack",
+    "Initiative",
     "MilestoneKind",
     "MultipleAction",
     "MultipleEntry",
@@ -220,6 +228,9 @@ __all__ = [
     "gain_banality",
     "heal",
     "health_name",
+    "initiative_notation",
+    "initiative_order",
+    "initiative_rating",
     "is_incapacitated",
     "join_teamwork",
     "mirrored_difficulties",
@@ -234,6 +245,7 @@ __all__ = [
     "retry_opposed_extended",
     "roll_character",
     "roll_extended",
+    "roll_initiative",
     "roll_multiple",
     "roll_opposed",
     "roll_opposed_extended",
