@@ -167,7 +167,8 @@ async def press_roll(
 
 async def press_health(
     query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: views.ZtHealthCD,
-    game: GameDTO, uow: UnitOfWork, i18n: I18n, chat_info: ChatDTO | None, t: Translator,
+    game: GameDTO, uow: UnitOfWork, user: UserDTO, i18n: I18n, chat_info: ChatDTO | None,
+    t: Translator,
 ) -> None:  # fmt: skip
     cd, uid = callback_data, query.from_user.id
     await _apply(
@@ -184,6 +185,7 @@ async def press_health(
             chat_id=chat,
             v=cd.v,
             user_id=uid,
+            user_name=user.name,
             character_id=cd.c,
             op=cd.op,
         ),

@@ -175,3 +175,53 @@ async def test_extended_action_reaches_its_target(running: Harness) -> None:
     await tap(h, GM, msg, "ztv", "🏁")
     await tap(h, GM, msg, "ztq")
     assert "готово" in msg.text and (await tracker(h))["status"] == "ended"
+
+
+async def test_soak_incapacitation_and_repost(running: Harness) -> None:
+    h, emu = running, running.emu
+    seat_table(h)
+    said = emu.send_text(GM, GROUP, "/fight")
+    assert "/newgame" in (await emu.wait_bot_message(GROUP, after=said.message_id)).text
+    await create_game(h, "storyteller", "Грёзы")
+    alice = await insert(h, hero("Техлана"), owner=ALICE)
+    crippled, _ = storyteller.apply_damage(storyteller.HealthTrack(), DamageKind.LETHAL, 6)
+    goblin = await insert(
+        h, hero("Гоблин").model_copy(update={"health": crippled}), owner=GM, npc=True
+    )
+    msg = await _open(h)
+    await tap(h, GM, msg, "zts")
+    assert "XXXXXX□ Искалечен (-5)" in msg.text
+    if (await tracker(h))["state"]["order"][0] == goblin:
+        await tap(h, GM, msg, "ztn")
+
+    # Two levels of bashing, soaked with Stamina 1 (one die at 6).
+    await tap(h, GM, msg, "ztv", "🩸")
+    await tap(h, GM, msg, "ztv", "Техлана")
+    await tap(h, GM, msg, "zth", "🛡 2")
+    roll_id, faces = (await rolls(h))[-1]
+    assert roll_id.endswith(":0") and len(faces) == 1
+    left = 2 - (faces[0] >= 6)
+    assert (await sheet(h, alice)).health.boxes == (DamageKind.BASHING,) * left
+    assert f"🛡 Техлана: 2 ударн., поглощение [{faces[0]}] −{2 - left}" in msg.text
+
+    # Nothing to heal: an alert, nothing changes.
+    version = (await tracker(h))["version"]
+    await tap(h, GM, msg, "ztv", "🩸")
+    await tap(h, GM, msg, "ztv", "Гоблин")
+    answer = await press(h, GM, msg, data(msg, "zth", "−/"))
+    assert answer.show_alert and (await tracker(h))["version"] == version
+    # One more lethal level: the goblin is incapacitated and his turns are skipped.
+    await tap(h, GM, msg, "zth", "+X")
+    assert (await sheet(h, goblin)).health.boxes == (DamageKind.LETHAL,) * 7
+    assert "Недееспособен" in msg.text
+    await tap(h, ALICE, msg, "ztn")
+    state = (await tracker(h))["state"]
+    assert state["round"] == 2 and state["order"][state["turn"]] == alice
+
+    # /tracker re-posts the scene at the bottom; the old copy stops being live.
+    said = emu.send_text(GM, GROUP, "/tracker")
+    moved = await emu.wait_bot_message(GROUP, contains="🎭", after=said.message_id)
+    await emu.wait_for(lambda: "Перенесено ниже" in msg.text)
+    assert "Ход: Техлана" in moved.text
+    await tap(h, ALICE, moved, "ztn")
+    assert (await tracker(h))["state"]["round"] == 3 and "оборот 3" in moved.text

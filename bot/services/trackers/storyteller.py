@@ -26,6 +26,7 @@ from engine.dice.source import ScriptedSource
 from engine.errors import RuleViolation
 from engine.systems import storyteller as st
 from engine.systems.storyteller import ActionStatus, Attribute, DamageKind, ExtendedAction
+from engine.systems.storyteller.soak import soak_dice, soak_faces, soak_notation
 from engine.text import msg
 
 KIND: Final = "storyteller_scene"
@@ -350,48 +351,77 @@ HEALTH_OPS: Final = {
 }  # fmt: skip
 
 
+SOAK_AMOUNTS: Final = (1, 2, 3, 4)
+
+
 async def health(
     uow: UnitOfWork, game: GameDTO, tracker_id: int, *, chat_id: int, v: int, user_id: int,
-    character_id: int, op: str,
+    user_name: str, character_id: int, op: str,
 ) -> TrackerDTO:  # fmt: skip
-    """The GM marks one level of damage or heals one (engine's health track, via the ledger,
-    so the GM's undo reverts the sheet too)."""
+    """The GM marks one level of damage or heals one, or marks ``n`` levels of bashing after
+    the character's soak roll (op ``s<n>``) — the engine's health track, via the ledger, so
+    the GM's undo reverts the sheet too."""
     tracker = await _load(uow, game, tracker_id, chat_id=chat_id, v=v)
     await _require_gm(uow, game, user_id)
     state = _copy(tracker)
     _turns(state)
-    if character_id not in state["order"] or op not in HEALTH_OPS:
+    soak_amount = int(op[1:]) if op[:1] == "s" and op[1:].isdigit() else 0
+    if character_id not in state["order"] or (
+        op not in HEALTH_OPS and soak_amount not in SOAK_AMOUNTS
+    ):
         raise core.TrackerRefused(NOT_HERE)
     found = await sheets(uow, [character_id])
     if character_id not in found:
         raise core.TrackerRefused(NOT_HERE)
-    healing, kind = HEALTH_OPS[op]
-    track = found[character_id][1].health
-    if healing:
-        after, outcome = st.heal(track, kind, 1)  # refuses a dead character
-        if outcome.amount == 0:
-            raise core.TrackerRefused(NOTHING_TO_HEAL)
+    row, sheet = found[character_id]
+    track = sheet.health
+    event: dict[str, Any] = {"who": character_id}
+    if soak_amount:
+        kind = DamageKind.BASHING
+        dice = soak_dice(sheet, kind)
+        faces: tuple[int, ...] = ()
+        if dice > 0:
+            logged = await roll_logged(
+                uow, chat_id=chat_id, roll_id=f"trk:{tracker.id}:{v}:0",
+                text=soak_notation(dice), actor=user_name, subject=row.name,
+                actor_user_id=user_id, commit=False,
+            )  # fmt: skip
+            faces = logged.result.faces
+        soaked = soak_faces(track, kind, soak_amount, faces)
+        after, died = soaked.track, bool(soaked.outcome and soaked.outcome.died)
+        event.update(e="soak", n=soak_amount, faces=list(faces), soaked=soaked.soaked)
+        action = "soak"
     else:
-        after, outcome = st.apply_damage(track, kind, 1)
+        healing, kind = HEALTH_OPS[op]
+        if healing:
+            after, outcome = st.heal(track, kind, 1)  # refuses a dead character
+            if outcome.amount == 0:
+                raise core.TrackerRefused(NOTHING_TO_HEAL)
+        else:
+            after, outcome = st.apply_damage(track, kind, 1)
+        died = outcome.died
+        event["e"] = action = "heal" if healing else "hurt"
 
     def mutate(sheet: Any) -> Any:
         return sheet.model_copy(update={"health": after})
 
-    batch = ledger.new_batch()
-    await ledger.change_sheets(
-        uow, game=game, actor_user_id=user_id,
-        kind="storyteller.health.heal" if healing else "storyteller.health.damage",
-        changes={character_id: mutate}, reason=f"tracker {tracker.id}", batch=batch,
-    )  # fmt: skip
+    batch = None
+    if after != track:
+        batch = ledger.new_batch()
+        await ledger.change_sheets(
+            uow, game=game, actor_user_id=user_id,
+            kind="storyteller.health.heal" if action == "heal" else "storyteller.health.damage",
+            changes={character_id: mutate}, reason=f"tracker {tracker.id}", batch=batch,
+        )  # fmt: skip
     level = st.current_level(after)
-    _log(state, {
-        "e": "heal" if healing else "hurt", "who": character_id, "kind": kind.value,
-        "level": "dead" if after.dead else (level.key if level else "healthy"),
-        "died": outcome.died,
-    })  # fmt: skip
+    event.update(
+        kind=kind.value, level="dead" if after.dead else (level.key if level else "healthy"),
+        died=died,
+    )  # fmt: skip
+    _log(state, event)
     return await core.step(
-        uow, tracker, expected_version=v, actor_user_id=user_id,
-        action="heal" if healing else "damage", state=state, batch=batch,
+        uow, tracker, expected_version=v, actor_user_id=user_id, action=action, state=state,
+        batch=batch,
     )  # fmt: skip
 
 

@@ -191,6 +191,14 @@ def event_line(t: Translator, state: dict[str, Any], e: dict[str, Any]) -> str:
         sign, icon = ("+1", "🩸") if kind == "hurt" else ("−1", "💚")
         line = f"{icon} {_name(state, e['who'])}: {sign} {what} → {level}"
         return line + (" 💀" if e.get("died") else "")
+    if kind == "soak":
+        level = escape(msg(f"storyteller.health.{e['level']}").render(t.locale))
+        line = t(
+            "🛡 {name}: {n} bashing, soak {faces} −{soaked} → {level}",
+            name=_name(state, e["who"]), n=e["n"], faces=_faces(e["faces"]),
+            soaked=e["soaked"], level=level,
+        )  # fmt: skip
+        return line + (" 💀" if e.get("died") else "")
     if kind == "xstart":
         return t(
             "🧩 {name}: extended {pool}, {target} successes at difficulty {d}",
@@ -390,6 +398,12 @@ def chooser_keyboard(
             for op, kind in (("hb", DamageKind.BASHING), ("hl", DamageKind.LETHAL),
                              ("ha", DamageKind.AGGRAVATED))
         ])  # fmt: skip
+        soaks = [
+            _button(t("🛡 {n} bashing, soak", n=n), ZtHealthCD(tracker_id=tid, v=v, c=view.c,
+                                                              op=f"s{n}"))
+            for n in service.SOAK_AMOUNTS
+        ]  # fmt: skip
+        rows += [soaks[:2], soaks[2:]]
     elif view.s == "e":
         rows.append([_button(t("🏁 Yes, end it"), ZtEndCD(tracker_id=tid, v=v))])
     rows.append(_back(t, tracker))
