@@ -5,6 +5,7 @@ call the use case and refresh the one message."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
 
 from aiogram import F, Router
 from aiogram.filters import Command
@@ -12,6 +13,7 @@ from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
 from aiogram.utils.callback_answer import CallbackAnswer
 
 from bot.i18n import I18n, Translator
+from bot.services import ledger
 from bot.services.trackers import core
 from bot.services.trackers import storyteller as service
 from db.repositories.chats import ChatDTO
@@ -56,19 +58,29 @@ async def open_scene(
     await post(message, uow, chat_translator(i18n, chat_info), tracker)
 
 
-Action = Callable[[int], Awaitable[TrackerDTO]]
+UseCase = Callable[..., Awaitable[TrackerDTO]]
+
+
+class _Pressed(Protocol):
+    tracker_id: int
+    v: int
 
 
 async def _apply(
     query: CallbackQuery, callback_answer: CallbackAnswer, uow: UnitOfWork, i18n: I18n,
-    chat_info: ChatDTO | None, t: Translator, action: Action,
+    chat_info: ChatDTO | None, t: Translator, game: GameDTO, pressed: _Pressed,
+    use_case: UseCase, **params: Any,
 ) -> None:  # fmt: skip
-    """Run one use case for this press; a refusal is an alert and nothing is written."""
+    """Run one use case for this press on the tracker and version the button names; a refusal
+    is an alert and nothing is written; otherwise commit and refresh the message."""
     message = query.message
     if not isinstance(message, Message):
         return
     try:
-        tracker = await action(message.chat.id)
+        tracker = await use_case(
+            uow, game, pressed.tracker_id, chat_id=message.chat.id, v=pressed.v,
+            user_id=query.from_user.id, **params,
+        )  # fmt: skip
     except core.TrackerRefused as refused:
         await uow.rollback()
         notify(callback_answer, t(refused.reason), alert=True)
@@ -76,6 +88,10 @@ async def _apply(
     except EngineError as error:
         await uow.rollback()
         notify(callback_answer, error.render(t.locale), alert=True)
+        return
+    except ledger.LedgerError as error:  # e.g. a participant retired since the scene opened
+        await uow.rollback()
+        notify(callback_answer, t(error.reason), alert=True)
         return
     await uow.commit()
     await refresh(message, uow, chat_translator(i18n, chat_info), tracker)
@@ -85,18 +101,8 @@ async def press_toggle(
     query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: views.ZtToggleCD,
     game: GameDTO, uow: UnitOfWork, i18n: I18n, chat_info: ChatDTO | None, t: Translator,
 ) -> None:  # fmt: skip
-    cd, uid = callback_data, query.from_user.id
-    await _apply(
-        query,
-        callback_answer,
-        uow,
-        i18n,
-        chat_info,
-        t,
-        lambda chat: service.toggle(
-            uow, game, cd.tracker_id, chat_id=chat, v=cd.v, user_id=uid, character_id=cd.cid
-        ),
-    )
+    await _apply(query, callback_answer, uow, i18n, chat_info, t, game, callback_data,
+                 service.toggle, character_id=callback_data.cid)  # fmt: skip
 
 
 async def press_start(
@@ -104,36 +110,16 @@ async def press_start(
     game: GameDTO, uow: UnitOfWork, user: UserDTO, i18n: I18n, chat_info: ChatDTO | None,
     t: Translator,
 ) -> None:  # fmt: skip
-    cd, uid = callback_data, query.from_user.id
-    await _apply(
-        query,
-        callback_answer,
-        uow,
-        i18n,
-        chat_info,
-        t,
-        lambda chat: service.start(
-            uow, game, cd.tracker_id, chat_id=chat, v=cd.v, user_id=uid, user_name=user.name
-        ),
-    )
+    await _apply(query, callback_answer, uow, i18n, chat_info, t, game, callback_data,
+                 service.start, user_name=user.name)  # fmt: skip
 
 
 async def press_next(
     query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: views.ZtNextCD,
     game: GameDTO, uow: UnitOfWork, i18n: I18n, chat_info: ChatDTO | None, t: Translator,
 ) -> None:  # fmt: skip
-    cd, uid = callback_data, query.from_user.id
-    await _apply(
-        query,
-        callback_answer,
-        uow,
-        i18n,
-        chat_info,
-        t,
-        lambda chat: service.next_turn(
-            uow, game, cd.tracker_id, chat_id=chat, v=cd.v, user_id=uid
-        ),
-    )
+    await _apply(query, callback_answer, uow, i18n, chat_info, t, game, callback_data,
+                 service.next_turn)  # fmt: skip
 
 
 async def press_roll(
@@ -141,28 +127,10 @@ async def press_roll(
     game: GameDTO, uow: UnitOfWork, user: UserDTO, i18n: I18n, chat_info: ChatDTO | None,
     t: Translator,
 ) -> None:  # fmt: skip
-    cd, uid = callback_data, query.from_user.id
-    await _apply(
-        query,
-        callback_answer,
-        uow,
-        i18n,
-        chat_info,
-        t,
-        lambda chat: service.roll(
-            uow,
-            game,
-            cd.tracker_id,
-            chat_id=chat,
-            v=cd.v,
-            user_id=uid,
-            user_name=user.name,
-            attribute=cd.a,
-            ability=cd.b,
-            difficulty=cd.d,
-            willpower=bool(cd.w),
-        ),
-    )
+    cd = callback_data
+    await _apply(query, callback_answer, uow, i18n, chat_info, t, game, cd, service.roll,
+                 user_name=user.name, attribute=cd.a, ability=cd.b, difficulty=cd.d,
+                 willpower=bool(cd.w))  # fmt: skip
 
 
 async def press_health(
@@ -170,37 +138,19 @@ async def press_health(
     game: GameDTO, uow: UnitOfWork, user: UserDTO, i18n: I18n, chat_info: ChatDTO | None,
     t: Translator,
 ) -> None:  # fmt: skip
-    cd, uid = callback_data, query.from_user.id
-    await _apply(
-        query,
-        callback_answer,
-        uow,
-        i18n,
-        chat_info,
-        t,
-        lambda chat: service.health(
-            uow,
-            game,
-            cd.tracker_id,
-            chat_id=chat,
-            v=cd.v,
-            user_id=uid,
-            user_name=user.name,
-            character_id=cd.c,
-            op=cd.op,
-        ),
-    )
+    cd = callback_data
+    await _apply(query, callback_answer, uow, i18n, chat_info, t, game, cd, service.health,
+                 user_name=user.name, character_id=cd.c, op=cd.op)  # fmt: skip
 
 
 async def press_extended(
     query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: views.ZtExtStartCD,
     game: GameDTO, uow: UnitOfWork, i18n: I18n, chat_info: ChatDTO | None, t: Translator,
 ) -> None:  # fmt: skip
-    cd, uid = callback_data, query.from_user.id
-    await _apply(query, callback_answer, uow, i18n, chat_info, t,
-                 lambda chat: service.start_extended(
-        uow, game, cd.tracker_id, chat_id=chat, v=cd.v, user_id=uid, attribute=cd.a,
-        ability=cd.b, difficulty=cd.d, target=cd.g))  # fmt: skip
+    cd = callback_data
+    await _apply(query, callback_answer, uow, i18n, chat_info, t, game, cd,
+                 service.start_extended, attribute=cd.a, ability=cd.b, difficulty=cd.d,
+                 target=cd.g)  # fmt: skip
 
 
 async def press_extended_roll(
@@ -208,29 +158,16 @@ async def press_extended_roll(
     game: GameDTO, uow: UnitOfWork, user: UserDTO, i18n: I18n, chat_info: ChatDTO | None,
     t: Translator,
 ) -> None:  # fmt: skip
-    cd, uid = callback_data, query.from_user.id
-    await _apply(
-        query, callback_answer, uow, i18n, chat_info, t,
-        lambda chat: service.roll_extended(
-            uow, game, cd.tracker_id, chat_id=chat, v=cd.v, user_id=uid, user_name=user.name
-        ),
-    )  # fmt: skip
+    await _apply(query, callback_answer, uow, i18n, chat_info, t, game, callback_data,
+                 service.roll_extended, user_name=user.name)  # fmt: skip
 
 
 async def press_end(
     query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: views.ZtEndCD,
     game: GameDTO, uow: UnitOfWork, i18n: I18n, chat_info: ChatDTO | None, t: Translator,
 ) -> None:  # fmt: skip
-    cd, uid = callback_data, query.from_user.id
-    await _apply(
-        query,
-        callback_answer,
-        uow,
-        i18n,
-        chat_info,
-        t,
-        lambda chat: service.end(uow, game, cd.tracker_id, chat_id=chat, v=cd.v, user_id=uid),
-    )
+    await _apply(query, callback_answer, uow, i18n, chat_info, t, game, callback_data,
+                 service.end)  # fmt: skip
 
 
 async def press_view(

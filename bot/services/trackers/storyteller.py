@@ -30,6 +30,7 @@ from engine.systems.storyteller.soak import soak_dice, soak_faces, soak_notation
 from engine.text import msg
 
 KIND: Final = "storyteller_scene"
+MAX_PARTICIPANTS: Final = 40  # set-up toggles stay under Telegram's 100 buttons
 LOG_KEPT: Final = 60  # events kept in the state; the view clips to the message size anyway
 ATTRIBUTES: Final = tuple(Attribute)
 DIFFICULTIES: Final = tuple(range(3, 11))
@@ -164,6 +165,7 @@ async def open_scene(
         r for r in await uow.characters.for_game(game.id, statuses=("active",))
         if r.system == "storyteller"
     ]  # fmt: skip
+    rows = rows[:MAX_PARTICIPANTS]
     ids = [r.id for r in rows]
     state: dict[str, Any] = {
         "phase": "setup", "fight": fight, "pool": ids, "chosen": ids,
