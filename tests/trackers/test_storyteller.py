@@ -225,3 +225,14 @@ async def test_soak_incapacitation_and_repost(running: Harness) -> None:
     assert "Ход: Техлана" in moved.text
     await tap(h, ALICE, moved, "ztn")
     assert (await tracker(h))["state"]["round"] == 3 and "оборот 3" in moved.text
+
+    # Two presses of one button at once, and a redelivered update: one step.
+    version = (await tracker(h))["version"]
+    nxt = data(moved, "ztn")
+    first = emu.press(ALICE, GROUP, moved.message_id, nxt)
+    second = emu.press(ALICE, GROUP, moved.message_id, nxt)
+    answers = [await emu.wait_callback_answer(p.callback_query_id) for p in (first, second)]
+    assert sorted(a.show_alert for a in answers) == [False, True]
+    emu.redeliver(first.update_id)
+    await emu.wait_idle()
+    assert (await tracker(h))["version"] == version + 1
