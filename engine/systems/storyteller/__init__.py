@@ -10,6 +10,8 @@ Modules:
 * ``simple``, ``multiple``, ``extended``, ``opposed``, ``teamwork`` — action state machines
   driven one roll at a time (play-by-post is asynchronous);
 * ``health`` — seven health levels with dice penalties;
+* ``soak`` — Stamina soaks bashing damage before it is marked;
+* ``initiative`` — Dexterity + Wits − wounds + 1d10, and the order of a turn;
 * ``milestones`` — scene, chapter and story ends with change lists.
 """
 
