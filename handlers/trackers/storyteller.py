@@ -27,7 +27,7 @@ from handlers.filters import GameSystem, HasGame, IsGM
 from handlers.games import gm_only, no_game
 from handlers.trackers.common import chat_translator, post, refresh
 from handlers.trackers.registry import register
-from handlers.views.edit import edit_markup
+from handlers.views.edit import edit_text
 from handlers.views.trackers import storyteller as views
 
 SYSTEM = "storyteller"
@@ -193,7 +193,11 @@ async def press_view(
     actor = service.actor_id(tracker.state)
     found = await service.sheets(uow, [actor]) if actor is not None else {}
     sheet = found[actor][1] if actor in found else None
-    await edit_markup(message, views.chooser_keyboard(chat_t, tracker, cd, sheet))
+    text, _keyboard = await render(uow, chat_t, tracker)
+    prompt = views.chooser_prompt(chat_t, tracker.state, cd)
+    await edit_text(
+        message, f"{text}\n\n{prompt}", views.chooser_keyboard(chat_t, tracker, cd, sheet)
+    )
 
 
 def create_router() -> Router:

@@ -82,7 +82,9 @@ async def test_scene_from_opening_to_the_end(running: Harness) -> None:
 
     answer = await press(h, BOB, msg, data(msg, "ztv", "🎲"))
     assert answer.show_alert and "ztr" not in str(msg.reply_markup)
-    await tap(h, ALICE, msg, "ztv", "🎲")
+    version = (await tracker(h))["version"]
+    await tap(h, ALICE, msg, "ztv", "🎲")  # a chooser only swaps the buttons
+    assert "Техлана: выберите атрибут." in msg.text and (await tracker(h))["version"] == version
     await tap(h, ALICE, msg, "ztv", "Ловкость 3")
     await tap(h, ALICE, msg, "ztv", "Атлетизм 2")
     await tap(h, ALICE, msg, "ztv", "💪")  # Willpower on

@@ -410,5 +410,21 @@ def chooser_keyboard(
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
+def chooser_prompt(t: Translator, state: dict[str, Any], view: ZtViewCD) -> str:
+    """One line under the scene saying what the buttons below choose."""
+    actor = service.actor_id(state)
+    name = _name(state, actor) if actor is not None else ""
+    prompts = {
+        "a": t("{name}: choose the attribute.", name=name),
+        "b": t("{name}: choose the ability.", name=name),
+        "d": t("{name}: choose the difficulty (6 is standard).", name=name),
+        "t": t("How many successes does the extended action need?"),
+        "h": t("Whose health?"),
+        "k": t("{name}: damage or healing, one level a press.", name=_name(state, view.c)),
+        "e": t("End the scene for everyone?"),
+    }
+    return "👉 <i>" + prompts.get(view.s, "") + "</i>"
+
+
 def _difficulty(t: Translator, d: int) -> str:
     return t("{d} standard", d=d) if d == st.DEFAULT_DIFFICULTY else str(d)
