@@ -208,7 +208,11 @@ async def start(
     state = _copy(tracker)
     if state["phase"] != "setup":
         raise core.TrackerRefused(SETUP_OVER)
-    found = await sheets(uow, state["chosen"])
+    found = {
+        cid: entry
+        for cid, entry in (await sheets(uow, state["chosen"])).items()
+        if entry[0].status == "active"  # retired since the scene opened: left out
+    }
     if not found:
         raise core.TrackerRefused(NOBODY)
     entries: list[tuple[int, st.Initiative]] = []

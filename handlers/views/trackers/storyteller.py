@@ -122,6 +122,10 @@ def _name(state: dict[str, Any], cid: int) -> str:
     return escape(state.get("names", {}).get(str(cid), "?"))
 
 
+def _npc(state: dict[str, Any], cid: int) -> str:
+    return " 👾" if cid in state.get("npc", []) else ""
+
+
 def _trait(t: Translator, key: str) -> str:
     return escape(st.trait_name(key).render(t.locale))
 
@@ -239,7 +243,7 @@ def scene_text(
         head.append(t("The GM chooses who takes part, then «Start»."))
         for cid in state.get("pool", []):
             mark = "✅" if cid in state.get("chosen", []) else "▫️"
-            head.append(f"{mark} {_name(state, cid)}")
+            head.append(f"{mark} {_name(state, cid)}{_npc(state, cid)}")
         if not state.get("pool"):
             head.append(t("No active characters or NPCs in this game yet."))
         return clip(head, [])
@@ -254,7 +258,7 @@ def scene_text(
         marker = "▶️ " if cid == current else ""
         name = f"<b>{_name(state, cid)}</b>" if cid == current else _name(state, cid)
         shown = t("init {n}", n=total) if total is not None else t("cannot act")
-        head.append(f"{place}. {marker}{name} · {shown}")
+        head.append(f"{place}. {marker}{name}{_npc(state, cid)} · {shown}")
         if cid in found:
             head.append("    " + health_line(t, found[cid][1]))
         entry = service.extended_of(state, cid)
