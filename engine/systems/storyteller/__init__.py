@@ -10,6 +10,8 @@ Modules:
 * ``simple``, ``multiple``, ``extended``, ``opposed``, ``teamwork`` — action state machines
   driven one roll at a time (play-by-post is asynchronous);
 * ``health`` — seven health levels with dice penalties;
+* ``soak`` — Stamina soaks bashing damage before it is marked;
+* ``initiative`` — Dexterity + Wits − wounds + 1d10, and the order of a turn;
 * ``milestones`` — scene, chapter and story ends with change lists.
 """
 
@@ -39,6 +41,13 @@ from .health import (
     health_name,
     is_incapacitated,
     wound_penalty,
+)
+from .initiative import (
+    Initiative,
+    initiative_notation,
+    initiative_order,
+    initiative_rating,
+    roll_initiative,
 )
 from .milestones import MilestoneKind, apply_milestone
 from .multiple import (
@@ -175,6 +184,7 @@ __all__ = [
     "FreebieReport",
     "HealthLevel",
     "HealthTrack",
+    "Initiative",
     "MilestoneKind",
     "MultipleAction",
     "MultipleEntry",
@@ -220,6 +230,9 @@ __all__ = [
     "gain_banality",
     "heal",
     "health_name",
+    "initiative_notation",
+    "initiative_order",
+    "initiative_rating",
     "is_incapacitated",
     "join_teamwork",
     "mirrored_difficulties",
@@ -234,6 +247,7 @@ __all__ = [
     "retry_opposed_extended",
     "roll_character",
     "roll_extended",
+    "roll_initiative",
     "roll_multiple",
     "roll_opposed",
     "roll_opposed_extended",

@@ -1,0 +1,1 @@
+"""Views of the issue-10 trackers: one renderer module per system."""
