@@ -75,7 +75,7 @@ async def test_cliche_pump_adds_dice_and_costs_them_after_the_roll(running: Harn
     assert len(faces) == 5
     result = roll("5d6", ScriptedSource(faces), stored=True)
     words = outcome_words(SheetRoll("5d6", "Солдат (3)", 10, "cliche"), result, "en")
-    assert words in card.text and "lost 2 dice" in card.text
+    assert words in card.text and "lost that many dice" in card.text
     assert await _scalar(running, "SELECT kind FROM ledger") == "cliche.pump"
     lost = "SELECT (sheet->'cliches'->0->>'lost')::int FROM characters"
     assert await _scalar(running, lost) == 2
