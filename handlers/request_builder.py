@@ -99,6 +99,7 @@ async def gear(
         request = await option_service.choose(
             uow, request_id=callback_data.request_id, chat_id=query.message.chat.id,
             user_id=user.id, weapon=callback_data.weapon, stat=callback_data.stat,
+            boost=callback_data.boost,
         )  # fmt: skip
     except RequestRefused as refused:
         notify(callback_answer, t(refused.reason), alert=True)

@@ -61,6 +61,7 @@ class Offer:
     matter: bool = False  # matter: the GM's modifier buttons
     weapons: tuple[Weapon, ...] = ()  # lifegear: ready weapons usable with the requested stat
     stats: tuple[tuple[int, str], ...] = ()  # lifegear: (sheet index, name) the weapon allows
+    boosts: tuple[Weapon, ...] = ()  # lifegear: abilities / Help / items used before the roll
 
 
 def matter_base(request: RequestDTO) -> int | None:
@@ -104,6 +105,22 @@ def _lifegear_weapons(character: lifegear.Character) -> tuple[Weapon, ...]:
     return tuple(weapons[:MAX_WEAPONS])
 
 
+_BOOST_KINDS: Final = (lifegear.ItemKind.ABILITY, lifegear.ItemKind.HELP, lifegear.ItemKind.ITEM)
+
+
+def _lifegear_boosts(character: lifegear.Character, chosen: list[str]) -> tuple[Weapon, ...]:
+    """Ready abilities, Help and items with dice declared before the roll (and those chosen)."""
+    boosts = [
+        Weapon(index, item.name, item.dice)
+        for index, item in enumerate(character.gear)
+        if item.kind in _BOOST_KINDS
+        and item.dice.strip()
+        and item.timing is lifegear.UseTiming.BEFORE
+        and (item.usable or item.id in chosen)
+    ]
+    return tuple(boosts[:MAX_WEAPONS])
+
+
 def _weapon_stats(character: lifegear.Character, item: lifegear.Item) -> tuple[str, ...]:
     return tuple(name for _, name in _weapon_stat_indices(character, item))
 
@@ -144,7 +161,8 @@ async def offer(uow: UnitOfWork, game: GameDTO, request: RequestDTO) -> Offer:
             item = next((i for i in character.gear if i.id == chosen), None)
             if item is not None:
                 stats = _weapon_stat_indices(character, item)
-        return Offer(weapons=weapons, stats=stats if len(stats) > 1 else ())
+        boosts = _lifegear_boosts(character, list(request.options.get("boosts", ())))
+        return Offer(weapons=weapons, stats=stats if len(stats) > 1 else (), boosts=boosts)
     return Offer()
 
 
@@ -221,18 +239,23 @@ async def modify(
     return await _save(uow, request, pool_notation(pool) if pool > 0 else CHANCE_NOTATION, options)
 
 
-def _lifegear_expression(character: lifegear.Character, stat: str, weapon: str | None) -> str:
-    plan = lifegear.RollPlan(stat=stat, weapon=weapon)
+def _lifegear_expression(
+    character: lifegear.Character, stat: str, weapon: str | None, boosts: tuple[str, ...] = ()
+) -> str:
+    plan = lifegear.RollPlan(stat=stat, weapon=weapon, boosts=boosts)
     expr, _ = lifegear.roll_expression(character, plan)
     return expr.render()
 
 
 async def choose(
-    uow: UnitOfWork, *, request_id: int, chat_id: int, user_id: int, weapon: int, stat: int
-) -> RequestDTO:
-    """Lifegear: take the sheet's weapon number ``weapon`` (−1: none) and, for a weapon with
-    several stats, the sheet's stat number ``stat`` (−1: keep). Raises ``EngineError`` when the
-    sheet's rules refuse it (a broken weapon, a stat the weapon does not use)."""
+    uow: UnitOfWork, *, request_id: int, chat_id: int, user_id: int, weapon: int, stat: int,
+    boost: int = -1,
+) -> RequestDTO:  # fmt: skip
+    """Lifegear: take the sheet's weapon number ``weapon`` (−1: none, −2: keep), for a weapon
+    with several stats the sheet's stat number ``stat`` (−1: keep), or toggle the gear item
+    number ``boost`` (an ability, Help or item used before the roll, spent when rolled).
+    Raises ``EngineError`` when the sheet's rules refuse it (a broken weapon, a spent ability,
+    a stat the weapon does not use)."""
     request, game = await _pending(uow, request_id, chat_id, user_id)
     if game.system != "lifegear" or "stat" not in request.options:
         raise RequestRefused(N_("This button is no longer active."))
@@ -258,7 +281,18 @@ async def choose(
         if stat >= len(character.stats) or not options.get("weapon"):
             raise RequestRefused(N_("This button is no longer active."))
         options["stat"] = character.stats[stat].name
-    expression = _lifegear_expression(character, options["stat"], options.get("weapon"))
+    if boost >= 0:
+        if boost >= len(character.gear):
+            raise RequestRefused(N_("This button is no longer active."))
+        item_id = character.gear[boost].id
+        chosen = [b for b in options.get("boosts", ()) if b != item_id]
+        if len(chosen) == len(options.get("boosts", ())):
+            chosen.append(item_id)
+        options["boosts"] = chosen
+        options["boost_names"] = [lifegear.find_item(character, b).name for b in chosen]
+    expression = _lifegear_expression(
+        character, options["stat"], options.get("weapon"), tuple(options.get("boosts", ()))
+    )
     if options.get("weapon"):
         options["weapon_name"] = lifegear.find_item(character, options["weapon"]).name
     else:
@@ -270,20 +304,29 @@ async def choose(
 
 
 async def check_before_roll(uow: UnitOfWork, game: GameDTO, request: RequestDTO) -> None:
-    """Lifegear: the chosen weapon must still be usable when the dice fall."""
-    if game.system != "lifegear" or not request.options.get("weapon"):
+    """Lifegear: the chosen weapon and boosts must still be usable when the dice fall."""
+    if game.system != "lifegear" or not (
+        request.options.get("weapon") or request.options.get("boosts")
+    ):
         return
     found = await _sheet(uow, game, request.target_user_id)
     if found is None or not isinstance(found[1], lifegear.Character):
         return
     try:
-        _lifegear_expression(found[1], request.options["stat"], request.options["weapon"])
+        _lifegear_expression(
+            found[1], request.options["stat"], request.options.get("weapon"),
+            tuple(request.options.get("boosts", ())),
+        )  # fmt: skip
     except EngineError as error:
-        raise RequestRefused(N_("The chosen weapon cannot be used now: choose again.")) from error
+        raise RequestRefused(N_("The chosen gear cannot be used now: choose again.")) from error
 
 
 async def settle(uow: UnitOfWork, game: GameDTO, request: RequestDTO, user_id: int) -> None:
-    """After the (first) roll: pay a cliché pump through the ledger. Does not commit."""
+    """After the (first) roll: pay a cliché pump, spend lifegear boosts (ledger; no commit)."""
+    boosts = tuple(str(b) for b in request.options.get("boosts", ()))
+    if game.system == "lifegear" and boosts:
+        await _spend_boosts(uow, game, request, user_id, boosts)
+        return
     pumped = int(request.options.get("pump", 0))
     if game.system != "cliche" or not pumped:
         return
@@ -299,3 +342,22 @@ async def settle(uow: UnitOfWork, game: GameDTO, request: RequestDTO, user_id: i
         )  # fmt: skip
     except (EngineError, ledger.LedgerError):
         return  # the cliché is gone from the sheet: the roll stands, nothing to pay from
+
+
+async def _spend_boosts(
+    uow: UnitOfWork, game: GameDTO, request: RequestDTO, user_id: int, boosts: tuple[str, ...]
+) -> None:
+    found = await _sheet(uow, game, request.target_user_id)
+    if found is None:
+        return
+
+    def spend(character: SheetModel) -> SheetModel:
+        assert isinstance(character, lifegear.Character)
+        for item_id in boosts:  # spent per its use limit, as a roll with boosts does
+            character = lifegear.use_item(character, item_id)[0]
+        return character
+
+    await ledger.change_sheets(
+        uow, game=game, actor_user_id=user_id, kind="lifegear.use",
+        changes={found[0]: spend}, reason=f"request {request.id}",
+    )  # fmt: skip

@@ -25,8 +25,9 @@ class MatterModCD(CallbackData, prefix="rqm"):
 
 class GearCD(CallbackData, prefix="rqw"):
     request_id: int
-    weapon: int  # the sheet's gear index; -1: no weapon (or keep it, with a stat)
+    weapon: int  # the sheet's gear index; -1: no weapon; -2: keep
     stat: int = -1  # the sheet's stat index; -1: keep
+    boost: int = -1  # the sheet's gear index of an ability / Help / item to toggle
 
 
 MODIFIER_NAMES = {
@@ -87,6 +88,17 @@ def option_rows(
                 )
             ]
         )
+    boosts = set(request.options.get("boosts", ()))
+    names = set(request.options.get("boost_names", ()))
+    toggles = [
+        InlineKeyboardButton(
+            text=("• " if item.name in names and boosts else "")
+            + f"✨ {item.name[:24]} (+{item.dice[:10]})",
+            callback_data=GearCD(request_id=rid, weapon=-2, boost=item.index).pack(),
+        )
+        for item in offer.boosts
+    ]
+    rows += [toggles[i : i + 2] for i in range(0, len(toggles), 2)]
     if offer.stats:
         rows.append(
             [
@@ -143,4 +155,11 @@ def option_lines(
         )
     elif options.get("requested_stat") and options.get("stat") != options["requested_stat"]:
         lines.append(t("Stat: {stat}", stat=escape(str(options["stat"]))))
+    if options.get("boost_names"):
+        used = ", ".join(escape(str(name)) for name in options["boost_names"])
+        lines.append(
+            t("✨ Used: {items} (spent after the roll per their rules)", items=used)
+            if not rolled
+            else t("✨ Used and spent per their rules: {items}", items=used)
+        )
     return lines

@@ -131,6 +131,11 @@ async def test_lifegear_weapon_and_stat(running: Harness) -> None:
         id="axe", name="Топор", kind=lifegear.ItemKind.WEAPON, dice="1d8",
         state=lifegear.ItemState.BROKEN,
     )  # fmt: skip
+    aim = lifegear.Item(id="aim", name="Меткость", kind=lifegear.ItemKind.ABILITY, dice="1d4")
+    spent = lifegear.Item(
+        id="friend", name="Друг", kind=lifegear.ItemKind.HELP, dice="1d6",
+        state=lifegear.ItemState.SPENT,
+    )  # fmt: skip
     hero = lifegear.Character(
         name="Ли",
         max_lives=5,
@@ -138,14 +143,16 @@ async def test_lifegear_weapon_and_stat(running: Harness) -> None:
             lifegear.Stat(name="Стрельба", dice="1d8+3"),
             lifegear.Stat(name="Ловкость", dice="1d10"),
         ),
-        gear=(broken, bow),
+        gear=(broken, bow, aim, spent),
     )
     await _insert_character(running, "lifegear", hero)
     card = await _request(running, "Стрельба vs 10")
     assert percent(distribution("1d8+3").p_at_least(10)) in card.text
-    weapons = _data(card, "rqw:")
-    assert weapons == [f"rqw:{await _scalar(running, 'SELECT id FROM roll_requests')}:1:-1"]
+    rid = await _scalar(running, "SELECT id FROM roll_requests")
+    weapons = _data(card, f"rqw:{rid}:1:")
+    assert _data(card, "rqw:") == [f"rqw:{rid}:1:-1:-1", f"rqw:{rid}:-2:-1:2"]
     assert "Топор" not in str(card.reply_markup)  # broken: not offered
+    assert "Друг" not in str(card.reply_markup)  # spent until rest: not offered
 
     assert (await _press(running, BOB, card, weapons[0])).show_alert
     edits = card.edits
@@ -154,7 +161,7 @@ async def test_lifegear_weapon_and_stat(running: Harness) -> None:
     assert await _scalar(running, "SELECT expression FROM roll_requests") == "1d8+1d6+3"
     assert "Лук" in card.text
     assert percent(distribution("1d8+1d6+3").p_at_least(10)) in card.text
-    stats = [d for d in _data(card, "rqw:") if d.endswith(":-2:1")]
+    stats = [d for d in _data(card, "rqw:") if d.endswith(":-2:1:-1")]
     assert len(stats) == 1  # the bow also takes Ловкость
     edits = card.edits
     await _press(running, ALICE, card, stats[0])
@@ -162,9 +169,22 @@ async def test_lifegear_weapon_and_stat(running: Harness) -> None:
     assert await _scalar(running, "SELECT expression FROM roll_requests") == "1d10+1d6"
     assert percent(distribution("1d10+1d6").p_at_least(10)) in card.text
 
+    aim_toggle = f"rqw:{rid}:-2:-1:2"
+    assert aim_toggle in _data(card, "rqw:") and "Меткость" in str(card.reply_markup)
+    assert (await _press(running, BOB, card, aim_toggle)).show_alert
+    edits = card.edits
+    await _press(running, ALICE, card, aim_toggle)
+    await running.emu.wait_for(lambda: card.edits > edits)
+    notation = await _scalar(running, "SELECT expression FROM roll_requests")
+    assert notation == "1d10+1d6+1d4"
+    assert percent(distribution(notation).p_at_least(10)) in card.text and "Меткость" in card.text
+
     await _roll(running, card)
-    assert await _scalar(running, "SELECT expression FROM rolls") == "1d10+1d6"
+    assert await _scalar(running, "SELECT expression FROM rolls") == notation
     faces = await _scalar(running, "SELECT faces FROM rolls")
-    result = roll("1d10+1d6", ScriptedSource(faces), stored=True)
-    words = outcome_words(SheetRoll("1d10+1d6", "", 10, "lifegear"), result, "en")
+    result = roll(notation, ScriptedSource(faces), stored=True)
+    words = outcome_words(SheetRoll(notation, "", 10, "lifegear"), result, "en")
     assert words in card.text
+    assert await _scalar(running, "SELECT kind FROM ledger") == "lifegear.use"
+    state = "SELECT sheet->'gear'->2->>'state' FROM characters"
+    assert await _scalar(running, state) == "spent"
