@@ -163,7 +163,7 @@ async def build(
         )
         return
     level = None if callback_data.d in (builder.UNSET, builder.NONE) else callback_data.d
-    if any(r.message_id == message.message_id for r in await uow.requests.pending_for(game.id)):
+    if await uow.requests.by_message(message.chat.id, message.message_id) is not None:
         notify(callback_answer, t("Already requested."))
         return
     try:

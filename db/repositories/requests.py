@@ -175,6 +175,14 @@ class RequestRepo:
         )
         return [_dto(r) for r in (await self._session.execute(stmt)).scalars()]
 
+    async def by_message(self, chat_id: int, message_id: int) -> RequestDTO | None:
+        """The request whose card is this message (any status)."""
+        stmt = select(RollRequest).where(
+            col(RollRequest.chat_id) == chat_id, col(RollRequest.message_id) == message_id
+        )
+        row = (await self._session.execute(stmt)).scalars().first()
+        return _dto(row) if row else None
+
     async def pending_for(self, game_id: int) -> list[RequestDTO]:
         stmt = (
             select(RollRequest)

@@ -60,12 +60,17 @@ async def test_fate_request_from_the_sheet_with_ladder_words(running: Harness) -
     assert "Мира" in builder.text
     await _step(running, builder, _by_text(builder, "Атлетика", "+3"))
     assert "Хорошо +3" in str(builder.reply_markup)  # the ladder's words
-    await _step(running, builder, _by_text(builder, "Хорошо"))
+    good = _by_text(builder, "Хорошо")
+    await _step(running, builder, good)
     assert await _scalar(running, "SELECT expression FROM roll_requests") == "4dF+3"
     assert await _scalar(running, "SELECT target_number FROM roll_requests") == 3
     assert await _scalar(running, "SELECT target_user_id FROM roll_requests") == ALICE
     assert await _scalar(running, "SELECT message_id FROM roll_requests") == builder.message_id
     assert percent(distribution("4dF+3").p_at_least(3)) in builder.text
+    edits = builder.edits
+    await _press(running, GM, builder, good)  # a stale press of the last step: no second card
+    assert builder.edits == edits
+    assert await _scalar(running, "SELECT count(*) FROM roll_requests") == 1
     # the same card as /request: only Alice (or the GM) rolls it
     roll = _by_text(builder, "🎲")
     assert (await _press(running, BOB, builder, roll)).show_alert
