@@ -37,6 +37,13 @@ MODIFIER_NAMES = {
     Modifier.ALL_AGAINST: N_("everything against"),
 }
 
+BUTTON_NAMES = {
+    1: N_("+1 advantage"),
+    3: N_("+3 overwhelming"),
+    -1: N_("−1 complication"),
+    -3: N_("−3 all against"),
+}
+
 
 def _signed(value: int) -> str:
     return f"+{value}" if value > 0 else f"−{-value}"
@@ -58,15 +65,16 @@ def option_rows(
         rows += [pumps[i : i + 3] for i in range(0, len(pumps), 3)]
     if offer.matter:
         active = {MODIFIER_DICE[m] for m in matter_modifiers(request.options)}
-        rows.append(
-            [
-                InlineKeyboardButton(
-                    text=("✓ " if d in active else "") + _signed(d),
-                    callback_data=MatterModCD(request_id=rid, dice=d).pack(),
-                )
-                for d in (-3, -1, 1, 3)
-            ]
-        )
+        for pair in ((1, 3), (-1, -3)):
+            rows.append(
+                [
+                    InlineKeyboardButton(
+                        text=("✓ " if d in active else "") + t(BUTTON_NAMES[d]),
+                        callback_data=MatterModCD(request_id=rid, dice=d).pack(),
+                    )
+                    for d in pair
+                ]
+            )
     chosen = request.options.get("weapon")
     for weapon in offer.weapons:
         mark = "• " if request.options.get("weapon_name") == weapon.name and chosen else ""

@@ -4,6 +4,7 @@ expression and exact odds, only the right person presses, and the roll uses it."
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from sqlalchemy import text
@@ -60,7 +61,11 @@ async def test_cliche_pump_adds_dice_and_costs_them_after_the_roll(running: Harn
     assert await _scalar(running, "SELECT expression FROM roll_requests") == "3d6"
 
     edits = card.edits
-    await _press(running, ALICE, card, pumps[1])  # +2
+    presses = [running.emu.press(ALICE, GROUP, card.message_id, pumps[1]) for _ in range(8)]
+    answers = await asyncio.gather(
+        *(running.emu.wait_callback_answer(p.callback_query_id, timeout=30) for p in presses)
+    )
+    assert sum(1 for a in answers if not a.show_alert) == 1  # +2, applied once
     await running.emu.wait_for(lambda: card.edits > edits)
     assert "Pumped +2" in card.text and "«Солдат»" in card.text
     assert percent(distribution("5d6").p_at_least(10)) in card.text
