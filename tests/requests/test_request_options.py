@@ -16,8 +16,8 @@ from engine.dice.source import ScriptedSource
 from engine.systems import cliche, lifegear, matter
 from handlers.views.dice import percent
 from tests.conftest import Harness
-from tests.games.helpers import ALICE, BOB, GM, GROUP, buttons, seat_table
-from tests.sheet_rolls.test_e2e import _insert_character, create_game
+from tests.games.helpers import ALICE, BOB, GM, GROUP, buttons, create_game, seat_table
+from tests.sheet_rolls.test_e2e import _insert_character
 
 
 async def _scalar(h: Harness, sql: str) -> Any:

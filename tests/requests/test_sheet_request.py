@@ -12,8 +12,8 @@ from engine.systems import fate, matter, storyteller
 from engine.systems.storyteller import AbilityDots, AbilityGroup, Attributes
 from handlers.views.dice import percent
 from tests.conftest import Harness
-from tests.games.helpers import ALICE, BOB, GM, GROUP, buttons, seat_table
-from tests.sheet_rolls.test_e2e import _insert_character, create_game
+from tests.games.helpers import ALICE, BOB, GM, GROUP, buttons, create_game, seat_table
+from tests.sheet_rolls.test_e2e import _insert_character
 
 
 async def _scalar(h: Harness, sql: str) -> Any:
@@ -28,7 +28,10 @@ async def _sheet(h: Harness, name: str) -> Any:
 
 
 def _by_text(message: Any, *words: str) -> str:
-    return next(b["callback_data"] for b in buttons(message) if all(w in b["text"] for w in words))
+    data: str = next(
+        b["callback_data"] for b in buttons(message) if all(w in b["text"] for w in words)
+    )
+    return data
 
 
 async def _press(h: Harness, user: int, message: Any, data: str) -> Any:
