@@ -120,6 +120,7 @@ async def test_matter_modifiers_only_by_the_gm(running: Harness) -> None:
     assert await _scalar(running, "SELECT expression FROM roll_requests") == "chance"
     assert percent(matter_pool(0).at_least_1) in card.text
 
+    await running.restart()  # the modifiers are in Postgres, not in the process
     await _roll(running, card)
     assert await _scalar(running, "SELECT expression FROM rolls") == "chance"
     assert (await _press(running, GM, card, mods[1])).show_alert  # rolled: nothing changes
