@@ -194,3 +194,30 @@ async def test_lifegear_weapon_and_stat(running: Harness) -> None:
     assert await _scalar(running, "SELECT kind FROM ledger") == "lifegear.use"
     state = "SELECT sheet->'gear'->2->>'state' FROM characters"
     assert await _scalar(running, state) == "spent"
+
+
+async def test_lifegear_weapon_broken_before_the_roll_is_refused(running: Harness) -> None:
+    seat_table(running)
+    await create_game(running, "lifegear", "Лес")
+    bow = lifegear.Item(id="bow", name="Лук", kind=lifegear.ItemKind.WEAPON, dice="1d6")
+    hero = lifegear.Character(
+        name="Ли", max_lives=3, stats=(lifegear.Stat(name="Стрельба", dice="1d8+3"),), gear=(bow,)
+    )
+    await _insert_character(running, "lifegear", hero)
+    card = await _request(running, "Стрельба vs 10")
+    rid = await _scalar(running, "SELECT id FROM roll_requests")
+    edits = card.edits
+    await _press(running, ALICE, card, f"rqw:{rid}:0:-1:-1")
+    await running.emu.wait_for(lambda: card.edits > edits)
+    async with running.engine.begin() as conn:  # the bow breaks before Alice rolls
+        await conn.execute(
+            text("UPDATE characters SET sheet = jsonb_set(sheet, '{gear,0,state}', '\"broken\"')")
+        )
+    assert (await _press(running, ALICE, card, _data(card, "rq:")[0])).show_alert
+    assert await _scalar(running, "SELECT count(*) FROM rolls") == 0
+    edits = card.edits
+    await _press(running, ALICE, card, f"rqw:{rid}:-1:-1:-1")  # no weapon
+    await running.emu.wait_for(lambda: card.edits > edits)
+    assert await _scalar(running, "SELECT expression FROM roll_requests") == "1d8+3"
+    await _roll(running, card)
+    assert await _scalar(running, "SELECT expression FROM rolls") == "1d8+3"
