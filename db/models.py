@@ -335,6 +335,12 @@ class RollRequest(SQLModel, table=True):
     )
     # Requested by a trait of the player's character ("Атлетика"): its title, for outcome words.
     trait: str | None = Field(default=None, sa_column=Column(String(128)))
+    # Chosen on the card before the roll (bot/services/request_options.py): a cliché pump, the
+    # GM's matter modifiers, a lifegear weapon and stat; ``expression`` already includes them.
+    options: dict[str, Any] = Field(
+        default_factory=dict,
+        sa_column=Column(JSONB, nullable=False, server_default=text("'{}'::jsonb")),
+    )
     deadline: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True)))
     nudged_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True)))
     overdue_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True)))

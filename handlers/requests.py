@@ -20,6 +20,7 @@ from engine.errors import EngineError
 from handlers.callbacks import InvokeCD, InvokeMenuCD, RollRequestCD, WillpowerCD, notify
 from handlers.filters import HasGame, IsGM
 from handlers.games import gm_only, no_game
+from handlers.request_builder import pending_card
 from handlers.views import requests as views
 from handlers.views.edit import edit_markup, edit_text
 
@@ -41,13 +42,8 @@ async def new_request(
     request = await request_service.create(
         uow, game, gm_user_id=user.id, target_user_id=target.id, spec=spec
     )
-    chance = request_service.chance(request.expression, request.target_number)
-    sent = await message.answer(
-        views.card(t, request, user.name, target.full_name, chance, game.timezone),
-        reply_markup=views.card_keyboard(
-            t, request, willpower=willpower_service.offered(game.system, request.expression)
-        ),
-    )
+    text, markup = await pending_card(uow, t, request, game)
+    sent = await message.answer(text, reply_markup=markup)
     await request_service.attach_card(uow, request, sent.message_id)
 
 
@@ -96,17 +92,9 @@ async def spend_willpower(
         notify(callback_answer, error.render(locale), alert=True)
         return
     game = await uow.games.get(request.game_id)
-    gm = await uow.users.get(request.requested_by)
-    target = await uow.users.get(request.target_user_id)
-    chance = request_service.chance(request.expression, request.target_number)
-    await edit_text(
-        message,
-        views.card(
-            t, request, gm.name if gm else "GM", target.name if target else "?", chance,
-            game.timezone if game else "UTC",
-        ),
-        views.card_keyboard(t, request),
-    )  # fmt: skip
+    assert game is not None
+    text, markup = await pending_card(uow, t, request, game)
+    await edit_text(message, text, markup)
 
 
 async def invoke_menu(

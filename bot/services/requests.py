@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from fractions import Fraction
+from typing import Any
 
 from bot.i18n import N_
 from bot.services import rolls as roll_service
@@ -21,10 +22,12 @@ from bot.systems import SYSTEMS
 from db.repositories.games import GameDTO
 from db.repositories.requests import RequestDTO
 from db.uow import UnitOfWork
+from engine.common import SheetModel
 from engine.dice.ast import Cmp, Dice
 from engine.dice.odds import distribution, matter_pool, storyteller_pool
 from engine.dice.parser import parse
 from engine.errors import EngineError
+from engine.systems.matter.rolls import CHANCE_NOTATION
 
 # The note starts at ":" or a spaced dash ("—"); "-" alone belongs to the arithmetic (1d20-2).
 # A deadline: "in 2h" / "через 30м" (minutes, hours or days), before the note.
@@ -46,6 +49,7 @@ class RequestSpec:
     note: str | None
     due_in: timedelta | None = None  # the player should roll within this
     trait: str | None = None  # rolled by a trait of the player's character (its title)
+    options: dict[str, Any] | None = None  # which cliché / stat (bot/services/request_options)
 
 
 @dataclass(frozen=True)
@@ -79,10 +83,29 @@ async def spec_for(
     if ":" in body:
         body, note = (part.strip() for part in body.split(":", 1))
     character = SYSTEMS[game.system].load(active.sheet, active.schema_version)
-    plan = sheet_rolls.plan_sheet_roll(game.system, character, body, locale)
+    return sheet_spec(game.system, character, body, locale, note=note, due_in=deadline)
+
+
+def sheet_spec(
+    system: str, character: SheetModel, text: str, locale: str, *, note: str | None = None,
+    due_in: timedelta | None = None,
+) -> RequestSpec:  # fmt: skip
+    """A request by a trait of ``character`` (``Атлетика vs Хорошо``); raises ``EngineError``."""
+    plan = sheet_rolls.plan_sheet_roll(system, character, text, locale)
     return RequestSpec(
-        plan.notation, plan.target, (note or plan.title)[:NOTE_MAX], deadline, plan.title[:128]
-    )
+        plan.notation, plan.target, (note or plan.title)[:NOTE_MAX], due_in, plan.title[:128],
+        _trait_options(system, plan.title),
+    )  # fmt: skip
+
+
+def _trait_options(system: str, title: str) -> dict[str, Any] | None:
+    """Which cliché / stat a trait request rolls (the title is ``Name (dice)``)."""
+    name = title.rsplit(" (", 1)[0] if title.endswith(")") else title
+    if system == "cliche":
+        return {"cliche": name}
+    if system == "lifegear":
+        return {"stat": name}
+    return None
 
 
 _DEADLINE = re.compile(r"\s+(?:in|через)\s+(\d{1,3})\s*(m|h|d|м|ч|д)(?=\s*(?::|$))", re.I)
@@ -123,6 +146,8 @@ def parse_spec(text: str) -> RequestSpec:
 
 def chance(expression: str, target: int | None) -> Fraction | None:
     """The exact chance of success shown on the card, where it is defined."""
+    if expression == CHANCE_NOTATION:
+        return matter_pool(0).at_least_1  # the chance die: only a 10 succeeds
     try:
         root = parse(expression, stored=True).root
         if isinstance(root, Dice) and root.success is not None:
@@ -159,6 +184,7 @@ async def create(
         game_id=game.id, chat_id=game.chat_id, requested_by=gm_user_id,
         target_user_id=target_user_id, expression=spec.expression,
         target_number=spec.target_number, note=spec.note, deadline=deadline, trait=spec.trait,
+        options=spec.options,
     )  # fmt: skip
     await uow.commit()
     return request
@@ -184,6 +210,10 @@ async def press(
     )
     if not allowed:
         raise RequestRefused(N_("This roll is for someone else."))
+    from bot.services import request_options  # it imports this module
+
+    if game is not None and request.status == "pending":
+        await request_options.check_before_roll(uow, game, request)
     target = await uow.users.get(request.target_user_id)
     logged = await roll_service.roll_logged(
         uow,
@@ -198,6 +228,8 @@ async def press(
     )
     # Conditional, so safe on a replay too: a request can never stay pending with its roll.
     rolled = await uow.requests.mark_rolled(request.id, logged.entry.seq)
+    if rolled is not None and game is not None:
+        await request_options.settle(uow, game, request, user_id)  # a cliché pump is paid now
     await uow.commit()
     updated = rolled or await uow.requests.get(request.id)
     assert updated is not None

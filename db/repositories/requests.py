@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -31,6 +31,7 @@ class RequestDTO:
     invokes: tuple[dict[str, Any], ...] = ()
     deadline: datetime | None = None
     trait: str | None = None
+    options: dict[str, Any] = field(default_factory=dict)
 
     @property
     def roll_id(self) -> str:
@@ -43,7 +44,7 @@ def _dto(row: RollRequest) -> RequestDTO:
     return RequestDTO(
         row.id, row.game_id, row.chat_id, row.requested_by, row.target_user_id, row.expression,
         row.target_number, row.note, row.status, row.message_id, row.roll_seq, row.bonus,
-        row.rerolls, tuple(row.invokes), row.deadline, row.trait,
+        row.rerolls, tuple(row.invokes), row.deadline, row.trait, dict(row.options or {}),
     )  # fmt: skip
 
 
@@ -63,11 +64,12 @@ class RequestRepo:
         note: str | None,
         deadline: datetime | None = None,
         trait: str | None = None,
+        options: dict[str, Any] | None = None,
     ) -> RequestDTO:
         row = RollRequest(
             game_id=game_id, chat_id=chat_id, requested_by=requested_by,
             target_user_id=target_user_id, expression=expression, target_number=target_number,
-            note=note, deadline=deadline, trait=trait,
+            note=note, deadline=deadline, trait=trait, options=options or {},
         )  # fmt: skip
         self._session.add(row)
         await self._session.flush()
@@ -90,6 +92,18 @@ class RequestRepo:
             .values(bonus=bonus, rerolls=rerolls, invokes=invokes, roll_seq=roll_seq)
         )
         await self._session.execute(stmt)
+
+    async def set_options(
+        self, request_id: int, *, expression: str, options: dict[str, Any], trait: str | None
+    ) -> bool:
+        """A pending request's options and the expression they make (before the roll)."""
+        stmt = (
+            update(RollRequest)
+            .where(col(RollRequest.id) == request_id, col(RollRequest.status) == "pending")
+            .values(expression=expression, options=options, trait=trait)
+            .returning(col(RollRequest.id))
+        )
+        return (await self._session.execute(stmt)).scalar_one_or_none() is not None
 
     async def set_message(self, request_id: int, message_id: int) -> None:
         await self._session.execute(
@@ -162,6 +176,14 @@ class RequestRepo:
             .returning(RollRequest)
         )
         return [_dto(r) for r in (await self._session.execute(stmt)).scalars()]
+
+    async def by_message(self, chat_id: int, message_id: int) -> RequestDTO | None:
+        """The request whose card is this message (any status)."""
+        stmt = select(RollRequest).where(
+            col(RollRequest.chat_id) == chat_id, col(RollRequest.message_id) == message_id
+        )
+        row = (await self._session.execute(stmt)).scalars().first()
+        return _dto(row) if row else None
 
     async def pending_for(self, game_id: int) -> list[RequestDTO]:
         stmt = (

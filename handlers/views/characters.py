@@ -7,6 +7,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.i18n import N_, Translator
 from db.repositories.games import CharacterDTO, VersionDTO
 from handlers.callbacks import ApproveCD, ProposalCD, ReturnCD, SheetPageCD
+from handlers.views.request_builder import request_button
 from handlers.views.resources import resources_button
 from handlers.views.sheets import fit, page_title
 
@@ -135,6 +136,7 @@ def sheet_keyboard(
         rows += [buttons[i : i + 2] for i in range(0, len(buttons), 2)]
     if edit_url:  # an active character: its resources and its editor
         rows.append([resources_button(t, character_id)])
+        rows.append([request_button(t, character_id)])  # the GM's roll request
         rows.append([InlineKeyboardButton(text="✏️ " + t("Edit"), url=edit_url)])
     return InlineKeyboardMarkup(inline_keyboard=rows) if rows else None
 

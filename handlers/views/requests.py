@@ -9,6 +9,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.i18n import Translator
 from bot.services.invokes import Invoked
+from bot.services.request_options import Offer
 from bot.services.requests import PressResult
 from bot.services.sheet_rolls import SheetRoll, outcome_words
 from bot.services.willpower import with_willpower as willpower_reading
@@ -17,6 +18,7 @@ from engine.dice.render import render_html
 from engine.systems.storyteller import PoolRoll
 from handlers.callbacks import InvokeCD, InvokeMenuCD, RollRequestCD, WillpowerCD
 from handlers.views.dice import ROLL_BODY_LIMIT, percent, short_hash
+from handlers.views.request_options import option_lines, option_rows
 
 
 def _what(request: RequestDTO) -> str:
@@ -60,6 +62,7 @@ def card(
     player: str,
     p: Fraction | None,
     zone: str = "UTC",
+    offer: Offer | None = None,
 ) -> str:
     lines = [
         t(
@@ -75,11 +78,12 @@ def card(
         lines.append(t("⏳ Roll by {when}", when=_local(request.deadline, zone)))
     if request.bonus:
         lines.append(t("💪 Willpower spent: +1 automatic success."))
+    lines += option_lines(t, request, offer)
     return "\n".join(lines)
 
 
 def card_keyboard(
-    t: Translator, request: RequestDTO, *, willpower: bool = False
+    t: Translator, request: RequestDTO, *, willpower: bool = False, offer: Offer | None = None
 ) -> InlineKeyboardMarkup:
     rows = [
         [
@@ -97,6 +101,8 @@ def card_keyboard(
                 )
             ]
         )
+    if offer is not None:
+        rows += option_rows(t, request, offer)
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
@@ -112,6 +118,7 @@ def rolled_card(t: Translator, locale: str, result: PressResult, player: str) ->
     lines = [
         t("🎲 {player} rolled {what}", player=f"<b>{escape(player)}</b>", what=_what(request)),
         render_html(logged.result, locale, limit=ROLL_BODY_LIMIT),
+        *option_lines(t, request, rolled=True),
     ]
     if request.bonus and request.invokes and request.invokes[0].get("mode") == "willpower":
         line = willpower_line(t, locale, willpower_reading(request, logged.result))

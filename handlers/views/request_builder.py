@@ -1,0 +1,201 @@
+"""The GM's «🎲 Request a roll» from a character's /sheet: the trait, then the difficulty, by
+buttons; the message then becomes the normal request card.
+
+Each step's button carries the choices made so far (sheet indices, not names): ``t`` the trait,
+``a`` (storyteller) the ability (0 none, n the sheet's ability n−1), ``d`` the difficulty.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html import escape
+from typing import Final
+
+from aiogram.filters.callback_data import CallbackData
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.i18n import Translator
+from engine.common import SheetModel
+from engine.systems import cliche, fate, lifegear, matter, storyteller
+from engine.systems.cliche import TargetNumber
+from engine.systems.storyteller.rolls import difficulty_name
+from engine.systems.storyteller.traits import Attribute, trait_name
+from engine.text import has_message, msg
+
+UNSET: Final = -1
+NONE: Final = -99  # "no difficulty / no ability" chosen
+CANCEL: Final = -98
+FATE_LEVELS: Final = tuple(range(-1, 7))
+STORYTELLER_LEVELS: Final = tuple(range(3, 11))
+LIFEGEAR_LEVELS: Final = (5, 8, 10, 12, 15, 20)
+MAX_TRAITS: Final = 30
+
+
+class BuildCD(CallbackData, prefix="rqb"):
+    c: int  # the character
+    t: int = UNSET  # the trait (index into ``traits``); CANCEL closes the builder
+    a: int = UNSET  # storyteller: 0 no ability, n the sheet's ability n−1
+    d: int = UNSET  # the difficulty / opposition; NONE for none
+
+
+@dataclass(frozen=True)
+class Trait:
+    label: str  # on the button
+    name: str  # what the sheet shorthand reads (bot.services.sheet_rolls)
+
+
+def request_button(t: Translator, character_id: int) -> InlineKeyboardButton:
+    return InlineKeyboardButton(
+        text="🎲 " + t("Request a roll"), callback_data=BuildCD(c=character_id).pack()
+    )
+
+
+def traits(system: str, character: SheetModel, locale: str) -> list[Trait]:
+    """What the GM may ask for, from the sheet, in a fixed order."""
+    found: list[Trait] = []
+    if isinstance(character, fate.Character):
+        ranked = sorted(fate.Skill, key=lambda s: (-character.skill(s), s.value))
+        shown = [s for s in ranked if character.skill(s) > 0] or ranked
+        for skill in shown:
+            name = msg(f"fate.skill.{skill.value}").render(locale)
+            found.append(Trait(f"{name} {fate.signed(character.skill(skill))}", name))
+    elif isinstance(character, storyteller.Character):
+        for attribute in Attribute:
+            name = trait_name(attribute.value).render(locale)
+            dots = getattr(character.attributes, attribute.value)
+            found.append(Trait(f"{name} {dots}", name))
+    elif isinstance(character, matter.Character):
+        for key, dots in character.skills.items():
+            name = matter_label(key, locale)
+            found.append(Trait(f"{name} {dots}", name))
+    elif isinstance(character, cliche.Character):
+        for item in character.cliches:
+            dice = cliche.effective_dice(item)
+            if not item.armor and dice > 0:
+                found.append(Trait(f"{item.name} ({dice})", item.name))
+    elif isinstance(character, lifegear.Character):
+        for stat in character.stats:
+            found.append(Trait(f"{stat.name} ({stat.dice})", stat.name))
+    del system
+    return found[:MAX_TRAITS]
+
+
+def matter_label(key: str, locale: str) -> str:
+    full = f"matter.trait.{key}"
+    return msg(full).render(locale) if has_message(full) else key.replace("_", " ")
+
+
+def abilities(character: storyteller.Character, locale: str) -> list[Trait]:
+    return [
+        Trait(f"{trait_name(a.key).render(locale)} {a.dots}", trait_name(a.key).render(locale))
+        for a in character.abilities
+        if a.dots > 0
+    ][:MAX_TRAITS]
+
+
+def levels(system: str, locale: str) -> list[tuple[int, str]]:
+    """The difficulty / opposition buttons in the system's own words; [] when there is none."""
+    ru = locale == "ru"
+    if system == "fate":
+        return [(v, f"{fate.LADDER[v][0 if ru else 1]} {fate.signed(v)}") for v in FATE_LEVELS]
+    if system == "storyteller":
+        return [(d, f"{d} · {difficulty_name(d).render(locale)}") for d in STORYTELLER_LEVELS]
+    if system == "cliche":
+        return [(int(n), f"{int(n)} · {n.label.render(locale)}") for n in TargetNumber]
+    if system == "lifegear":
+        return [(n, str(n)) for n in LIFEGEAR_LEVELS]
+    return []
+
+
+def sheet_text(system: str, trait: str, ability: str | None, level: int | None) -> str:
+    """The sheet shorthand the request reads (``Атлетика vs 3``, ``Ловкость+Атлетизм 7``)."""
+    if system == "storyteller":
+        pool = trait + (f"+{ability}" if ability else "")
+        return pool if level is None else f"{pool} {level}"
+    if system == "matter" or level is None:
+        return trait
+    return f"{trait} vs {level}"
+
+
+def _grid(buttons: list[InlineKeyboardButton], width: int) -> list[list[InlineKeyboardButton]]:
+    return [buttons[i : i + width] for i in range(0, len(buttons), width)]
+
+
+def _cancel(t: Translator, character_id: int) -> list[InlineKeyboardButton]:
+    return [
+        InlineKeyboardButton(
+            text="✖ " + t("Cancel"), callback_data=BuildCD(c=character_id, t=CANCEL).pack()
+        )
+    ]
+
+
+def trait_step(
+    t: Translator, character_id: int, name: str, found: list[Trait]
+) -> tuple[str, InlineKeyboardMarkup]:
+    buttons = [
+        InlineKeyboardButton(
+            text=trait.label[:40], callback_data=BuildCD(c=character_id, t=i).pack()
+        )
+        for i, trait in enumerate(found)
+    ]
+    text = t("🎲 A roll for {name}: what does the player roll?", name=f"<b>{escape(name)}</b>")
+    rows = [*_grid(buttons, 2), _cancel(t, character_id)]
+    return text, InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def ability_step(
+    t: Translator, data: BuildCD, name: str, trait: Trait, found: list[Trait]
+) -> tuple[str, InlineKeyboardMarkup]:
+    buttons = [
+        InlineKeyboardButton(
+            text="— " + t("no ability"),
+            callback_data=BuildCD(c=data.c, t=data.t, a=0).pack(),
+        )
+    ]
+    buttons += [
+        InlineKeyboardButton(
+            text=ability.label[:40],
+            callback_data=BuildCD(c=data.c, t=data.t, a=i + 1).pack(),
+        )
+        for i, ability in enumerate(found)
+    ]
+    text = t(
+        "🎲 A roll for {name}: {trait} plus which ability?",
+        name=f"<b>{escape(name)}</b>",
+        trait=escape(trait.name),
+    )
+    rows = [*_grid(buttons, 2), _cancel(t, data.c)]
+    return text, InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def level_step(
+    t: Translator, system: str, locale: str, data: BuildCD, name: str, what: str
+) -> tuple[str, InlineKeyboardMarkup]:
+    buttons = [
+        InlineKeyboardButton(
+            text=label[:40], callback_data=BuildCD(c=data.c, t=data.t, a=data.a, d=value).pack()
+        )
+        for value, label in levels(system, locale)
+    ]
+    if system != "storyteller":  # a storyteller roll always has a difficulty (6 by default)
+        buttons.append(
+            InlineKeyboardButton(
+                text="— " + t("no difficulty"),
+                callback_data=BuildCD(c=data.c, t=data.t, a=data.a, d=NONE).pack(),
+            )
+        )
+    ask = (
+        t("opposition?")
+        if system == "fate"
+        else t("difficulty?")
+        if system == "storyteller"
+        else t("target number?")
+    )
+    text = t(
+        "🎲 A roll for {name}: {what} — {ask}",
+        name=f"<b>{escape(name)}</b>",
+        what=escape(what),
+        ask=ask,
+    )
+    rows = [*_grid(buttons, 2), _cancel(t, data.c)]
+    return text, InlineKeyboardMarkup(inline_keyboard=rows)
