@@ -1,0 +1,1 @@
+"""Renderers of the issue-10 trackers, one module per system."""
