@@ -208,12 +208,15 @@ async def render(
         return text, keyboard
     rows = await service.members(uow, game, state)
     sheets = {c: service.sheet_of(r) for c, r in rows.items()}
-    text = views.scene_text(t, state, rows, sheets)
     if not tracker.is_open:
-        return text, None
+        return views.scene_text(t, state, rows, sheets), None
+    if menu == "st" and cid not in rows:
+        menu = "main"
+    name = rows[cid].name if menu == "st" else ""
+    text = views.scene_text(t, state, rows, sheets, views.menu_hint(t, menu, name))
     if menu == "who":
         return text, who_keyboard(t, tracker, rows)
-    if menu == "st" and cid in sheets:
+    if menu == "st":
         return text, states_keyboard(t, tracker, cid, sheets[cid])
     if menu == "cond":
         return text, conditions_keyboard(t, tracker, state)

@@ -144,10 +144,14 @@ async def test_wrong_presser_stale_button_restart_and_undo(running: Harness) -> 
     assert await mh.press_refused(h, ALICE, tracker, "Состояния") == "Only the GM can do that."
     assert await mh.press_refused(h, BOB, tracker, "Завершить") == "Only the GM can do that."
 
-    # A button drawn for an older version is refused once the tracker moved on.
+    # Two presses of one button at once make one step; the other is told it is out of date.
     old_next = mh.data_of(h, tracker, "Следующий ход")
-    await _next(h, tracker, BOB)
-    before = mh.current(h, tracker).text
+    presses = [h.emu.press(u, GROUP, tracker.message_id, old_next) for u in (BOB, GM)]
+    answers = [await h.emu.wait_callback_answer(p.callback_query_id, 15) for p in presses]
+    assert sorted(a.show_alert for a in answers) == [False, True]
+    assert await mh.scalar(h, "SELECT count(*) FROM tracker_steps WHERE action = 'next'") == 1
+    # A button drawn for an older version stays refused once the tracker moved on.
+    before = await h.emu.wait_for(lambda: (m := mh.current(h, tracker).text) and "Ася." in m and m)
     answer = await mh.press_data(h, GM, tracker, old_next)
     assert answer.show_alert and "устарела" in (answer.text or "")
     assert mh.current(h, tracker).text == before and "👉 Ходит Ася" in before
@@ -203,6 +207,15 @@ async def test_commands_and_one_scene_at_a_time(running: Harness) -> None:
     assert said == "Сначала отметьте хотя бы одного участника."
     await mh.press(h, GM, tracker, "Ася")
     await mh.press(h, GM, tracker, "Начать")
+
+    # Mid-scene the GM adds a condition from its menu (a hint says what the menu is for).
+    await mh.press(h, GM, tracker, "Условия")
+    assert "Нажмите условие" in mh.current(h, tracker).text
+    await mh.press(h, GM, tracker, "Туман")
+    text = mh.current(h, tracker).text
+    assert "🌦 Условия: Туман" in text and "🌦 Новое условие: Туман" in text
+    await mh.press(h, GM, tracker, "Назад")
+    assert "Нажмите условие" not in mh.current(h, tracker).text
 
     # /tracker re-posts it below; the new copy works, the old one says it moved.
     sent = emu.send_text(GM, GROUP, "/tracker")

@@ -14,7 +14,7 @@ from db.repositories.games import CharacterDTO
 from engine.systems import matter
 from engine.systems.matter.conditions import CONDITIONS, ConditionId
 from engine.systems.matter.states import STATES, DurationKind, StateId
-from handlers.trackers.common import clip
+from handlers.trackers.common import MAX_TEXT, clip
 
 
 def esc(value: object) -> str:
@@ -138,11 +138,16 @@ def scene_text(
     state: SceneState,
     rows: Mapping[int, CharacterDTO],
     sheets: Mapping[int, matter.Character],
+    hint: str = "",
 ) -> str:
+    """The tracker's text; ``hint`` (what a GM menu is for) goes last, under the log."""
     names = {cid: r.name for cid, r in rows.items()}
     acting = state.acting()
     if state.phase is Phase.ENDED:
-        head = [t("<b>🏁 Scene over after {n} rounds</b>", n=state.scene.round)]
+        if state.scene.round:
+            head = [t("<b>🏁 Scene over after {n} rounds</b>", n=state.scene.round)]
+        else:
+            head = [t("<b>✖️ Scene cancelled</b>")]
         head += [member_line(t, "•", rows[c], sheets[c]) for c in rows]
     else:
         head = [
@@ -160,4 +165,20 @@ def scene_text(
             head.append(t("👉 {name}'s turn. «Next turn» when done.", name=who))
     head.append("")
     log = [entry_line(t, e, names) for e in state.log]
-    return clip(head, log)
+    if not hint:
+        return clip(head, log)
+    return clip(head, log, limit=MAX_TEXT - 96 - len(hint) - 2) + "\n\n" + hint
+
+
+def menu_hint(t: Translator, menu: str, name: str = "") -> str:
+    if menu == "who":
+        return t("🎭 Whose states? Pick a participant.")
+    if menu == "st":
+        bold = f"<b>{esc(name)}</b>"
+        return t(
+            "🎭 {name}: tap a state to give it (resisted by the rules) or ✅ to take it off.",
+            name=bold,
+        )
+    if menu == "cond":
+        return t("🌦 Tap a condition to add it to the scene or lift it.")
+    return ""
