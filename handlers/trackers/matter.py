@@ -85,6 +85,14 @@ class MatterStateCD(CallbackData, prefix="mxs"):
     on: bool
 
 
+class MatterWaterCD(CallbackData, prefix="mxw"):
+    """Наводнение: the GM moves ``cid`` out of the water or back in."""
+
+    tracker_id: int
+    v: int
+    cid: int
+
+
 class MatterEndCD(CallbackData, prefix="mxe"):
     tracker_id: int
     v: int
@@ -121,9 +129,10 @@ def setup_keyboard(
     t: Translator, tracker: TrackerDTO, state: service.SceneState, candidates: list
 ) -> InlineKeyboardMarkup:  # type: ignore[type-arg]
     v = tracker.version
+    npc = t(" (NPC)")
     people = [
         _button(
-            f"{'✅' if c.id in state.members else '▫️'} {c.name}{t(' (NPC)') if c.is_npc else ''}",
+            f"{'✅' if c.id in state.members else '▫️'} {c.name}{npc if c.is_npc else ''}",
             MatterMemberCD(tracker_id=tracker.id, v=v, cid=c.id),
         )
         for c in candidates
@@ -165,8 +174,11 @@ def who_keyboard(t: Translator, tracker: TrackerDTO, rows: dict) -> InlineKeyboa
 
 
 def states_keyboard(
-    t: Translator, tracker: TrackerDTO, cid: int, sheet: service.matter.Character
-) -> InlineKeyboardMarkup:
+    t: Translator, tracker: TrackerDTO, cid: int, sheet: service.matter.Character,
+    water: bool | None = None,
+) -> InlineKeyboardMarkup:  # fmt: skip
+    """The 23 states (✅ = on: press to take it off); under Наводнение, in or out of the
+    water (``water``: in it now; None: no flood)."""
     buttons = []
     for i, state in enumerate(STATE_IDS):
         on = sheet.has_state(state)
@@ -176,7 +188,14 @@ def states_keyboard(
                 MatterStateCD(tracker_id=tracker.id, v=tracker.version, cid=cid, s=i, on=not on),
             )
         )
-    return InlineKeyboardMarkup(inline_keyboard=[*_rows(buttons, 3), _back(t, tracker, "who")])
+    rows = _rows(buttons, 3)
+    if water is not None:
+        label = t("🌊 In the water")
+        label = f"{'✅' if water else '▫️'} {label}"
+        rows.append(
+            [_button(label, MatterWaterCD(tracker_id=tracker.id, v=tracker.version, cid=cid))]
+        )
+    return InlineKeyboardMarkup(inline_keyboard=[*rows, _back(t, tracker, "who")])
 
 
 def conditions_keyboard(
@@ -217,7 +236,8 @@ async def render(
     if menu == "who":
         return text, who_keyboard(t, tracker, rows)
     if menu == "st":
-        return text, states_keyboard(t, tracker, cid, sheets[cid])
+        water = str(cid) not in state.scene.out_of_water if service.flooded(state) else None
+        return text, states_keyboard(t, tracker, cid, sheets[cid], water)
     if menu == "cond":
         return text, conditions_keyboard(t, tracker, state)
     return text, main_keyboard(t, tracker)
@@ -334,6 +354,17 @@ async def press_state(
     ), menu="st", cid=d.cid)  # fmt: skip
 
 
+async def press_water(
+    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: MatterWaterCD,
+    game: GameDTO, user: UserDTO, uow: UnitOfWork, i18n: I18n, chat_info: ChatDTO | None,
+    t: Translator,
+) -> None:  # fmt: skip
+    d = callback_data
+    await _step(query, callback_answer, uow, i18n, chat_info, t, lambda: service.toggle_water(
+        uow, game, d.tracker_id, v=d.v, actor_user_id=user.id, cid=d.cid,
+    ), menu="st", cid=d.cid)  # fmt: skip
+
+
 async def press_end(
     query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: MatterEndCD,
     game: GameDTO, user: UserDTO, uow: UnitOfWork, i18n: I18n, chat_info: ChatDTO | None,
@@ -381,6 +412,7 @@ def create_router() -> Router:
     router.callback_query.register(press_start, MatterStartCD.filter(), mine)
     router.callback_query.register(press_next, MatterNextCD.filter(), mine)
     router.callback_query.register(press_state, MatterStateCD.filter(), mine)
+    router.callback_query.register(press_water, MatterWaterCD.filter(), mine)
     router.callback_query.register(press_end, MatterEndCD.filter(), mine)
     router.callback_query.register(press_menu, MatterMenuCD.filter(), mine)
     return router

@@ -11,7 +11,7 @@ from engine.systems import matter
 from engine.systems.matter import StateId
 from engine.systems.matter.traits import Skill
 from tests.conftest import Harness
-from tests.games.helpers import ALICE, BOB, GM, GROUP, create_game, seat_table
+from tests.games.helpers import ALICE, BOB, GM, GROUP, buttons, create_game, seat_table
 from tests.trackers import matter_helpers as mh
 
 
@@ -231,3 +231,48 @@ async def test_commands_and_one_scene_at_a_time(running: Harness) -> None:
     await mh.press(h, GM, again, "Отмена")
     assert not (mh.current(h, again).reply_markup or {}).get("inline_keyboard")
     assert await mh.scalar(h, "SELECT count(*) FROM trackers WHERE status = 'open'") == 0
+
+
+async def test_a_long_stormy_scene_stays_one_message_under_the_limit(running: Harness) -> None:
+    """Шторм (rain, wind, flood) with four participants over nine rounds: every round rolls
+    for everyone; the tracker is still the one edited message, under 4,096 characters."""
+    h = running
+    seat_table(h)
+    await create_game(h, "matter", "Материя")
+    for n in range(4):
+        hero = matter.new_character(f"Герой{n}").model_copy(
+            update={"skills": {Skill.CUNNING.value: 2, Skill.BRUTALITY.value: 1}}
+        )
+        await mh.insert(h, hero, owner=None, npc=True)
+    tracker = await mh.open_scene(h, "/fight")
+    for n in range(4):
+        await mh.press(h, GM, tracker, f"Герой{n}")
+    await mh.press(h, GM, tracker, "Шторм")
+    await mh.press(h, GM, tracker, "Начать")
+    sent_before = len(h.emu.bot_messages(GROUP))
+    # Герой0 climbs out of the water: Наводнение no longer rolls for them.
+    await mh.press(h, GM, tracker, "Состояния")
+    await mh.press(h, GM, tracker, "Герой0")
+    await mh.press(h, GM, tracker, "В воде")
+    assert "▫️ 🌊 В воде" in [b["text"] for b in buttons(mh.current(h, tracker))]
+    await mh.press(h, GM, tracker, "Назад")
+    await mh.press(h, GM, tracker, "Назад")
+    text = mh.current(h, tracker).text
+    assert "Герой0 (НИП) ❤️5/5 🏝" in text and "🏝 Герой0 выбирается из воды" in text
+    while "Сцена · раунд 2" not in mh.current(h, tracker).text:
+        await _next(h, tracker)
+    round_2 = mh.current(h, tracker).text.split("— Раунд 2 —")[1]
+
+    def flood_rolls(name: str) -> list[str]:
+        lines = round_2.splitlines()
+        return [x for x in lines if name in x and "Медлительность" in x and "🎲" in x]
+
+    assert len(flood_rolls("Герой1")) == 1 and flood_rolls("Герой0") == []
+    while "Сцена · раунд 9" not in mh.current(h, tracker).text:
+        await _next(h, tracker)
+    text = mh.current(h, tracker).text
+    assert len(h.emu.bot_messages(GROUP)) == sent_before  # edits only, no new messages
+    assert len(text) <= 4096 and "\n…\n" in text  # the oldest log lines gave way
+    assert "— Раунд 9 —" in text and "🎬 Сцена началась." not in text
+    rolls = await mh.scalar(h, "SELECT count(*) FROM rolls WHERE roll_id LIKE 'trk:%'")
+    assert rolls >= 4 * 9  # Наводнение alone rolls for everyone every round

@@ -183,6 +183,28 @@ async def toggle_condition(
     )  # fmt: skip
 
 
+def flooded(state: SceneState) -> bool:
+    """Наводнение is on (by itself or as part of Шторм)."""
+    return ConditionId.DELUGE in matter.active_conditions(state.scene)
+
+
+async def toggle_water(
+    uow: UnitOfWork, game: GameDTO, tracker_id: int, *, v: int, actor_user_id: int, cid: int
+) -> TrackerDTO:
+    """Наводнение: the GM marks who got out of the water (everyone is in it by default)."""
+    tracker, state = await _load(uow, game, tracker_id, v, gm=True, actor_user_id=actor_user_id)
+    rows = await members(uow, game, state)
+    if state.phase is not Phase.RUNNING or cid not in rows or not flooded(state):
+        raise core.TrackerRefused(N_("This button is no longer active."))
+    out = str(cid) in state.scene.out_of_water
+    state.scene = matter.set_in_water(state.scene, str(cid), in_water=out)
+    state.log.append(Entry(k="water_in" if out else "water_out", r=state.scene.round, c=cid))
+    return await core.step(
+        uow, tracker, expected_version=v, actor_user_id=actor_user_id, action="water",
+        state=_dump(state),
+    )  # fmt: skip
+
+
 class _Run:
     """One step's rolling context: where its rolls go in the log and who made them."""
 

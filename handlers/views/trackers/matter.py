@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from bot.i18n import N_, Translator
-from bot.services.trackers.matter import Entry, Phase, SceneState
+from bot.services.trackers.matter import Entry, Phase, SceneState, flooded
 from db.repositories.games import CharacterDTO
 from engine.systems import matter
 from engine.systems.matter.conditions import CONDITIONS, ConditionId
@@ -54,8 +54,11 @@ def _states(t: Translator, sheet: matter.Character) -> str:
     return ", ".join(parts)
 
 
-def member_line(t: Translator, marker: str, row: CharacterDTO, sheet: matter.Character) -> str:
-    health = f"❤️{sheet.health}/{sheet.health_max}"
+def member_line(
+    t: Translator, marker: str, row: CharacterDTO, sheet: matter.Character, *, dry: bool = False
+) -> str:
+    """``dry``: out of the water while Наводнение is on."""
+    health = f"❤️{sheet.health}/{sheet.health_max}" + (" 🏝" if dry else "")
     states = _states(t, sheet)
     tail = f" · {states}" if states else ""
     npc = t(" (NPC)") if row.is_npc else ""
@@ -102,6 +105,8 @@ _EVENT_TEXT: Final[dict[str, str]] = {
     "taken": N_("🎭 GM: {state} off {name}"),
     "cond_on": N_("🌦 New condition: {origin}"),
     "cond_off": N_("🌤 Condition lifted: {origin}"),
+    "water_in": N_("🌊 {name} is in the water"),
+    "water_out": N_("🏝 {name} is out of the water"),
 }
 _HAZARD_TEXT: Final[dict[str, str]] = {
     "burn": N_("🔥 {name}: a body part is burnt ({origin})"),
@@ -143,6 +148,10 @@ def scene_text(
     """The tracker's text; ``hint`` (what a GM menu is for) goes last, under the log."""
     names = {cid: r.name for cid, r in rows.items()}
     acting = state.acting()
+
+    def dry(cid: int) -> bool:
+        return flooded(state) and str(cid) in state.scene.out_of_water
+
     if state.phase is Phase.ENDED:
         if state.scene.round:
             head = [t("<b>🏁 Scene over after {n} rounds</b>", n=state.scene.round)]
@@ -158,8 +167,10 @@ def scene_text(
         ordered = [c for c in state.order if c in rows]
         for i, cid in enumerate(ordered, 1):
             marker = "▶️" if cid == acting else f"{i}."
-            head.append(member_line(t, marker, rows[cid], sheets[cid]))
-        head += [member_line(t, "⏸", rows[c], sheets[c]) for c in rows if c not in ordered]
+            head.append(member_line(t, marker, rows[cid], sheets[cid], dry=dry(cid)))
+        head += [
+            member_line(t, "⏸", rows[c], sheets[c], dry=dry(c)) for c in rows if c not in ordered
+        ]
         if acting is not None and acting in rows:
             who = f"<b>{esc(rows[acting].name)}</b>"
             head.append(t("👉 {name}'s turn. «Next turn» when done.", name=who))
