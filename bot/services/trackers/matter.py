@@ -64,8 +64,9 @@ class Entry(BaseModel):
     """One log line, kept as data (rendered in the chat's language).
 
     ``k`` is an engine ``EventKind`` or one of the tracker's own: ``start``, ``round``,
-    ``turn`` (someone passed the turn), ``cond_on``/``cond_off``, ``given``/``taken`` (the
-    GM's buttons, followed by the engine's events), ``end``.
+    ``cond_on``/``cond_off``, ``water_in``/``water_out``, ``end``. A state the GM gives
+    or takes is logged by the engine's own events (gained, resisted, removed…). Passing the
+    turn is not logged: the head shows whose turn it is, and the log keeps room for rolls.
     """
 
     k: str
@@ -360,8 +361,6 @@ async def next_turn(
     if owner != actor_user_id and not await is_gm(uow, game, actor_user_id):
         raise core.TrackerRefused(NOT_YOURS)
     state.members = list(rows)
-    if acting is not None:
-        state.log.append(Entry(k="turn", r=state.scene.round, c=acting))
     state.turn += 1
     while state.acting() is not None and state.acting() not in rows:
         state.turn += 1  # someone who left the game meanwhile
@@ -389,7 +388,6 @@ async def set_state(
     sheets = await _locked_sheets(uow, {cid: rows[cid]})
     sheet = sheets[cid]
     round_no = state.scene.round
-    state.log.append(Entry(k="given" if on else "taken", r=round_no, c=cid, s=state_id))
     if on:
         run = _Run(uow, game, tracker, actor_user_id, actor_name, {cid: rows[cid].name}, locale)
         scene = state.scene
