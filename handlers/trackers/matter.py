@@ -21,11 +21,12 @@ from bot.services.games import is_gm
 from bot.services.trackers import core
 from bot.services.trackers import matter as service
 from db.repositories.chats import ChatDTO
-from db.repositories.games import GameDTO
+from db.repositories.games import CharacterDTO, GameDTO
 from db.repositories.trackers import TrackerDTO
 from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
 from engine.errors import EngineError
+from engine.systems import matter
 from engine.systems.matter.conditions import ConditionId
 from engine.systems.matter.states import StateId
 from handlers.callbacks import notify
@@ -126,8 +127,8 @@ def _condition_buttons(
 
 
 def setup_keyboard(
-    t: Translator, tracker: TrackerDTO, state: service.SceneState, candidates: list
-) -> InlineKeyboardMarkup:  # type: ignore[type-arg]
+    t: Translator, tracker: TrackerDTO, state: service.SceneState, candidates: list[CharacterDTO]
+) -> InlineKeyboardMarkup:
     v = tracker.version
     npc = t(" (NPC)")
     people = [
@@ -165,7 +166,9 @@ def _back(t: Translator, tracker: TrackerDTO, to: str = "main") -> list[InlineKe
     return [_button(t("⬅️ Back"), MatterMenuCD(tracker_id=tracker.id, v=tracker.version, m=to))]
 
 
-def who_keyboard(t: Translator, tracker: TrackerDTO, rows: dict) -> InlineKeyboardMarkup:  # type: ignore[type-arg]
+def who_keyboard(
+    t: Translator, tracker: TrackerDTO, rows: dict[int, CharacterDTO]
+) -> InlineKeyboardMarkup:
     people = [
         _button(r.name, MatterMenuCD(tracker_id=tracker.id, v=tracker.version, m="st", cid=cid))
         for cid, r in rows.items()
@@ -174,7 +177,7 @@ def who_keyboard(t: Translator, tracker: TrackerDTO, rows: dict) -> InlineKeyboa
 
 
 def states_keyboard(
-    t: Translator, tracker: TrackerDTO, cid: int, sheet: service.matter.Character,
+    t: Translator, tracker: TrackerDTO, cid: int, sheet: matter.Character,
     water: bool | None = None,
 ) -> InlineKeyboardMarkup:  # fmt: skip
     """The 23 states (✅ = on: press to take it off); under Наводнение, in or out of the

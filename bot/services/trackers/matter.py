@@ -273,16 +273,17 @@ def _entries(events: Sequence[Event], round_no: int) -> list[Entry]:
     return out
 
 
+def _becomes(sheet: matter.Character) -> ledger.Mutation:
+    """The ledger's operation: the sheet computed on the locked row."""
+    return lambda _locked: sheet
+
+
 async def _write(
     uow: UnitOfWork, game: GameDTO, actor_user_id: int, kind: str,
     before: dict[int, matter.Character], after: dict[int, matter.Character],
 ) -> str | None:  # fmt: skip
     """The changed sheets through the ledger as one batch (None when nothing changed)."""
-    changes: dict[int, ledger.Mutation] = {
-        cid: (lambda _sheet, new=sheet: new)
-        for cid, sheet in after.items()
-        if sheet != before[cid]
-    }
+    changes = {cid: _becomes(sheet) for cid, sheet in after.items() if sheet != before[cid]}
     if not changes:
         return None
     batch = ledger.new_batch()
