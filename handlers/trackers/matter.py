@@ -94,6 +94,16 @@ class MatterWaterCD(CallbackData, prefix="mxw"):
     cid: int
 
 
+class MatterCrippledCD(CallbackData, prefix="mxk"):
+    """Тяжело ранен: the GM calls for ``cid``'s check (an Упорство roll or, ``wp``, a dot of
+    Willpower)."""
+
+    tracker_id: int
+    v: int
+    cid: int
+    wp: bool
+
+
 class MatterEndCD(CallbackData, prefix="mxe"):
     tracker_id: int
     v: int
@@ -197,6 +207,19 @@ def states_keyboard(
         label = f"{'✅' if water else '▫️'} {label}"
         rows.append(
             [_button(label, MatterWaterCD(tracker_id=tracker.id, v=tracker.version, cid=cid))]
+        )
+    if sheet.has_state(StateId.CRIPPLED):
+        tid, v = tracker.id, tracker.version
+        rows.append(
+            [
+                _button(
+                    t("🩸 Roll Tenacity"), MatterCrippledCD(tracker_id=tid, v=v, cid=cid, wp=False)
+                ),
+                _button(
+                    t("🩸 Spend Willpower"),
+                    MatterCrippledCD(tracker_id=tid, v=v, cid=cid, wp=True),
+                ),
+            ]
         )
     return InlineKeyboardMarkup(inline_keyboard=[*rows, _back(t, tracker, "who")])
 
@@ -368,6 +391,18 @@ async def press_water(
     ), menu="st", cid=d.cid)  # fmt: skip
 
 
+async def press_crippled(
+    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: MatterCrippledCD,
+    game: GameDTO, user: UserDTO, uow: UnitOfWork, i18n: I18n, chat_info: ChatDTO | None,
+    t: Translator,
+) -> None:  # fmt: skip
+    d, locale = callback_data, chat_translator(i18n, chat_info).locale
+    await _step(query, callback_answer, uow, i18n, chat_info, t, lambda: service.crippled_check(
+        uow, game, d.tracker_id, v=d.v, actor_user_id=user.id, actor_name=_who(user),
+        locale=locale, cid=d.cid, willpower=d.wp,
+    ), menu="st", cid=d.cid)  # fmt: skip
+
+
 async def press_end(
     query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: MatterEndCD,
     game: GameDTO, user: UserDTO, uow: UnitOfWork, i18n: I18n, chat_info: ChatDTO | None,
@@ -416,6 +451,7 @@ def create_router() -> Router:
     router.callback_query.register(press_next, MatterNextCD.filter(), mine)
     router.callback_query.register(press_state, MatterStateCD.filter(), mine)
     router.callback_query.register(press_water, MatterWaterCD.filter(), mine)
+    router.callback_query.register(press_crippled, MatterCrippledCD.filter(), mine)
     router.callback_query.register(press_end, MatterEndCD.filter(), mine)
     router.callback_query.register(press_menu, MatterMenuCD.filter(), mine)
     return router

@@ -276,3 +276,34 @@ async def test_a_long_stormy_scene_stays_one_message_under_the_limit(running: Ha
     assert "— Раунд 9 —" in text and "🎬 Сцена началась." not in text
     rolls = await mh.scalar(h, "SELECT count(*) FROM rolls WHERE roll_id LIKE 'trk:%'")
     assert rolls >= 4 * 9  # Наводнение alone rolls for everyone every round
+
+
+async def test_crippled_check_when_the_gm_calls_for_it(running: Harness) -> None:
+    """Тяжело ранен: a dot of Willpower holds on (none left → the engine's refusal), an
+    Упорство roll holds on or costs 1 Health; both through the ledger."""
+    h = running
+    seat_table(h)
+    await create_game(h, "matter", "Материя")
+    hurt = matter.new_character("Ася").model_copy(
+        update={
+            "health": 0,
+            "willpower": 1,
+            "skills": {Skill.TENACITY.value: 2},
+            "states": (matter.ActiveState(state=StateId.CRIPPLED),),
+        }
+    )
+    asya = await mh.insert(h, hurt, owner=ALICE)
+    tracker = await mh.open_scene(h)
+    await mh.press(h, GM, tracker, "Начать")
+    await mh.press(h, GM, tracker, "Состояния")
+    await mh.press(h, GM, tracker, "Ася")
+    await mh.press(h, GM, tracker, "Потратить Силу Воли")
+    assert "🩸 Ася тратит ● Силы Воли, чтобы держаться" in mh.current(h, tracker).text
+    assert (await mh.sheet(h, asya)).willpower == 0
+    said = await mh.press_refused(h, GM, tracker, "Потратить Силу Воли")
+    assert said == "Не осталось ● Силы Воли."
+    await mh.press(h, GM, tracker, "Бросок Упорства")
+    text = mh.current(h, tracker).text
+    line = next(x for x in text.splitlines() if "🩸 Ася" in x and "🎲 2d10>=7!" in x)
+    health = (await mh.sheet(h, asya)).health
+    assert ("держится" in line and health == 0) or ("теряет 1 Здоровье" in line and health == -1)

@@ -79,6 +79,7 @@ class Entry(BaseModel):
     f: list[int] = Field(default_factory=list)
     ok: int = 0
     crit: bool = False
+    p: str = ""  # the roll's purpose (``RollPurpose``)
 
 
 class SceneState(BaseModel):
@@ -268,6 +269,7 @@ def _entries(events: Sequence[Event], round_no: int) -> list[Entry]:
                 f=list(roll.faces) if roll else [],
                 ok=roll.successes if roll else 0,
                 crit=bool(roll and roll.critical_failure),
+                p=e.purpose.value if e.purpose else "",
             )
         )
     return out
@@ -406,6 +408,32 @@ async def set_state(
     return await core.step(
         uow, tracker, expected_version=v, actor_user_id=actor_user_id,
         action="state_on" if on else "state_off", state=_dump(state), batch=batch,
+    )  # fmt: skip
+
+
+async def crippled_check(
+    uow: UnitOfWork, game: GameDTO, tracker_id: int, *, v: int, actor_user_id: int,
+    actor_name: str, locale: str, cid: int, willpower: bool,
+) -> TrackerDTO:  # fmt: skip
+    """Тяжело ранен, when the GM calls for it («раз в условный период»): an Упорство roll
+    (failure costs 1 Health) or a dot of Willpower spent to hold on."""
+    tracker, state = await _load(uow, game, tracker_id, v, gm=True, actor_user_id=actor_user_id)
+    rows = await members(uow, game, state)
+    if state.phase is not Phase.RUNNING or cid not in rows:
+        raise core.TrackerRefused(N_("This button is no longer active."))
+    sheets = await _locked_sheets(uow, {cid: rows[cid]})
+    sheet = sheets[cid]
+    run = _Run(uow, game, tracker, actor_user_id, actor_name, {cid: rows[cid].name}, locale)
+
+    def operation(source: RandomSource) -> tuple[matter.Character, tuple[Event, ...]]:
+        return matter.crippled_check(sheet, source, spend_willpower=willpower)
+
+    after, events = await run.rolled(operation, lambda r: r[1])
+    state.log.extend(_entries([_with_character(e, cid) for e in events], state.scene.round))
+    batch = await _write(uow, game, actor_user_id, "matter.crippled", sheets, {cid: after})
+    return await core.step(
+        uow, tracker, expected_version=v, actor_user_id=actor_user_id, action="crippled",
+        state=_dump(state), batch=batch,
     )  # fmt: skip
 
 

@@ -105,6 +105,11 @@ _EVENT_TEXT: Final[dict[str, str]] = {
     "water_in": N_("🌊 {name} is in the water"),
     "water_out": N_("🏝 {name} is out of the water"),
 }
+_CRIPPLED_TEXT: Final[dict[str, str]] = {
+    "holds": N_("🩸 {name} holds on ({state})"),
+    "health_changed": N_("🩸 {name} loses 1 Health ({state})"),
+    "willpower_spent": N_("🩸 {name} spends a Willpower dot to hold on ({state})"),
+}
 _HAZARD_TEXT: Final[dict[str, str]] = {
     "burn": N_("🔥 {name}: a body part is burnt ({origin})"),
     "frostbite": N_("❄️ {name}: a body part is frostbitten ({origin})"),
@@ -125,7 +130,12 @@ def entry_line(t: Translator, entry: Entry, names: Mapping[int, str]) -> str:
         return t("— Round {n} —", n=entry.r)
     if entry.k == "end":
         return t("🏁 The scene is over.")
-    template = _HAZARD_TEXT.get(entry.h) if entry.k == "hazard_hit" else _EVENT_TEXT.get(entry.k)
+    if entry.k == "hazard_hit":
+        template = _HAZARD_TEXT.get(entry.h)
+    elif entry.s == StateId.CRIPPLED and entry.k in _CRIPPLED_TEXT:
+        template = _CRIPPLED_TEXT[entry.k]
+    else:
+        template = _EVENT_TEXT.get(entry.k)
     text = t(
         template or N_("{name}: {state}"),
         name=f"<b>{esc(names.get(entry.c, '?'))}</b>",
