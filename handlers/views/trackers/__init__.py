@@ -1,1 +1,1 @@
-"""Views of the issue-10 trackers: one renderer module per system."""
+"""Views of the live trackers: one renderer per system (and the multi-roll cards)."""
