@@ -50,3 +50,24 @@ def test_locale_resolution() -> None:
     assert resolve_locale(chat_locale="ru", user_locale=None, is_group=True, **common) == "ru"
     assert resolve_locale(chat_locale="ru", user_locale=None, is_group=False, **common) == "en"
     assert resolve_locale(chat_locale=None, user_locale="ru", is_group=True, **common) == "ru"
+
+
+def test_catalogs_agree_where_they_share_a_message() -> None:
+    """Each feature has its own catalog and they are merged per locale: a message id
+    translated differently in two catalogs would make one of them silently lose."""
+    from babel.messages.pofile import read_po
+
+    for folder in sorted((ROOT / "bot" / "locales").glob("*/LC_MESSAGES")):
+        seen: dict[str, tuple[str, str]] = {}
+        clashes = []
+        for path in sorted(folder.glob("*.po")):
+            with path.open("rb") as fh:
+                catalog = read_po(fh)
+            for message in catalog:
+                if not message.id or not message.string:
+                    continue
+                key = str(message.id)
+                earlier = seen.setdefault(key, (path.name, str(message.string)))
+                if earlier[1] != str(message.string):
+                    clashes.append((key, earlier, path.name, str(message.string)))
+        assert clashes == [], folder

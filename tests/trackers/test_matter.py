@@ -204,7 +204,7 @@ async def test_commands_and_one_scene_at_a_time(running: Harness) -> None:
     await mh.press(h, GM, tracker, "Ася")
     assert "пока никого" in mh.current(h, tracker).text
     said = await mh.press_refused(h, GM, tracker, "Начать")
-    assert said == "Сначала отметьте хотя бы одного участника."
+    assert said == "Сначала выберите хотя бы одного участника."
     await mh.press(h, GM, tracker, "Ася")
     await mh.press(h, GM, tracker, "Начать")
 
