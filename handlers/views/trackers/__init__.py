@@ -1,0 +1,1 @@
+"""Renderers of the trackers: fights, conflicts, scenes and multi-roll cards."""
