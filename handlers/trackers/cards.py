@@ -49,7 +49,8 @@ async def new_card(
     try:
         tracker = await _OPEN[name](uow, game, command.args, gm_user_id=user.id, t=t)
     except service.CardInputError as error:
-        await message.reply(error.text + "\n\n" + views.usage(t, name))
+        usage = "\n\n" + views.usage(t, name) if error.usage else ""
+        await message.reply(error.text + usage)
         return
     except core.TrackerRefused as refused:
         await message.reply(t(refused.reason))

@@ -93,7 +93,9 @@ def cliche_hero(name: str, *cliches: tuple[str, int]) -> cliche.Character:
 async def command(h: Harness, line: str, *, user: int = GM) -> ChatMessage:
     """Send ``line`` to the group and return the bot's answer to it."""
     sent = h.emu.send_text(user, GROUP, line)
-    return await h.emu.wait_bot_message(GROUP, after=sent.message_id)
+    answer = await h.emu.wait_bot_message(GROUP, after=sent.message_id)
+    await h.emu.wait_idle()  # the card's row is committed once the update is done
+    return answer
 
 
 def current(h: Harness, card: ChatMessage) -> ChatMessage:
@@ -124,7 +126,9 @@ async def press_and_wait(h: Harness, user: int, card: ChatMessage, data: str) ->
     before = current(h, card).edits
     answer = await press(h, user, card, data)
     assert not answer.show_alert, answer.text
-    return await h.emu.wait_for(lambda: (m := current(h, card)).edits > before and m)
+    edited = await h.emu.wait_for(lambda: (m := current(h, card)).edits > before and m)
+    await h.emu.wait_idle()
+    return edited
 
 
 async def scalar(h: Harness, sql: str, **params: Any) -> Any:

@@ -85,9 +85,10 @@ _SPLIT: Final = re.compile(r"\s*[|;\n]\s*")
 class CardInputError(Exception):
     """A command that cannot become a card; ``text`` is ready to send (already translated)."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, *, usage: bool = False) -> None:
         super().__init__(text)
         self.text = text
+        self.usage = usage  # the command's form was wrong: show how to write it
 
 
 @dataclass(frozen=True)
@@ -208,11 +209,12 @@ async def _slots(
         pairs = split_participants(text)
     except ValueError as error:
         raise CardInputError(
-            t("Could not read «{part}»: write «Name: trait».", part=str(error)[:64])
+            t("Could not read «{part}»: write «Name: trait».", part=str(error)[:64]), usage=True
         ) from error
     if not least <= len(pairs) <= most:
         raise CardInputError(
-            t("This card takes {least} to {most} participants.", least=least, most=most)
+            t("This card takes {least} to {most} participants.", least=least, most=most),
+            usage=True,
         )
     characters = await uow.characters.for_game(game.id, statuses=("active",))
     slots = [await _slot(uow, game, characters, name, spec, t) for name, spec in pairs]
@@ -360,7 +362,7 @@ def _team_cliche(state: dict[str, Any], slots: list[dict[str, Any]], t: Translat
         candidates.append(cliche_teams.TeamCandidate(str(i), int(found.group(1)), True))
     cliche_teams.choose_leader(candidates, preferred="0")
     slots[0]["lead"] = True
-    state["target"] = slots[0]["target"]
+    state["target"] = next((s["target"] for s in slots if s["target"] is not None), None)
 
 
 def _team_fate(state: dict[str, Any], slots: list[dict[str, Any]], t: Translator) -> None:
