@@ -168,11 +168,11 @@ async def _slot(
                 )
             )
         parsed = parse_spec(spec)
-        return _new_slot(name, None, None, parsed.expression, None, parsed.target_number)
+        return new_slot(name, None, None, parsed.expression, None, parsed.target_number)
     owner = None if character.is_npc else character.owner_user_id
     if notation_first:
         parsed = parse_spec(spec)
-        return _new_slot(
+        return new_slot(
             character.name, character.id, owner, parsed.expression, None, parsed.target_number
         )
     loaded = SYSTEMS[game.system].load(character.sheet, character.schema_version)
@@ -180,10 +180,10 @@ async def _slot(
         plan = sheet_rolls.plan_sheet_roll(game.system, loaded, spec, t.locale)
     except EngineError as error:
         raise CardInputError(f"{character.name}: {error.render(t.locale)}") from error
-    return _new_slot(character.name, character.id, owner, plan.notation, plan.title, plan.target)
+    return new_slot(character.name, character.id, owner, plan.notation, plan.title, plan.target)
 
 
-def _new_slot(
+def new_slot(
     name: str,
     character_id: int | None,
     owner: int | None,
@@ -505,10 +505,15 @@ def _shown_faces(result: RollResult) -> str:
 
 
 def _words(state: dict[str, Any], slot: dict[str, Any], result: RollResult, locale: str) -> str:
-    if slot["trait"]:
-        plan = SheetRoll(slot["notation"], slot["trait"], slot["target"], state["system"])
-        return outcome_words(plan, result, locale)
-    return ""
+    """The system's words for one roll. On a team the target is the team's, not the roll's
+    (storyteller's is the difficulty, which stays)."""
+    if not slot["trait"]:
+        return ""
+    target = slot["target"]
+    if state["mode"] == "team" and state["system"] != "storyteller":
+        target = None
+    plan = SheetRoll(slot["notation"], slot["trait"], target, state["system"])
+    return outcome_words(plan, result, locale)
 
 
 def apply_roll(
@@ -679,11 +684,15 @@ def summary(state: dict[str, Any], t: Translator) -> str:
     if mode == "extended":
         rolls = len(state["slots"][0]["rolls"])
         tally = t(
-            "{total}/{target} after {rolls} rolls",
+            "{total}/{target}, rolls: {rolls}",
             total=state["accumulated"], target=state["target"], rolls=rolls,
         )  # fmt: skip
         if state["max_rolls"]:
-            tally += " " + t("(of {n})", n=state["max_rolls"])
+            tally = t(
+                "{total}/{target}, rolls: {rolls} of {limit}",
+                total=state["accumulated"], target=state["target"], rolls=rolls,
+                limit=state["max_rolls"],
+            )  # fmt: skip
         if not state["done"]:
             return tally
         return f"{tally}, {_status_word(state['result']['status'], t)}"
@@ -723,9 +732,13 @@ def team_verdict(state: dict[str, Any], t: Translator) -> str:
     if system == "fate":
         shifts = total - int(target)
         outcome = fate.outcome_of(shifts)
+        ladder = fate.ladder_label(int(target)).render(t.locale)
+        opposition = f"{ladder} ({fate.signed(int(target))})"
         return t(
             "{outcome} vs {target} (shifts: {shifts})",
-            outcome=_fate_outcome(outcome, t), target=target, shifts=fate.signed(shifts),
+            outcome=_fate_outcome(outcome, t),
+            target=opposition,
+            shifts=fate.signed(shifts),
         )  # fmt: skip
     label = cliche_target_label(int(target))
     shown = f"{target} ({label.render(t.locale)})" if label else str(target)

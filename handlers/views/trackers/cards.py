@@ -95,7 +95,7 @@ def keyboard(t: Translator, tracker: TrackerDTO) -> InlineKeyboardMarkup | None:
         rows.append([InlineKeyboardButton(text=f"🎲 {name}", callback_data=data.pack())])
     gm_row = [
         InlineKeyboardButton(
-            text="✖️ " + t("Cancel"),
+            text="✖️ " + t("Close the card"),
             callback_data=CardCancelCD(tracker_id=tracker.id, v=tracker.version).pack(),
         )
     ]
