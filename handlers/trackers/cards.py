@@ -6,6 +6,9 @@ edited in the chat's language. The GM's «↩️ Undo» is the shared tracker bu
 
 from __future__ import annotations
 
+import asyncio
+import weakref
+
 from aiogram import F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
@@ -35,6 +38,19 @@ _OPEN = {
 
 for _kind in service.KINDS:
     registry.register(_kind, views.render)
+
+# Presses on one card run one at a time in this process, the message edit included: two
+# players pressing together commit in some order, and their edits must reach Telegram in that
+# same order, or the card would show the older tally last.
+_LOCKS: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+
+
+def _lock(tracker_id: int) -> asyncio.Lock:
+    lock = _LOCKS.get(tracker_id)
+    if lock is None:
+        lock = asyncio.Lock()
+        _LOCKS[tracker_id] = lock
+    return lock
 
 
 async def new_card(
@@ -66,6 +82,14 @@ async def press_roll(
     if not isinstance(message, Message):
         return
     card_t = chat_translator(i18n, chat_info)
+    async with _lock(callback_data.tracker_id):
+        await _roll(message, callback_answer, callback_data, uow, user, t, card_t)
+
+
+async def _roll(
+    message: Message, callback_answer: CallbackAnswer, callback_data: CardRollCD,
+    uow: UnitOfWork, user: UserDTO, t: Translator, card_t: Translator,
+) -> None:  # fmt: skip
     try:
         tracker = await service.press(
             uow, tracker_id=callback_data.tracker_id, chat_id=message.chat.id,
@@ -73,7 +97,8 @@ async def press_roll(
             user_id=user.id, user_name=user.name, t=card_t,
         )  # fmt: skip
     except core.TrackerRefused as refused:
-        notify(callback_answer, t(refused.reason), alert=True)
+        # A second tap on one's own button is no mistake: a short note, not an alert.
+        notify(callback_answer, t(refused.reason), alert=refused.reason != service.ROLLED)
         return
     roll = tracker.state["slots"][callback_data.slot]["rolls"][-1]
     notify(callback_answer, f"🎲 {roll['total']}")
@@ -88,16 +113,17 @@ async def press_cancel(
     if not isinstance(message, Message):
         return
     card_t = chat_translator(i18n, chat_info)
-    try:
-        tracker = await service.cancel(
+    async with _lock(callback_data.tracker_id):
+        try:
+            tracker = await service.cancel(
             uow, tracker_id=callback_data.tracker_id, chat_id=message.chat.id,
             message_id=message.message_id, version=callback_data.v, user_id=user.id, t=card_t,
-        )  # fmt: skip
-    except core.TrackerRefused as refused:
-        notify(callback_answer, t(refused.reason), alert=True)
-        return
-    notify(callback_answer, t("Cancelled."))
-    await refresh(message, uow, card_t, tracker)
+            )  # fmt: skip
+        except core.TrackerRefused as refused:
+            notify(callback_answer, t(refused.reason), alert=True)
+            return
+        notify(callback_answer, t("Cancelled."))
+        await refresh(message, uow, card_t, tracker)
 
 
 def create_router() -> Router:

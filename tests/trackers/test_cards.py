@@ -169,20 +169,26 @@ async def test_team_fate_only_the_best_skill_rolls_helpers_add_one(running: Harn
 async def test_twenty_concurrent_presses_roll_once(running: Harness) -> None:
     await _fate_table(running)
     card = await command(running, "/opposed Алиса: Атлетика | Боб: Бой")
-    data = roll_buttons(card)[0]["callback_data"]
+    alice, bob = (b["callback_data"] for b in roll_buttons(card))
     presses = [
-        running.emu.press(ALICE if i % 2 else GM, GROUP, card.message_id, data) for i in range(20)
+        running.emu.press(ALICE if i % 2 else GM, GROUP, card.message_id, alice) for i in range(20)
     ]
+    presses.insert(10, running.emu.press(BOB, GROUP, card.message_id, bob))
     answers = await asyncio.gather(
         *(running.emu.wait_callback_answer(p.callback_query_id, timeout=30) for p in presses)
     )
-    assert len(await logged(running)) == 1
-    assert sum(1 for a in answers if not a.show_alert) == 1
+    rolls = await logged(running)
+    assert len(rolls) == 2 and {r[1] for r in rolls} == {"4dF+3", "4dF+2"}
+    rolled = [a for a in answers if (a.text or "").startswith("🎲")]
+    assert len(rolled) == 2 and all(not a.show_alert for a in rolled)
     assert all(a.text for a in answers)
     row = await tracker_row(running)
-    assert row["version"] == 2 and len(row["state"]["slots"][0]["rolls"]) == 1
+    assert row["status"] == "ended" and [len(s["rolls"]) for s in row["state"]["slots"]] == [1, 1]
     await running.emu.wait_idle()
-    assert len(roll_buttons(current(running, card))) == 1
+    # The edits reached the chat in commit order: the card ends with both rolls and a result.
+    final = current(running, card)
+    assert buttons(final) == [] and "🏆" in final.text
+    assert all(f"#{r}" in final.text for r in (1, 2))
 
 
 async def test_wrong_presser_and_forged_buttons_change_nothing(running: Harness) -> None:

@@ -82,6 +82,9 @@ _TAIL: Final = re.compile(
 _SPLIT: Final = re.compile(r"\s*[|;\n]\s*")
 
 
+ROLLED: Final = N_("Already rolled.")
+
+
 class CardInputError(Exception):
     """A command that cannot become a card; ``text`` is ready to send (already translated)."""
 
@@ -458,7 +461,7 @@ async def press(
         if game is None or not await is_gm(uow, game, user_id):
             raise core.TrackerRefused(N_("This roll is for someone else."))
     if len(slots[slot]["rolls"]) != count or not can_roll(state, slot):
-        raise core.TrackerRefused(N_("Already rolled."))
+        raise core.TrackerRefused(ROLLED)
     logged = await roll_service.roll_logged(
         uow, chat_id=chat_id, roll_id=f"trk:{tracker.id}:{slot}:{tracker.version}",
         text=slots[slot]["notation"], actor=user_name, subject=slots[slot]["name"],
