@@ -277,3 +277,21 @@ async def test_bad_input_is_explained_and_stores_nothing(running: Harness) -> No
     player = await command(running, "/opposed Алиса: Атлетика | Боб: Бой", user=ALICE)
     assert "GM" in player.text  # the presser's language (Alice reads English)
     assert await scalar(running, "SELECT count(*) FROM trackers") == 0
+
+
+async def test_opposed_extended_storyteller_races_round_after_round(running: Harness) -> None:
+    await _storyteller_table(running)
+    card = await command(running, "/opposed Эйлин: Ловкость+Атлетизм | Бран: Сила+Драка до 3 за 2")
+    assert "до 3" in card.text
+    eilin, bran = (b["callback_data"] for b in roll_buttons(card))
+    card = await press_and_wait(running, ALICE, card, eilin)
+    card = await press_and_wait(running, GM, card, bran)
+    row = await tracker_row(running)
+    action = st_opposed.start_opposed_extended(("Эйлин", "Бран"), 3, turn_limit=2)
+    for side, (_, _, result) in enumerate(await logged(running)):  # Эйлин, then Бран
+        action, _ = st_opposed.roll_opposed_extended(action, side, 5, ScriptedSource(result.faces))
+    assert row["state"]["points"] == list(action.tallies)
+    if action.status.value == "active":  # round two: both buttons are back
+        assert len(roll_buttons(card)) == 2 and row["status"] == "open"
+    else:
+        assert buttons(card) == [] and row["state"]["result"]["winner"] == action.winner

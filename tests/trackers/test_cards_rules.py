@@ -10,7 +10,9 @@ from bot.i18n import I18n
 from bot.services.trackers import cards
 from engine.dice.evaluator import roll
 from engine.dice.source import ScriptedSource
+from engine.systems.fate import conflict as fate_conflict
 from engine.systems.storyteller import extended as st_extended
+from engine.systems.storyteller import opposed as st_opposed
 from engine.systems.storyteller import teamwork as st_teamwork
 
 T = I18n("ru").translator("ru")
@@ -126,3 +128,38 @@ def test_reading_the_command() -> None:
     body, tail = cards.split_tail("Аня: Ловкость+Атлетизм 7 до 10 за 5 !")
     assert body == "Аня: Ловкость+Атлетизм 7" and tail == cards.Tail(10, 5, True)
     assert cards.split_tail("Ann: Dexterity+Athletics 7 to 8")[1] == cards.Tail(8, None, False)
+
+
+def _race(system: str, target: int, *notations: str, **extra: Any) -> dict[str, Any]:
+    state = _opposed(system, *notations)
+    state.update(race=True, target=target, max_rolls=None, points=[0] * len(notations), **extra)
+    state["summary"] = cards.summary(state, T)
+    return state
+
+
+def test_storyteller_opposed_extended_races_on_excess_successes() -> None:
+    action = st_opposed.start_opposed_extended(("Аня", "Бор"), 3, difficulties=(6, 6))
+    state = _race("storyteller", 3, "4d10>=6f1", "4d10>=6f1",
+                  action=action.model_dump(mode="json"))  # fmt: skip
+    for slot in state["slots"]:
+        slot["dice"] = 4
+    state = _both(state, [7, 7, 2, 2], [7, 2, 2, 2])  # 2 v 1 → Аня +1
+    assert state["points"] == [1, 0] and "+1 Аня" in state["slots"][1]["rolls"][-1]["note"]
+    assert cards.can_roll(state, 0) and cards.can_roll(state, 1)
+    state = _roll(state, 1, [7, 7, 7, 7])
+    assert not cards.can_roll(state, 1) and cards.waiting(state) == ["Аня"]
+    state = _roll(state, 0, [2, 2, 2, 2])  # 0 v 4 → Бор +4 ≥ 3
+    assert state["done"] and state["points"] == [1, 4] and state["result"]["winner"] == 1
+    assert state["summary"] == "1 : 4 (до 3), победа: Бор"
+
+
+def test_fate_contest_scores_one_point_per_exchange() -> None:
+    contest = fate_conflict.start_contest(["0", "1"], 2)
+    state = _race("fate", 2, "4dF+1", "4dF+1", contest=contest.model_dump(mode="json"))
+    state = _both(state, [5, 3, 3, 3], [3, 3, 3, 3])  # 2 v 1
+    assert state["points"] == [1, 0] and not state["done"]
+    state = _both(state, [3, 3, 3, 3], [3, 3, 3, 3])  # a tie scores nobody
+    assert state["points"] == [1, 0] and "никто" in state["slots"][1]["rolls"][-1]["note"]
+    state = _both(state, [5, 3, 3, 3], [1, 3, 3, 3])
+    assert state["done"] and state["result"]["winner"] == 0
+    assert state["summary"] == "2 : 0 (до 2), победа: Аня"

@@ -13,10 +13,13 @@ state moves by ``core.step`` on that version. The rules come from the engines:
 
 * ``storyteller`` — net successes and botches (``rolls.evaluate``), opposed by
   ``opposed.resolve_nets`` (the loser's successes cancel the winner's, a botch counts 0, a tie:
-  nobody prevails), extended by ``extended.roll_extended`` (a botch wipes the tally; with ``!``
-  it ends the task), team by ``teamwork.roll_teamwork`` (successes summed, one difficulty);
+  nobody prevails; «до N»: the opposed extended action, ``roll_opposed_extended``), extended
+  by ``extended.roll_extended`` (a botch wipes the tally; with ``!`` it ends the task), team
+  by ``teamwork.roll_teamwork`` (successes summed, one difficulty);
 * ``fate`` — opposed: totals compared, the winner's shifts are the difference (1–2 success,
-  3+ success with style), a tie scores nobody (SPEC contest DECISION); team: ``teamwork`` —
+  3+ success with style), a tie scores nobody (SPEC contest DECISION); opposed «до N»: a
+  contest (``conflict.contest_exchange``: the single best roll of each exchange scores a
+  victory point, first to N wins); team: ``teamwork`` —
   the highest skill rolls, +1 per helper at +1 or more (helpers do not roll);
 * ``cliche`` — opposed: higher total wins, a tie wins nobody (SPEC DECISION); team: the leader
   (listed first, must hold the highest cliché: ``teams.choose_leader``) adds all dice, members
@@ -55,6 +58,7 @@ from engine.errors import EngineError, RuleViolation
 from engine.systems import fate
 from engine.systems.cliche import teams as cliche_teams
 from engine.systems.cliche.rolls import target_label as cliche_target_label
+from engine.systems.fate import conflict as fate_conflict
 from engine.systems.storyteller import extended as st_extended
 from engine.systems.storyteller import opposed as st_opposed
 from engine.systems.storyteller import teamwork as st_teamwork
@@ -259,13 +263,49 @@ def _clip_title(text: str) -> str:
 async def new_opposed(
     uow: UnitOfWork, game: GameDTO, text: str, *, gm_user_id: int, t: Translator
 ) -> TrackerDTO:
-    slots = await _slots(uow, game, text, t, least=2, most=MAX_SLOTS)
+    body, tail = split_tail(text)
+    slots = await _slots(uow, game, body, t, least=2, most=MAX_SLOTS)
     title = " vs ".join(s["name"] for s in slots) + " — " + _traits(slots)
     state: dict[str, Any] = {
-        "mode": "opposed", "system": game.system, "title": _clip_title(title),
-        "slots": slots, "done": False, "result": None,
+        "mode": "opposed", "system": game.system, "slots": slots, "done": False,
+        "result": None,
     }  # fmt: skip
+    if tail.target is not None:
+        try:
+            _race(state, slots, tail, t)
+        except RuleViolation as error:
+            raise CardInputError(error.render(t.locale)) from error
+        title += " " + t("to {target}", target=tail.target)
+    state["title"] = _clip_title(title)
     return await _open(uow, game, OPPOSED, state, gm_user_id, t)
+
+
+def _race(state: dict[str, Any], slots: list[dict[str, Any]], tail: Tail, t: Translator) -> None:
+    """An opposed roll repeated until a side reaches the target: storyteller's opposed
+    extended action (each turn's excess successes go to its winner), fate's contest (each
+    exchange's single best roll scores a victory point)."""
+    state.update(race=True, target=tail.target, max_rolls=tail.max_rolls)
+    state["points"] = [0] * len(slots)
+    if state["system"] == "storyteller":
+        if len(slots) != 2:
+            raise CardInputError(t("An opposed extended action has two sides."))
+        pools = [_pool(s, t) for s in slots]
+        for slot, (dice, _) in zip(slots, pools, strict=True):
+            slot["dice"] = dice
+        action = st_opposed.start_opposed_extended(
+            (slots[0]["name"], slots[1]["name"]), int(tail.target or 0),
+            difficulties=(pools[0][1], pools[1][1]), turn_limit=tail.max_rolls,
+        )  # fmt: skip
+        state["action"] = action.model_dump(mode="json")
+    elif state["system"] == "fate":
+        contest = fate_conflict.start_contest(
+            [str(i) for i in range(len(slots))], int(tail.target or 0)
+        )
+        state["contest"] = contest.model_dump(mode="json")
+    else:
+        raise CardInputError(
+            t("Only storyteller and fate race to a target; here roll /opposed round by round.")
+        )
 
 
 async def new_extended(
@@ -409,6 +449,8 @@ def can_roll(state: dict[str, Any], index: int) -> bool:
         return False
     slot = state["slots"][index]
     mode = state["mode"]
+    if mode == "opposed" and state.get("race"):
+        return len(slot["rolls"]) == min(len(s["rolls"]) for s in state["slots"])
     if mode == "opposed":
         return not slot["rolls"]
     if mode == "extended":
@@ -531,7 +573,9 @@ def apply_roll(
         "words": _words(new, slot, result, t.locale), "note": None,
     }  # fmt: skip
     slot["rolls"] = [*slot["rolls"], entry]
-    if new["mode"] == "opposed":
+    if new["mode"] == "opposed" and new.get("race"):
+        _score_race(new, index, entry, t)
+    elif new["mode"] == "opposed":
         _score_opposed(new, t)
     elif new["mode"] == "extended":
         _score_extended(new, slot, entry, t)
@@ -566,6 +610,55 @@ def _score_opposed(state: dict[str, Any], t: Translator) -> None:
     state["done"] = True
     words = _margin_words(state, margin, winner, t)
     state["result"] = {"winner": winner, "margin": margin, "words": words}
+
+
+def _score_race(state: dict[str, Any], index: int, entry: dict[str, Any], t: Translator) -> None:
+    slots = state["slots"]
+    names = [s["name"] for s in slots]
+    winner: int | None = None
+    over = False
+    if state["system"] == "storyteller":
+        action = st_opposed.OpposedExtendedAction.model_validate(state["action"])
+        new, step = st_opposed.roll_opposed_extended(
+            action, index, int(slots[index]["dice"]), ScriptedSource(entry["faces"])
+        )
+        state["action"] = new.model_dump(mode="json")
+        state["points"] = list(new.tallies)
+        if step.turn is not None:
+            entry["note"] = _turn_note(names, step.turn.winner, step.turn.excess, t)
+            if any(step.turn.wiped):
+                wiped = ", ".join(n for n, w in zip(names, step.turn.wiped, strict=True) if w)
+                entry["note"] += " · " + t("botch, tally lost: {names}", names=wiped)
+        over, winner = new.status is not ActionStatus.ACTIVE, new.winner
+    else:
+        if any(len(s["rolls"]) != len(slots[index]["rolls"]) for s in slots):
+            return  # the exchange is still open
+        contest = fate_conflict.ContestState.model_validate(state["contest"])
+        totals = {str(i): int(s["rolls"][-1]["total"]) for i, s in enumerate(slots)}
+        new_contest, exchange = fate_conflict.contest_exchange(contest, totals)
+        state["contest"] = new_contest.model_dump(mode="json")
+        state["points"] = [new_contest.points[str(i)] for i in range(len(slots))]
+        scorer = None if exchange.scorer is None else int(exchange.scorer)
+        entry["note"] = _turn_note(names, scorer, 1 if scorer is not None else 0, t)
+        winner = None if exchange.winner is None else int(exchange.winner)
+        limit = state["max_rolls"]
+        over = winner is not None or (limit is not None and len(slots[index]["rolls"]) >= limit)
+    if len(slots[index]["rolls"]) >= MAX_ROLLS:
+        over = True
+    if over:
+        state["done"] = True
+        words = (
+            t("{name} reaches {target} first.", name=names[winner], target=state["target"])
+            if winner is not None
+            else t("Nobody reached {target}.", target=state["target"])
+        )
+        state["result"] = {"winner": winner, "margin": 0, "words": words}
+
+
+def _turn_note(names: list[str], winner: int | None, amount: int, t: Translator) -> str:
+    if winner is None:
+        return t("round: nobody scores")
+    return t("round: +{n} {name}", n=amount, name=names[winner])
 
 
 def _margin_words(state: dict[str, Any], margin: int, winner: int | None, t: Translator) -> str:
@@ -671,6 +764,15 @@ def summary(state: dict[str, Any], t: Translator) -> str:
         return t("cancelled")
     mode = state["mode"]
     wait = ", ".join(waiting(state))
+    if mode == "opposed" and state.get("race"):
+        tally = " : ".join(str(p) for p in state["points"])
+        tally = t("{tally} (to {target})", tally=tally, target=state["target"])
+        if not state["done"]:
+            return t("{tally}, waiting for {names}", tally=tally, names=wait)
+        winner = state["result"]["winner"]
+        if winner is None:
+            return t("{tally}, nobody won", tally=tally)
+        return t("{tally}, {name} wins", tally=tally, name=state["slots"][winner]["name"])
     if mode == "opposed":
         tally = " : ".join(
             str(_score(state["system"], s["rolls"][-1])) if s["rolls"] else "—"

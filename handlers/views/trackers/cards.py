@@ -117,7 +117,9 @@ def usage(t: Translator, command: str) -> str:
             "Opposed roll: <code>/opposed Alice: Athletics | Bob: Fight</code>\n"
             "Participants are characters (or NPCs) by name, each with a trait from their sheet "
             "or plain dice (<code>Guard: 3d6</code>), separated by «|». Each presses "
-            "their own 🎲; the card shows the winner when all have rolled."
+            "their own 🎲; the card shows the winner when all have rolled. Storyteller and Fate: "
+            "«to 3» at the end races to 3 (successes over the other side, or victory points), "
+            "«in 5» limits the rounds."
         )
     if command == "extended":
         return t(
