@@ -4,6 +4,7 @@ a botch ends, a team task a member's botch does not sink."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from bot.i18n import I18n
@@ -163,3 +164,21 @@ def test_fate_contest_scores_one_point_per_exchange() -> None:
     state = _both(state, [5, 3, 3, 3], [1, 3, 3, 3])
     assert state["done"] and state["result"]["winner"] == 0
     assert state["summary"] == "2 : 0 (до 2), победа: Аня"
+
+
+def test_apply_roll_leaves_the_state_before_untouched() -> None:
+    slots = [
+        cards.new_slot(n, None, None, f"{d}d6", None, 10) for n, d in (("Аня", 4), ("Бор", 3))
+    ]
+    slots[0]["lead"] = True
+    state = {"mode": "team", "system": "cliche", "title": "x", "slots": slots, "done": False,
+             "result": None, "target": 10}  # fmt: skip
+    state = _roll(state, 1, [6, 6, 2])
+    before = copy.deepcopy(state)
+    after = _roll(state, 0, [3, 3, 3, 3])
+    assert state == before
+    assert (
+        after["result"] == {"total": 24}
+        and after["slots"][1]["rolls"][0]["note"] == "шестёрки: +12"
+    )
+    assert after["summary"] == "у команды 24, успех против 10 (Вызов для профессионала)"

@@ -742,9 +742,10 @@ def _score_team(state: dict[str, Any], index: int, entry: dict[str, Any], t: Tra
             return
         leader = slots[0]["rolls"][-1]["faces"]
         members = [s["rolls"][-1]["faces"] for s in slots[1:]]
-        for slot in slots[1:]:
-            sixes = cliche_teams.member_contribution(slot["rolls"][-1]["faces"])
-            slot["rolls"][-1]["note"] = t("sixes: +{n}", n=sixes)
+        for slot in slots[1:]:  # copies: the rolls of the state before stay as they were
+            last = slot["rolls"][-1]
+            sixes = cliche_teams.member_contribution(last["faces"])
+            slot["rolls"] = [*slot["rolls"][:-1], {**last, "note": t("sixes: +{n}", n=sixes)}]
         total = cliche_teams.team_total(leader, members)
         state["done"] = True
         state["result"] = {"total": total}
