@@ -39,6 +39,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass
+from html import escape
 from typing import Any, Final
 
 from bot.i18n import N_, Translator
@@ -170,8 +171,8 @@ async def _slot(
                 t(
                     "No character named «{name}» here. Characters: {known}. Someone else can "
                     "roll plain dice: «{name}: 3d6».",
-                    name=name,
-                    known=known,
+                    name=escape(name),
+                    known=escape(known),
                 )
             )
         parsed = parse_spec(spec)
@@ -186,7 +187,7 @@ async def _slot(
     try:
         plan = sheet_rolls.plan_sheet_roll(game.system, loaded, spec, t.locale)
     except EngineError as error:
-        raise CardInputError(f"{character.name}: {error.render(t.locale)}") from error
+        raise CardInputError(f"{escape(character.name)}: {error.render(t.locale)}") from error
     return new_slot(character.name, character.id, owner, plan.notation, plan.title, plan.target)
 
 
@@ -216,7 +217,8 @@ async def _slots(
         pairs = split_participants(text)
     except ValueError as error:
         raise CardInputError(
-            t("Could not read «{part}»: write «Name: trait».", part=str(error)[:64]), usage=True
+            t("Could not read «{part}»: write «Name: trait».", part=escape(str(error)[:64])),
+            usage=True,
         ) from error
     if not least <= len(pairs) <= most:
         raise CardInputError(
@@ -237,7 +239,7 @@ def _pool(slot: dict[str, Any], t: Translator) -> tuple[int, int]:
         raise CardInputError(
             t(
                 "{name}: this card needs a dice pool like «Dexterity+Athletics 7» or «5d10>=7f1».",
-                name=slot["name"],
+                name=escape(slot["name"]),
             )
         )
     return int(found.group(1)), int(found.group(2))
@@ -400,7 +402,7 @@ def _team_cliche(state: dict[str, Any], slots: list[dict[str, Any]], t: Translat
         found = _CLICHE.fullmatch(slot["notation"])
         if found is None:
             raise CardInputError(
-                t("{name}: a team member rolls a cliché («Soldier»).", name=slot["name"])
+                t("{name}: a team member rolls a cliché («Soldier»).", name=escape(slot["name"]))
             )
         candidates.append(cliche_teams.TeamCandidate(str(i), int(found.group(1)), True))
     cliche_teams.choose_leader(candidates, preferred="0")
@@ -414,7 +416,7 @@ def _team_fate(state: dict[str, Any], slots: list[dict[str, Any]], t: Translator
         found = _FATE.fullmatch(slot["notation"])
         if found is None:
             raise CardInputError(
-                t("{name}: a team member rolls a skill («Athletics»).", name=slot["name"])
+                t("{name}: a team member rolls a skill («Athletics»).", name=escape(slot["name"]))
             )
         skills[str(i)] = int(found.group(1) or 0)
     team = fate.teamwork(skills)
