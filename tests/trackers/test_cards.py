@@ -268,6 +268,8 @@ async def test_bad_input_is_explained_and_stores_nothing(running: Harness) -> No
         "/opposed Алиса Атлетика",
         "/opposed Алиса: Атлетика",
         "/opposed Алиса: Атлетика | Зорро: Бой",
+        "/opposed Алиса: Атлетика | <b>Зорро: Бой",
+        "/opposed <i>Алиса Атлетика",
         "/opposed Алиса: Полёт | Боб: Бой",
         "/extended Алиса: Атлетика до 5",
         "/team Алиса: Атлетика",
