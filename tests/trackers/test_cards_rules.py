@@ -182,3 +182,11 @@ def test_apply_roll_leaves_the_state_before_untouched() -> None:
         and after["slots"][1]["rolls"][0]["note"] == "шестёрки: +12"
     )
     assert after["summary"] == "у команды 24, успех против 10 (Вызов для профессионала)"
+
+
+def test_plain_dice_speak_the_systems_words_where_the_notation_is_its_own() -> None:
+    state = _both(_opposed("storyteller", "4d10>=7f1", "4d10>=6f1"), [7, 7, 2, 2], [1, 1, 3, 3])
+    words = [s["rolls"][0]["words"] for s in state["slots"]]
+    assert words[0].startswith("Сложность 7") and "Провал" in words[1]
+    state = _both(_opposed("fate", "4dF+1", "3d6"), [5, 3, 3, 3], [3, 3, 3])
+    assert [s["rolls"][0]["words"] for s in state["slots"]] == ["Неплохо (+2)", ""]

@@ -553,13 +553,20 @@ def _shown_faces(result: RollResult) -> str:
 
 def _words(state: dict[str, Any], slot: dict[str, Any], result: RollResult, locale: str) -> str:
     """The system's words for one roll. On a team the target is the team's, not the roll's
-    (storyteller's is the difficulty, which stays)."""
-    if not slot["trait"]:
-        return ""
-    target = slot["target"]
-    if state["mode"] == "team" and state["system"] != "storyteller":
+    (storyteller's is the difficulty, which stays). Plain dice get words where the notation
+    is the system's own (a storyteller pool, a matter pool, fate dice)."""
+    system, target = state["system"], slot["target"]
+    if state["mode"] == "team" and system != "storyteller":
         target = None
-    plan = SheetRoll(slot["notation"], slot["trait"], target, state["system"])
+    if not slot["trait"]:
+        pool = _POOL.fullmatch(slot["notation"])
+        if system == "storyteller" and pool is not None:
+            target = int(pool.group(2))
+        elif not (system == "matter" and result.counts_successes) and not (
+            system == "fate" and _FATE.fullmatch(slot["notation"])
+        ):
+            return ""
+    plan = SheetRoll(slot["notation"], slot["trait"] or slot["notation"], target, system)
     return outcome_words(plan, result, locale)
 
 
