@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import asyncio
 
+from bot.services.trackers import cards as service
+from db.database import create_session_factory
+from db.uow import UnitOfWork
 from engine.dice.source import ScriptedSource
 from engine.systems import fate
 from engine.systems.cliche import teams as cliche_teams
@@ -47,6 +50,12 @@ async def test_opposed_fate_compares_totals_and_names_the_winner(running: Harnes
     assert row["kind"] == "card_opposed" and not row["exclusive"] and row["status"] == "open"
     assert row["state"]["title"].startswith("Алиса vs Боб") and row["state"]["summary"]
     alice, bob = (b["callback_data"] for b in roll_buttons(card))
+    async with UnitOfWork(create_session_factory(running.engine)) as uow:
+        game = await uow.games.live_for_chat(GROUP)
+        assert game is not None
+        (listed,) = await service.open_cards(uow, game)
+    assert listed.state["title"] == row["state"]["title"]
+    assert listed.state["summary"] == "— : —, ждём: Алиса, Боб"
 
     card = await press_and_wait(running, ALICE, card, alice)
     assert len(roll_buttons(card)) == 1  # Alice rolled; only Bob's button is left

@@ -442,6 +442,13 @@ async def _open(
     )
 
 
+async def open_cards(uow: UnitOfWork, game: GameDTO) -> list[TrackerDTO]:
+    """The game's open multi-roll cards, oldest first; each state has ``title`` and
+    ``summary`` (the storyteller scene lists them)."""
+    found = await uow.trackers.open_for_game(game.id, exclusive=False)
+    return [tracker for tracker in found if tracker.kind in KINDS]
+
+
 # --- who rolls now ---------------------------------------------------------------------------
 
 
