@@ -156,13 +156,17 @@ async def test_fast_combat_from_opening_to_the_end(table: Harness) -> None:
     ]
 
 
-async def test_surprise_round_allows_only_weapons_in_hand(table: Harness) -> None:
+async def test_surprise_round_allows_only_weapons_in_hand_and_help(table: Harness) -> None:
+    friend = thing("friend", "Друг", ItemKind.HELP).model_copy(update={"dice": "2"})
+    rage = thing("rage", "Ярость", ItemKind.ABILITY).model_copy(update={"dice": "1d4"})
     hero_sheet = hero(
         "Лина",
         "1d6",
         weapon("bow", "Лук"),
         weapon("knife", "Нож", in_hand=True),
         armor("shield", "Щит", Protection.ABSORB_ALL),
+        friend,
+        rage,
     )
     lina = await insert(table, hero_sheet)
     tracker = await command(table, GM, "/fight Волк 20")
@@ -174,25 +178,42 @@ async def test_surprise_round_allows_only_weapons_in_hand(table: Harness) -> Non
     await press(table, ALICE, mid, "🎲 Лина")
     offered = [label for label in labels(table, mid) if label.startswith("🎲 Лина:")]
     assert offered == ["🎲 Лина: Нож · Сила", "🎲 Лина: Сила"]  # no bow in round 1
+    boosts = [label for label in labels(table, mid) if "Лина: 🤝" in label or "✨" in label]
+    assert boosts == ["➕ Лина: 🤝Друг (2)"]  # Help, but no ability when surprised
+    await press(table, ALICE, mid, "Друг (2)")
+    assert "☑️ Лина: 🤝Друг (2)" in labels(table, mid)
     await press(table, ALICE, mid, "Лина: Нож · Сила")
-    # At most 6 against 20: damage ≥ 14; the shield takes it all and breaks.
+    assert "Нож · Сила + Друг): 1d6+2" in shown(table, mid)
+    assert states(await sheet(table, lina))["Друг"] == "spent"
+    # At most 8 against 20: damage ≥ 12; the shield takes it all and breaks.
     await press(table, ALICE, mid, "Щит: весь урон, ломается")
     after = await sheet(table, lina)
-    assert states(after) == {"Лук": "ready", "Нож": "ready", "Щит": "broken"}
+    assert states(after) == {
+        "Лук": "ready",
+        "Нож": "ready",
+        "Щит": "broken",
+        "Друг": "spent",
+        "Ярость": "ready",
+    }
     text_now = shown(table, mid)
     assert "Раунд 2" in text_now and "внезапно" not in text_now.split("Раунд 2")[1][:40]
 
-    # Round 2: the bow is back among the attacks.
+    # Round 2: the bow and the ability are back among the choices.
     await press(table, ALICE, mid, "🎲 Лина")
-    assert any("Лук · Сила" in label for label in labels(table, mid))
+    assert "➕ Лина: ✨Ярость (1d4)" in labels(table, mid)
     await press(table, ALICE, mid, "Лина: Лук · Сила")
-    # No armor left and two usable items for damage ≥ 14: both go, the rest is below zero.
+    # No armor left and three usable items for damage ≥ 14: all go, the rest is below zero.
     after = await sheet(table, lina)
-    assert states(after) == {"Лук": "broken", "Нож": "broken", "Щит": "broken"}
+    assert set(states(after).values()) == {"broken", "spent"}
     assert lifegear.lives(after) < 0
     assert "Ниже нуля" in shown(table, mid)
     await press(table, GM, mid, "Завершить")
     assert "«Волк» не повержен" in shown(table, mid)
+    assert await ledger_kinds(table) == [
+        "lifegear.boost",
+        "lifegear.damage",
+        "lifegear.damage",
+    ]  # the end changes nothing: the shield is broken, not spent, and Help waits for rest
 
 
 async def test_duel_one_life_per_round_and_stop(table: Harness) -> None:

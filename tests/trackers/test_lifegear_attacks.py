@@ -5,7 +5,12 @@ from __future__ import annotations
 from engine.dice.source import ScriptedSource
 from engine.systems import lifegear
 from engine.systems.lifegear import CombatMode, Item, ItemKind, Protection, RollPlan, Stat
-from engine.systems.lifegear.attacks import attack_plans, forced_absorb, stored_outcome
+from engine.systems.lifegear.attacks import (
+    attack_plans,
+    boost_items,
+    forced_absorb,
+    stored_outcome,
+)
 
 
 def _archer() -> lifegear.Character:
@@ -61,3 +66,15 @@ def test_stored_rolls_are_judged_like_fresh_ones() -> None:
     assert (outcome.winner, outcome.loser, outcome.damage) == ("1", "2", 1)
     tie = lifegear.judge_pvp(1, CombatMode.DUEL, a, a)
     assert (tie.winner, tie.damage) == (None, 0)
+
+
+def test_boosts_are_ready_items_with_dice_and_only_help_when_surprised() -> None:
+    gear = (
+        *_archer().gear,
+        Item(id="rage", name="Ярость", kind=ItemKind.ABILITY, dice="1d4"),
+        Item(id="late", name="Озарение", kind=ItemKind.ABILITY, dice="1d4", timing="after"),
+        Item(id="friend", name="Друг", kind=ItemKind.HELP, dice="2"),
+    )
+    archer = _archer().model_copy(update={"gear": gear})
+    assert [i.id for i in boost_items(archer)] == ["rage", "friend"]
+    assert [i.id for i in boost_items(archer, surprised=True)] == ["friend"]

@@ -40,7 +40,12 @@ from db.uow import UnitOfWork
 from engine.common import SheetModel
 from engine.dice.source import ScriptedSource
 from engine.systems import lifegear
-from engine.systems.lifegear.attacks import attack_plans, forced_absorb, stored_outcome
+from engine.systems.lifegear.attacks import (
+    attack_plans,
+    boost_items,
+    forced_absorb,
+    stored_outcome,
+)
 
 COMBAT: Final = "lifegear_combat"
 DUEL: Final = "lifegear_duel"
@@ -120,6 +125,17 @@ def surprised(tracker: TrackerDTO, cid: int) -> bool:
 
 def plans(tracker: TrackerDTO, fighter: Fighter) -> tuple[lifegear.RollPlan, ...]:
     return attack_plans(fighter.sheet, surprised=surprised(tracker, fighter.id))
+
+
+def boosts(tracker: TrackerDTO, fighter: Fighter) -> tuple[lifegear.Item, ...]:
+    return boost_items(fighter.sheet, surprised=surprised(tracker, fighter.id))
+
+
+def chosen_boosts(tracker: TrackerDTO, fighter: Fighter) -> list[str]:
+    """The boosts the player marked for the next roll that can still be used."""
+    marked = tracker.state.get("boosts", {}).get(str(fighter.id), [])
+    usable = {item.id for item in boosts(tracker, fighter)}
+    return [b for b in marked if b in usable]
 
 
 def plan_key(plan: lifegear.RollPlan) -> str:
@@ -311,11 +327,38 @@ async def roll(
     )
 
 
+async def boost(
+    uow: UnitOfWork, game: GameDTO, *, chat_id: int, tracker_id: int, v: int, user_id: int,
+    cid: int, index: int, key: str,
+) -> TrackerDTO:  # fmt: skip
+    """Mark (or unmark) an ability, Help or item to add its dice to the next roll; it is spent
+    only when the roll is made."""
+    tracker, state = await _load(uow, tracker_id, chat_id, v)
+    roster = await fighters(uow, game.id)
+    fighter = _fighter(roster, state, cid)
+    await _owner(uow, game, fighter, user_id)
+    gear = fighter.sheet.gear
+    if cid not in awaiting_roll(tracker, roster) or not 0 <= index < len(gear):
+        raise Refused(N_("This button is no longer active."))
+    item = gear[index]
+    if item_key(item.id) != key or item not in boosts(tracker, fighter):
+        raise Refused(N_("This button is no longer active."))
+    marked = chosen_boosts(tracker, fighter)
+    marked = [b for b in marked if b != item.id] if item.id in marked else [*marked, item.id]
+    state.setdefault("boosts", {})[str(cid)] = marked
+    return await core.step(
+        uow, tracker, expected_version=v, actor_user_id=user_id, action="boost", state=state
+    )
+
+
 def plan_label(fighter: Fighter, plan: lifegear.RollPlan) -> str:
-    """«Лук · Стрельба» or «Стрельба»: what the roll used, as the sheet names it."""
-    if plan.weapon is None:
-        return plan.stat
-    return f"{lifegear.find_item(fighter.sheet, plan.weapon).name} · {plan.stat}"
+    """«Лук · Стрельба + Предчувствие»: what the roll used, as the sheet names it."""
+    label = plan.stat
+    if plan.weapon is not None:
+        label = f"{lifegear.find_item(fighter.sheet, plan.weapon).name} · {plan.stat}"
+    for item_id in plan.boosts:
+        label += f" + {lifegear.find_item(fighter.sheet, item_id).name}"
+    return label
 
 
 async def _roll(
@@ -324,6 +367,7 @@ async def _roll(
     user_name: str,
 ) -> TrackerDTO:  # fmt: skip
     is_surprised = surprised(tracker, fighter.id)
+    plan = lifegear.RollPlan(plan.stat, plan.weapon, tuple(chosen_boosts(tracker, fighter)))
     expr, _ = lifegear.roll_expression(fighter.sheet, plan, surprised=is_surprised)
     notation = expr.render()
     defence = state["monster"]["defence"] if tracker.kind == COMBAT else None
@@ -332,14 +376,36 @@ async def _roll(
         text=notation, actor=user_name, subject=fighter.name, actor_user_id=user_id,
         outcome=f"vs {defence}" if defence is not None else None, commit=False,
     )  # fmt: skip
-    source = ScriptedSource(logged.result.faces)
-    _, rolled = lifegear.roll(fighter.sheet, plan, source, surprised=is_surprised)
+    faces = logged.result.faces
+    _, rolled = lifegear.roll(fighter.sheet, plan, ScriptedSource(faces), surprised=is_surprised)
     state["choosing"] = [c for c in state.get("choosing", []) if c != fighter.id]
+    state.get("boosts", {}).pop(str(fighter.id), None)
+    batch = ledger.new_batch()
+    spent = False
+    if plan.boosts:
+        # The boosts are spent per their rules: the engine's own roll, on the locked sheet,
+        # with the same logged faces.
+        def use(sheet: SheetModel) -> SheetModel:
+            assert isinstance(sheet, lifegear.Character)
+            source = ScriptedSource(faces)
+            return lifegear.roll(sheet, plan, source, surprised=is_surprised)[0]
+
+        try:
+            changed = await ledger.change_sheets(
+                uow, game=game, actor_user_id=user_id, kind="lifegear.boost",
+                changes={fighter.id: use}, batch=batch,
+            )  # fmt: skip
+        except ledger.LedgerError as error:
+            raise Refused(error.reason) from error
+        if changed:
+            after = changed[0].after
+            assert isinstance(after, lifegear.Character)
+            roster[fighter.id] = fighter = Fighter(fighter.row, after)
+            spent = True
     entry: dict[str, Any] = {
         "k": "roll", "who": fighter.name, "what": plan_label(fighter, plan),
         "not": rolled.notation, "faces": list(rolled.faces), "total": rolled.total,
     }  # fmt: skip
-    batch = ledger.new_batch()
     if tracker.kind == COMBAT:
         judged = lifegear.judge_fast(rolled, int(defence or 0))
         entry.update(dmg=judged.damage, hit=judged.defeated)
@@ -355,11 +421,11 @@ async def _roll(
     else:
         _log(state, entry)
         _duel_roll(state, fighter, plan, rolled, roster)
-    changed = await _settle(uow, game, state, roster, user_id, batch)
+    settled = await _settle(uow, game, state, roster, user_id, batch)
     _advance(tracker.kind, state, roster)
     return await core.step(
         uow, tracker, expected_version=tracker.version, actor_user_id=user_id, action="roll",
-        state=state, batch=batch if changed else None,
+        state=state, batch=batch if settled or spent else None,
     )  # fmt: skip
 
 

@@ -12,7 +12,9 @@ from collections.abc import Sequence
 from .combat import RollOutcome, RollPlan
 from .damage import DamageOptions
 from .dice import parse_dice
-from .models import Character, ItemKind, Stat
+from .models import Character, Item, ItemKind, Stat, UseTiming
+
+_BOOST_KINDS = (ItemKind.ABILITY, ItemKind.HELP, ItemKind.ITEM)
 
 
 def _allowed_stats(character: Character, weapon_stats: Sequence[str]) -> tuple[Stat, ...]:
@@ -38,6 +40,20 @@ def attack_plans(character: Character, *, surprised: bool = False) -> tuple[Roll
         )
     plans.extend(RollPlan(stat.name) for stat in character.stats)
     return tuple(plans)
+
+
+def boost_items(character: Character, *, surprised: bool = False) -> tuple[Item, ...]:
+    """Items declared before the roll that add dice to it (abilities, Help, items with
+    parameters; each is spent per its rule). ``surprised`` leaves only Help («Помощь»)."""
+    return tuple(
+        item
+        for item in character.gear
+        if item.kind in _BOOST_KINDS
+        and item.usable
+        and item.timing is UseTiming.BEFORE
+        and item.dice.strip()
+        and (not surprised or item.kind is ItemKind.HELP)
+    )
 
 
 def forced_absorb(options: DamageOptions) -> tuple[str, ...] | None:

@@ -59,6 +59,16 @@ class LgRollCD(CallbackData, prefix="lgr"):
     k: str
 
 
+class LgBoostCD(CallbackData, prefix="lgb"):
+    """Mark (or unmark) item ``i`` of character ``c`` to add its dice to the next roll."""
+
+    tid: int
+    v: int
+    c: int
+    i: int
+    k: str
+
+
 class LgProtCD(CallbackData, prefix="lgp"):
     """Use (or take back) armor ``i`` of character ``c`` against its pending damage."""
 
@@ -311,6 +321,13 @@ def _roll_rows(t: Translator, tracker: TrackerDTO, roster: dict[int, Fighter]) -
         if cid not in choosing:
             rows.append([_button(f"🎲 {name}", LgChooseCD(tid=tid, v=v, c=cid))])
             continue
+        marked = service.chosen_boosts(tracker, fighter)
+        for item in service.boosts(tracker, fighter):
+            mark = "☑️" if item.id in marked else "➕"
+            label = f"{mark} {name}: {KIND_ICON[item.kind]}{item.name} ({item.dice})"
+            i = fighter.sheet.gear.index(item)
+            data = LgBoostCD(tid=tid, v=v, c=cid, i=i, k=item_key(item.id))
+            rows.append([_button(label[:60], data)])
         for o, plan in enumerate(service.plans(tracker, fighter)):
             label = f"🎲 {name}: {service.plan_label(fighter, plan)}"
             data = LgRollCD(tid=tid, v=v, c=cid, o=o, k=service.plan_key(plan))
