@@ -32,6 +32,7 @@ from handlers.trackers.common import chat_translator, post, refresh
 from handlers.trackers.registry import Rendered, register
 from handlers.views.trackers import lifegear as views
 from handlers.views.trackers.lifegear import (
+    LgAfterCD,
     LgBoostCD,
     LgChooseCD,
     LgEndCD,
@@ -156,6 +157,11 @@ BUTTONS: tuple[tuple[type[Any], Action, Params], ...] = (
         lambda d, u: {**_base(d), "cid": d.c, "option": d.o, "key": d.k, "user_name": u.name},
     ),
     (LgBoostCD, service.boost, lambda d, u: {**_base(d), "cid": d.c, "index": d.i, "key": d.k}),
+    (
+        LgAfterCD,
+        service.add_after,
+        lambda d, u: {**_base(d), "cid": d.c, "index": d.i, "key": d.k, "user_name": u.name},
+    ),
     (LgProtCD, service.protect, lambda d, u: {**_base(d), "cid": d.c, "index": d.i, "key": d.k}),
     (LgPickCD, service.pick, lambda d, u: {**_base(d), "cid": d.c, "index": d.i, "key": d.k}),
     (LgTakeCD, service.take, lambda d, u: {**_base(d), "cid": d.c}),

@@ -9,10 +9,10 @@ import pytest
 from sqlalchemy import text
 
 from engine.systems import lifegear
-from engine.systems.lifegear import ItemKind, Protection
+from engine.systems.lifegear import ItemKind, Protection, UseTiming
 from handlers.views.trackers.lifegear import LgStartCD
 from tests.conftest import Harness
-from tests.games.helpers import ALICE, BOB, GM
+from tests.games.helpers import ALICE, BOB, GM, create_game, seat_table
 from tests.trackers.lifegear_helpers import (
     armor,
     command,
@@ -281,3 +281,36 @@ async def test_one_fight_at_a_time_and_players_cannot_open(table: Harness) -> No
     await press(table, GM, first.message_id, "Завершить")
     assert "Отменено" in shown(table, first.message_id)
     assert await ledger_kinds(table) == []
+
+
+async def test_an_item_used_after_the_result_can_turn_a_miss_into_a_hit(table: Harness) -> None:
+    insight = thing("insight", "Озарение", ItemKind.ABILITY).model_copy(
+        update={"dice": "1d4+10", "timing": UseTiming.AFTER}
+    )
+    lina = await insert(table, hero("Лина", "3", insight, thing("cloak", "Плащ")))
+    mid = (await command(table, GM, "/fight Огр 12")).message_id
+    await press(table, GM, mid, "Начать")
+    await press(table, ALICE, mid, "🎲 Лина")  # one attack, nothing before: rolls at once
+    assert "не хватило 9" in shown(table, mid)
+    # Both items would have to go, but the one used after the result is offered first.
+    assert states(await sheet(table, lina)) == {"Озарение": "ready", "Плащ": "ready"}
+    await refused(table, BOB, mid, data_of(table, mid, "➕"))
+    await press(table, ALICE, mid, "➕ ✨Озарение (1d4+10)")
+    text_now = shown(table, mid)
+    assert "Лина добавляет Озарение" in text_now and "«Огр» повержен" in text_now
+    assert states(await sheet(table, lina)) == {"Озарение": "spent", "Плащ": "ready"}
+    await press(table, GM, mid, "Завершить")
+    assert "Бой окончен: «Огр» повержен (Лина)" in shown(table, mid)
+    assert await ledger_kinds(table) == ["lifegear.boost"]
+
+
+async def test_no_game_and_other_systems(harness: Harness) -> None:
+    await harness.start()
+    seat_table(harness)
+    answer = await command(harness, GM, "/duel")
+    assert "/newgame" in answer.text
+    answer = await command(harness, GM, "/fight Тролль 6")
+    assert "/newgame" in answer.text
+    await create_game(harness, "lifegear", "Кампания")
+    answer = await command(harness, GM, "/fight Тролль 999")
+    assert "0" in answer.text and "100" in answer.text

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from engine.dice.source import ScriptedSource
 from engine.systems import lifegear
-from engine.systems.lifegear import CombatMode, Item, ItemKind, Protection, RollPlan, Stat
+from engine.systems.lifegear import (
+    CombatMode,
+    Item,
+    ItemKind,
+    Protection,
+    RollPlan,
+    Stat,
+    UseTiming,
+)
 from engine.systems.lifegear.attacks import (
     attack_plans,
     boost_items,
@@ -72,7 +80,9 @@ def test_boosts_are_ready_items_with_dice_and_only_help_when_surprised() -> None
     gear = (
         *_archer().gear,
         Item(id="rage", name="Ярость", kind=ItemKind.ABILITY, dice="1d4"),
-        Item(id="late", name="Озарение", kind=ItemKind.ABILITY, dice="1d4", timing="after"),
+        Item(
+            id="late", name="Озарение", kind=ItemKind.ABILITY, dice="1d4", timing=UseTiming.AFTER
+        ),
         Item(id="friend", name="Друг", kind=ItemKind.HELP, dice="2"),
     )
     archer = _archer().model_copy(update={"gear": gear})

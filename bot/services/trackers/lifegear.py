@@ -131,6 +131,18 @@ def boosts(tracker: TrackerDTO, fighter: Fighter) -> tuple[lifegear.Item, ...]:
     return boost_items(fighter.sheet, surprised=surprised(tracker, fighter.id))
 
 
+def after_boosts(tracker: TrackerDTO, fighter: Fighter) -> tuple[lifegear.Item, ...]:
+    """Items the fighter may still add to the roll that just missed (fast combat only, before
+    any armor or item is chosen for the damage)."""
+    pending = pending_of(tracker.state, fighter.id)
+    if tracker.kind != COMBAT or pending is None or "roll" not in pending:
+        return ()
+    if pending["prot"] or pending["pick"]:
+        return ()
+    after = lifegear.UseTiming.AFTER
+    return boost_items(fighter.sheet, surprised=surprised(tracker, fighter.id), timing=after)
+
+
 def chosen_boosts(tracker: TrackerDTO, fighter: Fighter) -> list[str]:
     """The boosts the player marked for the next roll that can still be used."""
     marked = tracker.state.get("boosts", {}).get(str(fighter.id), [])
@@ -415,8 +427,12 @@ async def _roll(
             state["phase"] = "won"
             state["winner"] = fighter.id
         else:
+            stored = {
+                "stat": plan.stat, "weapon": plan.weapon, "boosts": list(plan.boosts),
+                "not": rolled.notation, "faces": list(rolled.faces), "total": rolled.total,
+            }  # fmt: skip
             state.setdefault("pending", []).append(
-                {"c": fighter.id, "dmg": judged.damage, "prot": [], "pick": []}
+                {"c": fighter.id, "dmg": judged.damage, "prot": [], "pick": [], "roll": stored}
             )
     else:
         _log(state, entry)
@@ -475,6 +491,83 @@ def _duel_roll(
         state.setdefault("pending", []).append(
             {"c": loser, "dmg": outcome.damage, "prot": [], "pick": []}
         )
+
+
+async def add_after(
+    uow: UnitOfWork, game: GameDTO, *, chat_id: int, tracker_id: int, v: int, user_id: int,
+    user_name: str, cid: int, index: int, key: str,
+) -> TrackerDTO:  # fmt: skip
+    """Fast combat: add an item used after the result (its rules say so) to the roll that
+    missed: its dice are rolled now and the roll is judged again against the defence."""
+    tracker, state = await _load(uow, tracker_id, chat_id, v)
+    roster = await fighters(uow, game.id)
+    fighter = _fighter(roster, state, cid)
+    await _owner(uow, game, fighter, user_id)
+    gear = fighter.sheet.gear
+    offered = after_boosts(tracker, fighter)
+    if not 0 <= index < len(gear) or item_key(gear[index].id) != key or gear[index] not in offered:
+        raise Refused(N_("This button is no longer active."))
+    item = gear[index]
+    pending = pending_of(state, cid)
+    assert pending is not None
+    stored = pending["roll"]
+    plan = lifegear.RollPlan(stored["stat"], stored["weapon"], tuple(stored["boosts"]))
+    previous = stored_outcome(
+        fighter.name, plan, notation=stored["not"], faces=stored["faces"],
+        total=stored["total"], used=stored["boosts"],
+    )  # fmt: skip
+    logged = await roll_service.roll_logged(
+        uow, chat_id=tracker.chat_id, roll_id=f"trk:{tracker.id}:{tracker.version}:{cid}",
+        text=lifegear.parse_dice(item.dice).render(), actor=user_name, subject=fighter.name,
+        actor_user_id=user_id, commit=False,
+    )  # fmt: skip
+    faces = logged.result.faces
+    is_surprised = surprised(tracker, cid)
+
+    def use(sheet: SheetModel) -> SheetModel:
+        assert isinstance(sheet, lifegear.Character)
+        source = ScriptedSource(faces)
+        return lifegear.boost_after(sheet, previous, item.id, source, surprised=is_surprised)[0]
+
+    _, rolled = lifegear.boost_after(
+        fighter.sheet, previous, item.id, ScriptedSource(faces), surprised=is_surprised
+    )
+    batch = ledger.new_batch()
+    try:
+        changed = await ledger.change_sheets(
+            uow, game=game, actor_user_id=user_id, kind="lifegear.boost",
+            changes={cid: use}, batch=batch,
+        )  # fmt: skip
+    except ledger.LedgerError as error:
+        raise Refused(error.reason) from error
+    if changed:
+        after = changed[0].after
+        assert isinstance(after, lifegear.Character)
+        roster[cid] = Fighter(fighter.row, after)
+    judged = lifegear.judge_fast(rolled, int(state["monster"]["defence"]))
+    _log(
+        state,
+        {
+            "k": "after", "who": fighter.name, "item": item.name, "not": rolled.notation,
+            "faces": list(faces), "total": rolled.total, "dmg": judged.damage,
+            "hit": judged.defeated,
+        },
+    )  # fmt: skip
+    if judged.defeated:
+        state["pending"] = [p for p in state["pending"] if p["c"] != cid]
+        if state.get("phase") == "fight":
+            state["phase"] = "won"
+            state["winner"] = cid
+    else:
+        pending["dmg"] = judged.damage
+        stored.update({"not": rolled.notation, "faces": list(rolled.faces), "total": rolled.total})
+        stored["boosts"] = [*stored["boosts"], item.id]
+    await _settle(uow, game, state, roster, user_id, batch)
+    _advance(tracker.kind, state, roster)
+    return await core.step(
+        uow, tracker, expected_version=v, actor_user_id=user_id, action="after", state=state,
+        batch=batch,
+    )  # fmt: skip
 
 
 # --- taking damage ---------------------------------------------------------------------------
@@ -615,7 +708,7 @@ async def _settle(
     changed = False
     for pending in list(state.get("pending", [])):
         fighter = roster.get(pending["c"])
-        if fighter is None:
+        if fighter is None or _may_add_after(state, fighter, pending):
             continue
         forced = forced_absorb(options(fighter, pending))
         if forced is None:
@@ -624,6 +717,14 @@ async def _settle(
         await _apply(uow, game, state, roster, pending, user_id, batch)
         changed = True
     return changed
+
+
+def _may_add_after(state: dict[str, Any], fighter: Fighter, pending: dict[str, Any]) -> bool:
+    if "roll" not in pending or pending["prot"] or pending["pick"]:
+        return False
+    is_surprised = bool(state.get("surprise")) and state.get("round", 1) == 1
+    after = lifegear.UseTiming.AFTER
+    return bool(boost_items(fighter.sheet, surprised=is_surprised, timing=after))
 
 
 def _advance(kind: str, state: dict[str, Any], roster: dict[int, Fighter]) -> None:

@@ -42,15 +42,18 @@ def attack_plans(character: Character, *, surprised: bool = False) -> tuple[Roll
     return tuple(plans)
 
 
-def boost_items(character: Character, *, surprised: bool = False) -> tuple[Item, ...]:
-    """Items declared before the roll that add dice to it (abilities, Help, items with
-    parameters; each is spent per its rule). ``surprised`` leaves only Help («Помощь»)."""
+def boost_items(
+    character: Character, *, surprised: bool = False, timing: UseTiming = UseTiming.BEFORE
+) -> tuple[Item, ...]:
+    """Items that add dice to a roll (abilities, Help, items with parameters; each is spent per
+    its rule): declared before the roll, or — ``timing`` AFTER — added to a result already
+    known (``boost_after``). ``surprised`` leaves only Help («Помощь»)."""
     return tuple(
         item
         for item in character.gear
         if item.kind in _BOOST_KINDS
         and item.usable
-        and item.timing is UseTiming.BEFORE
+        and item.timing is timing
         and item.dice.strip()
         and (not surprised or item.kind is ItemKind.HELP)
     )

@@ -69,6 +69,16 @@ class LgBoostCD(CallbackData, prefix="lgb"):
     k: str
 
 
+class LgAfterCD(CallbackData, prefix="lga"):
+    """Add item ``i`` (used after the result) to character ``c``'s roll that missed."""
+
+    tid: int
+    v: int
+    c: int
+    i: int
+    k: str
+
+
 class LgProtCD(CallbackData, prefix="lgp"):
     """Use (or take back) armor ``i`` of character ``c`` against its pending damage."""
 
@@ -194,6 +204,15 @@ def log_line(t: Translator, tracker: TrackerDTO, entry: dict[str, Any]) -> str:
         if "dmg" in entry:
             return line + " " + t("— short by {damage}.", damage=entry["dmg"])
         return line
+    if kind == "after":
+        line = t(
+            "➕ {who} adds {item}: {faces} → <b>{total}</b>",
+            who=_e(entry["who"]), item=_e(entry["item"]), faces=_faces(entry),
+            total=entry["total"],
+        )  # fmt: skip
+        if entry.get("hit"):
+            return line + " " + t("— a hit, the monster is down!")
+        return line + " " + t("— short by {damage}.", damage=entry["dmg"])
     if kind == "duel":
         if entry.get("w") is None:
             return t("⚔️ A tie: no damage.")
@@ -356,6 +375,11 @@ def _damage_rows(t: Translator, tracker: TrackerDTO, roster: dict[int, Fighter])
         opts = service.options(fighter, pending)
         offered = {p.item_id for p in opts.protections}
         buttons: list[InlineKeyboardButton] = []
+        for item in service.after_boosts(tracker, fighter):
+            i = fighter.sheet.gear.index(item)
+            label = f"➕ {KIND_ICON[item.kind]}{item.name} ({item.dice})"
+            data = LgAfterCD(tid=tid, v=v, c=cid, i=i, k=item_key(item.id))
+            rows.append([_button((prefix + label)[:60], data)])
         for i, item in enumerate(fighter.sheet.gear):
             key = item_key(item.id)
             if item.id in pending["prot"]:
