@@ -268,6 +268,40 @@ async def test_duel_one_life_per_round_and_stop(table: Harness) -> None:
     assert await _tracker_rows(table) == [("lifegear_duel", "ended")]
 
 
+async def test_an_ambush_with_a_fast_first_round(table: Harness) -> None:
+    await insert(table, hero("Лина", "1d6+10"))
+    bob_sheet = hero(
+        "Боб",
+        "1d6",
+        weapon("bow", "Лук"),
+        armor("shield", "Щит", Protection.ABSORB_ALL),
+        thing("boots", "Сапоги"),
+    )
+    bob = await insert(table, bob_sheet, owner=BOB)
+    mid = (await command(table, GM, "/duel")).message_id
+    await press(table, GM, mid, "Лина")  # chosen first: the attacker
+    await press(table, GM, mid, "Боб")
+    await press(table, GM, mid, "Внезапно: нет")
+    await press(table, GM, mid, "Засада: дуэльный раунд")
+    assert "⚡ Засада: быстрый раунд" in labels(table, mid)
+    assert "Нападает из засады: Лина" in shown(table, mid)
+    await press(table, GM, mid, "Начать")
+    assert "быстрый: разница бросков — урон" in shown(table, mid)
+    await press(table, ALICE, mid, "🎲 Лина")
+    # Боб is surprised: his bow is not in hand, so only his bare stat rolls, at once.
+    await press(table, BOB, mid, "🎲 Боб")
+    text_now = shown(table, mid)
+    assert "Раунд за Лина: Боб получает урон" in text_now  # 11+ against 6-: at least 5
+    await press(table, BOB, mid, "Щит: весь урон, ломается")
+    assert states(await sheet(table, bob)) == {"Лук": "ready", "Щит": "broken", "Сапоги": "ready"}
+    # Round 2 is a duel round: the bow is back, one life at stake.
+    assert "Раунд 2" in shown(table, mid) and "быстрый" not in shown(table, mid).split("\n")[1]
+    await press(table, BOB, mid, "🎲 Боб")
+    assert any("Лук · Сила" in label for label in labels(table, mid))
+    await press(table, GM, mid, "Остановить")
+    assert "Дуэль окончена" in shown(table, mid)
+
+
 async def test_one_fight_at_a_time_and_players_cannot_open(table: Harness) -> None:
     await insert(table, _lina())
     refusal = await command(table, ALICE, "/fight Тролль 6")

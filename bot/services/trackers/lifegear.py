@@ -249,7 +249,15 @@ async def toggle(
     await _gm(uow, game, user_id)
     if state.get("phase") != "setup":
         raise Refused(N_("This button is no longer active."))
-    if cid == 0:
+    if cid == 0 and tracker.kind == DUEL:
+        # An ambush: off → the attacker (chosen first) picks duel rules for round 1 → fast.
+        if not state.get("surprise"):
+            state.update(surprise=True, first_round=lifegear.CombatMode.DUEL.value)
+        elif state.get("first_round") == lifegear.CombatMode.DUEL.value:
+            state["first_round"] = lifegear.CombatMode.FAST.value
+        else:
+            state.update(surprise=False, first_round=lifegear.CombatMode.DUEL.value)
+    elif cid == 0:
         state["surprise"] = not state.get("surprise")
     else:
         roster = await fighters(uow, game.id)
@@ -280,7 +288,10 @@ async def start(
     if tracker.kind == DUEL:
         if len(chosen) != 2:
             raise Refused(N_("Choose exactly two duellists."))
-        fight = lifegear.start_pvp(str(chosen[0]), str(chosen[1]), surprise=state["surprise"])
+        first = lifegear.CombatMode(state.get("first_round", lifegear.CombatMode.DUEL.value))
+        fight = lifegear.start_pvp(
+            str(chosen[0]), str(chosen[1]), surprise=state["surprise"], first_round=first
+        )
         state["pvp"] = fight.model_dump(mode="json")
         state["rolls"] = {}
     elif not chosen:

@@ -216,9 +216,14 @@ def log_line(t: Translator, tracker: TrackerDTO, entry: dict[str, Any]) -> str:
     if kind == "duel":
         if entry.get("w") is None:
             return t("⚔️ A tie: no damage.")
+        winner, loser = _e(entry["w"]), _e(entry.get("l") or "?")
+        if entry.get("dmg", 1) == 1:
+            return t(
+                "⚔️ {winner} wins the round: {loser} loses a life.", winner=winner, loser=loser
+            )
         return t(
-            "⚔️ {winner} wins the round: {loser} loses a life.",
-            winner=_e(entry["w"]), loser=_e(entry.get("l") or "?"),
+            "⚔️ {winner} wins the round: {loser} takes {damage} damage.",
+            winner=winner, loser=loser, damage=entry["dmg"],
         )  # fmt: skip
     if kind == "took":
         return _took(t, entry)
@@ -247,7 +252,13 @@ def _setup_lines(t: Translator, tracker: TrackerDTO, roster: dict[int, Fighter])
         lines = [t("Set-up: the GM chooses the two duellists, then «Start».")]
     else:
         lines = [t("Set-up: the GM chooses who takes part, then «Start».")]
-    if state.get("surprise"):
+    if state.get("surprise") and tracker.kind == DUEL:
+        chosen_names = [roster[c].name for c in service.ids(state) if c in roster]
+        if chosen_names:
+            lines.append(t("⚡ Ambush by {name}.", name=_e(chosen_names[0])))
+        if state.get("first_round") == lifegear.CombatMode.FAST.value:
+            lines.append(t("Round 1 is fast: the difference is the damage."))
+    elif state.get("surprise"):
         lines.append(t("⚡ Surprise round: on."))
     chosen = [roster[c] for c in service.ids(state) if c in roster]
     lines.extend(fighter_line(t, f) for f in chosen)
@@ -275,8 +286,8 @@ def text(t: Translator, tracker: TrackerDTO, roster: dict[int, Fighter]) -> str:
 
 def _round(t: Translator, tracker: TrackerDTO) -> str:
     state = tracker.state
+    fight = service.pvp(state)
     if tracker.kind == DUEL:
-        fight = service.pvp(state)
         number = fight.round if fight else 1
         surprise = fight is not None and fight.surprise and fight.round == 1
     else:
@@ -285,6 +296,8 @@ def _round(t: Translator, tracker: TrackerDTO) -> str:
     line = t("<b>Round {n}</b>", n=number)
     if surprise:
         line += " · " + t("⚡ surprise: only Help, weapons in hand and armor")
+    if tracker.kind == DUEL and fight is not None and lifegear.round_mode(fight).value == "fast":
+        line += " · " + t("fast: the difference is the damage")
     return line
 
 
@@ -325,6 +338,9 @@ def _setup_rows(t: Translator, tracker: TrackerDTO, roster: dict[int, Fighter]) 
     ]
     rows = [toggles[i : i + 2] for i in range(0, len(toggles), 2)]
     surprise = t("⚡ Surprise: on") if tracker.state.get("surprise") else t("⚡ Surprise: off")
+    if tracker.kind == DUEL and tracker.state.get("surprise"):
+        fast = tracker.state.get("first_round") == lifegear.CombatMode.FAST.value
+        surprise = t("⚡ Ambush: fast round") if fast else t("⚡ Ambush: duel round")
     rows.append([_button(surprise, LgToggleCD(tid=tid, v=v, c=0))])
     rows.append([_button(t("▶️ Start"), LgStartCD(tid=tid, v=v))])
     return rows
