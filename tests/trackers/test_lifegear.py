@@ -237,14 +237,14 @@ async def test_duel_one_life_per_round_and_stop(table: Harness) -> None:
     await press(table, GM, mid, "Боб")
     await refused(table, GM, mid, data_of(table, mid, "Кай"))  # two at most
     await press(table, GM, mid, "Начать")
-    assert "Лина против Боб" in shown(table, mid)
+    assert "Дуэль: Лина — Боб" in shown(table, mid)
 
     # Each has one attack (a stat alone): 🎲 rolls at once.
     await press(table, ALICE, mid, "🎲 Лина")
     assert "Бросают: Боб" in shown(table, mid)
     await press(table, BOB, mid, "🎲 Боб")
     text_now = shown(table, mid)
-    assert "Раунд за Лина: Боб теряет жизнь" in text_now and "Раунд 2" in text_now
+    assert "Раунд выигрывает Лина: Боб теряет жизнь" in text_now and "Раунд 2" in text_now
     assert "Боб получает урон 1" in text_now
     assert not any(label.startswith("🎲") for label in labels(table, mid))  # damage first
     await press(table, BOB, mid, "Сапоги")
@@ -291,7 +291,7 @@ async def test_an_ambush_with_a_fast_first_round(table: Harness) -> None:
     # Боб is surprised: his bow is not in hand, so only his bare stat rolls, at once.
     await press(table, BOB, mid, "🎲 Боб")
     text_now = shown(table, mid)
-    assert "Раунд за Лина: Боб получает урон" in text_now  # 11+ against 6-: at least 5
+    assert "Раунд выигрывает Лина: Боб получает урон" in text_now  # 11+ against 6-: at least 5
     await press(table, BOB, mid, "Щит: весь урон, ломается")
     assert states(await sheet(table, bob)) == {"Лук": "ready", "Щит": "broken", "Сапоги": "ready"}
     # Round 2 is a duel round: the bow is back, one life at stake.

@@ -185,7 +185,9 @@ def _awaited(t: Translator, tracker: TrackerDTO, roster: dict[int, Fighter]) -> 
 
 
 def _faces(entry: dict[str, Any]) -> str:
-    return "[" + ", ".join(str(f) for f in entry["faces"]) + "]"
+    """The logged faces, e.g. ``[3, 1]`` (nothing for a stat without dice)."""
+    faces = entry["faces"]
+    return "[" + ", ".join(str(f) for f in faces) + "]" if faces else ""
 
 
 def log_line(t: Translator, tracker: TrackerDTO, entry: dict[str, Any]) -> str:
@@ -198,7 +200,8 @@ def log_line(t: Translator, tracker: TrackerDTO, entry: dict[str, Any]) -> str:
         return t("— Round {n} —", n=entry["n"])
     if kind == "roll":
         who, what = _e(entry["who"]), _e(entry["what"])
-        line = f"🎲 {who} ({what}): {entry['not']} {_faces(entry)} → <b>{entry['total']}</b>"
+        rolled = " ".join(x for x in (entry["not"], _faces(entry)) if x)
+        line = f"🎲 {who} ({what}): {rolled} → <b>{entry['total']}</b>"
         if entry.get("hit"):
             return line + " " + t("— a hit, the monster is down!")
         if "dmg" in entry:
