@@ -5,6 +5,8 @@ logged dice are; the sheets are read back from the database."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from sqlalchemy import text
 
@@ -12,7 +14,7 @@ from engine.systems import lifegear
 from engine.systems.lifegear import ItemKind, Protection, UseTiming
 from handlers.views.trackers.lifegear import LgStartCD
 from tests.conftest import Harness
-from tests.games.helpers import ALICE, BOB, GM, create_game, seat_table
+from tests.games.helpers import ALICE, BOB, GM, GROUP, create_game, seat_table
 from tests.trackers.lifegear_helpers import (
     armor,
     command,
@@ -348,3 +350,18 @@ async def test_no_game_and_other_systems(harness: Harness) -> None:
     await create_game(harness, "lifegear", "Кампания")
     answer = await command(harness, GM, "/fight Тролль 999")
     assert "0" in answer.text and "100" in answer.text
+
+
+async def test_concurrent_presses_roll_once(table: Harness) -> None:
+    await insert(table, hero("Лина", "1d6"))  # one attack: 🎲 rolls at once
+    mid = (await command(table, GM, "/fight Тролль 3")).message_id
+    await press(table, GM, mid, "Начать")
+    data = data_of(table, mid, "🎲 Лина")
+    presses = [table.emu.press(user, GROUP, mid, data) for user in (ALICE, GM, ALICE, GM)]
+    answers = [await table.emu.wait_callback_answer(p.callback_query_id) for p in presses]
+    assert sum(not a.show_alert for a in answers) == 1
+    async with table.engine.connect() as conn:
+        rows = await conn.execute(text("SELECT roll_id FROM rolls ORDER BY id"))
+        roll_ids = [r[0] for r in rows]
+    assert len(roll_ids) == 1 and re.fullmatch(r"trk:\d+:2:\d+", roll_ids[0]), roll_ids
+    await table.emu.wait_for(lambda: "🎲 Лина (Сила)" in shown(table, mid))
