@@ -36,6 +36,7 @@ from handlers.views.trackers.lifegear import (
     LgBoostCD,
     LgChooseCD,
     LgEndCD,
+    LgExtraCD,
     LgPickCD,
     LgProtCD,
     LgRollCD,
@@ -165,6 +166,7 @@ BUTTONS: tuple[tuple[type[Any], Action, Params], ...] = (
     (LgProtCD, service.protect, lambda d, u: {**_base(d), "cid": d.c, "index": d.i, "key": d.k}),
     (LgPickCD, service.pick, lambda d, u: {**_base(d), "cid": d.c, "index": d.i, "key": d.k}),
     (LgTakeCD, service.take, lambda d, u: {**_base(d), "cid": d.c}),
+    (LgExtraCD, service.extra_damage, lambda d, u: {**_base(d), "cid": d.c}),
     (LgEndCD, service.end, lambda d, u: _base(d)),
 )
 

@@ -365,3 +365,21 @@ async def test_concurrent_presses_roll_once(table: Harness) -> None:
         roll_ids = [r[0] for r in rows]
     assert len(roll_ids) == 1 and re.fullmatch(r"trk:\d+:2:\d+", roll_ids[0]), roll_ids
     await table.emu.wait_for(lambda: "🎲 Лина (Сила)" in shown(table, mid))
+
+
+async def test_the_gm_adds_a_monsters_extra_damage(table: Harness) -> None:
+    lina = await insert(table, hero("Лина", "3", thing("cloak", "Плащ"), thing("boots", "Сапоги")))
+    mid = (await command(table, GM, "/fight Василиск 2")).message_id
+    await press(table, GM, mid, "Начать")
+    await press(table, ALICE, mid, "🎲 Лина")
+    assert "«Василиск» повержен" in shown(table, mid)
+    # Its gaze hurts after the fight: the GM's ruling, absorbed like any damage.
+    await refused(table, ALICE, mid, data_of(table, mid, "Доп. урон"))
+    await press(table, GM, mid, "Доп. урон")
+    await press(table, GM, mid, "💥 +1 Лина")
+    assert "Лина: ещё 1 урон" in shown(table, mid)
+    await press(table, ALICE, mid, "Плащ")
+    await press(table, ALICE, mid, "принять урон 1")
+    assert states(await sheet(table, lina)) == {"Плащ": "broken", "Сапоги": "ready"}
+    await press(table, GM, mid, "Завершить")
+    assert "Бой окончен" in shown(table, mid)

@@ -581,6 +581,38 @@ async def add_after(
     )  # fmt: skip
 
 
+async def extra_damage(
+    uow: UnitOfWork, game: GameDTO, *, chat_id: int, tracker_id: int, v: int, user_id: int,
+    cid: int,
+) -> TrackerDTO:  # fmt: skip
+    """The GM's ruling, e.g. a monster's special («дополнительный урон до или после»): with
+    ``cid`` 0 the GM's buttons open or close; otherwise ``cid`` takes 1 more damage, to be
+    absorbed like any other (a choice already begun starts again)."""
+    tracker, state = await _load(uow, tracker_id, chat_id, v)
+    await _gm(uow, game, user_id)
+    if state.get("phase") not in ("fight", "won"):
+        raise Refused(N_("This button is no longer active."))
+    batch = ledger.new_batch()
+    changed = False
+    if cid == 0:
+        state["extra"] = not state.get("extra")
+    else:
+        roster = await fighters(uow, game.id)
+        fighter = _fighter(roster, state, cid)
+        pending = pending_of(state, cid)
+        if pending is None:
+            state.setdefault("pending", []).append({"c": cid, "dmg": 1, "prot": [], "pick": []})
+        else:
+            pending.update(dmg=pending["dmg"] + 1, prot=[], pick=[])
+        _log(state, {"k": "extra", "who": fighter.name})
+        changed = await _settle(uow, game, state, roster, user_id, batch)
+        _advance(tracker.kind, state, roster)
+    return await core.step(
+        uow, tracker, expected_version=v, actor_user_id=user_id, action="extra", state=state,
+        batch=batch if changed else None,
+    )  # fmt: skip
+
+
 # --- taking damage ---------------------------------------------------------------------------
 
 

@@ -105,6 +105,14 @@ class LgTakeCD(CallbackData, prefix="lgx"):
     c: int
 
 
+class LgExtraCD(CallbackData, prefix="lgh"):
+    """The GM: character ``c`` takes 1 more damage (0: show or hide these buttons)."""
+
+    tid: int
+    v: int
+    c: int
+
+
 class LgEndCD(CallbackData, prefix="lge"):
     tid: int
     v: int
@@ -228,6 +236,8 @@ def log_line(t: Translator, tracker: TrackerDTO, entry: dict[str, Any]) -> str:
             "⚔️ {winner} wins the round: {loser} takes {damage} damage.",
             winner=winner, loser=loser, damage=entry["dmg"],
         )  # fmt: skip
+    if kind == "extra":
+        return t("💥 {who}: 1 more damage (the GM).", who=_e(entry["who"]))
     if kind == "took":
         return _took(t, entry)
     return ""
@@ -421,6 +431,19 @@ def _damage_rows(t: Translator, tracker: TrackerDTO, roster: dict[int, Fighter])
     return rows
 
 
+def _extra_rows(t: Translator, tracker: TrackerDTO, roster: dict[int, Fighter]) -> Rows:
+    tid, v = tracker.id, tracker.version
+    rows: Rows = [[_button(t("💥 Extra damage (GM)"), LgExtraCD(tid=tid, v=v, c=0))]]
+    if tracker.state.get("extra"):
+        hits = [
+            _button(f"💥 +1 {_short(roster[c].name)}", LgExtraCD(tid=tid, v=v, c=c))
+            for c in service.ids(tracker.state)
+            if c in roster
+        ]
+        rows.extend(hits[i : i + 2] for i in range(0, len(hits), 2))
+    return rows
+
+
 def keyboard(
     t: Translator, tracker: TrackerDTO, roster: dict[int, Fighter]
 ) -> InlineKeyboardMarkup | None:
@@ -431,6 +454,7 @@ def keyboard(
         rows = _setup_rows(t, tracker, roster)
     else:
         rows = _roll_rows(t, tracker, roster) + _damage_rows(t, tracker, roster)
+        rows += _extra_rows(t, tracker, roster)
     end = t("⏹ Stop") if tracker.kind == DUEL else t("⏹ End")
     last = [_button(end, LgEndCD(tid=tracker.id, v=tracker.version))]
     if tracker.version > 1:
