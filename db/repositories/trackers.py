@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import select, text, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -73,10 +73,11 @@ class TrackerRepo:
         )  # fmt: skip
         stmt = insert(Tracker).values(**values)
         if exclusive:
+            # The predicate is literal SQL, not a bound parameter: after five executions
+            # Postgres switches a prepared statement to a generic plan, where "status = $9"
+            # no longer proves the partial index's predicate and the insert fails.
             stmt = stmt.on_conflict_do_nothing(
-                index_elements=["game_id"], index_where=col(Tracker.exclusive) & (
-                    col(Tracker.status) == "open"
-                ),
+                index_elements=["game_id"], index_where=text("exclusive AND status = 'open'"),
             )  # fmt: skip
         row = (await self._session.execute(stmt.returning(Tracker))).scalar_one_or_none()
         return _dto(row) if row is not None else None

@@ -1,0 +1,822 @@
+"""lifegear fights in the chat (issue 10): fast combat against a monster and duels.
+
+Both are one tracker each (``lifegear_combat``, ``lifegear_duel``) whose JSON state this module
+owns. Every use case loads the tracker locked, checks the version the button was drawn for,
+rolls through the verifiable log (roll id ``trk:<tracker>:<version>:<character>``) and feeds the
+logged faces back into the engine (``fast_attack`` / ``judge_pvp``), changes sheets through the
+ledger in one batch, and writes one step with that batch so the GM's undo reverts both. Nothing
+here commits: the handler does, once.
+
+Fast combat: each round every fighter rolls once (asynchronously, any order) against the
+monster's defence; a total that reaches it defeats the monster, a shortfall is damage the
+fighter absorbs by choosing items (armor first, as its description allows). A round ends when
+everyone has rolled and taken their damage. With «Surprise round» on, round 1 is a surprise for
+every fighter: only weapons already in hand (and armor) work.
+
+Duel: both duellists roll each round; the higher roll deals exactly 1 damage (a tie deals none);
+either duellist or the GM may stop it at any time (a stop before the loser has taken the damage
+spares it: the winner controls the damage). The end of either resets once-per-fight armor and
+ends temporary damage (``end_fight``).
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final
+
+from bot.i18n import N_
+from bot.services import ledger
+from bot.services import rolls as roll_service
+from bot.services.games import is_gm
+from bot.services.resources import item_key
+from bot.services.trackers import core
+from bot.systems import SYSTEMS
+from db.repositories.games import CharacterDTO, GameDTO
+from db.repositories.trackers import TrackerDTO
+from db.uow import UnitOfWork
+from engine.common import SheetModel
+from engine.dice.source import ScriptedSource
+from engine.systems import lifegear
+from engine.systems.lifegear.attacks import (
+    attack_plans,
+    boost_items,
+    forced_absorb,
+    stored_outcome,
+)
+
+COMBAT: Final = "lifegear_combat"
+DUEL: Final = "lifegear_duel"
+KINDS: Final = (COMBAT, DUEL)
+MAX_DEFENCE: Final = 100
+NAME_MAX: Final = 60
+LOG_KEPT: Final = 60  # entries kept in the state; the message shows as many as fit
+
+Refused = core.TrackerRefused
+
+_FIGHT_ARGS = re.compile(r"^(?P<name>.+?)\s+(?P<defence>\d{1,4})$", re.S)
+
+
+@dataclass(frozen=True)
+class Fighter:
+    row: CharacterDTO
+    sheet: lifegear.Character
+
+    @property
+    def id(self) -> int:
+        return self.row.id
+
+    @property
+    def name(self) -> str:
+        return self.row.name
+
+
+# --- reading ---------------------------------------------------------------------------------
+
+
+def parse_fight(text: str | None) -> tuple[str, int] | None:
+    """``/fight Тролль 12`` → ("Тролль", 12); None when it does not read so."""
+    match = _FIGHT_ARGS.match((text or "").strip())
+    if match is None:
+        return None
+    name = " ".join(match["name"].split())
+    return name, int(match["defence"])
+
+
+async def fighters(uow: UnitOfWork, game_id: int) -> dict[int, Fighter]:
+    """The game's active lifegear characters and NPCs, by id (in creation order)."""
+    found: dict[int, Fighter] = {}
+    for row in await uow.characters.for_game(game_id, statuses=("active",)):
+        if row.system != "lifegear":
+            continue
+        sheet = SYSTEMS["lifegear"].load(row.sheet, row.schema_version)
+        assert isinstance(sheet, lifegear.Character)
+        found[row.id] = Fighter(row, sheet)
+    return found
+
+
+def ids(state: dict[str, Any]) -> list[int]:
+    return [int(i) for i in state.get("ids", [])]
+
+
+def pending_of(state: dict[str, Any], cid: int) -> dict[str, Any] | None:
+    return next((p for p in state.get("pending", []) if p["c"] == cid), None)
+
+
+def alive(fighter: Fighter) -> bool:
+    return lifegear.life_status(fighter.sheet) is lifegear.LifeStatus.ALIVE
+
+
+def pvp(state: dict[str, Any]) -> lifegear.PvpFight | None:
+    raw = state.get("pvp")
+    return lifegear.PvpFight.model_validate(raw) if raw else None
+
+
+def surprised(tracker: TrackerDTO, cid: int) -> bool:
+    """Whether ``cid`` rolls under the surprise restrictions now (round 1 only)."""
+    state = tracker.state
+    if tracker.kind == DUEL:
+        fight = pvp(state)
+        return fight is not None and lifegear.is_surprised(fight, str(cid))
+    return bool(state.get("surprise")) and state.get("round", 1) == 1
+
+
+def plans(tracker: TrackerDTO, fighter: Fighter) -> tuple[lifegear.RollPlan, ...]:
+    return attack_plans(fighter.sheet, surprised=surprised(tracker, fighter.id))
+
+
+def boosts(tracker: TrackerDTO, fighter: Fighter) -> tuple[lifegear.Item, ...]:
+    return boost_items(fighter.sheet, surprised=surprised(tracker, fighter.id))
+
+
+def after_boosts(tracker: TrackerDTO, fighter: Fighter) -> tuple[lifegear.Item, ...]:
+    """Items the fighter may still add to the roll that just missed (fast combat only, before
+    any armor or item is chosen for the damage)."""
+    pending = pending_of(tracker.state, fighter.id)
+    if tracker.kind != COMBAT or pending is None or "roll" not in pending:
+        return ()
+    if pending["prot"] or pending["pick"]:
+        return ()
+    after = lifegear.UseTiming.AFTER
+    return boost_items(fighter.sheet, surprised=surprised(tracker, fighter.id), timing=after)
+
+
+def chosen_boosts(tracker: TrackerDTO, fighter: Fighter) -> list[str]:
+    """The boosts the player marked for the next roll that can still be used."""
+    marked = tracker.state.get("boosts", {}).get(str(fighter.id), [])
+    usable = {item.id for item in boosts(tracker, fighter)}
+    return [b for b in marked if b in usable]
+
+
+def plan_key(plan: lifegear.RollPlan) -> str:
+    return item_key(f"{plan.stat}|{plan.weapon or ''}")
+
+
+def awaiting_roll(tracker: TrackerDTO, roster: dict[int, Fighter]) -> list[int]:
+    """Who still has to roll in this round (none while the monster is down)."""
+    state = tracker.state
+    if not tracker.is_open or state.get("phase") != "fight":
+        return []
+    if tracker.kind == DUEL and state.get("pending"):
+        return []  # the round's damage first
+    done = {int(c) for c in state.get("rolled", [])}
+    return [
+        c
+        for c in ids(state)
+        if c in roster and c not in done and alive(roster[c]) and pending_of(state, c) is None
+    ]
+
+
+def options(fighter: Fighter, pending: dict[str, Any]) -> lifegear.DamageOptions:
+    return lifegear.damage_options(fighter.sheet, pending["dmg"], protections=pending["prot"])
+
+
+# --- access ----------------------------------------------------------------------------------
+
+
+async def _gm(uow: UnitOfWork, game: GameDTO, user_id: int) -> None:
+    if not await is_gm(uow, game, user_id):
+        raise Refused(N_("Only the GM can do that."))
+
+
+async def _owner(uow: UnitOfWork, game: GameDTO, fighter: Fighter, user_id: int) -> None:
+    if fighter.row.owner_user_id != user_id and not await is_gm(uow, game, user_id):
+        raise Refused(N_("That is another player's character."))
+
+
+async def _load(
+    uow: UnitOfWork, tracker_id: int, chat_id: int, v: int
+) -> tuple[TrackerDTO, dict[str, Any]]:
+    tracker = await core.load(uow, tracker_id, chat_id=chat_id)
+    if tracker.kind not in KINDS:
+        raise Refused(N_("This tracker is not here."))
+    if tracker.version != v:
+        raise Refused(core.STALE)
+    return tracker, _copy(tracker.state)
+
+
+def _copy(state: dict[str, Any]) -> dict[str, Any]:
+    return copy.deepcopy(state)
+
+
+def _fighter(roster: dict[int, Fighter], state: dict[str, Any], cid: int) -> Fighter:
+    if cid not in ids(state) or cid not in roster:
+        raise Refused(N_("This button is no longer active."))
+    return roster[cid]
+
+
+def _log(state: dict[str, Any], entry: dict[str, Any]) -> None:
+    log = state.setdefault("log", [])
+    log.append(entry)
+    del log[:-LOG_KEPT]
+
+
+# --- opening and set-up ----------------------------------------------------------------------
+
+
+async def open_combat(
+    uow: UnitOfWork, game: GameDTO, *, user_id: int, monster: str, defence: int
+) -> TrackerDTO:
+    await _gm(uow, game, user_id)
+    if not 0 <= defence <= MAX_DEFENCE:
+        raise Refused(N_("The defence must be a number from 0 to 100."))
+    roster = await fighters(uow, game.id)
+    state: dict[str, Any] = {
+        "phase": "setup",
+        "monster": {"name": monster[:NAME_MAX], "defence": defence},
+        "surprise": False,
+        "ids": [c for c, f in roster.items() if not f.row.is_npc],
+        "round": 1,
+        "log": [],
+    }
+    return await core.open_tracker(uow, game, kind=COMBAT, state=state, actor_user_id=user_id)
+
+
+async def open_duel(uow: UnitOfWork, game: GameDTO, *, user_id: int) -> TrackerDTO:
+    await _gm(uow, game, user_id)
+    state: dict[str, Any] = {"phase": "setup", "surprise": False, "ids": [], "log": []}
+    return await core.open_tracker(uow, game, kind=DUEL, state=state, actor_user_id=user_id)
+
+
+async def toggle(
+    uow: UnitOfWork, game: GameDTO, *, chat_id: int, tracker_id: int, v: int, user_id: int,
+    cid: int,
+) -> TrackerDTO:  # fmt: skip
+    """Set-up: the GM toggles a participant (``cid``) or, with ``cid`` 0, the surprise round."""
+    tracker, state = await _load(uow, tracker_id, chat_id, v)
+    await _gm(uow, game, user_id)
+    if state.get("phase") != "setup":
+        raise Refused(N_("This button is no longer active."))
+    if cid == 0 and tracker.kind == DUEL:
+        # An ambush: off → the attacker (chosen first) picks duel rules for round 1 → fast.
+        if not state.get("surprise"):
+            state.update(surprise=True, first_round=lifegear.CombatMode.DUEL.value)
+        elif state.get("first_round") == lifegear.CombatMode.DUEL.value:
+            state["first_round"] = lifegear.CombatMode.FAST.value
+        else:
+            state.update(surprise=False, first_round=lifegear.CombatMode.DUEL.value)
+    elif cid == 0:
+        state["surprise"] = not state.get("surprise")
+    else:
+        roster = await fighters(uow, game.id)
+        if cid not in roster:
+            raise Refused(N_("This button is no longer active."))
+        chosen = ids(state)
+        if cid in chosen:
+            chosen.remove(cid)
+        elif tracker.kind == DUEL and len(chosen) >= 2:
+            raise Refused(N_("A duel is between two characters."))
+        else:
+            chosen.append(cid)
+        state["ids"] = chosen
+    return await core.step(
+        uow, tracker, expected_version=v, actor_user_id=user_id, action="toggle", state=state
+    )
+
+
+async def start(
+    uow: UnitOfWork, game: GameDTO, *, chat_id: int, tracker_id: int, v: int, user_id: int
+) -> TrackerDTO:
+    tracker, state = await _load(uow, tracker_id, chat_id, v)
+    await _gm(uow, game, user_id)
+    if state.get("phase") != "setup":
+        raise Refused(N_("This button is no longer active."))
+    roster = await fighters(uow, game.id)
+    chosen = [c for c in ids(state) if c in roster]
+    if tracker.kind == DUEL:
+        if len(chosen) != 2:
+            raise Refused(N_("Choose exactly two duellists."))
+        first = lifegear.CombatMode(state.get("first_round", lifegear.CombatMode.DUEL.value))
+        fight = lifegear.start_pvp(
+            str(chosen[0]), str(chosen[1]), surprise=state["surprise"], first_round=first
+        )
+        state["pvp"] = fight.model_dump(mode="json")
+        state["rolls"] = {}
+    elif not chosen:
+        raise Refused(N_("Choose who takes part."))
+    state.update(phase="fight", ids=chosen, round=1, rolled=[], choosing=[], pending=[])
+    _log(state, {"k": "start", "surprise": bool(state.get("surprise"))})
+    return await core.step(
+        uow, tracker, expected_version=v, actor_user_id=user_id, action="start", state=state
+    )
+
+
+# --- rolling ---------------------------------------------------------------------------------
+
+
+async def choose(
+    uow: UnitOfWork, game: GameDTO, *, chat_id: int, tracker_id: int, v: int, user_id: int,
+    user_name: str, cid: int,
+) -> TrackerDTO:  # fmt: skip
+    """«🎲 Name»: one possible attack rolls at once; several open the character's choice (a
+    second press closes it)."""
+    tracker, state = await _load(uow, tracker_id, chat_id, v)
+    roster = await fighters(uow, game.id)
+    fighter = _fighter(roster, state, cid)
+    await _owner(uow, game, fighter, user_id)
+    if cid not in awaiting_roll(tracker, roster):
+        raise Refused(N_("This button is no longer active."))
+    offered = plans(tracker, fighter)
+    if len(offered) == 1:
+        return await _roll(
+            uow, game, tracker, state, roster, fighter, offered[0], user_id, user_name
+        )
+    if not offered:
+        raise Refused(N_("This character has no stat to roll."))
+    choosing = [int(c) for c in state.get("choosing", [])]
+    state["choosing"] = [c for c in choosing if c != cid] if cid in choosing else [*choosing, cid]
+    return await core.step(
+        uow, tracker, expected_version=v, actor_user_id=user_id, action="choose", state=state
+    )
+
+
+async def roll(
+    uow: UnitOfWork, game: GameDTO, *, chat_id: int, tracker_id: int, v: int, user_id: int,
+    user_name: str, cid: int, option: int, key: str,
+) -> TrackerDTO:  # fmt: skip
+    tracker, state = await _load(uow, tracker_id, chat_id, v)
+    roster = await fighters(uow, game.id)
+    fighter = _fighter(roster, state, cid)
+    await _owner(uow, game, fighter, user_id)
+    if cid not in awaiting_roll(tracker, roster):
+        raise Refused(N_("This button is no longer active."))
+    offered = plans(tracker, fighter)
+    if not 0 <= option < len(offered) or plan_key(offered[option]) != key:
+        raise Refused(N_("This button is no longer active."))
+    return await _roll(
+        uow, game, tracker, state, roster, fighter, offered[option], user_id, user_name
+    )
+
+
+async def boost(
+    uow: UnitOfWork, game: GameDTO, *, chat_id: int, tracker_id: int, v: int, user_id: int,
+    cid: int, index: int, key: str,
+) -> TrackerDTO:  # fmt: skip
+    """Mark (or unmark) an ability, Help or item to add its dice to the next roll; it is spent
+    only when the roll is made."""
+    tracker, state = await _load(uow, tracker_id, chat_id, v)
+    roster = await fighters(uow, game.id)
+    fighter = _fighter(roster, state, cid)
+    await _owner(uow, game, fighter, user_id)
+    gear = fighter.sheet.gear
+    if cid not in awaiting_roll(tracker, roster) or not 0 <= index < len(gear):
+        raise Refused(N_("This button is no longer active."))
+    item = gear[index]
+    if item_key(item.id) != key or item not in boosts(tracker, fighter):
+        raise Refused(N_("This button is no longer active."))
+    marked = chosen_boosts(tracker, fighter)
+    marked = [b for b in marked if b != item.id] if item.id in marked else [*marked, item.id]
+    state.setdefault("boosts", {})[str(cid)] = marked
+    return await core.step(
+        uow, tracker, expected_version=v, actor_user_id=user_id, action="boost", state=state
+    )
+
+
+def plan_label(fighter: Fighter, plan: lifegear.RollPlan) -> str:
+    """«Лук · Стрельба + Предчувствие»: what the roll used, as the sheet names it."""
+    label = plan.stat
+    if plan.weapon is not None:
+        label = f"{lifegear.find_item(fighter.sheet, plan.weapon).name} · {plan.stat}"
+    for item_id in plan.boosts:
+        label += f" + {lifegear.find_item(fighter.sheet, item_id).name}"
+    return label
+
+
+async def _roll(
+    uow: UnitOfWork, game: GameDTO, tracker: TrackerDTO, state: dict[str, Any],
+    roster: dict[int, Fighter], fighter: Fighter, plan: lifegear.RollPlan, user_id: int,
+    user_name: str,
+) -> TrackerDTO:  # fmt: skip
+    is_surprised = surprised(tracker, fighter.id)
+    plan = lifegear.RollPlan(plan.stat, plan.weapon, tuple(chosen_boosts(tracker, fighter)))
+    expr, _ = lifegear.roll_expression(fighter.sheet, plan, surprised=is_surprised)
+    notation = expr.render()
+    defence = state["monster"]["defence"] if tracker.kind == COMBAT else None
+    logged = await roll_service.roll_logged(
+        uow, chat_id=tracker.chat_id, roll_id=f"trk:{tracker.id}:{tracker.version}:{fighter.id}",
+        text=notation, actor=user_name, subject=fighter.name, actor_user_id=user_id,
+        outcome=f"vs {defence}" if defence is not None else None, commit=False,
+    )  # fmt: skip
+    faces = logged.result.faces
+    _, rolled = lifegear.roll(fighter.sheet, plan, ScriptedSource(faces), surprised=is_surprised)
+    state["choosing"] = [c for c in state.get("choosing", []) if c != fighter.id]
+    state.get("boosts", {}).pop(str(fighter.id), None)
+    batch = ledger.new_batch()
+    spent = False
+    if plan.boosts:
+        # The boosts are spent per their rules: the engine's own roll, on the locked sheet,
+        # with the same logged faces.
+        def use(sheet: SheetModel) -> SheetModel:
+            assert isinstance(sheet, lifegear.Character)
+            source = ScriptedSource(faces)
+            return lifegear.roll(sheet, plan, source, surprised=is_surprised)[0]
+
+        try:
+            changed = await ledger.change_sheets(
+                uow, game=game, actor_user_id=user_id, kind="lifegear.boost",
+                changes={fighter.id: use}, batch=batch,
+            )  # fmt: skip
+        except ledger.LedgerError as error:
+            raise Refused(error.reason) from error
+        if changed:
+            after = changed[0].after
+            assert isinstance(after, lifegear.Character)
+            roster[fighter.id] = fighter = Fighter(fighter.row, after)
+            spent = True
+    entry: dict[str, Any] = {
+        "k": "roll", "who": fighter.name, "what": plan_label(fighter, plan),
+        "not": rolled.notation, "faces": list(rolled.faces), "total": rolled.total,
+    }  # fmt: skip
+    if tracker.kind == COMBAT:
+        judged = lifegear.judge_fast(rolled, int(defence or 0))
+        entry.update(dmg=judged.damage, hit=judged.defeated)
+        _log(state, entry)
+        state["rolled"] = [*state.get("rolled", []), fighter.id]
+        if judged.defeated:
+            state["phase"] = "won"
+            state["winner"] = fighter.id
+        else:
+            stored = {
+                "stat": plan.stat, "weapon": plan.weapon, "boosts": list(plan.boosts),
+                "not": rolled.notation, "faces": list(rolled.faces), "total": rolled.total,
+            }  # fmt: skip
+            state.setdefault("pending", []).append(
+                {"c": fighter.id, "dmg": judged.damage, "prot": [], "pick": [], "roll": stored}
+            )
+    else:
+        _log(state, entry)
+        _duel_roll(state, fighter, plan, rolled, roster)
+    settled = await _settle(uow, game, state, roster, user_id, batch)
+    _advance(tracker.kind, state, roster)
+    return await core.step(
+        uow, tracker, expected_version=tracker.version, actor_user_id=user_id, action="roll",
+        state=state, batch=batch if settled or spent else None,
+    )  # fmt: skip
+
+
+def _duel_roll(
+    state: dict[str, Any], fighter: Fighter, plan: lifegear.RollPlan,
+    rolled: lifegear.RollOutcome, roster: dict[int, Fighter],
+) -> None:  # fmt: skip
+    rolls: dict[str, Any] = state.setdefault("rolls", {})
+    rolls[str(fighter.id)] = {
+        "stat": plan.stat, "weapon": plan.weapon, "not": rolled.notation,
+        "faces": list(rolled.faces), "total": rolled.total,
+    }  # fmt: skip
+    state["rolled"] = [*state.get("rolled", []), fighter.id]
+    fight = pvp(state)
+    assert fight is not None
+    if len(rolls) < 2:
+        return
+    a, d = (
+        stored_outcome(
+            name,
+            lifegear.RollPlan(r["stat"], r["weapon"]),
+            notation=r["not"],
+            faces=r["faces"],
+            total=r["total"],
+        )
+        for name, r in ((n, rolls[n]) for n in (fight.attacker, fight.defender))
+    )
+    outcome = lifegear.judge_pvp(fight.round, lifegear.round_mode(fight), a, d)
+    fight = fight.model_copy(
+        update={"round": fight.round + 1, "last_winner": outcome.winner or ""}
+    )
+    state["pvp"] = fight.model_dump(mode="json")
+    state["rolls"] = {}
+    state["rolled"] = []
+    winner = int(outcome.winner) if outcome.winner else None
+    loser = int(outcome.loser) if outcome.loser else None
+    _log(
+        state,
+        {
+            "k": "duel",
+            "w": roster[winner].name if winner in roster else None,
+            "l": roster[loser].name if loser in roster else None,
+            "dmg": outcome.damage,
+        },
+    )
+    if loser is not None and outcome.damage:
+        state.setdefault("pending", []).append(
+            {"c": loser, "dmg": outcome.damage, "prot": [], "pick": []}
+        )
+
+
+async def add_after(
+    uow: UnitOfWork, game: GameDTO, *, chat_id: int, tracker_id: int, v: int, user_id: int,
+    user_name: str, cid: int, index: int, key: str,
+) -> TrackerDTO:  # fmt: skip
+    """Fast combat: add an item used after the result (its rules say so) to the roll that
+    missed: its dice are rolled now and the roll is judged again against the defence."""
+    tracker, state = await _load(uow, tracker_id, chat_id, v)
+    roster = await fighters(uow, game.id)
+    fighter = _fighter(roster, state, cid)
+    await _owner(uow, game, fighter, user_id)
+    gear = fighter.sheet.gear
+    offered = after_boosts(tracker, fighter)
+    if not 0 <= index < len(gear) or item_key(gear[index].id) != key or gear[index] not in offered:
+        raise Refused(N_("This button is no longer active."))
+    item = gear[index]
+    pending = pending_of(state, cid)
+    assert pending is not None
+    stored = pending["roll"]
+    plan = lifegear.RollPlan(stored["stat"], stored["weapon"], tuple(stored["boosts"]))
+    previous = stored_outcome(
+        fighter.name, plan, notation=stored["not"], faces=stored["faces"],
+        total=stored["total"], used=stored["boosts"],
+    )  # fmt: skip
+    logged = await roll_service.roll_logged(
+        uow, chat_id=tracker.chat_id, roll_id=f"trk:{tracker.id}:{tracker.version}:{cid}",
+        text=lifegear.parse_dice(item.dice).render(), actor=user_name, subject=fighter.name,
+        actor_user_id=user_id, commit=False,
+    )  # fmt: skip
+    faces = logged.result.faces
+    is_surprised = surprised(tracker, cid)
+
+    def use(sheet: SheetModel) -> SheetModel:
+        assert isinstance(sheet, lifegear.Character)
+        source = ScriptedSource(faces)
+        return lifegear.boost_after(sheet, previous, item.id, source, surprised=is_surprised)[0]
+
+    _, rolled = lifegear.boost_after(
+        fighter.sheet, previous, item.id, ScriptedSource(faces), surprised=is_surprised
+    )
+    batch = ledger.new_batch()
+    try:
+        changed = await ledger.change_sheets(
+            uow, game=game, actor_user_id=user_id, kind="lifegear.boost",
+            changes={cid: use}, batch=batch,
+        )  # fmt: skip
+    except ledger.LedgerError as error:
+        raise Refused(error.reason) from error
+    if changed:
+        after = changed[0].after
+        assert isinstance(after, lifegear.Character)
+        roster[cid] = Fighter(fighter.row, after)
+    judged = lifegear.judge_fast(rolled, int(state["monster"]["defence"]))
+    _log(
+        state,
+        {
+            "k": "after", "who": fighter.name, "item": item.name, "not": rolled.notation,
+            "faces": list(faces), "total": rolled.total, "dmg": judged.damage,
+            "hit": judged.defeated,
+        },
+    )  # fmt: skip
+    if judged.defeated:
+        state["pending"] = [p for p in state["pending"] if p["c"] != cid]
+        if state.get("phase") == "fight":
+            state["phase"] = "won"
+            state["winner"] = cid
+    else:
+        pending["dmg"] = judged.damage
+        stored.update({"not": rolled.notation, "faces": list(rolled.faces), "total": rolled.total})
+        stored["boosts"] = [*stored["boosts"], item.id]
+    await _settle(uow, game, state, roster, user_id, batch)
+    _advance(tracker.kind, state, roster)
+    return await core.step(
+        uow, tracker, expected_version=v, actor_user_id=user_id, action="after", state=state,
+        batch=batch,
+    )  # fmt: skip
+
+
+async def extra_damage(
+    uow: UnitOfWork, game: GameDTO, *, chat_id: int, tracker_id: int, v: int, user_id: int,
+    cid: int,
+) -> TrackerDTO:  # fmt: skip
+    """The GM's ruling, e.g. a monster's special («дополнительный урон до или после»): with
+    ``cid`` 0 the GM's buttons open or close; otherwise ``cid`` takes 1 more damage, to be
+    absorbed like any other (a choice already begun starts again)."""
+    tracker, state = await _load(uow, tracker_id, chat_id, v)
+    await _gm(uow, game, user_id)
+    if state.get("phase") not in ("fight", "won"):
+        raise Refused(N_("This button is no longer active."))
+    batch = ledger.new_batch()
+    changed = False
+    if cid == 0:
+        state["extra"] = not state.get("extra")
+    else:
+        roster = await fighters(uow, game.id)
+        fighter = _fighter(roster, state, cid)
+        pending = pending_of(state, cid)
+        if pending is None:
+            state.setdefault("pending", []).append({"c": cid, "dmg": 1, "prot": [], "pick": []})
+        else:
+            pending.update(dmg=pending["dmg"] + 1, prot=[], pick=[])
+        _log(state, {"k": "extra", "who": fighter.name})
+        changed = await _settle(uow, game, state, roster, user_id, batch)
+        _advance(tracker.kind, state, roster)
+    return await core.step(
+        uow, tracker, expected_version=v, actor_user_id=user_id, action="extra", state=state,
+        batch=batch if changed else None,
+    )  # fmt: skip
+
+
+# --- taking damage ---------------------------------------------------------------------------
+
+
+async def protect(
+    uow: UnitOfWork, game: GameDTO, *, chat_id: int, tracker_id: int, v: int, user_id: int,
+    cid: int, index: int, key: str,
+) -> TrackerDTO:  # fmt: skip
+    """Use (or take back, before the damage is taken) armor against the pending damage."""
+
+    def change(fighter: Fighter, pending: dict[str, Any], item: lifegear.Item) -> None:
+        if item.id in pending["prot"]:
+            pending["prot"] = [p for p in pending["prot"] if p != item.id]
+        else:
+            offered = {p.item_id for p in options(fighter, pending).protections}
+            if item.id not in offered:
+                raise Refused(N_("This button is no longer active."))
+            pending["prot"] = [*pending["prot"], item.id]
+        pending["pick"] = []
+
+    return await _damage_step(uow, game, chat_id, tracker_id, v, user_id, cid, index, key, change)
+
+
+async def pick(
+    uow: UnitOfWork, game: GameDTO, *, chat_id: int, tracker_id: int, v: int, user_id: int,
+    cid: int, index: int, key: str,
+) -> TrackerDTO:  # fmt: skip
+    """Choose (or unchoose) an item to lose to the pending damage."""
+
+    def change(fighter: Fighter, pending: dict[str, Any], item: lifegear.Item) -> None:
+        opts = options(fighter, pending)
+        if item.id in pending["pick"]:
+            pending["pick"] = [p for p in pending["pick"] if p != item.id]
+        elif item.id in opts.candidates and len(pending["pick"]) < opts.must_choose:
+            pending["pick"] = [*pending["pick"], item.id]
+        else:
+            raise Refused(N_("Enough items are chosen: take one back first."))
+
+    return await _damage_step(uow, game, chat_id, tracker_id, v, user_id, cid, index, key, change)
+
+
+async def take(
+    uow: UnitOfWork, game: GameDTO, *, chat_id: int, tracker_id: int, v: int, user_id: int,
+    cid: int,
+) -> TrackerDTO:  # fmt: skip
+    """Take the pending damage with the chosen armor and items (through the ledger)."""
+    tracker, state = await _load(uow, tracker_id, chat_id, v)
+    roster = await fighters(uow, game.id)
+    fighter = _fighter(roster, state, cid)
+    await _owner(uow, game, fighter, user_id)
+    pending = pending_of(state, cid)
+    if pending is None:
+        raise Refused(N_("This button is no longer active."))
+    if len(pending["pick"]) != options(fighter, pending).must_choose:
+        raise Refused(N_("Choose the items first."))
+    batch = ledger.new_batch()
+    await _apply(uow, game, state, roster, pending, user_id, batch)
+    await _settle(uow, game, state, roster, user_id, batch)
+    _advance(tracker.kind, state, roster)
+    return await core.step(
+        uow, tracker, expected_version=v, actor_user_id=user_id, action="take", state=state,
+        batch=batch,
+    )  # fmt: skip
+
+
+async def _damage_step(
+    uow: UnitOfWork, game: GameDTO, chat_id: int, tracker_id: int, v: int, user_id: int,
+    cid: int, index: int, key: str,
+    change: Callable[[Fighter, dict[str, Any], lifegear.Item], None],
+) -> TrackerDTO:  # fmt: skip
+    tracker, state = await _load(uow, tracker_id, chat_id, v)
+    roster = await fighters(uow, game.id)
+    fighter = _fighter(roster, state, cid)
+    await _owner(uow, game, fighter, user_id)
+    pending = pending_of(state, cid)
+    gear = fighter.sheet.gear
+    if pending is None or not 0 <= index < len(gear) or item_key(gear[index].id) != key:
+        raise Refused(N_("This button is no longer active."))
+    change(fighter, pending, gear[index])
+    batch = ledger.new_batch()
+    changed = await _settle(uow, game, state, roster, user_id, batch)
+    _advance(tracker.kind, state, roster)
+    return await core.step(
+        uow, tracker, expected_version=v, actor_user_id=user_id, action="absorb", state=state,
+        batch=batch if changed else None,
+    )  # fmt: skip
+
+
+async def _apply(
+    uow: UnitOfWork, game: GameDTO, state: dict[str, Any], roster: dict[int, Fighter],
+    pending: dict[str, Any], user_id: int, batch: str,
+) -> None:  # fmt: skip
+    fighter = roster[pending["c"]]
+    taken: list[lifegear.DamageOutcome] = []
+
+    def mutate(sheet: SheetModel) -> SheetModel:
+        assert isinstance(sheet, lifegear.Character)
+        after, outcome = lifegear.take_damage(
+            sheet, pending["dmg"], absorb=pending["pick"], protections=pending["prot"]
+        )
+        taken.append(outcome)
+        return after
+
+    try:
+        changed = await ledger.change_sheets(
+            uow, game=game, actor_user_id=user_id, kind="lifegear.damage",
+            changes={fighter.id: mutate}, batch=batch,
+        )  # fmt: skip
+    except ledger.LedgerError as error:
+        raise Refused(error.reason) from error
+    if changed:
+        after = changed[0].after
+        assert isinstance(after, lifegear.Character)
+        roster[fighter.id] = Fighter(fighter.row, after)
+    outcome = taken[0]
+    names = {item.id: item.name for item in fighter.sheet.gear}
+    _log(
+        state,
+        {
+            "k": "took", "who": fighter.name, "dmg": outcome.damage,
+            "prot": [names[p.item_id] for p in outcome.protections],
+            "lost": [names[i] for i in outcome.absorbed_by],
+            "unabs": outcome.unabsorbed, "temp": outcome.temporary,
+            "lives": [outcome.lives_before, outcome.lives_after],
+            "dying": outcome.status is not lifegear.LifeStatus.ALIVE,
+        },
+    )  # fmt: skip
+    state["pending"] = [p for p in state["pending"] if p["c"] != fighter.id]
+
+
+async def _settle(
+    uow: UnitOfWork, game: GameDTO, state: dict[str, Any], roster: dict[int, Fighter],
+    user_id: int, batch: str,
+) -> bool:  # fmt: skip
+    """Take every pending damage that leaves no choice (no armor to use, and all usable items
+    or none must go). Returns whether a sheet changed."""
+    changed = False
+    for pending in list(state.get("pending", [])):
+        fighter = roster.get(pending["c"])
+        if fighter is None or _may_add_after(state, fighter, pending):
+            continue
+        forced = forced_absorb(options(fighter, pending))
+        if forced is None:
+            continue
+        pending["pick"] = list(forced)
+        await _apply(uow, game, state, roster, pending, user_id, batch)
+        changed = True
+    return changed
+
+
+def _may_add_after(state: dict[str, Any], fighter: Fighter, pending: dict[str, Any]) -> bool:
+    if "roll" not in pending or pending["prot"] or pending["pick"]:
+        return False
+    is_surprised = bool(state.get("surprise")) and state.get("round", 1) == 1
+    after = lifegear.UseTiming.AFTER
+    return bool(boost_items(fighter.sheet, surprised=is_surprised, timing=after))
+
+
+def _advance(kind: str, state: dict[str, Any], roster: dict[int, Fighter]) -> None:
+    """Fast combat: when everyone able has rolled and taken their damage, the next round."""
+    if kind != COMBAT or state.get("phase") != "fight" or state.get("pending"):
+        return
+    done = {int(c) for c in state.get("rolled", [])}
+    able = [c for c in ids(state) if c in roster and alive(roster[c])]
+    if able and all(c in done for c in able):
+        state["round"] = state.get("round", 1) + 1
+        state["rolled"] = []
+        _log(state, {"k": "round", "n": state["round"]})
+
+
+# --- the end ---------------------------------------------------------------------------------
+
+
+async def end(
+    uow: UnitOfWork, game: GameDTO, *, chat_id: int, tracker_id: int, v: int, user_id: int
+) -> TrackerDTO:
+    """«End» (the GM) or, in a duel, «Stop» (either duellist or the GM): once-per-fight armor
+    is ready again and temporary damage ends if the monster fell (or the duel stopped)."""
+    tracker, state = await _load(uow, tracker_id, chat_id, v)
+    roster = await fighters(uow, game.id)
+    chosen = [c for c in ids(state) if c in roster]
+    duellist = tracker.kind == DUEL and any(roster[c].row.owner_user_id == user_id for c in chosen)
+    if not duellist:
+        await _gm(uow, game, user_id)
+    batch = ledger.new_batch()
+    changed: list[ledger.Changed] = []
+    if state.get("phase") != "setup":
+        defeated = tracker.kind == DUEL or state.get("winner") is not None
+        changes = {c: _end_fight(defeated) for c in chosen}
+        changed = await ledger.change_sheets(
+            uow, game=game, actor_user_id=user_id, kind="lifegear.fight_end", changes=changes,
+            batch=batch,
+        )  # fmt: skip
+    spared = [roster[p["c"]].name for p in state.get("pending", []) if p["c"] in roster]
+    called_off = state.get("phase") == "setup"
+    state.update(phase="over", pending=[], choosing=[], spared=spared, called_off=called_off)
+    return await core.step(
+        uow, tracker, expected_version=v, actor_user_id=user_id, action="end", state=state,
+        batch=batch if changed else None, end=True,
+    )  # fmt: skip
+
+
+def _end_fight(defeated: bool) -> Callable[[SheetModel], SheetModel]:
+    def mutate(sheet: SheetModel) -> SheetModel:
+        assert isinstance(sheet, lifegear.Character)
+        return lifegear.end_fight(sheet, monster_defeated=defeated)[0]
+
+    return mutate
