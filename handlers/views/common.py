@@ -42,7 +42,9 @@ def help_text(t: Translator) -> str:
         "/game — " + t("this chat's game"),
         "/sheet — " + t("a character sheet"),
         "/res — " + t("your character's resources (fate points, stress, dice…)"),
+        "/tracker — " + t("the fight or scene in progress"),
         "/request, /milestone, /schedule, /sroll, /options — " + t("for the GM"),
+        "/fight, /opposed, /extended, /team — " + t("fights, scenes and roll cards (GM)"),
     ]
     return "\n".join(lines)
 
