@@ -5,9 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import func, or_, select, text, true, update
+from sqlalchemy import func, select, text, update
 from sqlalchemy.dialects.postgresql import insert
-from sqlalchemy.orm import aliased
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -71,6 +70,25 @@ _OPEN_LOG = text(
 )
 
 
+# Prebuilt statements on the roll path: building ORM statements per call was the biggest
+# share of the bot's CPU per /r (see make bench).
+_HEAD = text(
+    "SELECT e.epoch AS e_epoch, e.seed, e.commitment, r.seq, r.roll_id, r.epoch, r.actor, "
+    "r.subject, r.expression, r.faces, r.result, r.outcome, r.created_at, r.prev_hash, r.hash, "
+    "r.label, r.actor_user_id "
+    "FROM (SELECT epoch, seed, commitment FROM seed_epochs "
+    "      WHERE log_id = :log AND revealed_at IS NULL) e "
+    "FULL JOIN (SELECT * FROM rolls WHERE log_id = :log AND (roll_id = :roll_id "
+    "      OR seq = (SELECT max(seq) FROM rolls WHERE log_id = :log))) r ON true"
+)
+_APPEND = text(
+    "INSERT INTO rolls (log_id, seq, roll_id, epoch, actor, subject, expression, faces, "
+    "result, outcome, created_at, prev_hash, hash, actor_user_id, label) VALUES (:log_id, "
+    ":seq, :roll_id, :epoch, :actor, :subject, :expression, :faces, :result, :outcome, "
+    ":created_at, :prev_hash, :hash, :actor_user_id, :label)"
+)
+
+
 class RollRepo:
     def __init__(self, session: AsyncSession) -> None:
         self._session = session
@@ -80,35 +98,25 @@ class RollRepo:
         ``roll_id`` and the chain's head in one more statement — taken after the lock, so it
         sees everything the previous append (or a /reveal) committed."""
         log_id = int((await self._session.execute(_OPEN_LOG, {"chat": chat_id})).scalar_one())
-        newest = select(func.max(Roll.seq)).where(col(Roll.log_id) == log_id).scalar_subquery()
-        open_epoch = aliased(
-            SeedEpoch,
-            select(SeedEpoch)
-            .where(col(SeedEpoch.log_id) == log_id, col(SeedEpoch.revealed_at).is_(None))
-            .subquery(),
-        )
-        rolls = aliased(
-            Roll,
-            select(Roll)
-            .where(
-                col(Roll.log_id) == log_id,
-                or_(col(Roll.roll_id) == roll_id, col(Roll.seq) == newest),
-            )
-            .subquery(),
-        )
-        stmt = select(open_epoch, rolls).select_from(open_epoch).join(rolls, true(), full=True)
+        rows = await self._session.execute(_HEAD, {"log": log_id, "roll_id": roll_id})
         epoch: Epoch | None = None
         existing: StoredRoll | None = None
         last: LogEntry | None = None
-        for found_epoch, found in (await self._session.execute(stmt)).all():
-            if found_epoch is not None:
-                epoch = _epoch(found_epoch)
-            if found is None:
+        for row in rows:
+            if row.e_epoch is not None:
+                epoch = Epoch(log_id, row.e_epoch, bytes(row.seed), row.commitment, None)
+            if row.seq is None:
                 continue
-            if found.roll_id == roll_id:
-                existing = StoredRoll(_entry(found), found.label, found.actor_user_id)
-            if last is None or found.seq > last.seq:
-                last = _entry(found)
+            entry = LogEntry(
+                seq=row.seq, roll_id=row.roll_id, epoch=row.epoch, actor=row.actor,
+                subject=row.subject, expression=row.expression, faces=tuple(row.faces),
+                result=row.result, outcome=row.outcome, created_at=row.created_at,
+                prev_hash=row.prev_hash, hash=row.hash,
+            )  # fmt: skip
+            if row.roll_id == roll_id:
+                existing = StoredRoll(entry, row.label, row.actor_user_id)
+            if last is None or entry.seq > last.seq:
+                last = entry
         return LogHead(log_id, epoch, existing, last)
 
     async def log_id(self, chat_id: int) -> int:
@@ -178,26 +186,14 @@ class RollRepo:
     async def append(
         self, log_id: int, entry: LogEntry, *, actor_user_id: int | None, label: str | None
     ) -> None:
-        self._session.add(
-            Roll(
-                log_id=log_id,
-                seq=entry.seq,
-                roll_id=entry.roll_id,
-                epoch=entry.epoch,
-                actor=entry.actor,
-                subject=entry.subject,
-                expression=entry.expression,
-                faces=list(entry.faces),
-                result=entry.result,
-                outcome=entry.outcome,
-                created_at=entry.created_at,
-                prev_hash=entry.prev_hash,
-                hash=entry.hash,
-                actor_user_id=actor_user_id,
-                label=label,
-            )
-        )
-        await self._session.flush()
+        params = {
+            "log_id": log_id, "seq": entry.seq, "roll_id": entry.roll_id, "epoch": entry.epoch,
+            "actor": entry.actor, "subject": entry.subject, "expression": entry.expression,
+            "faces": list(entry.faces), "result": entry.result, "outcome": entry.outcome,
+            "created_at": entry.created_at, "prev_hash": entry.prev_hash, "hash": entry.hash,
+            "actor_user_id": actor_user_id, "label": label,
+        }  # fmt: skip
+        await self._session.execute(_APPEND, params)
 
     async def recent(self, log_id: int, *, offset: int, limit: int) -> list[StoredRoll]:
         stmt = (
