@@ -1,0 +1,1 @@
+"""Tracker views, one module per system."""

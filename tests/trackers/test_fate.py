@@ -1,0 +1,109 @@
+"""The fate conflict tracker end to end over the emulator and Postgres: set-up, initiative,
+an advantage with free invokes, an attack with a free invoke and a consequence, refusals,
+a restart, the GM's undo, the end clearing stress."""
+
+from __future__ import annotations
+
+from engine.systems.fate import TrackKind
+from handlers.trackers.common import TrackerUndoCD
+from tests.conftest import Harness
+from tests.games.helpers import ALICE, BOB, GM
+from tests.trackers import fate_helpers as fh
+
+
+async def test_a_scripted_conflict_from_opening_to_the_end(harness: Harness) -> None:
+    h = harness
+    await fh.table(h)
+    # Ира cannot miss the orc, the orc's armor keeps the hit within what he can absorb.
+    ira = await fh.insert(h, fh.hero("Ира", fight=12, notice=12), owner=ALICE)
+    orc_sheet = fh.hero("Орк", physique=5).model_copy(
+        update={"equipment": fh.fate.Equipment(armor=3)}
+    )
+    orc = await fh.insert(h, orc_sheet, owner=GM, npc=True)
+
+    tracker = await fh.open_conflict(h, "Склад: Темно, Ящики повсюду | Крыша: Скользко")
+    assert "Склад" in tracker.text and "Ящики повсюду" in tracker.text
+    assert "🅰 Ира" in tracker.text and "🅱 Орк" in tracker.text
+
+    # Only the GM starts; another player's press changes nothing.
+    answer = await fh.press(h, BOB, tracker, "fzg:")
+    assert answer.show_alert
+    assert fh.current(h, tracker).edits == 0
+    await fh.press(h, GM, tracker, "fzg:")
+    shown = fh.current(h, tracker)
+    assert "▶️ <b>Ира</b>" in shown.html  # initiative by Внимательность: Ира first
+    assert "Скользко" in shown.text
+
+    # Not Bob's character: alert, nothing changes.
+    edits = shown.edits
+    answer = await fh.press(h, BOB, tracker, "fza:", ":attack")
+    assert answer.show_alert and fh.current(h, tracker).edits == edits
+
+    # Ира creates an advantage, names it by replying, rolls Внимательность: 2 free invokes.
+    await fh.press(h, ALICE, tracker, "fza:", ":advantage")
+    h.emu.send_text(ALICE, fh.GROUP, "Укрытие за ящиками", reply_to=tracker.message_id)
+    await h.emu.wait_for(lambda: "Укрытие за ящиками" in fh.current(h, tracker).text)
+    stale = fh.data_of(h, tracker, lambda _label, d: d.startswith("fzv:"))
+    await fh.press(h, ALICE, tracker, "fzv:", "notice")
+    shown = fh.current(h, tracker)
+    assert "Укрытие за ящиками</i> [Ира ×2]" in shown.html
+    assert "▶️ <b>Орк</b>" in shown.html
+
+    # A stale button: alert, nothing changes.
+    edits = shown.edits
+    answer = await fh.press_data(h, ALICE, tracker, stale)
+    assert answer.show_alert and fh.current(h, tracker).edits == edits
+
+    await fh.press(h, GM, tracker, "fza:", ":pass")
+    # Exchange 2: Ира attacks the orc with Бой; the GM defends for him with Атлетика.
+    await fh.press(h, ALICE, tracker, "fza:", ":attack")
+    await fh.press(h, ALICE, tracker, "fzt:", f":{orc}:fight")
+    await fh.press(h, GM, tracker, "fzd:", "athletics")
+    # Ира holds free invokes: she spends one (+2) before the attack is read.
+    await fh.press(h, ALICE, tracker, "fzi:", "✨ +2 «Укрытие")
+    assert "[Ира ×1]" in fh.current(h, tracker).html
+    await fh.press(h, ALICE, tracker, "fzr:")
+    # A hit: the orc's owner (the GM) takes it with a consequence the engine allows.
+    assert fh.has(h, tracker, "fzb:")
+    answer = await fh.press(h, ALICE, tracker, "fzb:")
+    assert answer.show_alert  # Alice cannot choose for the orc
+    code = fh.data_of(
+        h,
+        tracker,
+        lambda _l, d: (
+            d.startswith("fzb:")
+            and d.rsplit(":", 1)[1].isalnum()
+            and any(ch in "mosp" for ch in d.rsplit(":", 1)[1])
+            and not d.endswith(("out", "give"))
+        ),
+    )
+    await fh.press_data(h, GM, tracker, code)
+    stored = await fh.sheet(h, orc)
+    assert [c["text"] for c in stored["consequences"]]
+    assert stored["consequences"][0]["inflicted_by"] == str(ira)
+    wound = stored["consequences"][0]["text"]
+    assert wound in fh.current(h, tracker).text
+
+    # The bot restarts mid-conflict: the tracker carries on from Postgres.
+    await h.restart()
+    await fh.press(h, GM, tracker, "fza:", ":defend")
+    assert "🛡" in fh.current(h, tracker).text
+    # The GM's undo takes the full defence back.
+    await fh.press(h, GM, tracker, TrackerUndoCD.__prefix__ + ":")
+    shown = fh.current(h, tracker)
+    assert "▶️ <b>Орк</b>" in shown.html and "<b>Орк</b> 0000 🛡" not in shown.html
+    await fh.press(h, GM, tracker, "fza:", ":pass")
+
+    # Ира marks stress in exchange 3 through the resource rules? No: the orc strikes back.
+    await fh.press(h, ALICE, tracker, "fza:", ":pass")
+
+    # The end: stress clears for everyone, the consequence stays, fate points untouched.
+    before_end = await fh.sheet(h, orc)
+    await fh.press(h, GM, tracker, "fze:")
+    shown = fh.current(h, tracker)
+    assert shown.reply_markup is None or not fh.has(h, tracker, "fz")
+    after = await fh.sheet(h, orc)
+    assert after["stress"][TrackKind.PHYSICAL.value] == []
+    assert after["consequences"] == before_end["consequences"]
+    assert (await fh.sheet(h, ira))["fate_points"] == 3
+    assert wound in shown.text
