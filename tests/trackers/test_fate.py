@@ -4,6 +4,10 @@ a restart, the GM's undo, the end clearing stress."""
 
 from __future__ import annotations
 
+import re
+from itertools import pairwise
+
+from bot.emulator.html import parse_html, utf16_len
 from engine.systems.fate import TrackKind
 from handlers.trackers.common import TrackerUndoCD
 from tests.conftest import Harness
@@ -107,3 +111,58 @@ async def test_a_scripted_conflict_from_opening_to_the_end(harness: Harness) -> 
     assert after["consequences"] == before_end["consequences"]
     assert (await fh.sheet(h, ira))["fate_points"] == 3
     assert wound in shown.text
+
+
+# --- the issue's acceptance: a long conflict stays one message within Telegram's limits --------
+
+
+CAROL = 1003
+
+
+def _exchange(h: Harness, tracker: fh.ChatMessage) -> int:
+    found = re.search(r"размен (\d+)", fh.current(h, tracker).text)
+    assert found, fh.current(h, tracker).text
+    return int(found.group(1))
+
+
+async def test_thirty_exchanges_with_six_characters_stay_within_telegram_limits(
+    harness: Harness,
+) -> None:
+    h = harness
+    await fh.table(h)
+    h.emu.add_user(CAROL, "Carol", language_code="en")
+    h.emu.add_member(fh.GROUP, CAROL)
+    long = "Благородный рыцарь Тридевятого царства"
+    for n, owner in enumerate((ALICE, BOB, CAROL)):
+        await fh.insert(h, fh.hero(f"{long} {n}", fight=2, athletics=2, physique=2), owner=owner)
+    for n in range(3):
+        await fh.insert(h, fh.hero(f"Разбойник с большой дороги {n}", fight=1), owner=GM, npc=True)
+    tracker = await fh.open_conflict(h, "Лес: Туман, Бурелом | Поляна: Костёр")
+    await fh.press(h, GM, tracker, "fzg:")
+
+    attacks = turns = 0
+    while (exchange := _exchange(h, tracker)) <= 30:
+        if fh.has(h, tracker, "fzb:"):  # a hit: the first legal way to take it
+            await fh.press(h, GM, tracker, "fzb:")
+        elif fh.has(h, tracker, "fzr:"):
+            await fh.press(h, GM, tracker, "fzr:")
+        elif fh.has(h, tracker, "fzd:"):
+            await fh.press(h, GM, tracker, "fzd:")
+        elif fh.has(h, tracker, "fzt:"):
+            await fh.press(h, GM, tracker, "fzt:")
+        elif attacks < min(exchange, 3):
+            attacks += 1
+            await fh.press(h, GM, tracker, "fza:", ":attack")
+        else:
+            turns += 1
+            await fh.press(h, GM, tracker, "fza:", ":pass" if turns % 2 else ":defend")
+    await fh.press(h, GM, tracker, "fze:")
+    assert "размен 31" in fh.current(h, tracker).text and "…" in fh.current(h, tracker).text
+
+    group = [c for c in h.emu.calls if str(c.chat_id) == str(fh.GROUP) and c.ok]
+    texts = [c.params["text"] for c in group if c.method in ("sendMessage", "editMessageText")]
+    assert len(texts) > 180
+    assert max(utf16_len(parse_html(text)[0]) for text in texts) <= 4096
+    sent = sorted(c.at for c in group if c.method == "sendMessage")
+    assert all(later - earlier >= 60 for earlier, later in pairwise(sent[::20]))
+    assert len(sent) <= 20
