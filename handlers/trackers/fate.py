@@ -4,19 +4,23 @@ tracker names an advantage being created."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiogram import F, Router
+from aiogram.exceptions import TelegramAPIError
 from aiogram.filters import Command, CommandObject
-from aiogram.types import CallbackQuery, Message
+from aiogram.types import CallbackQuery, InlineKeyboardButton, Message
 from aiogram.utils.callback_answer import CallbackAnswer
 
 from bot.i18n import I18n, Translator
+from bot.services.requests import RequestRefused
 from bot.services.trackers import core
 from bot.services.trackers import fate as service
 from db.repositories.chats import ChatDTO
 from db.repositories.games import GameDTO
+from db.repositories.requests import RequestDTO
 from db.repositories.trackers import TrackerDTO
 from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
@@ -26,6 +30,8 @@ from handlers.filters import GameSystem, HasGame, IsGM
 from handlers.games import gm_only, no_game
 from handlers.trackers import common
 from handlers.trackers.registry import register
+from handlers.views import requests as request_views
+from handlers.views.edit import edit_text
 from handlers.views.trackers import fate as views
 
 register(service.KIND, views.render)
@@ -244,9 +250,11 @@ async def name_reply(
     chat_t = common.chat_translator(i18n, chat_info)
     text, keyboard = await views.render(uow, chat_t, tracker)
     if message.bot is not None and tracker.message_id is not None:
-        await message.bot.edit_message_text(
-            text, chat_id=message.chat.id, message_id=tracker.message_id, reply_markup=keyboard
-        )
+        with contextlib.suppress(TelegramAPIError):
+            await message.bot.edit_message_text(
+                text, chat_id=message.chat.id, message_id=tracker.message_id,
+                reply_markup=keyboard,
+            )  # fmt: skip
 
 
 def create_router() -> Router:
@@ -269,4 +277,58 @@ def create_router() -> Router:
     cb.register(press_absorb, views.FzAbsorbCD.filter(), HasGame())
     cb.register(press_advantage, views.FzAdvantageCD.filter(), HasGame())
     cb.register(press_end, views.FzEndCD.filter(), HasGame())
+    cb.register(press_request_invoke, views.FzRequestInvokeCD.filter())
     return router
+
+
+# --- free invokes on a roll request card (issue 8) ---------------------------------------------
+
+
+async def request_invoke_rows(
+    uow: UnitOfWork, t: Translator, request: RequestDTO
+) -> list[list[InlineKeyboardButton]]:
+    """Rows for a rolled request's invoke menu: the conflict's aspects on which the player's
+    character holds free invokes (none when no conflict is open)."""
+    found = await service.free_invokes_for_request(uow, request)
+    if found is None:
+        return []
+    tracker, _holder, aspects = found
+    return views.request_invoke_rows(t, request.id, tracker, aspects)
+
+
+async def press_request_invoke(
+    query: CallbackQuery, callback_answer: CallbackAnswer,
+    callback_data: views.FzRequestInvokeCD, t: Translator, locale: str, uow: UnitOfWork,
+    user: UserDTO, i18n: I18n, chat_info: ChatDTO | None,
+) -> None:  # fmt: skip
+    message = query.message
+    if not isinstance(message, Message):
+        return
+    d = callback_data
+    try:
+        invoked, tracker = await service.invoke_on_request(
+            uow, request_id=d.request_id, chat_id=message.chat.id, user_id=user.id,
+            user_name=user.name, v=d.v, zone=d.z, aspect=d.a, mode=d.m,
+        )  # fmt: skip
+    except (RequestRefused, core.TrackerRefused) as refused:
+        await uow.rollback()
+        notify(callback_answer, t(refused.reason), alert=True)
+        return
+    except EngineError as error:
+        await uow.rollback()
+        notify(callback_answer, error.render(locale), alert=True)
+        return
+    await uow.commit()
+    target = await uow.users.get(invoked.request.target_user_id)
+    await edit_text(
+        message,
+        request_views.invoked_card(t, locale, invoked, target.name if target else user.name),
+        request_views.invoke_menu_keyboard(t, invoked.request.id),
+    )
+    if message.bot is not None and tracker.message_id is not None:
+        text, keyboard = await views.render(uow, common.chat_translator(i18n, chat_info), tracker)
+        with contextlib.suppress(TelegramAPIError):
+            await message.bot.edit_message_text(
+                text, chat_id=message.chat.id, message_id=tracker.message_id,
+                reply_markup=keyboard,
+            )  # fmt: skip

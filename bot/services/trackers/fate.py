@@ -29,12 +29,16 @@ from dataclasses import asdict
 from typing import Any, Final
 
 from bot.i18n import N_, Translator
+from bot.services import invokes as invoke_service
 from bot.services import ledger
 from bot.services import rolls as roll_service
 from bot.services.games import is_gm
+from bot.services.invokes import BONUS, REROLL, Invoked
+from bot.services.requests import RequestRefused
 from bot.services.trackers import core
 from bot.systems import SYSTEMS
 from db.repositories.games import CharacterDTO, GameDTO
+from db.repositories.requests import RequestDTO
 from db.repositories.trackers import TrackerDTO
 from db.uow import UnitOfWork
 from engine.dice.source import ScriptedSource
@@ -671,3 +675,77 @@ async def end(
     state["pending"] = None
     _log(state, N_("The conflict is over; stress is cleared."))
     return await _step(uow, tracker, state, user_id, "end", batch=batch, end=True)
+
+
+# --- free invokes on a GM's roll request (issue 8) ---------------------------------------------
+
+
+async def free_invokes_for_request(
+    uow: UnitOfWork, request: RequestDTO
+) -> tuple[TrackerDTO, str, list[tuple[int, int, str, int]]] | None:
+    """The open conflict of the request's game, the player's character id in it, and the
+    board's aspects on which that character holds free invokes (none: ``None``)."""
+    game = await uow.games.get(request.game_id)
+    if game is None or game.system != "fate":
+        return None
+    tracker = await core.current(uow, game)
+    if tracker is None or tracker.kind != KIND or tracker.state.get("phase") != "play":
+        return None
+    active = await uow.characters.active_of(game.id, request.target_user_id)
+    conflict = conflict_of(tracker.state)
+    if active is None or conflict is None:
+        return None
+    holder = str(active.id)
+    if holder not in {p.id for p in conflict.participants}:
+        return None
+    found = free_invokes_of(conflict, holder)
+    return (tracker, holder, found) if found else None
+
+
+async def invoke_on_request(
+    uow: UnitOfWork, *, request_id: int, chat_id: int, user_id: int, user_name: str,
+    v: int, zone: int, aspect: int, mode: str,
+) -> tuple[Invoked, TrackerDTO]:  # fmt: skip
+    """Spend a free invoke the player's character holds on the conflict's board for +2 or a
+    reroll on a rolled request card: a tracker step (the GM may undo it there) and no fate
+    point. Raises ``RequestRefused``, ``TrackerRefused`` or ``EngineError``."""
+    request = await uow.requests.get(request_id, for_update=True)
+    if request is None or request.chat_id != chat_id or mode not in (BONUS, REROLL):
+        raise RequestRefused(INACTIVE)
+    if request.status != "rolled":
+        raise RequestRefused(N_("Roll first, then invoke."))
+    game = await uow.games.get(request.game_id)
+    assert game is not None
+    if user_id != request.target_user_id and not await is_gm(uow, game, user_id):
+        raise RequestRefused(N_("This roll is for someone else."))
+    found = await free_invokes_for_request(uow, request)
+    if found is None:
+        raise RequestRefused(INACTIVE)
+    tracker, holder, _aspects = found
+    tracker = await core.load(uow, tracker.id, chat_id=chat_id, kind=KIND)
+    state, conflict = _playing(tracker, v)
+    try:
+        name = conflict.zones[zone].aspects[aspect].name
+    except IndexError as error:
+        raise core.TrackerRefused(INACTIVE) from error
+    conflict = fate.use_free_invokes(conflict, zone, name, holder)
+    _put(state, conflict)
+    who = conflict.participant(holder).name
+    _log(
+        state, N_("✨ {name} spends a free invoke of «{aspect}» on a roll."), name=who, aspect=name
+    )
+    tracker = await _step(uow, tracker, state, user_id, "request_invoke")
+    bonus, rerolls = request.bonus, request.rerolls
+    if mode == BONUS:
+        bonus += 2
+    else:
+        rerolls += 1
+    invokes = [*request.invokes, {"aspect": -1, "text": name, "mode": mode, "free": True}]
+    current = await invoke_service._current_roll(uow, request, rerolls, user_name)
+    await uow.requests.record_invoke(
+        request.id, bonus=bonus, rerolls=rerolls, invokes=invokes, roll_seq=current[1]
+    )
+    sheet = await _sheet(uow, game, holder)
+    updated = await uow.requests.get(request.id)
+    assert updated is not None
+    return Invoked(updated, current[0], current[1], current[2], sheet.fate_points), tracker

@@ -423,3 +423,42 @@ def _end_button(t: Translator, tracker: TrackerDTO) -> InlineKeyboardButton:
         text="⏹ " + t("End"),
         callback_data=FzEndCD(tracker_id=tracker.id, v=tracker.version).pack(),
     )
+
+
+# --- free invokes on a roll request card (issue 8) ---------------------------------------------
+
+
+class FzRequestInvokeCD(CallbackData, prefix="fzf"):
+    """Spend a free invoke on aspect ``a`` of zone ``z`` of the conflict (at version ``v``) on
+    roll request ``request_id``: ``m`` is ``bonus`` (+2) or ``reroll``."""
+
+    request_id: int
+    v: int
+    z: int
+    a: int
+    m: str
+
+
+def request_invoke_rows(
+    t: Translator, request_id: int, tracker: TrackerDTO, aspects: list[tuple[int, int, str, int]]
+) -> list[list[InlineKeyboardButton]]:
+    rows = []
+    for z, a, name, n in aspects[:INVOKES_SHOWN]:
+        label = f"«{_short(name)}» ×{n}"
+        rows.append(
+            [
+                InlineKeyboardButton(
+                    text="🆓 +2 " + label,
+                    callback_data=FzRequestInvokeCD(
+                        request_id=request_id, v=tracker.version, z=z, a=a, m="bonus"
+                    ).pack(),
+                ),
+                InlineKeyboardButton(
+                    text="🆓 🔁 " + label,
+                    callback_data=FzRequestInvokeCD(
+                        request_id=request_id, v=tracker.version, z=z, a=a, m="reroll"
+                    ).pack(),
+                ),
+            ]
+        )
+    return rows
