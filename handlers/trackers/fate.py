@@ -209,6 +209,18 @@ async def press_advantage(
     await _run(query, callback_answer, d.tracker_id, data, step)
 
 
+async def press_move(
+    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: views.FzMoveCD,
+    **data: Any,
+) -> None:  # fmt: skip
+    d, (uid, _name) = callback_data, _who(query)
+
+    async def step(u: UnitOfWork, g: GameDTO, tr: TrackerDTO, ct: Translator) -> TrackerDTO:
+        return await service.move(u, g, tr, v=d.v, user_id=uid, zone=d.z)
+
+    await _run(query, callback_answer, d.tracker_id, data, step)
+
+
 async def press_end(
     query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: views.FzEndCD,
     **data: Any,
@@ -276,6 +288,7 @@ def create_router() -> Router:
     cb.register(press_accept, views.FzAcceptCD.filter(), HasGame())
     cb.register(press_absorb, views.FzAbsorbCD.filter(), HasGame())
     cb.register(press_advantage, views.FzAdvantageCD.filter(), HasGame())
+    cb.register(press_move, views.FzMoveCD.filter(), HasGame())
     cb.register(press_end, views.FzEndCD.filter(), HasGame())
     cb.register(press_request_invoke, views.FzRequestInvokeCD.filter())
     return router

@@ -14,6 +14,8 @@ from engine.systems import fate
 from tests.conftest import Harness
 from tests.games.helpers import GM, GROUP, buttons, create_game, seat_table
 
+__all__ = ["GROUP", "ChatMessage", "buttons", "create_game", "fate", "seat_table"]
+
 
 async def game_id(h: Harness, chat_id: int = GROUP) -> int:
     async with h.engine.connect() as conn:

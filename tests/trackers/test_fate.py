@@ -82,6 +82,11 @@ async def test_a_scripted_conflict_from_opening_to_the_end(harness: Harness) -> 
         ),
     )
     await fh.press_data(h, GM, tracker, code)
+    assert (await fh.sheet(h, orc))["consequences"]
+    # The GM's undo takes the absorbing back, sheet included; the GM absorbs again.
+    await fh.press(h, GM, tracker, TrackerUndoCD.__prefix__ + ":")
+    assert (await fh.sheet(h, orc))["consequences"] == []
+    await fh.press(h, GM, tracker, "fzb:", code.rsplit(":", 1)[1])
     stored = await fh.sheet(h, orc)
     assert [c["text"] for c in stored["consequences"]]
     assert stored["consequences"][0]["inflicted_by"] == str(ira)
@@ -91,14 +96,21 @@ async def test_a_scripted_conflict_from_opening_to_the_end(harness: Harness) -> 
     # The bot restarts mid-conflict: the tracker carries on from Postgres.
     await h.restart()
     await fh.press(h, GM, tracker, "fza:", ":defend")
-    assert "🛡" in fh.current(h, tracker).text
+    assert re.search(r"<b>Орк</b>[^\n]*🛡", fh.current(h, tracker).html)
     # The GM's undo takes the full defence back.
     await fh.press(h, GM, tracker, TrackerUndoCD.__prefix__ + ":")
     shown = fh.current(h, tracker)
-    assert "▶️ <b>Орк</b>" in shown.html and "<b>Орк</b> 0000 🛡" not in shown.html
+    assert "▶️ <b>Орк</b>" in shown.html and not re.search(r"<b>Орк</b>[^\n]*🛡", shown.html)
+    # The orc climbs to the roof: from there only Стрельба reaches Ира.
+    await fh.press(h, GM, tracker, "fzm:", "Крыша")
+    assert re.search(r"<b>Орк</b>[^\n]*📍Крыша", fh.current(h, tracker).html)
+    assert not fh.has(h, tracker, "fzm:")  # one move a turn
+    await fh.press(h, GM, tracker, "fza:", ":attack")
+    assert fh.has(h, tracker, "fzt:") and not any(
+        d.endswith(":fight") for d in _data(h, tracker, "fzt:")
+    )
+    await fh.press(h, GM, tracker, "fza:", ":cancel")
     await fh.press(h, GM, tracker, "fza:", ":pass")
-
-    # Ира marks stress in exchange 3 through the resource rules? No: the orc strikes back.
     await fh.press(h, ALICE, tracker, "fza:", ":pass")
 
     # The end: stress clears for everyone, the consequence stays, fate points untouched.
@@ -113,10 +125,67 @@ async def test_a_scripted_conflict_from_opening_to_the_end(harness: Harness) -> 
     assert wound in shown.text
 
 
+async def test_commands_refusals_conceding_and_taken_out(harness: Harness) -> None:
+    h, emu = harness, harness.emu
+    fh.seat_table(h)
+    await h.start()
+    sent = emu.send_text(GM, fh.GROUP, "/fight")
+    await emu.wait_bot_message(fh.GROUP, after=sent.message_id, contains="/newgame")
+    await fh.create_game(h, "fate", "Конфликт")
+    ira = await fh.insert(h, fh.hero("Ира"), owner=ALICE)
+    nik = await fh.insert(h, fh.hero("Ник"), owner=BOB)
+    await fh.insert(h, fh.hero("Орк", fight=12, notice=5), owner=GM, npc=True)
+
+    sent = emu.send_text(BOB, fh.GROUP, "/fight")
+    await emu.wait_bot_message(fh.GROUP, after=sent.message_id, contains="Only the GM")
+    tracker = await fh.open_conflict(h)
+    sent = emu.send_text(GM, fh.GROUP, "/conflict")
+    await emu.wait_bot_message(fh.GROUP, after=sent.message_id, contains="/tracker")
+
+    # The orc out of the fight: one side only, the engine refuses to start.
+    await fh.press(h, GM, tracker, "fzs:", "Орк")
+    assert "⬜ Орк" in fh.current(h, tracker).text
+    answer = await fh.press(h, GM, tracker, "fzg:")
+    assert answer.show_alert
+    await fh.press(h, GM, tracker, "fzs:", "Орк")
+    await fh.press(h, GM, tracker, "fzs:", "Орк")
+    assert "🅱 Орк" in fh.current(h, tracker).text
+    await fh.press(h, GM, tracker, "fzg:")
+    assert "▶️ <b>Орк</b>" in fh.current(h, tracker).html
+
+    # The orc hits Ира, who concedes: +1 fate point, out of the conflict.
+    await fh.press(h, GM, tracker, "fza:", ":attack")
+    await fh.press(h, GM, tracker, "fzt:", f":{ira}:fight")
+    await fh.press(h, ALICE, tracker, "fzd:", "athletics")
+    await fh.press(h, ALICE, tracker, "fzb:", ":give")
+    assert (await fh.sheet(h, ira))["fate_points"] == 4
+    assert "сдался" in fh.current(h, tracker).text
+    # Ник's turn, then the orc's: Ник is taken out, nobody stands on side A.
+    await fh.press(h, BOB, tracker, "fza:", ":pass")
+    await fh.press(h, GM, tracker, "fza:", ":attack")
+    await fh.press(h, GM, tracker, "fzt:", f":{nik}:fight")
+    await fh.press(h, BOB, tracker, "fzd:", "athletics")
+    await fh.press(h, BOB, tracker, "fzb:", ":out")
+    shown = fh.current(h, tracker)
+    assert "выбыл" in shown.text and "мастер может завершить" in shown.text
+    assert not fh.has(h, tracker, "fza:")
+    await fh.press(h, GM, tracker, "fze:")
+    assert "Конфликт окончен" in fh.current(h, tracker).text
+    assert (await fh.sheet(h, nik))["fate_points"] == 3
+
+
 # --- the issue's acceptance: a long conflict stays one message within Telegram's limits --------
 
 
 CAROL = 1003
+
+
+def _data(h: Harness, tracker: fh.ChatMessage, prefix: str) -> list[str]:
+    return [
+        b.get("callback_data", "")
+        for b in fh.buttons(fh.current(h, tracker))
+        if b.get("callback_data", "").startswith(prefix)
+    ]
 
 
 def _exchange(h: Harness, tracker: fh.ChatMessage) -> int:

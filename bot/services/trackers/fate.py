@@ -327,6 +327,29 @@ async def choose(
     return await _step(uow, tracker, state, user_id, choice)
 
 
+async def move(
+    uow: UnitOfWork, game: GameDTO, tracker: TrackerDTO, *, v: int, user_id: int, zone: int
+) -> TrackerDTO:
+    """The acting character moves to another zone before acting: no roll, once a turn (an
+    obstacle would need an overcome, which the GM rules outside the tracker)."""
+    state, conflict = _playing(tracker, v)
+    actor = conflict.current
+    if actor is None or state.get("pending"):
+        raise core.TrackerRefused(INACTIVE)
+    await _require_owner(uow, game, state, actor, user_id)
+    turn = f"{conflict.exchange}:{conflict.turn}"
+    if state.get("moved") == turn or conflict.participant(actor).zone == zone:
+        raise core.TrackerRefused(INACTIVE)
+    conflict = fate.move(conflict, actor, zone)
+    state["moved"] = turn
+    _put(state, conflict)
+    _log(
+        state, N_("🚶 {name} moves to {zone}."), name=conflict.participant(actor).name,
+        zone=conflict.zones[zone].name or str(zone + 1),
+    )  # fmt: skip
+    return await _step(uow, tracker, state, user_id, "move")
+
+
 async def _roll(
     uow: UnitOfWork, tracker: TrackerDTO, *, slot: str, skill: int, modifier: int,
     actor: str, subject: str, user_id: int,
@@ -352,7 +375,7 @@ async def attack_roll(
     actor = pending["actor"]
     await _require_owner(uow, game, state, actor, user_id)
     tid = str(target)
-    if skill not in ATTACK_SKILLS or tid not in targets(conflict, actor):
+    if tid not in targets(conflict, actor) or skill not in attack_skills(conflict, actor, tid):
         raise core.TrackerRefused(INACTIVE)
     sheet = await _sheet(uow, game, actor)
     attacker, defender = conflict.participant(actor), conflict.participant(tid)
@@ -376,6 +399,12 @@ def targets(conflict: ConflictState, actor: str) -> list[str]:
     """Who the actor may attack: everyone standing on another side."""
     side = conflict.participant(actor).side
     return [p.id for p in conflict.participants if p.active and p.side != side]
+
+
+def attack_skills(conflict: ConflictState, actor: str, target: str) -> tuple[Skill, ...]:
+    """Бой reaches the same zone only; Стрельба (shooting, throwing) any zone (SPEC)."""
+    same = conflict.participant(actor).zone == conflict.participant(target).zone
+    return ATTACK_SKILLS if same else tuple(s for s in ATTACK_SKILLS if s is not Skill.FIGHT)
 
 
 async def defence_roll(

@@ -96,6 +96,14 @@ class FzAdvantageCD(CallbackData, prefix="fzv"):
     skill: Skill
 
 
+class FzMoveCD(CallbackData, prefix="fzm"):
+    """The acting character moves to zone ``z`` (no roll, once a turn)."""
+
+    tracker_id: int
+    v: int
+    z: int
+
+
 class FzEndCD(CallbackData, prefix="fze"):
     tracker_id: int
     v: int
@@ -257,6 +265,8 @@ def _sides(
                 cons = [c.text for c in sheet.consequences]
                 if cons:
                     line += " 🩹 " + "; ".join(f"«{_e(c)}»" for c in cons)
+            if len(conflict.zones) > 1:
+                line += " 📍" + (_e(conflict.zones[p.zone].name) or str(p.zone + 1))
             if p.full_defence:
                 line += " 🛡"
             if p.taken_out:
@@ -334,6 +344,17 @@ def _play_keyboard(
                      choice("🛡 " + t("Full defence"), service.DEFEND)])  # fmt: skip
         rows.append([choice("✨ " + t("Advantage"), service.ADVANTAGE),
                      choice("⏭ " + t("Pass"), service.PASS)])  # fmt: skip
+        here = conflict.participant(actor).zone
+        moved = state.get("moved") == f"{conflict.exchange}:{conflict.turn}"
+        moves = [
+            InlineKeyboardButton(
+                text="🚶 " + (_short(zone.name) or str(z + 1)),
+                callback_data=FzMoveCD(tracker_id=tid, v=v, z=z).pack(),
+            )
+            for z, zone in enumerate(conflict.zones)
+            if z != here and not moved
+        ]
+        rows += [moves[i : i + 3] for i in range(0, len(moves), 3)]
     elif pending["kind"] == service.ADVANTAGE:
         sheet = sheets.get(actor)
         skills = service.advantage_skills(sheet) if sheet else []
@@ -357,7 +378,7 @@ def _play_keyboard(
                             tracker_id=tid, v=v, target=int(target), skill=s
                         ).pack(),
                     )
-                    for s in service.ATTACK_SKILLS
+                    for s in service.attack_skills(conflict, actor, target)
                 ]
             )
         rows.append([choice("✖️ " + t("Cancel"), service.CANCEL)])
