@@ -234,7 +234,8 @@ async def press_end(
 
 
 async def _naming(message: Message, uow: UnitOfWork, game: GameDTO) -> bool | dict[str, Any]:
-    """A text reply to the open conflict's message while an advantage awaits its name."""
+    """A text reply to the open conflict's message while an advantage or a consequence awaits
+    its name."""
     reply = message.reply_to_message
     if reply is None or not message.text or message.text.startswith("/"):
         return False
@@ -242,7 +243,8 @@ async def _naming(message: Message, uow: UnitOfWork, game: GameDTO) -> bool | di
     if tracker is None or tracker.kind != service.KIND or tracker.message_id != reply.message_id:
         return False
     pending = tracker.state.get("pending") or {}
-    return {"tracker": tracker} if pending.get("kind") == service.ADVANTAGE else False
+    naming = pending.get("kind") == service.ADVANTAGE or pending.get("stage") == "absorb"
+    return {"tracker": tracker} if naming else False
 
 
 async def name_reply(
@@ -251,7 +253,7 @@ async def name_reply(
 ) -> None:  # fmt: skip
     try:
         tracker = await core.load(uow, tracker.id, chat_id=message.chat.id, kind=service.KIND)
-        tracker = await service.name_advantage(
+        tracker = await service.name_pending(
             uow, game, tracker, user_id=user.id, text=message.text or ""
         )
     except core.TrackerRefused as refused:

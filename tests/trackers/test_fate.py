@@ -86,10 +86,13 @@ async def test_a_scripted_conflict_from_opening_to_the_end(harness: Harness) -> 
     # The GM's undo takes the absorbing back, sheet included; the GM absorbs again.
     await fh.press(h, GM, tracker, TrackerUndoCD.__prefix__ + ":")
     assert (await fh.sheet(h, orc))["consequences"] == []
+    h.emu.send_text(GM, fh.GROUP, "Сломанная <челюсть>", reply_to=tracker.message_id)
+    await h.emu.wait_for(lambda: "Сломанная <челюсть>" in fh.current(h, tracker).text)
     await fh.press(h, GM, tracker, "fzb:", code.rsplit(":", 1)[1])
     stored = await fh.sheet(h, orc)
     assert [c["text"] for c in stored["consequences"]]
     assert stored["consequences"][0]["inflicted_by"] == str(ira)
+    assert {c["text"] for c in stored["consequences"]} == {"Сломанная <челюсть>"}
     wound = stored["consequences"][0]["text"]
     assert wound in fh.current(h, tracker).text
 

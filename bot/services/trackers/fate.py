@@ -549,7 +549,6 @@ async def absorb(
     actor, tid, hit = pending["actor"], pending["target"], int(pending["hit"])
     await _require_owner(uow, game, state, tid, user_id)
     defender = conflict.participant(tid)
-    attacker = conflict.participant(actor)
     batch: str | None = None
     if code == CONCEDE_CODE:
         batch = await _sheets(
@@ -566,9 +565,8 @@ async def absorb(
             conflict = fate.take_out(conflict, tid)
             _log(state, N_("✖️ {name} is taken out."), name=defender.name)
         else:
-            skill_name = msg(f"fate.skill.{pending['skill']}").render(t.locale)
-            text = t("Wound: {skill} ({name})", skill=skill_name, name=attacker.name)
-            texts = {slot: text[:NAME_MAX] for slot in option.slots}
+            text = consequence_name(t, pending, conflict)
+            texts = {slot: text for slot in option.slots}
 
             def take(c: Any) -> Any:
                 return fate.absorb(
@@ -623,20 +621,34 @@ def advantage_skills(sheet: fate.Character) -> list[Skill]:
     return ranked[:ADVANTAGE_SKILLS]
 
 
-async def name_advantage(
+async def name_pending(
     uow: UnitOfWork, game: GameDTO, tracker: TrackerDTO, *, user_id: int, text: str
 ) -> TrackerDTO:
-    """A reply to the tracker while an advantage is being made names the aspect."""
+    """A reply to the tracker names what is being made: the aspect of an advantage (by the
+    actor's owner) or the consequence a hit is about to leave (by the defender's owner)."""
     state, _conflict = _playing(tracker, tracker.version)
     pending = state.get("pending") or {}
-    if pending.get("kind") != ADVANTAGE:
+    if pending.get("kind") == ADVANTAGE:
+        who, key = pending["actor"], "name"
+    elif pending.get("kind") == ATTACK and pending.get("stage") == "absorb":
+        who, key = pending["target"], "cname"
+    else:
         raise core.TrackerRefused(INACTIVE)
-    await _require_owner(uow, game, state, pending["actor"], user_id)
+    await _require_owner(uow, game, state, who, user_id)
     name = " ".join(text.split())[:NAME_MAX]
     if not name:
         raise core.TrackerRefused(INACTIVE)
-    state["pending"] = {**pending, "name": name}
+    state["pending"] = {**pending, key: name}
     return await _step(uow, tracker, state, user_id, "name")
+
+
+def consequence_name(t: Translator, pending: dict[str, Any], conflict: ConflictState) -> str:
+    """The defender's reply, else the attack's name (DECISION): «Рана: Бой (Ворг)»."""
+    if pending.get("cname"):
+        return str(pending["cname"])
+    skill = msg(f"fate.skill.{pending['skill']}").render(t.locale)
+    name = conflict.participant(pending["actor"]).name
+    return t("Wound: {skill} ({name})", skill=skill, name=name)[:NAME_MAX]
 
 
 async def advantage_roll(

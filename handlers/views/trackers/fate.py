@@ -316,7 +316,11 @@ def _awaited(
             t("Spend free invokes, or read the attack."),
         ]
     hit = pending["hit"]
-    return [t("{target} takes {hit} harm: choose how to absorb it.", target=target, hit=hit)]
+    name = _e(service.consequence_name(t, pending, conflict))
+    return [
+        t("{target} takes {hit} harm: choose how to absorb it.", target=target, hit=hit),
+        t("A consequence will be «{name}»: reply to this message to rename it.", name=name),
+    ]
 
 
 def _play_keyboard(
