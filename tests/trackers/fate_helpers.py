@@ -101,7 +101,7 @@ def current(h: Harness, tracker: ChatMessage) -> ChatMessage:
 def data_of(h: Harness, tracker: ChatMessage, match: Callable[[str, str], bool]) -> str:
     """The callback data of the tracker's first button whose (label, data) matches."""
     shown = [(b.get("text", ""), b.get("callback_data", "")) for b in buttons(current(h, tracker))]
-    found = [d for label, d in shown if match(label, d)]
+    found: list[str] = [d for label, d in shown if match(label, d)]
     assert found, shown
     return found[0]
 

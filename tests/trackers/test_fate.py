@@ -155,6 +155,10 @@ async def test_commands_refusals_conceding_and_taken_out(harness: Harness) -> No
     assert "🅱 Орк" in fh.current(h, tracker).text
     await fh.press(h, GM, tracker, "fzg:")
     assert "▶️ <b>Орк</b>" in fh.current(h, tracker).html
+    # /tracker posts it again at the bottom; the buttons live there now.
+    sent = emu.send_text(ALICE, fh.GROUP, "/tracker")
+    tracker = await emu.wait_bot_message(fh.GROUP, after=sent.message_id, contains="Орк")
+    assert fh.has(h, tracker, "fza:")
 
     # The orc hits Ира, who concedes: +1 fate point, out of the conflict.
     await fh.press(h, GM, tracker, "fza:", ":attack")
