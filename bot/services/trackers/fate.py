@@ -84,6 +84,7 @@ CONCEDE_CODE: Final = "give"
 ONLY_GM = N_("Only the GM can do that.")
 NOT_YOURS = N_("That is not your character's move.")
 INACTIVE = N_("This button is no longer active.")
+DECIDED = N_("One side is left standing: the GM may end the conflict.")
 
 
 # --- the state -------------------------------------------------------------------------------
@@ -189,6 +190,8 @@ def _playing(tracker: TrackerDTO, v: int) -> tuple[dict[str, Any], ConflictState
     state = _check(tracker, v, "play")
     conflict = conflict_of(state)
     assert conflict is not None
+    if fate.is_over(conflict):
+        raise core.TrackerRefused(DECIDED)
     return state, conflict
 
 
@@ -585,7 +588,7 @@ async def absorb(
     conflict = fate.act(conflict, actor)
     _put(state, conflict)
     if fate.is_over(conflict):
-        _log(state, N_("One side is left standing: the GM may end the conflict."))
+        _log(state, DECIDED)
     return await _step(uow, tracker, state, user_id, "absorb", batch=batch)
 
 
