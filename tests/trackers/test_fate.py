@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import re
 from itertools import pairwise
+from typing import Any
+
+from sqlalchemy import text
 
 from bot.emulator.html import parse_html, utf16_len
 from engine.systems.fate import TrackKind
@@ -14,12 +17,27 @@ from tests.conftest import Harness
 from tests.games.helpers import ALICE, BOB, GM
 from tests.trackers import fate_helpers as fh
 
+CAROL = 1003
+
+
+async def _scalar(h: Harness, sql: str) -> Any:
+    async with h.engine.connect() as conn:
+        return (await conn.execute(text(sql))).scalar_one()
+
+
+def _data(h: Harness, tracker: fh.ChatMessage, prefix: str) -> list[str]:
+    return [
+        b.get("callback_data", "")
+        for b in fh.buttons(fh.current(h, tracker))
+        if b.get("callback_data", "").startswith(prefix)
+    ]
+
 
 async def test_a_scripted_conflict_from_opening_to_the_end(harness: Harness) -> None:
     h = harness
     await fh.table(h)
     # Ира cannot miss the orc, the orc's armor keeps the hit within what he can absorb.
-    ira = await fh.insert(h, fh.hero("Ира", fight=12, notice=12), owner=ALICE)
+    ira = await fh.insert(h, fh.hero("Ира", fight=10, notice=12), owner=ALICE)
     orc_sheet = fh.hero("Орк", physique=5).model_copy(
         update={"equipment": fh.fate.Equipment(armor=3)}
     )
@@ -66,6 +84,10 @@ async def test_a_scripted_conflict_from_opening_to_the_end(harness: Harness) -> 
     # Ира holds free invokes: she spends one (+2) before the attack is read.
     await fh.press(h, ALICE, tracker, "fzi:", "✨ +2 «Укрытие")
     assert "[Ира ×1]" in fh.current(h, tracker).html
+    # …and the last one on a reroll: a new logged roll, the aspect keeps no invokes.
+    await fh.press(h, ALICE, tracker, "fzi:", "🔄 «Укрытие")
+    assert re.search(r"Укрытие за ящиками</i>(?! \[)", fh.current(h, tracker).html)
+    assert await _scalar(h, "SELECT count(*) FROM rolls WHERE roll_id LIKE 'trk%re'") == 1
     await fh.press(h, ALICE, tracker, "fzr:")
     # A hit: the orc's owner (the GM) takes it with a consequence the engine allows.
     assert fh.has(h, tracker, "fzb:")
@@ -182,17 +204,6 @@ async def test_commands_refusals_conceding_and_taken_out(harness: Harness) -> No
 
 
 # --- the acceptance: a long conflict stays one message within Telegram's limits --------
-
-
-CAROL = 1003
-
-
-def _data(h: Harness, tracker: fh.ChatMessage, prefix: str) -> list[str]:
-    return [
-        b.get("callback_data", "")
-        for b in fh.buttons(fh.current(h, tracker))
-        if b.get("callback_data", "").startswith(prefix)
-    ]
 
 
 def _exchange(h: Harness, tracker: fh.ChatMessage) -> int:

@@ -65,6 +65,22 @@ async def test_a_free_invoke_from_the_conflict_on_a_request_card(harness: Harnes
     assert await _scalar(h, "SELECT count(*) FROM ledger") == 0
     assert "[Ира ×1]" in fh.current(h, tracker).html  # the board shows one left
 
+    # The last free invoke on a reroll: a new logged roll for the request, none left.
+    pressed = emu.press_button(ALICE, GROUP, card.message_id, 0)  # the invoke menu again
+    await emu.wait_callback_answer(pressed.callback_query_id)
+    await emu.wait_for(lambda: "fzf:" in str(card.reply_markup))
+    reroll = next(
+        b["callback_data"]
+        for b in buttons(card)
+        if b.get("callback_data", "").startswith("fzf:") and b["callback_data"].endswith("reroll")
+    )
+    pressed = emu.press(ALICE, GROUP, card.message_id, reroll)
+    assert not (await emu.wait_callback_answer(pressed.callback_query_id)).show_alert
+    assert await _scalar(h, "SELECT rerolls FROM roll_requests") == 1
+    assert await _scalar(h, "SELECT count(*) FROM rolls WHERE roll_id LIKE 'req%re1'") == 1
+    assert "Ира ×" not in fh.current(h, tracker).html
+    assert (await fh.sheet(h, ira_id))["fate_points"] == 3
+
     # The same (now stale) button again: the tracker moved on, refused, nothing changes.
     pressed = emu.press(ALICE, GROUP, card.message_id, free)
     assert (await emu.wait_callback_answer(pressed.callback_query_id)).show_alert
