@@ -163,6 +163,10 @@ async def test_commands_refusals_conceding_and_taken_out(harness: Harness) -> No
 
     sent = emu.send_text(BOB, fh.GROUP, "/fight")
     await emu.wait_bot_message(fh.GROUP, after=sent.message_id, contains="Only the GM")
+    # Called off during the set-up: nothing to clear, a new one may open.
+    tracker = await fh.open_conflict(h)
+    await fh.press(h, GM, tracker, "fze:")
+    assert "Конфликт отменён" in fh.current(h, tracker).text
     tracker = await fh.open_conflict(h)
     sent = emu.send_text(GM, fh.GROUP, "/conflict")
     await emu.wait_bot_message(fh.GROUP, after=sent.message_id, contains="/tracker")

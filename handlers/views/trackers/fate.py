@@ -166,7 +166,8 @@ async def render(
     if state.get("phase") == "setup":
         return _setup_text(t, state), _setup_keyboard(t, tracker)
     conflict = service.conflict_of(state)
-    assert conflict is not None
+    if conflict is None:  # ended during the set-up
+        return "<b>" + t("⚔️ Conflict: called off") + "</b>", None
     ended = not tracker.is_open
     title = t("⚔️ Conflict is over") if ended else t("⚔️ Conflict")
     head = [f"<b>{title}</b> · " + t("exchange {n}", n=conflict.exchange)]
@@ -193,7 +194,7 @@ async def _sheets(uow: UnitOfWork, tracker: TrackerDTO) -> dict[str, fate.Charac
 
 
 def _setup_text(t: Translator, state: dict[str, Any]) -> str:
-    lines = [f"<b>{t('⚔️ Conflict: set-up')}</b>"]
+    lines = ["<b>" + t("⚔️ Conflict: set-up") + "</b>"]
     for zone in state["zones"]:
         aspects = " · ".join(_e(a) for a in zone["aspects"])
         name = _e(zone["name"]) or t("Scene")
