@@ -255,7 +255,8 @@ def _sides(
     lines = []
     for index, side in enumerate(service.SIDES):
         lines.append(f"{SIDE_ICONS[index + 1]} " + t("Side {side}", side=side))
-        for p in conflict.participants:
+        for pid in conflict.order:  # initiative order: who acts next reads top to bottom
+            p = conflict.participant(pid)
             if p.side != side:
                 continue
             sheet = sheets.get(p.id)
