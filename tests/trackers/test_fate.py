@@ -159,6 +159,9 @@ async def test_commands_refusals_conceding_and_taken_out(harness: Harness) -> No
     await fh.create_game(h, "fate", "Конфликт")
     ira = await fh.insert(h, fh.hero("Ира"), owner=ALICE)
     nik = await fh.insert(h, fh.hero("Ник"), owner=BOB)
+    emu.add_user(CAROL, "Carol", language_code="en")
+    emu.add_member(fh.GROUP, CAROL)
+    lis = await fh.insert(h, fh.hero("Лис"), owner=CAROL)
     await fh.insert(h, fh.hero("Орк", fight=12, notice=5), owner=GM, npc=True)
 
     sent = emu.send_text(BOB, fh.GROUP, "/fight")
@@ -193,8 +196,11 @@ async def test_commands_refusals_conceding_and_taken_out(harness: Harness) -> No
     await fh.press(h, ALICE, tracker, "fzb:", ":give")
     assert (await fh.sheet(h, ira))["fate_points"] == 4
     assert "сдался" in fh.current(h, tracker).text
-    # Ник's turn, then the orc's: Ник is taken out, nobody stands on side A.
+    # Ник passes; Лис concedes on her own turn (the seed sets no timing): +1 fate point.
     await fh.press(h, BOB, tracker, "fza:", ":pass")
+    await fh.press(h, CAROL, tracker, "fza:", ":concede")
+    assert (await fh.sheet(h, lis))["fate_points"] == 4
+    # The orc's turn: Ник is taken out, nobody stands on side A.
     await fh.press(h, GM, tracker, "fza:", ":attack")
     await fh.press(h, GM, tracker, "fzt:", f":{nik}:fight")
     await fh.press(h, BOB, tracker, "fzd:", "athletics")

@@ -297,7 +297,8 @@ DEFEND = "defend"
 ADVANTAGE = "advantage"
 PASS = "pass"
 CANCEL = "cancel"
-CHOICES: Final = (ATTACK, DEFEND, ADVANTAGE, PASS, CANCEL)
+CONCEDE = "concede"
+CHOICES: Final = (ATTACK, DEFEND, ADVANTAGE, PASS, CANCEL, CONCEDE)
 
 
 async def choose(
@@ -324,6 +325,12 @@ async def choose(
     elif choice == DEFEND:
         _put(state, fate.full_defence(conflict, actor))
         _log(state, N_("🛡 {name} goes into full defence."), name=name)
+    elif choice == CONCEDE:  # the seed sets no timing: on one's own turn too
+        who = conflict.participant(actor)
+        batch = await _sheets(uow, game, user_id, "fate.conflict.concede", {actor: _conceder(who)})
+        _put(state, fate.concede_conflict(conflict, actor))
+        _log(state, N_("🏳 {name} concedes."), name=name)
+        return await _step(uow, tracker, state, user_id, choice, batch=batch)
     else:
         _put(state, fate.act(conflict, actor))
         _log(state, N_("⏭ {name} passes."), name=name)

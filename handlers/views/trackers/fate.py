@@ -361,6 +361,7 @@ def _play_keyboard(
             if z != here and not moved
         ]
         rows += [moves[i : i + 3] for i in range(0, len(moves), 3)]
+        rows.append([choice("🏳 " + t("Concede"), service.CONCEDE)])
     elif pending["kind"] == service.ADVANTAGE:
         sheet = sheets.get(actor)
         skills = service.advantage_skills(sheet) if sheet else []
