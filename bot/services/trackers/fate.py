@@ -327,7 +327,9 @@ async def choose(
         _log(state, N_("🛡 {name} goes into full defence."), name=name)
     elif choice == CONCEDE:  # the seed sets no timing: on one's own turn too
         who = conflict.participant(actor)
-        batch = await _sheets(uow, game, user_id, "fate.conflict.concede", {actor: _conceder(who)})
+        batch = await _write_sheets(
+            uow, game, user_id, "fate.conflict.concede", {actor: _conceder(who)}
+        )
         _put(state, fate.concede_conflict(conflict, actor))
         _log(state, N_("🏳 {name} concedes."), name=name)
         return await _step(uow, tracker, state, user_id, choice, batch=batch)
@@ -561,7 +563,7 @@ async def absorb(
     defender = conflict.participant(tid)
     batch: str | None = None
     if code == CONCEDE_CODE:
-        batch = await _sheets(
+        batch = await _write_sheets(
             uow, game, user_id, "fate.conflict.concede", {tid: _conceder(defender)}
         )
         conflict = fate.concede_conflict(conflict, tid)
@@ -584,7 +586,7 @@ async def absorb(
                     conflict_id=str(tracker.id), inflicted_by=actor,
                 )[0]  # fmt: skip
 
-            batch = await _sheets(uow, game, user_id, "fate.conflict.absorb", {tid: take})
+            batch = await _write_sheets(uow, game, user_id, "fate.conflict.absorb", {tid: take})
             for _slot in option.slots:
                 conflict = fate.record_consequence(conflict, tid)
             _log(
@@ -608,7 +610,7 @@ def _conceder(participant: Participant) -> Callable[[Any], Any]:
     return pay
 
 
-async def _sheets(
+async def _write_sheets(
     uow: UnitOfWork, game: GameDTO, user_id: int, kind: str, changes: dict[str, Any]
 ) -> str:
     batch = ledger.new_batch()
@@ -717,7 +719,7 @@ async def end(
     batch = None
     if conflict is not None:
         ended, _sheets_after, _changes = fate.end_conflict(conflict, {})
-        batch = await _sheets(
+        batch = await _write_sheets(
             uow, game, user_id, "fate.conflict.end",
             {p.id: lambda c: fate.clear_stress(c)[0] for p in conflict.participants},
         )  # fmt: skip
