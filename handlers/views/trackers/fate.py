@@ -224,7 +224,8 @@ def _setup_keyboard(t: Translator, tracker: TrackerDTO) -> InlineKeyboardMarkup:
     rows.append(
         [
             InlineKeyboardButton(
-                text="▶️ " + t("Start"), callback_data=FzStartCD(tracker_id=tid, v=v).pack()
+                text="▶️ " + t("Start conflict"),
+                callback_data=FzStartCD(tracker_id=tid, v=v).pack(),
             ),
             _end_button(t, tracker),
         ]
@@ -349,7 +350,7 @@ def _play_keyboard(
         rows.append([choice("⚔️ " + t("Attack"), service.ATTACK),
                      choice("🛡 " + t("Full defence"), service.DEFEND)])  # fmt: skip
         rows.append([choice("✨ " + t("Advantage"), service.ADVANTAGE),
-                     choice("⏭ " + t("Pass"), service.PASS)])  # fmt: skip
+                     choice("⏭ " + t("Pass the turn"), service.PASS)])  # fmt: skip
         here = conflict.participant(actor).zone
         moved = state.get("moved") == f"{conflict.exchange}:{conflict.turn}"
         moves = [
@@ -448,7 +449,7 @@ def _play_keyboard(
 
 def _end_button(t: Translator, tracker: TrackerDTO) -> InlineKeyboardButton:
     return InlineKeyboardButton(
-        text="⏹ " + t("End"),
+        text="⏹ " + t("End conflict"),
         callback_data=FzEndCD(tracker_id=tracker.id, v=tracker.version).pack(),
     )
 
