@@ -1,6 +1,7 @@
 """fate tracker (issue 10): /conflict and /fight open the conflict's set-up; every button is
 one step of the tracker (checked on the server: who pressed, which version); a reply to the
-tracker names an advantage being created."""
+tracker names the advantage being created or the consequence about to be taken. Also the
+free-invoke buttons of a rolled request card (issue 8)."""
 
 from __future__ import annotations
 
