@@ -229,7 +229,7 @@ async def press_end(
     d, (uid, _name) = callback_data, _who(query)
 
     async def step(u: UnitOfWork, g: GameDTO, tr: TrackerDTO, ct: Translator) -> TrackerDTO:
-        return await service.end(u, g, tr, v=d.v, user_id=uid)
+        return await service.end(u, g, tr, v=d.v, user_id=uid, keep_stress=d.keep)
 
     await _run(query, callback_answer, d.tracker_id, data, step)
 

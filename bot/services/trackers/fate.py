@@ -707,10 +707,13 @@ async def advantage_roll(
 
 
 async def end(
-    uow: UnitOfWork, game: GameDTO, tracker: TrackerDTO, *, v: int, user_id: int
-) -> TrackerDTO:
+    uow: UnitOfWork, game: GameDTO, tracker: TrackerDTO, *, v: int, user_id: int,
+    keep_stress: bool = False,
+) -> TrackerDTO:  # fmt: skip
     """The GM ends it: situation aspects go, every participant's stress clears (the engine's
-    ``end_conflict``) through the ledger; consequences stay. Allowed during set-up too."""
+    ``end_conflict``/``clear_stress``) through the ledger; consequences stay. With
+    ``keep_stress`` (conflicts that follow each other) every box stays marked and the GM clears
+    the ones that should go on the resource panel. Allowed during the set-up too."""
     await _require_gm(uow, game, user_id)
     if tracker.version != v:
         raise core.TrackerRefused(core.STALE)
@@ -719,14 +722,18 @@ async def end(
     batch = None
     if conflict is not None:
         ended, _sheets_after, _changes = fate.end_conflict(conflict, {})
-        batch = await _write_sheets(
-            uow, game, user_id, "fate.conflict.end",
-            {p.id: lambda c: fate.clear_stress(c)[0] for p in conflict.participants},
-        )  # fmt: skip
+        if not keep_stress:
+            batch = await _write_sheets(
+                uow, game, user_id, "fate.conflict.end",
+                {p.id: lambda c: fate.clear_stress(c)[0] for p in conflict.participants},
+            )  # fmt: skip
         _put(state, ended)
     state["phase"] = "ended"
     state["pending"] = None
-    _log(state, N_("The conflict is over; stress is cleared."))
+    if keep_stress:
+        _log(state, N_("The conflict is over; stress stays marked (/res clears boxes)."))
+    else:
+        _log(state, N_("The conflict is over; stress is cleared."))
     return await _step(uow, tracker, state, user_id, "end", batch=batch, end=True)
 
 

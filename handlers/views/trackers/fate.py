@@ -105,8 +105,11 @@ class FzMoveCD(CallbackData, prefix="fzm"):
 
 
 class FzEndCD(CallbackData, prefix="fze"):
+    """The GM ends the conflict; ``keep`` leaves everyone's stress marked."""
+
     tracker_id: int
     v: int
+    keep: bool = False
 
 
 # --- words -----------------------------------------------------------------------------------
@@ -444,6 +447,14 @@ def _play_keyboard(
         ]
         rows += [buttons[i : i + 2] for i in range(0, len(buttons), 2)]
     rows.append([undo_button(t, tracker), _end_button(t, tracker)])
+    rows.append(
+        [
+            InlineKeyboardButton(
+                text="⏸ " + t("End, keep stress"),
+                callback_data=FzEndCD(tracker_id=tid, v=v, keep=True).pack(),
+            )
+        ]
+    )
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
