@@ -112,7 +112,16 @@ async def invoke_menu(
         return
     aspects = await invoke_service.aspects_for(uow, request)
     used = {int(i.get("aspect", -1)) for i in request.invokes}
-    await edit_markup(message, views.aspect_keyboard(request, aspects, used))
+    keyboard = views.aspect_keyboard(request, aspects, used)
+    # Free invokes the player's character holds on the open conflict's board (issue 8);
+    # imported here so this function alone carries the change.
+    from aiogram.types import InlineKeyboardMarkup
+
+    from handlers.trackers import fate as fate_tracker
+
+    free = await fate_tracker.request_invoke_rows(uow, t, request)
+    keyboard = InlineKeyboardMarkup(inline_keyboard=[*keyboard.inline_keyboard, *free])
+    await edit_markup(message, keyboard)
 
 
 async def invoke_aspect(
