@@ -1,0 +1,1 @@
+"""Renderers of the trackers (issue 10): one module per system."""
