@@ -14,6 +14,8 @@ from engine.systems import cliche
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, GM, GROUP, buttons, create_game, seat_table
 
+WAIT = 30.0  # a loaded machine: a generous bound, never a sleep
+
 
 def hero(name: str, *items: tuple[str, int]) -> cliche.Character:
     return cliche.Character(
@@ -94,7 +96,7 @@ async def open_fight(h: Harness) -> ChatMessage:
     before = h.emu.last_bot_message(GROUP)
     h.emu.send_text(GM, GROUP, "/fight")
     return await h.emu.wait_bot_message(
-        GROUP, after=before.message_id if before else 0, contains="⚔️"
+        GROUP, after=before.message_id if before else 0, contains="⚔️", timeout=WAIT
     )
 
 
@@ -122,7 +124,7 @@ def has(h: Harness, message: ChatMessage, prefix: str, label: str = "") -> bool:
 
 async def press_data(h: Harness, user: int, message: ChatMessage, data: str) -> CallbackAnswer:
     pressed = h.emu.press(user, GROUP, message.message_id, data)
-    return await h.emu.wait_callback_answer(pressed.callback_query_id)
+    return await h.emu.wait_callback_answer(pressed.callback_query_id, timeout=WAIT)
 
 
 async def press(
@@ -130,3 +132,13 @@ async def press(
 ) -> CallbackAnswer:
     """Press the tracker's button; returns the answer once the handler (and its edit) ran."""
     return await press_data(h, user, message, find(h, message, prefix, label))
+
+
+async def logged_rolls(h: Harness) -> list[tuple[str, str, list[int]]]:
+    """The tracker's rolls in the chat's verifiable log: (roll id, expression, faces)."""
+    async with h.engine.connect() as conn:
+        rows = await conn.execute(
+            text("SELECT roll_id, expression, faces FROM rolls WHERE roll_id LIKE 'trk:%' "
+                 "ORDER BY seq")
+        )  # fmt: skip
+        return [(r[0], r[1], list(r[2])) for r in rows]

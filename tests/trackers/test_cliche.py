@@ -10,11 +10,13 @@ from bot.emulator import ChatMessage
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, BOB, GM
 from tests.trackers.cliche_helpers import (
+    WAIT,
     current,
     find,
     has,
     hero,
     insert,
+    logged_rolls,
     lost,
     open_fight,
     press,
@@ -95,6 +97,13 @@ async def test_a_scripted_fight_from_set_up_to_the_end(running: Harness) -> None
     # Replay the rules over the logged rolls: ties cost nothing, Alice's win costs the orc 1,
     # the orc's win (inappropriate over appropriate) costs Alice 3; the pump costs 1 once.
     rolls = _rolls(row["state"])
+    # Every roll is in the verifiable log under trk:<tracker>:<version>:<fighter>, with the
+    # cliché's dice (Alice's first roll pumped: 5d6).
+    logged = await logged_rolls(h)
+    assert [faces for _, _, faces in logged] == [r["faces"] for r in rolls]
+    assert all(rid.startswith(f"trk:{row['id']}:") for rid, _, _ in logged)
+    first = next(expr for rid, expr, _ in logged if rid.endswith(f":c{alice}"))
+    assert first == "5d6"
     alice_lost, orc_lost, i = 1, 0, 0
     while i + 1 < len(rolls):
         first, second = rolls[i], rolls[i + 1]
@@ -233,16 +242,59 @@ async def test_a_team_fight(running: Harness) -> None:
         assert sum((await lost(h, cid)).values()) == taken
 
 
+async def test_a_physical_fight_logs_the_hard_hit_die(running: Harness) -> None:
+    h = running
+    await table(h)
+    alice = await insert(h, hero("Alice", ("Стрелок", 6)))
+    orc = await insert(h, hero("Орк", ("Драчун", 2)), npc=True)
+    tracker = await open_fight(h)
+    await press(h, GM, tracker, "cfs", "Alice")
+    await press(h, GM, tracker, "cfs", "Орк")
+    await press(h, GM, tracker, "cfs", "Орк")
+    await press(h, GM, tracker, "cfo", "Физический")
+    await press(h, GM, tracker, "cfg")
+    who = {f"c{alice}": ALICE, f"c{orc}": GM}
+    for _ in range(MAX_ROUNDS):
+        if (await tracker_row(h))["status"] != "open":
+            break
+        await _roll_round(h, tracker, who)
+    row = await tracker_row(h)
+    assert row["status"] == "ended"
+    log = row["state"]["log"]
+    logged = {rid: (expr, faces) for rid, expr, faces in await logged_rolls(h)}
+    hard = [e for e in log if e["k"] == "won" and e["kind"] == "graded"]
+    dice = [faces for rid, (expr, faces) in logged.items() if rid.endswith(":g")]
+    # Each hard hit (attack ≥ 2 × defence) drew one more logged 1d6: that many dice lost.
+    assert [e["faces"] for e in hard] == dice
+    assert all(logged[rid][0] == "1d6" for rid in logged if rid.endswith(":g"))
+    for entry in (e for e in log if e["k"] == "won" and e["kind"] == "one"):
+        assert entry["a"] < 2 * entry["d"] or entry["a"] < entry["d"]
+    taken = {
+        key: sum(r["dice"] for r in row["state"]["fight"]["losses"] if r["fighter"] == key)
+        for key in who
+    }
+    assert (await lost(h, alice))["Стрелок"] == taken[f"c{alice}"]
+    assert (await lost(h, orc))["Драчун"] == taken[f"c{orc}"]
+    assert taken[f"c{orc}"] == 2 or taken[f"c{alice}"] == 6
+
+
 async def test_fight_command_refusals(running: Harness) -> None:
     h = running
     await table(h)
     await insert(h, hero("Alice", ("Солдат", 3)))
     before = h.emu.last_bot_message(-100500)
     h.emu.send_text(ALICE, -100500, "/fight")
-    reply = await h.emu.wait_bot_message(-100500, after=before.message_id if before else 0)
+    reply = await h.emu.wait_bot_message(
+        -100500, after=before.message_id if before else 0, timeout=WAIT
+    )
     assert "Мастер" in reply.text or "GM" in reply.text
     first = await open_fight(h)
     assert has(h, first, "cfs")
     h.emu.send_text(GM, -100500, "/fight")
-    again = await h.emu.wait_bot_message(-100500, after=first.message_id)
+    again = await h.emu.wait_bot_message(-100500, after=first.message_id, timeout=WAIT)
     assert "/tracker" in again.text
+    # Ending during the set-up frees the table for a new fight.
+    await press(h, GM, first, "cfe")
+    assert "🏁" in current(h, first).text and not _buttons(h, first)
+    second = await open_fight(h)
+    assert second.message_id != first.message_id and has(h, second, "cfs", "Alice")

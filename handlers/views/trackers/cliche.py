@@ -353,7 +353,8 @@ def _fight(
     if fight.finished:
         head += _summary(t, state, fight)
     else:
-        head.append(_status(t, state, fight))
+        head.append("<b>" + _status(t, state, fight) + "</b>")
+    head.append("")
     log = [log_line(t, e) for e in state.get("log", [])[-LOG_SHOWN:]]
     text = clip(head, [f"<i>{line}</i>" for line in log if line])
     if not tracker.is_open or fight.finished:
