@@ -253,6 +253,13 @@ async def test_a_physical_fight_logs_the_hard_hit_die(running: Harness) -> None:
     await press(h, GM, tracker, "cfs", "Орк")
     await press(h, GM, tracker, "cfo", "Физический")
     await press(h, GM, tracker, "cfg")
+    # The GM (only) grants the orc a bonus die for cover: Драчун 2 + 1 = 3d6.
+    row = await tracker_row(h)
+    bonus = f"cfb:{row['id']}:{row['version']}:c{orc}"
+    assert bonus in [b["callback_data"] for b in _buttons(h, tracker)]
+    assert (await press_data(h, ALICE, tracker, bonus)).show_alert
+    assert not (await press_data(h, GM, tracker, bonus)).show_alert
+    assert has(h, tracker, "cfr", "Орк · 3d6") and "🎁1" in current(h, tracker).text
     who = {f"c{alice}": ALICE, f"c{orc}": GM}
     for _ in range(MAX_ROUNDS):
         if (await tracker_row(h))["status"] != "open":

@@ -33,6 +33,7 @@ from engine.text import msg
 
 KIND: Final = "cliche_fight"
 SIDES: Final = ("1", "2")
+MAX_BONUS: Final = 6  # situational bonus dice the GM may add to one roll
 MAX_PENALTY: Final = 3  # the GM's −N for an inappropriate cliché cycles 0..3
 LOG_KEPT: Final = 60  # log entries stored; the message shows what fits
 FREE_DICE: Final = cliche.FREE_DICE
@@ -98,6 +99,11 @@ class Pump:
 
 
 @dataclass(frozen=True)
+class Bonus:
+    fighter: str  # the GM grants one situational bonus die (cover, high ground…)
+
+
+@dataclass(frozen=True)
 class TeamMode:
     on: bool
 
@@ -129,8 +135,8 @@ class End:
 
 
 Op = (
-    Side | Focus | PickCliche | Fit | Option | Start | Attack | Target | Roll | Pump | TeamMode
-    | TeamToggle | TeamForm | Disband | Damage | End
+    Side | Focus | PickCliche | Fit | Option | Start | Attack | Target | Roll | Pump | Bonus
+    | TeamMode | TeamToggle | TeamForm | Disband | Damage | End
 )  # fmt: skip
 
 
@@ -391,13 +397,17 @@ async def _fight_op(
 ) -> engine.FightState:  # fmt: skip
     if fight.finished:
         raise core.TrackerRefused(NOT_NOW)
-    if isinstance(op, Roll | Pump):
+    if isinstance(op, Roll | Pump | Bonus):
         if op.fighter not in engine.waiting_for(fight):
             raise core.TrackerRefused(NOT_NOW)
+        if isinstance(op, Bonus):
+            if not gm:
+                raise core.TrackerRefused(GM_ONLY)
+            return _redeclare(fight, op.fighter, bonus=1)
         if not gm and not _owns(state, op.fighter, user_id):
             raise core.TrackerRefused(NOT_YOURS)
         if isinstance(op, Pump):
-            return _pump(state, fight, op.fighter)
+            return _redeclare(fight, op.fighter, pump=1)
         return await _roll(uow, tracker, state, fight, op.fighter, user_id, user_name)
     if isinstance(op, Attack):
         turn = state["turn"]
@@ -408,7 +418,9 @@ async def _fight_op(
         if not gm and not _may_act(state, fight, op.unit, user_id):
             raise core.TrackerRefused(NOT_YOURS)
         state["attacker"] = op.unit
-        return fight
+        targets = units(fight, other_side(fight, turn) or "")
+        # One unit to attack: the choice is made, the round opens.
+        return _open(state, fight, op.unit, targets[0]) if len(targets) == 1 else fight
     if isinstance(op, Target):
         attacker = state.get("attacker")
         defending = other_side(fight, state["turn"]) or ""
@@ -512,17 +524,21 @@ def _advance(state: dict[str, Any], fight: engine.FightState) -> engine.FightSta
     return fight
 
 
-def _pump(state: dict[str, Any], fight: engine.FightState, key: str) -> engine.FightState:
+def _redeclare(
+    fight: engine.FightState, key: str, *, pump: int = 0, bonus: int = 0
+) -> engine.FightState:
+    """One more pumped die (the player's, paid afterwards) or bonus die (the GM's gift)."""
     declared = engine.declaration_of(fight, key)
     assert declared is not None
     item = fight.fighter(key).get(declared.cliche)
-    if declared.pump >= item.cliche.current:
+    if pump and declared.pump >= item.cliche.current:
         raise core.TrackerRefused(N_("No more dice to pump with."))
-    fight = engine.declare(
-        fight, key, declared.cliche, pump=declared.pump + 1, bonus=declared.bonus,
+    if bonus and declared.bonus >= MAX_BONUS:
+        raise core.TrackerRefused(NOT_NOW)
+    return engine.declare(
+        fight, key, declared.cliche, pump=declared.pump + pump, bonus=declared.bonus + bonus,
         gm_penalty=None if declared.appropriate else declared.penalty,
     )  # fmt: skip
-    return fight
 
 
 class _NeedMore(Exception):
@@ -568,7 +584,7 @@ async def _roll(
         fight, outcome = engine.roll_for(fight, key, _Faces(faces + extra))
     _log(state, {"k": "roll", "who": who, "n": outcome.notation, "faces": list(outcome.faces),
                  "sum": outcome.counted, "member": outcome.notation != f"{pool.size}d6",
-                 "pump": declared.pump})  # fmt: skip
+                 "pump": declared.pump, "bonus": declared.bonus})  # fmt: skip
     resolution = outcome.resolution
     if resolution is None:
         return fight
@@ -628,8 +644,10 @@ async def _write_losses(
     def change(items: list[tuple[str, int]]) -> ledger.Mutation:
         def apply(sheet: Any) -> Any:
             assert isinstance(sheet, cliche.Character)
+            names = {c.name for c in sheet.cliches}
             for name, dice in items:
-                sheet = sheet.replace_cliche(cliche.lose_dice(sheet.cliche(name), dice)[0])
+                if name in names:  # a cliché renamed on the sheet mid-fight loses nothing
+                    sheet = sheet.replace_cliche(cliche.lose_dice(sheet.cliche(name), dice)[0])
             return sheet
 
         return apply

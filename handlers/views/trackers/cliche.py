@@ -98,6 +98,14 @@ class CfPumpCD(CallbackData, prefix="cfp"):
     f: str
 
 
+class CfBonusCD(CallbackData, prefix="cfb"):
+    """The GM grants fighter ``f`` one situational bonus die for this round's roll."""
+
+    t: int
+    v: int
+    f: str
+
+
 class CfTeamModeCD(CallbackData, prefix="cfn"):
     t: int
     v: int
@@ -167,6 +175,8 @@ def log_line(t: Translator, entry: dict[str, Any]) -> str:
         return t("— Round {n}: {a} → {d}", n=entry["n"], a=_e(entry["a"]), d=_e(entry["d"]))
     if k == "roll":
         pump = t(" (pumped +{n})", n=entry["pump"]) if entry.get("pump") else ""
+        if entry.get("bonus"):
+            pump += t(" (bonus +{n})", n=entry["bonus"])
         if entry["member"]:
             return t(
                 "🎲 {who}: {faces} → sixes {sum}{pump}", who=_e(entry["who"]),
@@ -302,6 +312,8 @@ def _fighter_line(t: Translator, state: dict[str, Any], fight: engine.FightState
         declared = engine.declaration_of(fight, key)
         if declared is not None and declared.pump:
             parts.append(f"💪{declared.pump}")
+        if declared is not None and declared.bonus:
+            parts.append(f"🎁{declared.bonus}")
         rolled = next((r for r in exchange.rolls if r.fighter == key), None)
         if rolled is not None:
             parts.append(f"🎲 {rolled.counted}")
@@ -378,6 +390,8 @@ def _fight_rows(
             item = fight.fighter(key).get(_in_use(state, fight, key)).cliche
             if declared is not None and declared.pump < item.current:
                 row.append(_btn(t("💪 Pump +1"), CfPumpCD(t=tid, v=v, f=key)))
+            if declared is not None and declared.bonus < service.MAX_BONUS:
+                row.append(_btn(t("🎁 Bonus +1"), CfBonusCD(t=tid, v=v, f=key)))
             rows.append(row)
     elif fight.pending is not None:
         team = fight.team(fight.pending.team)
