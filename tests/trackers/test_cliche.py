@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.emulator import ChatMessage
 from tests.conftest import Harness
-from tests.games.helpers import ALICE, BOB, GM
+from tests.games.helpers import ALICE, BOB, GM, create_game, seat_table
 from tests.trackers.cliche_helpers import (
     WAIT,
     current,
@@ -230,9 +230,23 @@ async def test_a_team_fight(running: Harness) -> None:
     row = await tracker_row(h)
     assert row["status"] == "ended" and shielded
     log = row["state"]["log"]
-    # A member adds only its sixes; the round's total is the leader's sum plus them.
+    # A member adds only its sixes; the unit's total is the leader's sum plus them.
     for entry in (e for e in log if e["k"] == "roll" and e["member"]):
         assert entry["sum"] == sum(f for f in entry["faces"] if f == 6)
+    units: tuple[list[str], list[str]] = ([], [])
+    counted: dict[str, int] = {}
+    checked = 0
+    for entry in log:
+        if entry["k"] == "round":
+            units = (entry["a"].split(" + "), entry["d"].split(" + "))
+            counted = {}
+        elif entry["k"] == "roll":
+            counted[entry["who"]] = entry["sum"]
+        elif entry["k"] in ("won", "tie") and counted:
+            assert entry["a"] == sum(counted.get(n, 0) for n in units[0])
+            assert entry["d"] == sum(counted.get(n, 0) for n in units[1])
+            counted, checked = {}, checked + 1
+    assert checked
     assert "🏁" in current(h, tracker).text
     # The sheets lost what the engine took, through the ledger.
     for cid in (alice, bob, orc):
@@ -287,7 +301,10 @@ async def test_a_physical_fight_logs_the_hard_hit_die(running: Harness) -> None:
 
 async def test_fight_command_refusals(running: Harness) -> None:
     h = running
-    await table(h)
+    seat_table(h)
+    h.emu.send_text(GM, -100500, "/fight")
+    assert "/newgame" in (await h.emu.wait_bot_message(-100500, timeout=WAIT)).text
+    await create_game(h, "cliche", "Кампания")
     await insert(h, hero("Alice", ("Солдат", 3)))
     before = h.emu.last_bot_message(-100500)
     h.emu.send_text(ALICE, -100500, "/fight")

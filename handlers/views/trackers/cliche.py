@@ -345,6 +345,9 @@ def _summary(t: Translator, state: dict[str, Any], fight: engine.FightState) -> 
         lost[record.fighter] = lost.get(record.fighter, 0) + record.dice
     lines = ["<b>" + t("Dice lost in this fight:") + "</b>"]
     lines += [f"{_e(f.name)}: −{lost.get(f.key, 0)}" for f in fight.fighters]
+    if fight.winner_side:
+        lines.append(t("🏆 Side {side} wins; the winner decides the losers' fate.",
+                       side=fight.winner_side))  # fmt: skip
     return lines
 
 
