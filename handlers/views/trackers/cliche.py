@@ -323,7 +323,10 @@ def _fighter_line(t: Translator, state: dict[str, Any], fight: engine.FightState
 def _status(t: Translator, state: dict[str, Any], fight: engine.FightState) -> str:
     if fight.finished:
         return ""
-    name = lambda unit: _e(service.unit_name(state, fight, unit))  # noqa: E731
+
+    def name(unit: str) -> str:
+        return _e(service.unit_name(state, fight, unit))
+
     if fight.exchange is not None:
         waiting = ", ".join(_e(service.name_of(state, k)) for k in engine.waiting_for(fight))
         return t("⚔️ {a} → {d}. Waiting for rolls: {who}", a=name(fight.exchange.attacker),
@@ -382,8 +385,13 @@ def _fight_rows(
 ) -> list[list[InlineKeyboardButton]]:
     state = tracker.state
     tid, v = tracker.id, tracker.version
-    name = lambda key: service.name_of(state, key)  # noqa: E731
-    unit = lambda key: service.unit_name(state, fight, key)  # noqa: E731
+
+    def name(key: str) -> str:
+        return service.name_of(state, key)
+
+    def unit(key: str) -> str:
+        return service.unit_name(state, fight, key)
+
     rows: list[list[InlineKeyboardButton]] = []
     if fight.exchange is not None:
         for key in engine.waiting_for(fight):
