@@ -146,7 +146,15 @@ async def test_stale_button_restart_and_undo_restore_dice(running: Harness) -> N
     await press(h, GM, tracker, "cfo", "Физический")  # a step: the Start button above is stale
     answer = await press_data(h, GM, tracker, stale)
     assert answer.show_alert
-    await press(h, GM, tracker, "cfo", "Физический")
+    # The GM's undo takes back set-up steps as well, newest first.
+    await press(h, GM, tracker, "cfs", "Alice")  # → side 2
+    assert has(h, tracker, "cfs", "2️⃣ Alice")
+    await press(h, GM, tracker, "tku")
+    assert has(h, tracker, "cfs", "1️⃣ Alice")
+    assert (await tracker_row(h))["state"]["sides"][str(alice)] == "1"
+    await press(h, GM, tracker, "tku")
+    assert has(h, tracker, "cfo", "Физический: выкл")
+    assert (await tracker_row(h))["state"]["graded"] is False
     await press(h, GM, tracker, "cfg")
 
     await h.restart()  # the fight lives in Postgres

@@ -11,6 +11,7 @@ sheets through the ledger in one batch per step, so the GM's undo reverts them.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -221,7 +222,8 @@ async def press(
     if tracker.version != version:
         raise core.TrackerRefused(core.STALE)
     gm = await is_gm(uow, game, user_id)
-    state: dict[str, Any] = dict(tracker.state)
+    # A deep copy: the tracker's own state is the journal's ``state_before`` for undo.
+    state: dict[str, Any] = copy.deepcopy(tracker.state)
     if isinstance(op, End):
         return await _end(uow, tracker, state, gm=gm, user_id=user_id)
     if state["phase"] == "setup":
