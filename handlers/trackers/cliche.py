@@ -65,6 +65,8 @@ def _op(data: CallbackData) -> service.Op:
             return service.Pump(f)
         case views.CfBonusCD(f=f):
             return service.Bonus(f)
+        case views.CfSwitchCD(f=f):
+            return service.Switch(f)
         case views.CfTeamModeCD(on=on):
             return service.TeamMode(on)
         case views.CfTeamToggleCD(f=f):
@@ -108,8 +110,8 @@ async def press(
 BUTTONS = (
     views.CfSideCD, views.CfFocusCD, views.CfClicheCD, views.CfFitCD, views.CfOptionCD,
     views.CfStartCD, views.CfAttackCD, views.CfTargetCD, views.CfRollCD, views.CfPumpCD,
-    views.CfBonusCD, views.CfTeamModeCD, views.CfTeamToggleCD, views.CfTeamFormCD,
-    views.CfDisbandCD, views.CfDamageCD, views.CfEndCD,
+    views.CfBonusCD, views.CfSwitchCD, views.CfTeamModeCD, views.CfTeamToggleCD,
+    views.CfTeamFormCD, views.CfDisbandCD, views.CfDamageCD, views.CfEndCD,
 )  # fmt: skip
 
 

@@ -66,7 +66,8 @@ async def test_a_scripted_fight_from_set_up_to_the_end(running: Harness) -> None
     await press(h, GM, tracker, "cfs", "Орк")  # → side 2
     # The orc fights with Поэт, inappropriate (−0): if it wins, Alice loses 3.
     await press(h, GM, tracker, "cff", "Драчун")
-    await press(h, GM, tracker, "cfc", "Поэт")
+    await press(h, GM, tracker, "cfc", "Поэт")  # named as well
+    await press(h, GM, tracker, "cfc", "Драчун")  # and Драчун no longer
     await press(h, GM, tracker, "cfa")
     await press(h, GM, tracker, "cff", "⬅️")
     shown = current(h, tracker).text
@@ -305,6 +306,39 @@ async def test_a_physical_fight_logs_the_hard_hit_die(running: Harness) -> None:
     assert (await lost(h, alice))["Стрелок"] == taken[f"c{alice}"]
     assert (await lost(h, orc))["Драчун"] == taken[f"c{orc}"]
     assert taken[f"c{orc}"] == 2 or taken[f"c{alice}"] == 6
+
+
+async def test_a_fighter_switches_cliche_between_rounds(running: Harness) -> None:
+    h = running
+    await table(h)
+    alice = await insert(h, hero("Alice", ("Солдат", 4), ("Хакер", 2)))
+    orc = await insert(h, hero("Орк", ("Драчун", 3)), npc=True)
+    tracker = await open_fight(h)
+    await press(h, GM, tracker, "cfs", "Alice")
+    await press(h, GM, tracker, "cff", "Солдат")
+    await press(h, GM, tracker, "cfc", "Хакер")  # the GM names a second appropriate cliché
+    await press(h, GM, tracker, "cff", "⬅️")
+    assert "Alice (Солдат/Хакер ✅)" in current(h, tracker).text
+    await press(h, GM, tracker, "cfs", "Орк")
+    await press(h, GM, tracker, "cfs", "Орк")
+    await press(h, GM, tracker, "cfg")
+    assert has(h, tracker, "cfr", "Alice · 4d6")
+    assert (await press(h, BOB, tracker, "cfw", "Хакер")).show_alert
+    assert not (await press(h, ALICE, tracker, "cfw", "Хакер")).show_alert
+    assert has(h, tracker, "cfr", "Alice · 2d6") and has(h, tracker, "cfw", "Солдат")
+    assert "Alice — Хакер 2/2" in current(h, tracker).text
+    await _roll_round(h, tracker, {f"c{alice}": ALICE, f"c{orc}": GM})
+    log = (await tracker_row(h))["state"]["log"]
+    assert next(e for e in log if e["k"] == "roll" and e["who"] == "Alice")["n"] == "2d6"
+    won = next(e for e in log if e["k"] == "won")
+    if won["who"] == "Alice":
+        assert (await lost(h, orc)) == {"Драчун": 1}
+        assert (await lost(h, alice)) == {"Солдат": 0, "Хакер": 0}
+    else:
+        assert (await lost(h, alice)) == {"Солдат": 0, "Хакер": 1}
+        assert "Alice — Хакер 1/2" in current(h, tracker).text
+    await press(h, GM, tracker, "cfe")
+    assert (await tracker_row(h))["status"] == "ended"
 
 
 async def test_fight_command_refusals(running: Harness) -> None:

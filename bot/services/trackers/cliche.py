@@ -100,6 +100,11 @@ class Pump:
 
 
 @dataclass(frozen=True)
+class Switch:
+    fighter: str  # before rolling: the next of the clichés the GM named for this fighter
+
+
+@dataclass(frozen=True)
 class Bonus:
     fighter: str  # the GM grants one situational bonus die (cover, high ground…)
 
@@ -137,7 +142,7 @@ class End:
 
 Op = (
     Side | Focus | PickCliche | Fit | Option | Start | Attack | Target | Roll | Pump | Bonus
-    | TeamMode | TeamToggle | TeamForm | Disband | Damage | End
+    | Switch | TeamMode | TeamToggle | TeamForm | Disband | Damage | End
 )  # fmt: skip
 
 
@@ -307,7 +312,7 @@ async def _setup(uow: UnitOfWork, game: GameDTO, state: dict[str, Any], op: Op) 
                 chosen = default_cliche(sheet_of(character))
                 if chosen is None:
                     raise core.TrackerRefused(NO_DICE)
-                state["use"][cid] = chosen
+                state["use"][cid] = [chosen]
         state["focus"] = None
     elif isinstance(op, Focus):
         if op.character_id and str(op.character_id) not in sides:
@@ -320,8 +325,14 @@ async def _setup(uow: UnitOfWork, game: GameDTO, state: dict[str, Any], op: Op) 
             raise core.TrackerRefused(NOT_NOW)
         if cliche.effective_dice(items[op.index]) < 1:
             raise RuleViolation(msg("cliche.roll.cliche_unusable", name=items[op.index].name))
-        state["use"][str(character.id)] = items[op.index].name
-        state["fit"].pop(str(character.id), None)
+        # The GM's clichés for this fighter, in the order named; the first starts the fight.
+        names: list[str] = state["use"].setdefault(str(character.id), [])
+        name = items[op.index].name
+        if name in names and len(names) == 1:
+            raise core.TrackerRefused(N_("Keep at least one cliché."))
+        state["use"][str(character.id)] = (
+            [n for n in names if n != name] if name in names else [*names, name]
+        )
     elif isinstance(op, Fit):
         cid = str(op.character_id)
         if cid not in state["use"]:
@@ -353,19 +364,19 @@ async def _start(
         character = by_id.get(cid)
         if character is None:
             continue
-        name = state["use"].get(str(cid))
-        if name is None:
+        names = state["use"].get(str(cid))
+        if not names:
             raise core.TrackerRefused(NO_DICE)
         fit = state["fit"].get(str(cid))
         fighter = engine.fighter_from_character(
             sheet_of(character), key=key_of(cid), side=side,
-            appropriate=() if fit is not None else (name,),
+            appropriate=() if fit is not None else names,
             kind=engine.FighterKind.NPC if character.is_npc else engine.FighterKind.CHARACTER,
         )  # fmt: skip
         fighters.append(fighter.model_copy(update={"name": character.name}))
         people[key_of(cid)] = {
             "id": cid, "name": character.name, "owner": character.owner_user_id,
-            "npc": character.is_npc, "use": name, "penalty": fit,
+            "npc": character.is_npc, "use": names, "cur": names[0], "penalty": fit,
         }  # fmt: skip
     if {f.side for f in fighters} != set(SIDES):
         raise core.TrackerRefused(N_("Put someone on each side first."))
@@ -399,7 +410,7 @@ async def _fight_op(
 ) -> engine.FightState:  # fmt: skip
     if fight.finished:
         raise core.TrackerRefused(NOT_NOW)
-    if isinstance(op, Roll | Pump | Bonus):
+    if isinstance(op, Roll | Pump | Bonus | Switch):
         if op.fighter not in engine.waiting_for(fight):
             raise core.TrackerRefused(NOT_NOW)
         if isinstance(op, Bonus):
@@ -410,6 +421,8 @@ async def _fight_op(
             raise core.TrackerRefused(NOT_YOURS)
         if isinstance(op, Pump):
             return _redeclare(fight, op.fighter, pump=1)
+        if isinstance(op, Switch):
+            return _switch(state, fight, op.fighter)
         return await _roll(uow, tracker, state, fight, op.fighter, user_id, user_name)
     if isinstance(op, Attack):
         turn = state["turn"]
@@ -470,7 +483,7 @@ def _team_op(state: dict[str, Any], fight: engine.FightState, op: Op) -> engine.
     if isinstance(op, TeamForm) and between and state.get("team") is not None:
         picked = state["team"]
         key = f"t{state['next_team']}"
-        pairs = [(k, state["people"][k]["use"]) for k in picked]
+        pairs = [(k, state["people"][k]["cur"]) for k in picked]
         fight, formed = engine.form_team(fight, key, pairs)
         state.update(team=None, next_team=state["next_team"] + 1)
         _log(state, {"k": "team", "team": unit_name(state, fight, key),
@@ -490,7 +503,7 @@ def _declare(
 ) -> engine.FightState:
     person = state["people"][key]
     team = fight.team_of(key)
-    name = team.member(key).cliche if team is not None else person["use"]
+    name = team.member(key).cliche if team is not None else person["cur"]
     penalty = person["penalty"]
     return engine.declare(fight, key, name, pump=pump, gm_penalty=penalty)
 
@@ -541,6 +554,32 @@ def _redeclare(
         fight, key, declared.cliche, pump=declared.pump + pump, bonus=declared.bonus + bonus,
         gm_penalty=None if declared.appropriate else declared.penalty,
     )  # fmt: skip
+
+
+def next_cliche(state: dict[str, Any], fight: engine.FightState, key: str) -> str | None:
+    """The cliché a solo fighter switches to (the GM's next named one with dice), if any."""
+    if fight.team_of(key) is not None:
+        return None
+    person = state["people"][key]
+    names: list[str] = person["use"]
+    fighter = fight.fighter(key)
+    start = names.index(person["cur"]) if person["cur"] in names else -1
+    for step in range(1, len(names)):
+        name = names[(start + step) % len(names)]
+        if cliche.effective_dice(fighter.get(name).cliche) > 0:
+            return name
+    return None
+
+
+def _switch(state: dict[str, Any], fight: engine.FightState, key: str) -> engine.FightState:
+    """«A side may use a different cliché each round»: a new pool, its pump starts again."""
+    name = next_cliche(state, fight, key)
+    declared = engine.declaration_of(fight, key)
+    if name is None or declared is None:
+        raise core.TrackerRefused(NOT_NOW)
+    state["people"][key]["cur"] = name
+    penalty = state["people"][key]["penalty"]
+    return engine.declare(fight, key, name, bonus=declared.bonus, gm_penalty=penalty)
 
 
 class _NeedMore(Exception):

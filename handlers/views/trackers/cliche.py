@@ -16,7 +16,7 @@ from db.repositories.trackers import TrackerDTO
 from db.uow import UnitOfWork
 from engine.systems import cliche
 from engine.systems.cliche import fight as engine
-from engine.systems.cliche.fight_units import free_fighters, members, other_side, units
+from engine.systems.cliche.fight_units import free_fighters, other_side, units
 from handlers.trackers.common import clip, undo_button
 
 LOG_SHOWN: Final = 14  # newest log lines offered to ``clip``
@@ -92,6 +92,14 @@ class CfRollCD(CallbackData, prefix="cfr"):
 
 class CfPumpCD(CallbackData, prefix="cfp"):
     """Fighter ``f`` pumps one more die into this round's roll."""
+
+    t: int
+    v: int
+    f: str
+
+
+class CfSwitchCD(CallbackData, prefix="cfw"):
+    """Fighter ``f`` switches to its next cliché named by the GM before rolling."""
 
     t: int
     v: int
@@ -240,7 +248,7 @@ def _setup(
         for c in chars:
             if state["sides"].get(str(c.id)) != side:
                 continue
-            use = state["use"].get(str(c.id), "—")
+            use = "/".join(state["use"].get(str(c.id), [])) or "—"
             fit = _fit_label(t, state["fit"].get(str(c.id)))
             names.append(f"{_e(c.name)} ({_e(use)} {fit})")
         head.append(t("<b>Side {side}:</b> {names}", side=side, names=", ".join(names) or "—"))
@@ -250,15 +258,16 @@ def _setup(
           graded=on if state["graded"] else off, n=service.FREE_DICE,
           free=on if state["free"] else off)
     )  # fmt: skip
-    head.append(t("<i>GM: tap a name to move it between sides, 🎯 to choose its cliché.</i>"))
+    hint = t("GM: tap a name to move it between sides, 🎯 to name its clichés (the first starts).")
+    head.append(f"<i>{hint}</i>")
     rows: list[list[InlineKeyboardButton]] = []
     focus = state.get("focus")
     by_id = {c.id: c for c in chars}
     if focus and focus in by_id:
         character = by_id[focus]
-        current = state["use"].get(str(focus))
+        current = state["use"].get(str(focus), [])
         for i, item in enumerate(service.usable(service.sheet_of(character))):
-            mark = "✅ " if item.name == current else ""
+            mark = "✅ " if item.name in current else ""
             label = f"{mark}{item.name} ({cliche.effective_dice(item)})"
             rows.append([_btn(label, CfClicheCD(t=tid, v=v, c=focus, i=i))])
         penalty = state["fit"].get(str(focus))
@@ -271,8 +280,8 @@ def _setup(
             side = state["sides"].get(str(c.id))
             row = [_btn(f"{marks[side]} {c.name}", CfSideCD(t=tid, v=v, c=c.id))]
             if side is not None:
-                row.append(_btn(f"🎯 {state['use'].get(str(c.id), '—')}",
-                                CfFocusCD(t=tid, v=v, c=c.id)))  # fmt: skip
+                named = "/".join(state["use"].get(str(c.id), [])) or "—"
+                row.append(_btn(f"🎯 {named}", CfFocusCD(t=tid, v=v, c=c.id)))
             rows.append(row)
         rows.append([
             _btn(t("Physical: {x}", x=on if state["graded"] else off),
@@ -290,7 +299,7 @@ def _setup(
 
 def _in_use(state: dict[str, Any], fight: engine.FightState, key: str) -> str:
     team = fight.team_of(key)
-    return team.member(key).cliche if team is not None else str(state["people"][key]["use"])
+    return team.member(key).cliche if team is not None else str(state["people"][key]["cur"])
 
 
 def _fighter_line(t: Translator, state: dict[str, Any], fight: engine.FightState, key: str) -> str:
@@ -401,14 +410,18 @@ def _fight_rows(
             item = fight.fighter(key).get(_in_use(state, fight, key)).cliche
             if declared is not None and declared.pump < item.current:
                 row.append(_btn(t("💪 Pump +1"), CfPumpCD(t=tid, v=v, f=key)))
+            switch = service.next_cliche(state, fight, key)
+            if switch is not None:
+                row.append(_btn(f"🔁 {switch}", CfSwitchCD(t=tid, v=v, f=key)))
             if declared is not None and declared.bonus < service.MAX_BONUS:
                 row.append(_btn(t("🎁 Bonus +1"), CfBonusCD(t=tid, v=v, f=key)))
             rows.append(row)
     elif fight.pending is not None:
         team = fight.team(fight.pending.team)
-        keys = [k for k in members(fight, fight.pending.team) if not fight.fighter(k).out]
-        rows.append([_btn(f"💥 {name(k)}", CfDamageCD(t=tid, v=v, f=k)) for k in keys])
-        if team is not None:
+        keys = [] if team is None else [m.fighter for m in team.members]
+        keys = [k for k in keys if not fight.fighter(k).out]
+        if keys:
+            rows.append([_btn(f"💥 {name(k)}", CfDamageCD(t=tid, v=v, f=k)) for k in keys])
             for shield in keys:
                 for target in keys:
                     if shield != target:
