@@ -405,7 +405,8 @@ def _fight_rows(
     if fight.exchange is not None:
         for key in engine.waiting_for(fight):
             pool = engine.declared_pool(fight, key)
-            row = [_btn(f"🎲 {name(key)} · {pool.size}d6", CfRollCD(t=tid, v=v, f=key))]
+            rows.append([_btn(f"🎲 {name(key)} · {pool.size}d6", CfRollCD(t=tid, v=v, f=key))])
+            row = []  # what may change the pool first, on a row of its own under the die
             declared = engine.declaration_of(fight, key)
             item = fight.fighter(key).get(_in_use(state, fight, key)).cliche
             if declared is not None and declared.pump < item.current:
@@ -415,7 +416,8 @@ def _fight_rows(
                 row.append(_btn(f"🔁 {switch}", CfSwitchCD(t=tid, v=v, f=key)))
             if declared is not None and declared.bonus < service.MAX_BONUS:
                 row.append(_btn(t("🎁 Bonus +1"), CfBonusCD(t=tid, v=v, f=key)))
-            rows.append(row)
+            if row:
+                rows.append(row)
     elif fight.pending is not None:
         team = fight.team(fight.pending.team)
         keys = [] if team is None else [m.fighter for m in team.members]
