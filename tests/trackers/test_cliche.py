@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.emulator import ChatMessage
 from tests.conftest import Harness
-from tests.games.helpers import ALICE, BOB, GM, create_game, seat_table
+from tests.games.helpers import ALICE, BOB, GM, GROUP, create_game, seat_table
 from tests.trackers.cliche_helpers import (
     WAIT,
     current,
@@ -57,6 +57,7 @@ async def test_a_scripted_fight_from_set_up_to_the_end(running: Harness) -> None
     orc = await insert(h, hero("Орк", ("Драчун", 3), ("Поэт", 1)), npc=True)
     tracker = await open_fight(h)
     assert has(h, tracker, "cfs", "Alice") and has(h, tracker, "cfs", "Орк")
+    sent = len(h.emu.bot_messages(GROUP))
 
     # A player cannot drive the set-up.
     answer = await press(h, ALICE, tracker, "cfs", "Alice")
@@ -124,6 +125,9 @@ async def test_a_scripted_fight_from_set_up_to_the_end(running: Harness) -> None
     assert f"Сторона {winner}" in final.text and "🏁" in final.text
     assert f"Alice: −{alice_lost}" in final.text
     assert not _buttons(h, tracker)
+    # The whole fight was one message, edited: nothing else was sent to the group.
+    assert len(h.emu.bot_messages(GROUP)) == sent
+    assert current(h, tracker).edits >= len(rolls)
     # An ended fight's old button: refused.
     answer = await press_data(h, GM, tracker, f"cfe:{row['id']}:{row['version']}")
     assert answer.show_alert
@@ -344,20 +348,20 @@ async def test_a_fighter_switches_cliche_between_rounds(running: Harness) -> Non
 async def test_fight_command_refusals(running: Harness) -> None:
     h = running
     seat_table(h)
-    h.emu.send_text(GM, -100500, "/fight")
-    assert "/newgame" in (await h.emu.wait_bot_message(-100500, timeout=WAIT)).text
+    h.emu.send_text(GM, GROUP, "/fight")
+    assert "/newgame" in (await h.emu.wait_bot_message(GROUP, timeout=WAIT)).text
     await create_game(h, "cliche", "Кампания")
     await insert(h, hero("Alice", ("Солдат", 3)))
-    before = h.emu.last_bot_message(-100500)
-    h.emu.send_text(ALICE, -100500, "/fight")
+    before = h.emu.last_bot_message(GROUP)
+    h.emu.send_text(ALICE, GROUP, "/fight")
     reply = await h.emu.wait_bot_message(
-        -100500, after=before.message_id if before else 0, timeout=WAIT
+        GROUP, after=before.message_id if before else 0, timeout=WAIT
     )
     assert "Мастер" in reply.text or "GM" in reply.text
     first = await open_fight(h)
     assert has(h, first, "cfs")
-    h.emu.send_text(GM, -100500, "/fight")
-    again = await h.emu.wait_bot_message(-100500, after=first.message_id, timeout=WAIT)
+    h.emu.send_text(GM, GROUP, "/fight")
+    again = await h.emu.wait_bot_message(GROUP, after=first.message_id, timeout=WAIT)
     assert "/tracker" in again.text
     # Ending during the set-up frees the table for a new fight.
     await press(h, GM, first, "cfe")
