@@ -75,6 +75,8 @@ def _op(data: CallbackData) -> service.Op:
             return service.TeamForm()
         case views.CfDisbandCD(u=u):
             return service.Disband(u)
+        case views.CfLeaveCD(f=f):
+            return service.Leave(f)
         case views.CfDamageCD(f=f, s=s):
             return service.Damage(f, s)
     return service.End()
@@ -111,7 +113,7 @@ BUTTONS = (
     views.CfSideCD, views.CfFocusCD, views.CfClicheCD, views.CfFitCD, views.CfOptionCD,
     views.CfStartCD, views.CfAttackCD, views.CfTargetCD, views.CfRollCD, views.CfPumpCD,
     views.CfBonusCD, views.CfSwitchCD, views.CfTeamModeCD, views.CfTeamToggleCD,
-    views.CfTeamFormCD, views.CfDisbandCD, views.CfDamageCD, views.CfEndCD,
+    views.CfTeamFormCD, views.CfDisbandCD, views.CfLeaveCD, views.CfDamageCD, views.CfEndCD,
 )  # fmt: skip
 
 

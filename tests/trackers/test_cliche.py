@@ -312,6 +312,34 @@ async def test_a_physical_fight_logs_the_hard_hit_die(running: Harness) -> None:
     assert taken[f"c{orc}"] == 2 or taken[f"c{alice}"] == 6
 
 
+async def test_a_member_leaves_the_team_alone(running: Harness) -> None:
+    h = running
+    await table(h)
+    alice = await insert(h, hero("Alice", ("Солдат", 4)))
+    bob = await insert(h, hero("Bob", ("Драчун", 3)), owner=BOB)
+    await insert(h, hero("Орк", ("Драчун", 6)), npc=True)
+    tracker = await open_fight(h)
+    for name, presses in (("Alice", 1), ("Bob", 1), ("Орк", 2)):
+        for _ in range(presses):
+            await press(h, GM, tracker, "cfs", name)
+    await press(h, GM, tracker, "cfg")
+    await press(h, GM, tracker, "cfn")
+    await press(h, GM, tracker, "cfm", "Alice")
+    await press(h, GM, tracker, "cfm", "Bob")
+    await press(h, GM, tracker, "cfj")
+    # Only Bob (or the GM) may take Bob out of the team.
+    assert (await press(h, ALICE, tracker, "cfl", "Bob")).show_alert
+    assert not (await press(h, BOB, tracker, "cfl", "Bob")).show_alert
+    assert (await lost(h, bob)) == {"Драчун": 3} and (await lost(h, alice)) == {"Солдат": 0}
+    text = current(h, tracker).text
+    assert "Bob — Драчун 0/3" in text and "👥" not in text.split("\n\n")[0]
+    row = await tracker_row(h)
+    assert not row["state"]["fight"]["teams"]
+    # Alice fights on alone: one fighter per side, the round opens by itself.
+    assert row["state"]["fight"]["exchange"] is not None
+    assert has(h, tracker, "cfr", "Alice · 4d6")
+
+
 async def test_a_fighter_switches_cliche_between_rounds(running: Harness) -> None:
     h = running
     await table(h)

@@ -130,6 +130,11 @@ class Disband:
 
 
 @dataclass(frozen=True)
+class Leave:
+    fighter: str  # leaves its team alone between rounds: its cliché drops to 0, it is out
+
+
+@dataclass(frozen=True)
 class Damage:
     target: str
     shield_by: str = ""
@@ -142,7 +147,7 @@ class End:
 
 Op = (
     Side | Focus | PickCliche | Fit | Option | Start | Attack | Target | Roll | Pump | Bonus
-    | Switch | TeamMode | TeamToggle | TeamForm | Disband | Damage | End
+    | Switch | TeamMode | TeamToggle | TeamForm | Disband | Leave | Damage | End
 )  # fmt: skip
 
 
@@ -455,6 +460,16 @@ async def _fight_op(
         if op.shield_by:
             _log(state, {"k": "shield", "who": name_of(state, who),
                          "for": name_of(state, op.target)})  # fmt: skip
+        return fight
+    if isinstance(op, Leave):
+        team = fight.team_of(op.fighter)
+        if team is None or fight.exchange or fight.pending:
+            raise core.TrackerRefused(NOT_NOW)
+        if not gm and not _owns(state, op.fighter, user_id):
+            raise core.TrackerRefused(NOT_YOURS)
+        fight, _broken = engine.leave_team(fight, team.key, op.fighter)
+        state["attacker"] = None
+        _log(state, {"k": "left", "who": name_of(state, op.fighter)})
         return fight
     if not gm:
         raise core.TrackerRefused(GM_ONLY)

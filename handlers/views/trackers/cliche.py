@@ -137,6 +137,14 @@ class CfDisbandCD(CallbackData, prefix="cfd"):
     u: str
 
 
+class CfLeaveCD(CallbackData, prefix="cfl"):
+    """Fighter ``f`` leaves its team alone (its cliché drops to 0: it is out)."""
+
+    t: int
+    v: int
+    f: str
+
+
 class CfDamageCD(CallbackData, prefix="cfh"):
     """A losing team's damage goes to ``f``; with ``s`` another member shields it (double)."""
 
@@ -214,6 +222,8 @@ def log_line(t: Translator, entry: dict[str, Any]) -> str:
     if k == "team":
         return t("👥 Team {team}, led by {leader}.", team=_e(entry["team"]),
                  leader=_e(entry["leader"]))  # fmt: skip
+    if k == "left":
+        return t("🚪 {who} leaves the team alone.", who=_e(entry["who"]))
     if k == "disband":
         return t("🏳 Team {team} disbanded.", team=_e(entry["team"]))
     if k == "pending":
@@ -456,6 +466,12 @@ def _fight_rows(
         ]
         if extra:
             rows.append(extra)
+        for team in fight.teams:
+            rows.append([
+                _btn(f"🚪 {name(m.fighter)}", CfLeaveCD(t=tid, v=v, f=m.fighter))
+                for m in team.members
+                if not fight.fighter(m.fighter).out
+            ])  # fmt: skip
     rows.append([undo_button(t, tracker), _btn(t("🏁 End"), CfEndCD(t=tid, v=v))])
     return rows
 
