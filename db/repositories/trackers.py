@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import select, text, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -73,10 +73,10 @@ class TrackerRepo:
         )  # fmt: skip
         stmt = insert(Tracker).values(**values)
         if exclusive:
+            # The predicate as literal SQL: a bound 'open' stops matching the partial index
+            # once asyncpg's prepared statement goes to a generic plan (the 6th execution).
             stmt = stmt.on_conflict_do_nothing(
-                index_elements=["game_id"], index_where=col(Tracker.exclusive) & (
-                    col(Tracker.status) == "open"
-                ),
+                index_elements=["game_id"], index_where=text("status = 'open' AND exclusive"),
             )  # fmt: skip
         row = (await self._session.execute(stmt.returning(Tracker))).scalar_one_or_none()
         return _dto(row) if row is not None else None
