@@ -1,12 +1,129 @@
-"""cliche tracker (issue 10): commands, buttons and the renderer registered for its kinds."""
+"""cliche tracker (issue 10): /fight, the fight's buttons, and its registered renderer."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from aiogram import F, Router
+from aiogram.filters import Command
+from aiogram.filters.callback_data import CallbackData
+from aiogram.types import CallbackQuery, Message
+from aiogram.utils.callback_answer import CallbackAnswer
+
+from bot.i18n import I18n, Translator
+from bot.services import ledger
+from bot.services.trackers import cliche as service
+from bot.services.trackers import core
+from db.repositories.chats import ChatDTO
+from db.repositories.games import GameDTO
+from db.repositories.users import UserDTO
+from db.uow import UnitOfWork
+from engine.errors import EngineError
+from handlers.callbacks import notify
+from handlers.filters import GameSystem, HasGame, IsGM
+from handlers.games import gm_only, no_game
+from handlers.trackers.common import chat_translator, post, refresh
+from handlers.trackers.registry import register
+from handlers.views.trackers import cliche as views
+
+register(service.KIND, views.render)
+
+
+async def open_fight(
+    message: Message, game: GameDTO, uow: UnitOfWork, user: UserDTO, i18n: I18n,
+    chat_info: ChatDTO | None, t: Translator,
+) -> None:  # fmt: skip
+    try:
+        tracker = await service.open_fight(uow, game, actor_user_id=user.id)
+    except core.TrackerRefused as refused:
+        await message.answer(t(refused.reason))
+        return
+    await post(message, uow, chat_translator(i18n, chat_info), tracker)
+
+
+def _op(data: CallbackData) -> service.Op:
+    match data:
+        case views.CfSideCD(c=c):
+            return service.Side(c)
+        case views.CfFocusCD(c=c):
+            return service.Focus(c)
+        case views.CfClicheCD(c=c, i=i):
+            return service.PickCliche(c, i)
+        case views.CfFitCD(c=c):
+            return service.Fit(c)
+        case views.CfOptionCD(o=o):
+            return service.Option(o)
+        case views.CfStartCD():
+            return service.Start()
+        case views.CfAttackCD(u=u):
+            return service.Attack(u)
+        case views.CfTargetCD(u=u):
+            return service.Target(u)
+        case views.CfRollCD(f=f):
+            return service.Roll(f)
+        case views.CfPumpCD(f=f):
+            return service.Pump(f)
+        case views.CfBonusCD(f=f):
+            return service.Bonus(f)
+        case views.CfSwitchCD(f=f):
+            return service.Switch(f)
+        case views.CfTeamModeCD(on=on):
+            return service.TeamMode(on)
+        case views.CfTeamToggleCD(f=f):
+            return service.TeamToggle(f)
+        case views.CfTeamFormCD():
+            return service.TeamForm()
+        case views.CfDisbandCD(u=u):
+            return service.Disband(u)
+        case views.CfLeaveCD(f=f):
+            return service.Leave(f)
+        case views.CfDamageCD(f=f, s=s):
+            return service.Damage(f, s)
+    return service.End()
+
+
+async def press(
+    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: Any, game: GameDTO,
+    uow: UnitOfWork, user: UserDTO, i18n: I18n, chat_info: ChatDTO | None, t: Translator,
+    locale: str,
+) -> None:  # fmt: skip
+    message = query.message
+    if not isinstance(message, Message):
+        return
+    try:
+        tracker = await service.press(
+            uow, game, tracker_id=callback_data.t, chat_id=message.chat.id,
+            version=callback_data.v, user_id=user.id, user_name=user.name,
+            op=_op(callback_data),
+        )  # fmt: skip
+    except core.TrackerRefused as refused:
+        notify(callback_answer, t(refused.reason), alert=True)
+        return
+    except ledger.LedgerError as refused:
+        notify(callback_answer, t(refused.reason), alert=True)
+        return
+    except EngineError as error:
+        notify(callback_answer, error.render(locale), alert=True)
+        return
+    await uow.commit()
+    await refresh(message, uow, chat_translator(i18n, chat_info), tracker)
+
+
+BUTTONS = (
+    views.CfSideCD, views.CfFocusCD, views.CfClicheCD, views.CfFitCD, views.CfOptionCD,
+    views.CfStartCD, views.CfAttackCD, views.CfTargetCD, views.CfRollCD, views.CfPumpCD,
+    views.CfBonusCD, views.CfSwitchCD, views.CfTeamModeCD, views.CfTeamToggleCD,
+    views.CfTeamFormCD, views.CfDisbandCD, views.CfLeaveCD, views.CfDamageCD, views.CfEndCD,
+)  # fmt: skip
 
 
 def create_router() -> Router:
     router = Router(name=__name__)
     router.message.filter(F.chat.type.in_({"group", "supergroup"}))
     router.callback_query.filter(F.message.chat.type.in_({"group", "supergroup"}))
+    router.message.register(open_fight, Command("fight"), GameSystem("cliche"), IsGM())
+    router.message.register(gm_only, Command("fight"), GameSystem("cliche"))
+    router.message.register(no_game, Command("fight"), ~HasGame())
+    for button in BUTTONS:
+        router.callback_query.register(press, button.filter(), GameSystem("cliche"))
     return router

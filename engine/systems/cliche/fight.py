@@ -554,6 +554,20 @@ def declare(
     return state.model_copy(update={"exchange": exchange})
 
 
+def declared_pool(state: FightState, fighter: str) -> PoolSpec:
+    """The pool ``fighter`` will roll in the open round (what its roll button shows)."""
+    exchange = _open_exchange(state)
+    declaration = _declaration(exchange, fighter)
+    if declaration is None:
+        raise RuleViolation(msg("cliche.fight.not_declared", unit=fighter))
+    return _pool(state, declaration)
+
+
+def declaration_of(state: FightState, fighter: str) -> Declaration | None:
+    """What ``fighter`` declared in the open round, if anything."""
+    return None if state.exchange is None else _declaration(state.exchange, fighter)
+
+
 def _weapon_bonus(state: FightState, team: Team | None, fighter: str, weapon: str) -> int:
     for member in team.members if team is not None else ():
         for system in state.fighter(member.fighter).weapons:
