@@ -94,7 +94,6 @@ class UnitOfWorkMiddleware(BaseMiddleware):
                     logger.info("update %s already processed: skipped", event.update_id)
                     return None
                 data["uow"] = uow
-                data["prefetched"] = prefetched  # keeps the rows in the session's identity map
                 result = await handler(event, data)
                 await uow.commit()
                 return result
@@ -110,9 +109,15 @@ class UnitOfWorkMiddleware(BaseMiddleware):
             data["bot"].id, event.update_id, user_id=user_id,
             chat_id=tg_chat.id if tg_chat else None,
         )  # fmt: skip
-        if prefetched is not None and tg_chat is not None:
-            role = prefetched.membership.role if prefetched.membership else None
-            uow.games.remember_live(tg_chat.id, prefetched.game, user_id=user_id, role=role)
+        if prefetched is None:
+            return None
+        if user_id is not None:
+            uow.users.remember(user_id, prefetched.user)
+        if tg_chat is not None:
+            uow.chats.remember(tg_chat.id, prefetched.chat)
+            uow.games.remember_live(
+                tg_chat.id, prefetched.game, user_id=user_id, role=prefetched.role
+            )
         return prefetched
 
 

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import func
 from sqlalchemy.dialects.postgresql import insert
@@ -24,6 +26,14 @@ class ChatDTO:
 class ChatRepo:
     def __init__(self, session: AsyncSession) -> None:
         self._session = session
+        self._known: dict[int, ChatDTO | None] = {}  # read with this update's claim
+
+    def remember(self, chat_id: int, row: Mapping[str, Any] | None) -> None:
+        self._known[chat_id] = (
+            None
+            if row is None
+            else ChatDTO(id=row["id"], type=row["type"], title=row["title"], locale=row["locale"])
+        )
 
     async def upsert(self, chat_id: int, chat_type: str, title: str | None) -> ChatDTO:
         stmt = insert(Chat).values(id=chat_id, type=chat_type, title=title)
@@ -41,6 +51,11 @@ class ChatRepo:
 
     async def ensure(self, chat_id: int, chat_type: str, title: str | None) -> ChatDTO:
         """Read the chat; write only when new or renamed."""
+        if chat_id in self._known:
+            known = self._known.pop(chat_id)
+            if known is not None and known.type == chat_type and known.title == title:
+                return known
+            return await self.upsert(chat_id, chat_type, title)
         row = await self._session.get(Chat, chat_id)
         if row is not None and row.type == chat_type and row.title == title:
             return ChatDTO(id=row.id, type=row.type, title=row.title, locale=row.locale)

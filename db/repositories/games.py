@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -116,10 +117,14 @@ class GameRepo:
         self._roles: dict[tuple[int, int], str | None] = {}
 
     def remember_live(
-        self, chat_id: int, row: Game | None, *, user_id: int | None, role: str | None
-    ) -> None:
+        self, chat_id: int, row: Mapping[str, Any] | None, *, user_id: int | None,
+        role: str | None,
+    ) -> None:  # fmt: skip
         """Seed this update's memo with what the claim read (``claim_with_context``)."""
-        game = _game(row) if row is not None else None
+        game = None if row is None else GameDTO(
+            row["id"], row["chat_id"], row["system"], row["title"], row["gm_user_id"],
+            dict(row["options"]), row["timezone"], False,
+        )  # fmt: skip
         self._live[chat_id] = game
         if game is not None and user_id is not None:
             self._roles[(game.id, user_id)] = role

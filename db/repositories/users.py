@@ -1,6 +1,8 @@
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import func
 from sqlalchemy.dialects.postgresql import insert
@@ -60,9 +62,35 @@ def _unchanged(row: User, tg: TelegramUser, started_private: bool) -> bool:
     )
 
 
+def _known_unchanged(
+    dto: UserDTO, last_name: str | None, tg: TelegramUser, started_private: bool
+) -> bool:
+    return (
+        dto.first_name == tg.first_name[:256]
+        and last_name == tg.last_name
+        and dto.username == tg.username
+        and dto.language_code == tg.language_code
+        and (dto.started_private or not started_private)
+    )
+
+
 class UserRepo:
     def __init__(self, session: AsyncSession) -> None:
         self._session = session
+        # user id → (DTO, last name) as read with this update's claim; None = no such user.
+        self._known: dict[int, tuple[UserDTO, str | None] | None] = {}
+
+    def remember(self, user_id: int, row: Mapping[str, Any] | None) -> None:
+        """Seed the memo with the sender's row read with the claim (``claim_with_context``)."""
+        self._known[user_id] = None if row is None else (
+            UserDTO(
+                id=row["id"], first_name=row["first_name"], username=row["username"],
+                language_code=row["language_code"], locale=row["locale"],
+                display_name=row["display_name"], timezone=row["timezone"],
+                started_private=row["started_private"],
+            ),
+            row["last_name"],
+        )  # fmt: skip
 
     async def upsert(self, tg: TelegramUser, *, started_private: bool = False) -> UserDTO:
         """Insert or refresh the Telegram-side fields; keep our own settings untouched."""
@@ -89,6 +117,11 @@ class UserRepo:
 
     async def ensure(self, tg: TelegramUser, *, started_private: bool = False) -> UserDTO:
         """Read the user; write only when new or when Telegram-side fields changed."""
+        if tg.id in self._known:
+            known = self._known.pop(tg.id)
+            if known is not None and _known_unchanged(*known, tg, started_private):
+                return known[0]
+            return await self.upsert(tg, started_private=started_private)
         row = await self._session.get(User, tg.id)
         if row is not None and _unchanged(row, tg, started_private):
             return _dto(row)
