@@ -79,6 +79,7 @@ class UserRepo:
         self._session = session
         # user id → (DTO, last name) as read with this update's claim; None = no such user.
         self._known: dict[int, tuple[UserDTO, str | None] | None] = {}
+        self._sender: UserDTO | None = None
 
     def remember(self, user_id: int, row: Mapping[str, Any] | None) -> None:
         """Seed the memo with the sender's row read with the claim (``claim_with_context``)."""
@@ -120,6 +121,7 @@ class UserRepo:
         if tg.id in self._known:
             known = self._known.pop(tg.id)
             if known is not None and _known_unchanged(*known, tg, started_private):
+                self._sender = known[0]
                 return known[0]
             return await self.upsert(tg, started_private=started_private)
         row = await self._session.get(User, tg.id)
@@ -128,16 +130,20 @@ class UserRepo:
         return await self.upsert(tg, started_private=started_private)
 
     async def get(self, user_id: int) -> UserDTO | None:
+        if self._sender is not None and self._sender.id == user_id:
+            return self._sender  # the sender, as read with the claim and unchanged since
         row = await self._session.get(User, user_id)
         return _dto(row) if row else None
 
     async def set_locale(self, user_id: int, locale: str | None) -> None:
+        self._sender = None
         row = await self._session.get(User, user_id)
         if row is not None:
             row.locale = locale
             self._session.add(row)
 
     async def set_profile(self, user_id: int, *, display_name: str, timezone: str) -> None:
+        self._sender = None
         row = await self._session.get(User, user_id)
         if row is not None:
             row.display_name = display_name
