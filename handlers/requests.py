@@ -29,22 +29,54 @@ async def new_request(
     message: Message, command: CommandObject, game: GameDTO, t: Translator, locale: str,
     uow: UnitOfWork, user: UserDTO,
 ) -> None:  # fmt: skip
+    """One card per named player: the player replied to, the players @mentioned, or every
+    player with an active character (``all`` / ``все``)."""
     replied = message.reply_to_message
-    target = replied.from_user if replied else None
-    if target is None or target.is_bot or not command.args:
+    author = replied.from_user if replied else None
+    mentioned, usernames, rest = _leading_mentions(message, command.args or "")
+    targets, args = await request_service.targets_of(
+        uow, game, replied_to=author.id if author and not author.is_bot else None,
+        mentioned=mentioned, usernames=usernames, text=rest,
+    )  # fmt: skip
+    if not targets or not args:
         await message.answer(views.usage(t))
         return
     try:
-        spec = await request_service.spec_for(uow, game, target.id, command.args, locale)
+        specs = [
+            (target, await request_service.spec_for(uow, game, target, args, locale))
+            for target in targets
+        ]
     except EngineError as error:
         await message.reply(error.render(locale))
         return
-    request = await request_service.create(
-        uow, game, gm_user_id=user.id, target_user_id=target.id, spec=spec
-    )
-    text, markup = await pending_card(uow, t, request, game)
-    sent = await message.answer(text, reply_markup=markup)
-    await request_service.attach_card(uow, request, sent.message_id)
+    for target, spec in specs:  # all parsed before the first card: bad input posts nothing
+        request = await request_service.create(
+            uow, game, gm_user_id=user.id, target_user_id=target, spec=spec
+        )
+        text, markup = await pending_card(uow, t, request, game)
+        sent = await message.answer(text, reply_markup=markup)
+        await request_service.attach_card(uow, request, sent.message_id)
+
+
+def _leading_mentions(message: Message, args: str) -> tuple[list[int], list[str], str]:
+    """The users mentioned at the start of the command's arguments (``text_mention`` ids,
+    ``@username`` names) and the text after them."""
+    offset = len(message.text or "") - len(args)  # where the arguments start in the message
+    ids: list[int] = []
+    names: list[str] = []
+    rest_from = 0
+    for entity in message.entities or []:
+        start = entity.offset - offset  # UTF-16 offsets: exact while the command is ASCII
+        if entity.type not in ("mention", "text_mention") or start < rest_from:
+            continue
+        if args[rest_from:start].strip():
+            break  # mentions count only before the roll's text
+        if entity.type == "mention":
+            names.append(args[start + 1 : start + entity.length])
+        elif entity.user is not None and not entity.user.is_bot:
+            ids.append(entity.user.id)
+        rest_from = start + entity.length
+    return ids, names, args[rest_from:]
 
 
 async def press_roll(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import secrets
 import time
 from collections.abc import Callable, Iterable
@@ -419,11 +420,25 @@ class BotAPIEmulator:
         self._state.faults.clear()
 
 
+_MENTION = re.compile(r"(?<![\w@])@[A-Za-z][A-Za-z0-9_]{3,31}")
+
+
+def _utf16(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
 def _command_entities(text: str) -> list[dict[str, Any]]:
-    if not text.startswith("/") or len(text) < 2:
-        return []
-    command = text.split(maxsplit=1)[0]
-    return [{"type": "bot_command", "offset": 0, "length": len(command.encode("utf-16-le")) // 2}]
+    """The entities Telegram marks in plain text: a leading command and @username mentions."""
+    entities: list[dict[str, Any]] = []
+    if text.startswith("/") and len(text) > 1:
+        command = text.split(maxsplit=1)[0]
+        entities.append({"type": "bot_command", "offset": 0, "length": _utf16(command)})
+    for found in _MENTION.finditer(text):
+        entities.append(
+            {"type": "mention", "offset": _utf16(text[: found.start()]),
+             "length": _utf16(found.group())}
+        )  # fmt: skip
+    return entities
 
 
 def _describe_call(call: ApiCall) -> str:

@@ -68,6 +68,29 @@ class RequestRefused(Exception):
         self.reason = reason
 
 
+EVERYONE = ("all", "все", "всем")
+
+
+async def targets_of(
+    uow: UnitOfWork, game: GameDTO, *, replied_to: int | None, mentioned: list[int],
+    usernames: list[str], text: str,
+) -> tuple[list[int], str]:  # fmt: skip
+    """Whom a ``/request`` names, and the rest of its text: the author of the message it
+    replies to; else the players mentioned at its start (ids, or @usernames of users who have
+    written here — unknown ones are left out); else, after ``all``/``все``, every player with
+    an active character."""
+    if replied_to is not None:
+        return [replied_to], text.strip()
+    words = text.split()
+    if not mentioned and not usernames and words and words[0].lower() in EVERYONE:
+        characters = await uow.characters.for_game(game.id, statuses=("active",))
+        owners = [c.owner_user_id for c in characters if c.owner_user_id and not c.is_npc]
+        return list(dict.fromkeys(owners)), " ".join(words[1:])
+    found = [await uow.users.by_username(name) for name in usernames]
+    targets = [*mentioned, *(user_id for user_id in found if user_id is not None)]
+    return list(dict.fromkeys(targets)), text.strip()
+
+
 async def spec_for(
     uow: UnitOfWork, game: GameDTO, target_user_id: int, text: str, locale: str
 ) -> RequestSpec:

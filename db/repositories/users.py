@@ -150,6 +150,12 @@ class UserRepo:
             row.timezone = timezone
             self._session.add(row)
 
+    async def by_username(self, username: str) -> int | None:
+        """The id of the user with this @username (case-insensitive), if they ever wrote here."""
+        stmt = select(User.id).where(func.lower(User.username) == username.lower()).limit(1)
+        found = (await self._session.exec(stmt)).first()
+        return int(found) if found is not None else None
+
     async def count(self) -> int:
         result = await self._session.exec(select(func.count(col(User.id))))
         return int(result.one())

@@ -152,11 +152,16 @@ def rolled_card(t: Translator, locale: str, result: PressResult, player: str) ->
 
 
 def usage(t: Translator) -> str:
-    return t(
+    one = t(
         "Reply to a player's message with <code>/request 3d6+2 vs 12 in 2h: pick the lock</code> "
         "(the expression, an optional target after vs, an optional deadline after in, an "
         "optional note after a colon)."
     )
+    several = t(
+        "Several players at once: <code>/request @alice @bob Athletics vs 2</code>; everyone "
+        "with a character: <code>/request all Notice vs 2</code>."
+    )
+    return f"{one}\n{several}"
 
 
 def invoke_menu_keyboard(t: Translator, request_id: int) -> InlineKeyboardMarkup:
