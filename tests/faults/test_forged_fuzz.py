@@ -346,3 +346,25 @@ async def _fuzz(h: Harness, caplog: pytest.LogCaptureFixture) -> None:
         f"\nfuzz: {len(answers)} presses over {len(classes)} prefixes in {seconds:.1f}s "
         f"({len(answers) / seconds:.0f}/s), {alerts} refused with an alert"
     )
+
+
+async def test_numbers_beyond_their_column_are_refused_before_any_handler(
+    harness: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Found by the fuzz: an id past INTEGER (or a page past BIGINT) crashed in the driver."""
+    caplog.set_level(logging.WARNING)
+    h = harness
+    await h.start()
+    await _table(h)
+    group = next(iter(GROUPS))
+    message_id = h.emu.bot_messages(group)[-1].message_id
+    stale = {I18n(lc).translator(lc)("This button is no longer active.") for lc in ("ru", "en")}
+    for data in ("rfp:2147483648:-1", "rq:9223372036854775808", "log:99999999999999999999",
+                 "ro:-2147483649", "shp:1:4294967296"):  # fmt: skip
+        pressed = h.emu.press(OUTSIDERS[0], group, message_id, data)
+        answer = await h.emu.wait_callback_answer(pressed.callback_query_id, timeout=30)
+        assert answer.show_alert and answer.text in stale, data
+    pressed = h.emu.press(ALICE, group, message_id, "ng:fate:4503599627370495")  # a user id
+    answer = await h.emu.wait_callback_answer(pressed.callback_query_id, timeout=30)
+    assert answer.text not in stale  # passed to its handler
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
