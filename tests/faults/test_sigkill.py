@@ -260,8 +260,12 @@ async def test_sigkill_at_random_points_keeps_one_consistent_story(
     replayed = await check_ledger(engine, start)
     await _check_panels(engine, emu, recorder, ops, panels)
     _check_no_double_answers(emu, ops)
+    served = Counter(
+        u["update_id"] for c in emu.calls_to("getUpdates") if c.ok for u in c.result or []
+    )
+    redelivered = sum(1 for op in ops if served[op.update_id] > 1)  # to the next process
     print(
-        f"\nsigkill: seed={SEED} ops={len(ops)} handled={len(handled)} "
+        f"\nsigkill: seed={SEED} ops={len(ops)} handled={len(handled)} redelivered={redelivered} "
         f"lost={len(ops) - len(handled)} kills={chaos.kills_planned} launches={bot.launches} "
         f"exit_codes={bot.exit_codes} rolls={entries} ledger={replayed} "
         f"seconds={time.monotonic() - began:.1f}"
