@@ -69,9 +69,23 @@ class ReturnCD(CallbackData, prefix="ret"):
     character_id: int
 
 
+def out_of_range(data: CallbackData) -> bool:
+    """A number no button of ours carries: ids in callback data become SQL parameters, and a
+    forged one beyond its column (INTEGER ids; Telegram's user and chat ids are BIGINT and fit
+    in 53 bits) would fail inside the database driver instead of being refused."""
+    for name, value in data:
+        if isinstance(value, int) and not isinstance(value, bool):
+            telegram_id = name == "by" or name.endswith(("user_id", "chat_id"))
+            limit = 2**53 if telegram_id else 2**31
+            if not -limit <= value < limit:
+                return True
+    return False
+
+
 class AnswerOnSuccess(CallbackAnswerMiddleware):
     """aiogram's automatic answer, except when the handler raised: then the error handler's
-    apology is the answer (Telegram takes one answer per press)."""
+    apology is the answer (Telegram takes one answer per press). Forged data with a number out
+    of range (``out_of_range``) is refused here, before any handler runs."""
 
     async def __call__(
         self,
@@ -84,6 +98,11 @@ class AnswerOnSuccess(CallbackAnswerMiddleware):
         answer = data["callback_answer"] = self.construct_callback_answer(
             properties=get_flag(data, "callback_answer")
         )
+        forged = data.get("callback_data")
+        if isinstance(forged, CallbackData) and out_of_range(forged):
+            notify(answer, data["t"]("This button is no longer active."), alert=True)
+            await self.answer(event, answer)
+            return None
         result = await handler(event, data)
         if not answer.disabled and not answer.answered:
             await self.answer(event, answer)
