@@ -5,12 +5,10 @@ free-invoke buttons of a rolled request card (issue 8)."""
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiogram import F, Router
-from aiogram.exceptions import TelegramAPIError
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, InlineKeyboardButton, Message
 from aiogram.utils.callback_answer import CallbackAnswer
@@ -25,8 +23,6 @@ from db.repositories.requests import RequestDTO
 from db.repositories.trackers import TrackerDTO
 from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
-from engine.errors import EngineError
-from handlers.callbacks import notify
 from handlers.filters import GameSystem, HasGame, IsGM
 from handlers.games import gm_only, no_game
 from handlers.trackers import common
@@ -44,12 +40,13 @@ async def open_command(
     message: Message, command: CommandObject, game: GameDTO, uow: UnitOfWork, user: UserDTO,
     i18n: I18n, chat_info: ChatDTO | None, t: Translator,
 ) -> None:  # fmt: skip
-    try:
-        tracker = await service.open_conflict(uow, game, user_id=user.id, text=command.args)
-    except core.TrackerRefused as refused:
-        await message.answer(t(refused.reason))
-        return
-    await common.post(message, uow, common.chat_translator(i18n, chat_info), tracker)
+    await common.open_and_post(
+        message,
+        uow,
+        t,
+        common.chat_translator(i18n, chat_info),
+        lambda: service.open_conflict(uow, game, user_id=user.id, text=command.args),
+    )
 
 
 async def _run(
@@ -60,25 +57,16 @@ async def _run(
     alert and changes nothing (what the step wrote before refusing is rolled back)."""
     game: GameDTO = data["game"]
     uow: UnitOfWork = data["uow"]
-    t: Translator = data["t"]
-    locale: str = data["locale"]
     message = query.message
     if not isinstance(message, Message):
         return
     chat_t = common.chat_translator(data["i18n"], data.get("chat_info"))
-    try:
+
+    async def load_and_step() -> TrackerDTO:
         tracker = await core.load(uow, tracker_id, chat_id=message.chat.id, kind=service.KIND)
-        tracker = await action(uow, game, tracker, chat_t)
-    except core.TrackerRefused as refused:
-        await uow.rollback()
-        notify(callback_answer, t(refused.reason), alert=True)
-        return
-    except EngineError as error:
-        await uow.rollback()
-        notify(callback_answer, error.render(locale), alert=True)
-        return
-    await uow.commit()
-    await common.refresh(message, uow, chat_t, tracker)
+        return await action(uow, game, tracker, chat_t)
+
+    await common.step_and_refresh(message, callback_answer, uow, data["t"], chat_t, load_and_step)
 
 
 def _who(query: CallbackQuery) -> tuple[int, str]:
@@ -262,14 +250,7 @@ async def name_reply(
         await message.reply(t(refused.reason))
         return
     await uow.commit()
-    chat_t = common.chat_translator(i18n, chat_info)
-    text, keyboard = await views.render(uow, chat_t, tracker)
-    if message.bot is not None and tracker.message_id is not None:
-        with contextlib.suppress(TelegramAPIError):
-            await message.bot.edit_message_text(
-                text, chat_id=message.chat.id, message_id=tracker.message_id,
-                reply_markup=keyboard,
-            )  # fmt: skip
+    await common.redraw(message, uow, common.chat_translator(i18n, chat_info), tracker)
 
 
 def create_router() -> Router:
@@ -321,30 +302,21 @@ async def press_request_invoke(
     if not isinstance(message, Message):
         return
     d = callback_data
-    try:
-        invoked, tracker = await service.invoke_on_request(
+    done = await common.attempt(
+        callback_answer, uow, t,
+        lambda: service.invoke_on_request(
             uow, request_id=d.request_id, chat_id=message.chat.id, user_id=user.id,
             user_name=user.name, v=d.v, zone=d.z, aspect=d.a, mode=d.m,
-        )  # fmt: skip
-    except (RequestRefused, core.TrackerRefused) as refused:
-        await uow.rollback()
-        notify(callback_answer, t(refused.reason), alert=True)
+        ),
+        refusals=(RequestRefused, core.TrackerRefused),
+    )  # fmt: skip
+    if done is None:
         return
-    except EngineError as error:
-        await uow.rollback()
-        notify(callback_answer, error.render(locale), alert=True)
-        return
-    await uow.commit()
+    invoked, tracker = done
     target = await uow.users.get(invoked.request.target_user_id)
     await edit_text(
         message,
         request_views.invoked_card(t, locale, invoked, target.name if target else user.name),
         request_views.invoke_menu_keyboard(t, invoked.request.id),
     )
-    if message.bot is not None and tracker.message_id is not None:
-        text, keyboard = await views.render(uow, common.chat_translator(i18n, chat_info), tracker)
-        with contextlib.suppress(TelegramAPIError):
-            await message.bot.edit_message_text(
-                text, chat_id=message.chat.id, message_id=tracker.message_id,
-                reply_markup=keyboard,
-            )  # fmt: skip
+    await common.redraw(message, uow, common.chat_translator(i18n, chat_info), tracker)

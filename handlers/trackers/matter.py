@@ -25,14 +25,13 @@ from db.repositories.games import CharacterDTO, GameDTO
 from db.repositories.trackers import TrackerDTO
 from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
-from engine.errors import EngineError
 from engine.systems import matter
 from engine.systems.matter.conditions import ConditionId
 from engine.systems.matter.states import StateId
 from handlers.callbacks import notify
 from handlers.filters import GameSystem, IsGM
 from handlers.games import gm_only, no_game
-from handlers.trackers.common import chat_translator, post, undo_button
+from handlers.trackers.common import attempt, chat_translator, open_and_post, undo_button
 from handlers.trackers.registry import Rendered, register
 from handlers.views.edit import edit_text
 from handlers.views.trackers import matter as views
@@ -283,12 +282,13 @@ async def open_scene(
     message: Message, game: GameDTO, user: UserDTO, uow: UnitOfWork, i18n: I18n,
     chat_info: ChatDTO | None, t: Translator,
 ) -> None:  # fmt: skip
-    try:
-        tracker = await service.open_scene(uow, game, actor_user_id=user.id)
-    except core.TrackerRefused as refused:
-        await message.answer(t(refused.reason))
-        return
-    await post(message, uow, chat_translator(i18n, chat_info), tracker)
+    await open_and_post(
+        message,
+        uow,
+        t,
+        chat_translator(i18n, chat_info),
+        lambda: service.open_scene(uow, game, actor_user_id=user.id),
+    )
 
 
 async def _step(
@@ -300,17 +300,9 @@ async def _step(
     message = query.message
     if not isinstance(message, Message):
         return
-    try:
-        tracker = await action()
-    except core.TrackerRefused as refused:
-        await uow.rollback()
-        notify(callback_answer, t(refused.reason), alert=True)
+    tracker = await attempt(callback_answer, uow, t, action)
+    if tracker is None:
         return
-    except EngineError as error:
-        await uow.rollback()
-        notify(callback_answer, error.msg.render(t.locale), alert=True)
-        return
-    await uow.commit()
     text, keyboard = await render(uow, chat_translator(i18n, chat_info), tracker, menu, cid)
     await edit_text(message, text, keyboard)
 
