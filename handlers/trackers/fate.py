@@ -10,7 +10,8 @@ from typing import Any
 
 from aiogram import F, Router
 from aiogram.filters import Command, CommandObject
-from aiogram.types import CallbackQuery, InlineKeyboardButton, Message
+from aiogram.filters.callback_data import CallbackData
+from aiogram.types import CallbackQuery, InlineKeyboardButton, Message, User
 from aiogram.utils.callback_answer import CallbackAnswer
 
 from bot.i18n import I18n, Translator
@@ -33,8 +34,6 @@ from handlers.views.trackers import fate as views
 
 register(service.KIND, views.render)
 
-Step = Callable[[UnitOfWork, GameDTO, TrackerDTO, Translator], Awaitable[TrackerDTO]]
-
 
 async def open_command(
     message: Message, command: CommandObject, game: GameDTO, uow: UnitOfWork, user: UserDTO,
@@ -49,177 +48,63 @@ async def open_command(
     )
 
 
-async def _run(
-    query: CallbackQuery, callback_answer: CallbackAnswer, tracker_id: int,
-    data: dict[str, Any], action: Step,
-) -> None:  # fmt: skip
-    """Load the tracker (locked), take the step, commit, edit the message; a refusal is an
-    alert and changes nothing (what the step wrote before refusing is rolled back)."""
-    game: GameDTO = data["game"]
-    uow: UnitOfWork = data["uow"]
-    message = query.message
-    if not isinstance(message, Message):
-        return
-    chat_t = common.chat_translator(data["i18n"], data.get("chat_info"))
-
-    async def load_and_step() -> TrackerDTO:
-        tracker = await core.load(uow, tracker_id, chat_id=message.chat.id, kind=service.KIND)
-        return await action(uow, game, tracker, chat_t)
-
-    await common.step_and_refresh(message, callback_answer, uow, data["t"], chat_t, load_and_step)
+Press = Callable[[Any, UnitOfWork, GameDTO, TrackerDTO, User, Translator], Awaitable[TrackerDTO]]
 
 
-def _who(query: CallbackQuery) -> tuple[int, str]:
-    return query.from_user.id, query.from_user.full_name
+def _button(press: Press) -> Callable[..., Awaitable[None]]:
+    """One button's handler: load the tracker (locked), ``press`` takes the step with the
+    callback data, the presser and the chat's translator; commit and edit the message. A
+    refusal is an alert and changes nothing (what the step wrote before refusing is rolled
+    back)."""
+
+    async def handle(
+        query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: Any, **data: Any
+    ) -> None:
+        game: GameDTO = data["game"]
+        uow: UnitOfWork = data["uow"]
+        message = query.message
+        if not isinstance(message, Message):
+            return
+        chat_t = common.chat_translator(data["i18n"], data.get("chat_info"))
+
+        async def step() -> TrackerDTO:
+            tracker = await core.load(
+                uow, callback_data.tracker_id, chat_id=message.chat.id, kind=service.KIND
+            )
+            return await press(callback_data, uow, game, tracker, query.from_user, chat_t)
+
+        await common.step_and_refresh(message, callback_answer, uow, data["t"], chat_t, step)
+
+    return handle
 
 
-async def press_toggle(
-    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: views.FzToggleCD,
-    **data: Any,
-) -> None:  # fmt: skip
-    d, (uid, _name) = callback_data, _who(query)
-
-    async def step(u: UnitOfWork, g: GameDTO, tr: TrackerDTO, ct: Translator) -> TrackerDTO:
-        return await service.toggle(u, g, tr, v=d.v, user_id=uid, pid=d.pid)
-
-    await _run(query, callback_answer, d.tracker_id, data, step)
-
-
-async def press_start(
-    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: views.FzStartCD,
-    **data: Any,
-) -> None:  # fmt: skip
-    d, (uid, _name) = callback_data, _who(query)
-
-    async def step(u: UnitOfWork, g: GameDTO, tr: TrackerDTO, ct: Translator) -> TrackerDTO:
-        return await service.start(u, g, tr, v=d.v, user_id=uid)
-
-    await _run(query, callback_answer, d.tracker_id, data, step)
-
-
-async def press_choice(
-    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: views.FzChoiceCD,
-    **data: Any,
-) -> None:  # fmt: skip
-    d, (uid, _name) = callback_data, _who(query)
-
-    async def step(u: UnitOfWork, g: GameDTO, tr: TrackerDTO, ct: Translator) -> TrackerDTO:
-        return await service.choose(u, g, tr, v=d.v, user_id=uid, choice=d.c)
-
-    await _run(query, callback_answer, d.tracker_id, data, step)
-
-
-async def press_attack(
-    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: views.FzAttackCD,
-    **data: Any,
-) -> None:  # fmt: skip
-    d, (uid, name) = callback_data, _who(query)
-
-    async def step(u: UnitOfWork, g: GameDTO, tr: TrackerDTO, ct: Translator) -> TrackerDTO:
-        return await service.attack_roll(
-            u, g, tr, v=d.v, user_id=uid, user_name=name, target=d.target, skill=d.skill
-        )
-
-    await _run(query, callback_answer, d.tracker_id, data, step)
-
-
-async def press_defend(
-    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: views.FzDefendCD,
-    **data: Any,
-) -> None:  # fmt: skip
-    d, (uid, name) = callback_data, _who(query)
-
-    async def step(u: UnitOfWork, g: GameDTO, tr: TrackerDTO, ct: Translator) -> TrackerDTO:
-        return await service.defence_roll(
-            u, g, tr, v=d.v, user_id=uid, user_name=name, skill=d.skill, t=ct
-        )
-
-    await _run(query, callback_answer, d.tracker_id, data, step)
-
-
-async def press_invoke(
-    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: views.FzInvokeCD,
-    **data: Any,
-) -> None:  # fmt: skip
-    d, (uid, name) = callback_data, _who(query)
-
-    async def step(u: UnitOfWork, g: GameDTO, tr: TrackerDTO, ct: Translator) -> TrackerDTO:
-        return await service.free_invoke(
-            u,
-            g,
-            tr,
-            v=d.v,
-            user_id=uid,
-            user_name=name,
-            holder=d.h,
-            zone=d.z,
-            aspect=d.a,
-            reroll=d.r,
-        )
-
-    await _run(query, callback_answer, d.tracker_id, data, step)
-
-
-async def press_accept(
-    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: views.FzAcceptCD,
-    **data: Any,
-) -> None:  # fmt: skip
-    d, (uid, _name) = callback_data, _who(query)
-
-    async def step(u: UnitOfWork, g: GameDTO, tr: TrackerDTO, ct: Translator) -> TrackerDTO:
-        return await service.accept(u, g, tr, v=d.v, user_id=uid, t=ct)
-
-    await _run(query, callback_answer, d.tracker_id, data, step)
-
-
-async def press_absorb(
-    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: views.FzAbsorbCD,
-    **data: Any,
-) -> None:  # fmt: skip
-    d, (uid, _name) = callback_data, _who(query)
-
-    async def step(u: UnitOfWork, g: GameDTO, tr: TrackerDTO, ct: Translator) -> TrackerDTO:
-        return await service.absorb(u, g, tr, v=d.v, user_id=uid, code=d.code, t=ct)
-
-    await _run(query, callback_answer, d.tracker_id, data, step)
-
-
-async def press_advantage(
-    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: views.FzAdvantageCD,
-    **data: Any,
-) -> None:  # fmt: skip
-    d, (uid, name) = callback_data, _who(query)
-
-    async def step(u: UnitOfWork, g: GameDTO, tr: TrackerDTO, ct: Translator) -> TrackerDTO:
-        return await service.advantage_roll(
-            u, g, tr, v=d.v, user_id=uid, user_name=name, skill=d.skill, t=ct
-        )
-
-    await _run(query, callback_answer, d.tracker_id, data, step)
-
-
-async def press_move(
-    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: views.FzMoveCD,
-    **data: Any,
-) -> None:  # fmt: skip
-    d, (uid, _name) = callback_data, _who(query)
-
-    async def step(u: UnitOfWork, g: GameDTO, tr: TrackerDTO, ct: Translator) -> TrackerDTO:
-        return await service.move(u, g, tr, v=d.v, user_id=uid, zone=d.z)
-
-    await _run(query, callback_answer, d.tracker_id, data, step)
-
-
-async def press_end(
-    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: views.FzEndCD,
-    **data: Any,
-) -> None:  # fmt: skip
-    d, (uid, _name) = callback_data, _who(query)
-
-    async def step(u: UnitOfWork, g: GameDTO, tr: TrackerDTO, ct: Translator) -> TrackerDTO:
-        return await service.end(u, g, tr, v=d.v, user_id=uid, keep_stress=d.keep)
-
-    await _run(query, callback_answer, d.tracker_id, data, step)
+# (callback data, its step: d = the pressed data, who = the presser, ct = the chat's language)
+BUTTONS: tuple[tuple[type[CallbackData], Press], ...] = (
+    (views.FzToggleCD, lambda d, u, g, tr, who, ct: service.toggle(
+        u, g, tr, v=d.v, user_id=who.id, pid=d.pid)),
+    (views.FzStartCD, lambda d, u, g, tr, who, ct: service.start(
+        u, g, tr, v=d.v, user_id=who.id)),
+    (views.FzChoiceCD, lambda d, u, g, tr, who, ct: service.choose(
+        u, g, tr, v=d.v, user_id=who.id, choice=d.c)),
+    (views.FzAttackCD, lambda d, u, g, tr, who, ct: service.attack_roll(
+        u, g, tr, v=d.v, user_id=who.id, user_name=who.full_name, target=d.target,
+        skill=d.skill)),
+    (views.FzDefendCD, lambda d, u, g, tr, who, ct: service.defence_roll(
+        u, g, tr, v=d.v, user_id=who.id, user_name=who.full_name, skill=d.skill, t=ct)),
+    (views.FzInvokeCD, lambda d, u, g, tr, who, ct: service.free_invoke(
+        u, g, tr, v=d.v, user_id=who.id, user_name=who.full_name, holder=d.h, zone=d.z,
+        aspect=d.a, reroll=d.r)),
+    (views.FzAcceptCD, lambda d, u, g, tr, who, ct: service.accept(
+        u, g, tr, v=d.v, user_id=who.id, t=ct)),
+    (views.FzAbsorbCD, lambda d, u, g, tr, who, ct: service.absorb(
+        u, g, tr, v=d.v, user_id=who.id, code=d.code, t=ct)),
+    (views.FzAdvantageCD, lambda d, u, g, tr, who, ct: service.advantage_roll(
+        u, g, tr, v=d.v, user_id=who.id, user_name=who.full_name, skill=d.skill, t=ct)),
+    (views.FzMoveCD, lambda d, u, g, tr, who, ct: service.move(
+        u, g, tr, v=d.v, user_id=who.id, zone=d.z)),
+    (views.FzEndCD, lambda d, u, g, tr, who, ct: service.end(
+        u, g, tr, v=d.v, user_id=who.id, keep_stress=d.keep)),
+)  # fmt: skip
 
 
 async def _naming(message: Message, uow: UnitOfWork, game: GameDTO) -> bool | dict[str, Any]:
@@ -263,17 +148,8 @@ def create_router() -> Router:
     router.message.register(no_game, words, ~HasGame())
     router.message.register(name_reply, F.reply_to_message, F.text, GameSystem("fate"), _naming)
     cb = router.callback_query
-    cb.register(press_toggle, views.FzToggleCD.filter(), HasGame())
-    cb.register(press_start, views.FzStartCD.filter(), HasGame())
-    cb.register(press_choice, views.FzChoiceCD.filter(), HasGame())
-    cb.register(press_attack, views.FzAttackCD.filter(), HasGame())
-    cb.register(press_defend, views.FzDefendCD.filter(), HasGame())
-    cb.register(press_invoke, views.FzInvokeCD.filter(), HasGame())
-    cb.register(press_accept, views.FzAcceptCD.filter(), HasGame())
-    cb.register(press_absorb, views.FzAbsorbCD.filter(), HasGame())
-    cb.register(press_advantage, views.FzAdvantageCD.filter(), HasGame())
-    cb.register(press_move, views.FzMoveCD.filter(), HasGame())
-    cb.register(press_end, views.FzEndCD.filter(), HasGame())
+    for data, press in BUTTONS:
+        cb.register(_button(press), data.filter(), HasGame())
     cb.register(press_request_invoke, views.FzRequestInvokeCD.filter())
     return router
 
