@@ -207,6 +207,18 @@ def _fighter(roster: dict[int, Fighter], state: dict[str, Any], cid: int) -> Fig
     return roster[cid]
 
 
+async def _load_own(
+    uow: UnitOfWork, game: GameDTO, tracker_id: int, chat_id: int, v: int, user_id: int, cid: int
+) -> tuple[TrackerDTO, dict[str, Any], dict[int, Fighter], Fighter]:
+    """A press for fighter ``cid``: the tracker at version ``v``, a copy of its state, the
+    roster and the fighter, refused unless the presser owns it (or is the GM)."""
+    tracker, state = await _load(uow, tracker_id, chat_id, v)
+    roster = await fighters(uow, game.id)
+    fighter = _fighter(roster, state, cid)
+    await _owner(uow, game, fighter, user_id)
+    return tracker, state, roster, fighter
+
+
 def _log(state: dict[str, Any], entry: dict[str, Any]) -> None:
     log = state.setdefault("log", [])
     log.append(entry)
@@ -312,10 +324,9 @@ async def choose(
 ) -> TrackerDTO:  # fmt: skip
     """«🎲 Name»: one possible attack rolls at once; several open the character's choice (a
     second press closes it)."""
-    tracker, state = await _load(uow, tracker_id, chat_id, v)
-    roster = await fighters(uow, game.id)
-    fighter = _fighter(roster, state, cid)
-    await _owner(uow, game, fighter, user_id)
+    tracker, state, roster, fighter = await _load_own(
+        uow, game, tracker_id, chat_id, v, user_id, cid
+    )
     if cid not in awaiting_roll(tracker, roster):
         raise Refused(N_("This button is no longer active."))
     offered = plans(tracker, fighter)
@@ -336,10 +347,9 @@ async def roll(
     uow: UnitOfWork, game: GameDTO, *, chat_id: int, tracker_id: int, v: int, user_id: int,
     user_name: str, cid: int, option: int, key: str,
 ) -> TrackerDTO:  # fmt: skip
-    tracker, state = await _load(uow, tracker_id, chat_id, v)
-    roster = await fighters(uow, game.id)
-    fighter = _fighter(roster, state, cid)
-    await _owner(uow, game, fighter, user_id)
+    tracker, state, roster, fighter = await _load_own(
+        uow, game, tracker_id, chat_id, v, user_id, cid
+    )
     if cid not in awaiting_roll(tracker, roster):
         raise Refused(N_("This button is no longer active."))
     offered = plans(tracker, fighter)
@@ -356,10 +366,9 @@ async def boost(
 ) -> TrackerDTO:  # fmt: skip
     """Mark (or unmark) an ability, Help or item to add its dice to the next roll; it is spent
     only when the roll is made."""
-    tracker, state = await _load(uow, tracker_id, chat_id, v)
-    roster = await fighters(uow, game.id)
-    fighter = _fighter(roster, state, cid)
-    await _owner(uow, game, fighter, user_id)
+    tracker, state, roster, fighter = await _load_own(
+        uow, game, tracker_id, chat_id, v, user_id, cid
+    )
     gear = fighter.sheet.gear
     if cid not in awaiting_roll(tracker, roster) or not 0 <= index < len(gear):
         raise Refused(N_("This button is no longer active."))
@@ -510,10 +519,9 @@ async def add_after(
 ) -> TrackerDTO:  # fmt: skip
     """Fast combat: add an item used after the result (its rules say so) to the roll that
     missed: its dice are rolled now and the roll is judged again against the defence."""
-    tracker, state = await _load(uow, tracker_id, chat_id, v)
-    roster = await fighters(uow, game.id)
-    fighter = _fighter(roster, state, cid)
-    await _owner(uow, game, fighter, user_id)
+    tracker, state, roster, fighter = await _load_own(
+        uow, game, tracker_id, chat_id, v, user_id, cid
+    )
     gear = fighter.sheet.gear
     offered = after_boosts(tracker, fighter)
     if not 0 <= index < len(gear) or item_key(gear[index].id) != key or gear[index] not in offered:
@@ -658,10 +666,9 @@ async def take(
     cid: int,
 ) -> TrackerDTO:  # fmt: skip
     """Take the pending damage with the chosen armor and items (through the ledger)."""
-    tracker, state = await _load(uow, tracker_id, chat_id, v)
-    roster = await fighters(uow, game.id)
-    fighter = _fighter(roster, state, cid)
-    await _owner(uow, game, fighter, user_id)
+    tracker, state, roster, fighter = await _load_own(
+        uow, game, tracker_id, chat_id, v, user_id, cid
+    )
     pending = pending_of(state, cid)
     if pending is None:
         raise Refused(N_("This button is no longer active."))
@@ -682,10 +689,9 @@ async def _damage_step(
     cid: int, index: int, key: str,
     change: Callable[[Fighter, dict[str, Any], lifegear.Item], None],
 ) -> TrackerDTO:  # fmt: skip
-    tracker, state = await _load(uow, tracker_id, chat_id, v)
-    roster = await fighters(uow, game.id)
-    fighter = _fighter(roster, state, cid)
-    await _owner(uow, game, fighter, user_id)
+    tracker, state, roster, fighter = await _load_own(
+        uow, game, tracker_id, chat_id, v, user_id, cid
+    )
     pending = pending_of(state, cid)
     gear = fighter.sheet.gear
     if pending is None or not 0 <= index < len(gear) or item_key(gear[index].id) != key:
