@@ -5,7 +5,7 @@ to post and refresh their tracker message in the chat's language."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TypeVar
 
 from aiogram import F, Router
@@ -44,6 +44,18 @@ def chat_translator(i18n: I18n, chat: ChatDTO | None) -> Translator:
     """Trackers speak the chat's language, not the presser's: the message must render the same
     whoever presses (so a repeated press is a no-op edit, and nobody flips its language)."""
     return i18n.translator(chat.locale if chat and chat.locale else i18n.default_locale)
+
+
+def button(text: str, data: CallbackData) -> InlineKeyboardButton:
+    """A button that sends ``data`` (packed)."""
+    return InlineKeyboardButton(text=text, callback_data=data.pack())
+
+
+def in_rows(
+    buttons: Sequence[InlineKeyboardButton], width: int
+) -> list[list[InlineKeyboardButton]]:
+    """``buttons`` laid out ``width`` to a row (the last row may be shorter)."""
+    return [list(buttons[i : i + width]) for i in range(0, len(buttons), width)]
 
 
 def undo_button(t: Translator, tracker: TrackerDTO) -> InlineKeyboardButton:
