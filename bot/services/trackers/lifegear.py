@@ -457,11 +457,9 @@ async def _roll(
     else:
         _log(state, entry)
         _duel_roll(state, fighter, plan, rolled, roster)
-    settled = await _settle(uow, game, state, roster, user_id, batch)
-    _advance(tracker.kind, state, roster)
-    return await core.step(
-        uow, tracker, expected_version=tracker.version, actor_user_id=user_id, action="roll",
-        state=state, batch=batch if settled or spent else None,
+    return await _settle_and_step(
+        uow, game, tracker, state, roster, v=tracker.version, user_id=user_id, action="roll",
+        batch=batch, keep_batch=spent,
     )  # fmt: skip
 
 
@@ -581,11 +579,9 @@ async def add_after(
         pending["dmg"] = judged.damage
         stored.update({"not": rolled.notation, "faces": list(rolled.faces), "total": rolled.total})
         stored["boosts"] = [*stored["boosts"], item.id]
-    await _settle(uow, game, state, roster, user_id, batch)
-    _advance(tracker.kind, state, roster)
-    return await core.step(
-        uow, tracker, expected_version=v, actor_user_id=user_id, action="after", state=state,
-        batch=batch,
+    return await _settle_and_step(
+        uow, game, tracker, state, roster, v=v, user_id=user_id, action="after", batch=batch,
+        keep_batch=True,
     )  # fmt: skip
 
 
@@ -676,11 +672,9 @@ async def take(
         raise Refused(N_("Choose the items first."))
     batch = ledger.new_batch()
     await _apply(uow, game, state, roster, pending, user_id, batch)
-    await _settle(uow, game, state, roster, user_id, batch)
-    _advance(tracker.kind, state, roster)
-    return await core.step(
-        uow, tracker, expected_version=v, actor_user_id=user_id, action="take", state=state,
-        batch=batch,
+    return await _settle_and_step(
+        uow, game, tracker, state, roster, v=v, user_id=user_id, action="take", batch=batch,
+        keep_batch=True,
     )  # fmt: skip
 
 
@@ -698,12 +692,9 @@ async def _damage_step(
         raise Refused(N_("This button is no longer active."))
     change(fighter, pending, gear[index])
     batch = ledger.new_batch()
-    changed = await _settle(uow, game, state, roster, user_id, batch)
-    _advance(tracker.kind, state, roster)
-    return await core.step(
-        uow, tracker, expected_version=v, actor_user_id=user_id, action="absorb", state=state,
-        batch=batch if changed else None,
-    )  # fmt: skip
+    return await _settle_and_step(
+        uow, game, tracker, state, roster, v=v, user_id=user_id, action="absorb", batch=batch
+    )
 
 
 async def _apply(
@@ -774,6 +765,22 @@ def _may_add_after(state: dict[str, Any], fighter: Fighter, pending: dict[str, A
     is_surprised = bool(state.get("surprise")) and state.get("round", 1) == 1
     after = lifegear.UseTiming.AFTER
     return bool(boost_items(fighter.sheet, surprised=is_surprised, timing=after))
+
+
+async def _settle_and_step(
+    uow: UnitOfWork, game: GameDTO, tracker: TrackerDTO, state: dict[str, Any],
+    roster: dict[int, Fighter], *, v: int, user_id: int, action: str, batch: str,
+    keep_batch: bool = False,
+) -> TrackerDTO:  # fmt: skip
+    """Settle the damage that leaves no choice (through the ledger in ``batch``), move the
+    fight on and write the step; the step carries ``batch`` (for the GM's undo) when a sheet
+    changed here or, ``keep_batch``, before."""
+    changed = await _settle(uow, game, state, roster, user_id, batch)
+    _advance(tracker.kind, state, roster)
+    return await core.step(
+        uow, tracker, expected_version=v, actor_user_id=user_id, action=action, state=state,
+        batch=batch if changed or keep_batch else None,
+    )  # fmt: skip
 
 
 def _advance(kind: str, state: dict[str, Any], roster: dict[int, Fighter]) -> None:
