@@ -4,6 +4,8 @@ on a character's /sheet."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from aiogram import Router
 from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
 from aiogram.utils.callback_answer import CallbackAnswer
@@ -45,69 +47,65 @@ async def pending_card(
     return text, views.card_keyboard(t, request, willpower=willpower, offer=offer)
 
 
-async def _refresh(message: Message, uow: UnitOfWork, t: Translator, request: RequestDTO) -> None:
+async def refresh_card(
+    message: Message, uow: UnitOfWork, t: Translator, request: RequestDTO
+) -> None:
+    """Redraw the pending card the button was on."""
     game = await uow.games.get(request.game_id)
     assert game is not None
     text, markup = await pending_card(uow, t, request, game)
     await edit_text(message, text, markup)
 
 
-async def pump(
-    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: PumpCD,
-    t: Translator, locale: str, uow: UnitOfWork, user: UserDTO,
+async def change_card(
+    query: CallbackQuery, callback_answer: CallbackAnswer, t: Translator,
+    uow: UnitOfWork, change: Callable[[Message], Awaitable[RequestDTO]],
 ) -> None:  # fmt: skip
-    if not isinstance(query.message, Message):
+    """A press that changes a pending request (``change`` gets the card's message): a refusal
+    or an engine error is an alert in the presser's language ``t``; otherwise the card is
+    redrawn."""
+    message = query.message
+    if not isinstance(message, Message):
         return
     try:
-        request = await option_service.pump(
-            uow, request_id=callback_data.request_id, chat_id=query.message.chat.id,
-            user_id=user.id, dice=callback_data.dice,
-        )  # fmt: skip
+        request = await change(message)
     except RequestRefused as refused:
         notify(callback_answer, t(refused.reason), alert=True)
         return
     except EngineError as error:
-        notify(callback_answer, error.render(locale), alert=True)
+        notify(callback_answer, error.render(t.locale), alert=True)
         return
-    await _refresh(query.message, uow, t, request)
+    await refresh_card(message, uow, t, request)
+
+
+async def pump(
+    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: PumpCD,
+    t: Translator, uow: UnitOfWork, user: UserDTO,
+) -> None:  # fmt: skip
+    await change_card(query, callback_answer, t, uow, lambda message: option_service.pump(
+        uow, request_id=callback_data.request_id, chat_id=message.chat.id, user_id=user.id,
+        dice=callback_data.dice,
+    ))  # fmt: skip
 
 
 async def modify(
     query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: MatterModCD,
-    t: Translator, locale: str, uow: UnitOfWork, user: UserDTO,
+    t: Translator, uow: UnitOfWork, user: UserDTO,
 ) -> None:  # fmt: skip
-    if not isinstance(query.message, Message):
-        return
-    try:
-        request = await option_service.modify(
-            uow, request_id=callback_data.request_id, chat_id=query.message.chat.id,
-            user_id=user.id, dice=callback_data.dice,
-        )  # fmt: skip
-    except RequestRefused as refused:
-        notify(callback_answer, t(refused.reason), alert=True)
-        return
-    await _refresh(query.message, uow, t, request)
+    await change_card(query, callback_answer, t, uow, lambda message: option_service.modify(
+        uow, request_id=callback_data.request_id, chat_id=message.chat.id, user_id=user.id,
+        dice=callback_data.dice,
+    ))  # fmt: skip
 
 
 async def gear(
     query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: GearCD,
-    t: Translator, locale: str, uow: UnitOfWork, user: UserDTO,
+    t: Translator, uow: UnitOfWork, user: UserDTO,
 ) -> None:  # fmt: skip
-    if not isinstance(query.message, Message):
-        return
-    try:
-        request = await option_service.choose(
-            uow, request_id=callback_data.request_id, chat_id=query.message.chat.id,
-            user_id=user.id, weapon=callback_data.weapon, stat=callback_data.stat,
-            boost=callback_data.boost,
-        )  # fmt: skip
-    except RequestRefused as refused:
-        notify(callback_answer, t(refused.reason), alert=True)
-        return
-    except EngineError as error:
-        notify(callback_answer, error.render(locale), alert=True)
-        return
-    await _refresh(query.message, uow, t, request)
+    await change_card(query, callback_answer, t, uow, lambda message: option_service.choose(
+        uow, request_id=callback_data.request_id, chat_id=message.chat.id, user_id=user.id,
+        weapon=callback_data.weapon, stat=callback_data.stat, boost=callback_data.boost,
+    ))  # fmt: skip
 
 
 # --- «🎲 Request a roll» on a character's /sheet (the GM) ----------------------------------------

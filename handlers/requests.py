@@ -20,7 +20,7 @@ from engine.errors import EngineError
 from handlers.callbacks import InvokeCD, InvokeMenuCD, RollRequestCD, WillpowerCD, notify
 from handlers.filters import HasGame, IsGM
 from handlers.games import gm_only, no_game
-from handlers.request_builder import pending_card
+from handlers.request_builder import change_card, pending_card
 from handlers.views import requests as views
 from handlers.views.edit import edit_markup, edit_text
 
@@ -108,25 +108,11 @@ async def press_roll(
 
 async def spend_willpower(
     query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: WillpowerCD,
-    t: Translator, locale: str, uow: UnitOfWork, user: UserDTO,
+    t: Translator, uow: UnitOfWork, user: UserDTO,
 ) -> None:  # fmt: skip
-    message = query.message
-    if not isinstance(message, Message):
-        return
-    try:
-        request = await willpower_service.spend(
-            uow, request_id=callback_data.request_id, chat_id=message.chat.id, user_id=user.id
-        )
-    except RequestRefused as refused:
-        notify(callback_answer, t(refused.reason), alert=True)
-        return
-    except EngineError as error:
-        notify(callback_answer, error.render(locale), alert=True)
-        return
-    game = await uow.games.get(request.game_id)
-    assert game is not None
-    text, markup = await pending_card(uow, t, request, game)
-    await edit_text(message, text, markup)
+    await change_card(query, callback_answer, t, uow, lambda message: willpower_service.spend(
+        uow, request_id=callback_data.request_id, chat_id=message.chat.id, user_id=user.id,
+    ))  # fmt: skip
 
 
 async def invoke_menu(

@@ -18,11 +18,9 @@ from db.repositories.chats import ChatDTO
 from db.repositories.games import GameDTO
 from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
-from engine.errors import EngineError
-from handlers.callbacks import notify
 from handlers.filters import GameSystem, HasGame, IsGM
 from handlers.games import gm_only, no_game
-from handlers.trackers.common import chat_translator, post, refresh
+from handlers.trackers.common import chat_translator, open_and_post, step_and_refresh
 from handlers.trackers.registry import register
 from handlers.views.trackers import cliche as views
 
@@ -33,12 +31,13 @@ async def open_fight(
     message: Message, game: GameDTO, uow: UnitOfWork, user: UserDTO, i18n: I18n,
     chat_info: ChatDTO | None, t: Translator,
 ) -> None:  # fmt: skip
-    try:
-        tracker = await service.open_fight(uow, game, actor_user_id=user.id)
-    except core.TrackerRefused as refused:
-        await message.answer(t(refused.reason))
-        return
-    await post(message, uow, chat_translator(i18n, chat_info), tracker)
+    await open_and_post(
+        message,
+        uow,
+        t,
+        chat_translator(i18n, chat_info),
+        lambda: service.open_fight(uow, game, actor_user_id=user.id),
+    )
 
 
 def _op(data: CallbackData) -> service.Op:
@@ -90,23 +89,16 @@ async def press(
     message = query.message
     if not isinstance(message, Message):
         return
-    try:
-        tracker = await service.press(
+    await step_and_refresh(
+        message, callback_answer, uow, t, chat_translator(i18n, chat_info),
+        lambda: service.press(
             uow, game, tracker_id=callback_data.t, chat_id=message.chat.id,
             version=callback_data.v, user_id=user.id, user_name=user.name,
             op=_op(callback_data),
-        )  # fmt: skip
-    except core.TrackerRefused as refused:
-        notify(callback_answer, t(refused.reason), alert=True)
-        return
-    except ledger.LedgerError as refused:
-        notify(callback_answer, t(refused.reason), alert=True)
-        return
-    except EngineError as error:
-        notify(callback_answer, error.render(locale), alert=True)
-        return
-    await uow.commit()
-    await refresh(message, uow, chat_translator(i18n, chat_info), tracker)
+        ),
+        refusals=(core.TrackerRefused, ledger.LedgerError),
+        rollback=False,  # the use case writes nothing before it refuses
+    )  # fmt: skip
 
 
 BUTTONS = (

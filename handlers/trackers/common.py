@@ -5,6 +5,8 @@ to post and refresh their tracker message in the chat's language."""
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TypeVar
 
 from aiogram import F, Router
 from aiogram.exceptions import TelegramAPIError
@@ -14,11 +16,14 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, Message
 from aiogram.utils.callback_answer import CallbackAnswer
 
 from bot.i18n import I18n, Translator
+from bot.services.ledger import LedgerError
+from bot.services.requests import RequestRefused
 from bot.services.trackers import core
 from db.repositories.chats import ChatDTO
 from db.repositories.games import GameDTO
 from db.repositories.trackers import TrackerDTO
 from db.uow import UnitOfWork
+from engine.errors import EngineError
 from handlers.callbacks import notify
 from handlers.filters import HasGame
 from handlers.games import no_game
@@ -39,6 +44,18 @@ def chat_translator(i18n: I18n, chat: ChatDTO | None) -> Translator:
     """Trackers speak the chat's language, not the presser's: the message must render the same
     whoever presses (so a repeated press is a no-op edit, and nobody flips its language)."""
     return i18n.translator(chat.locale if chat and chat.locale else i18n.default_locale)
+
+
+def button(text: str, data: CallbackData) -> InlineKeyboardButton:
+    """A button that sends ``data`` (packed)."""
+    return InlineKeyboardButton(text=text, callback_data=data.pack())
+
+
+def in_rows(
+    buttons: Sequence[InlineKeyboardButton], width: int
+) -> list[list[InlineKeyboardButton]]:
+    """``buttons`` laid out ``width`` to a row (the last row may be shorter)."""
+    return [list(buttons[i : i + width]) for i in range(0, len(buttons), width)]
 
 
 def undo_button(t: Translator, tracker: TrackerDTO) -> InlineKeyboardButton:
@@ -75,6 +92,85 @@ async def refresh(message: Message, uow: UnitOfWork, t: Translator, tracker: Tra
     """Edit the tracker's message (the one the button was on) into its current state."""
     text, keyboard = await render(uow, t, tracker)
     await edit_text(message, text, keyboard)
+
+
+async def open_and_post(
+    message: Message,
+    uow: UnitOfWork,
+    t: Translator,
+    chat_t: Translator,
+    open_tracker: Callable[[], Awaitable[TrackerDTO]],
+) -> None:
+    """A GM's command that opens a tracker: a refusal is answered in the sender's language
+    ``t``; otherwise the new tracker is posted in the chat's language ``chat_t`` (commits)."""
+    try:
+        tracker = await open_tracker()
+    except core.TrackerRefused as refused:
+        await message.answer(t(refused.reason))
+        return
+    await post(message, uow, chat_t, tracker)
+
+
+async def redraw(message: Message, uow: UnitOfWork, t: Translator, tracker: TrackerDTO) -> None:
+    """Edit the tracker's own message (``tracker.message_id``) from a message that is not it,
+    e.g. a reply naming an aspect or a request card; a failed edit is let go."""
+    if message.bot is None or tracker.message_id is None:
+        return
+    text, keyboard = await render(uow, t, tracker)
+    with contextlib.suppress(TelegramAPIError):
+        await message.bot.edit_message_text(
+            text, chat_id=message.chat.id, message_id=tracker.message_id, reply_markup=keyboard
+        )
+
+
+Refusal = core.TrackerRefused | LedgerError | RequestRefused
+T = TypeVar("T")
+
+
+async def attempt(
+    callback_answer: CallbackAnswer,
+    uow: UnitOfWork,
+    t: Translator,
+    step: Callable[[], Awaitable[T]],
+    *,
+    refusals: tuple[type[Refusal], ...] = (core.TrackerRefused,),
+    rollback: bool = True,
+) -> T | None:
+    """Run one press's use case and commit. A refusal (one of ``refusals``; its ``reason`` is a
+    msgid) or an ``EngineError`` is an alert in the presser's language ``t`` and gives None;
+    with ``rollback`` whatever the step wrote before refusing is rolled back first."""
+    try:
+        result = await step()
+    except refusals as refused:
+        if rollback:
+            await uow.rollback()
+        notify(callback_answer, t(refused.reason), alert=True)
+        return None
+    except EngineError as error:
+        if rollback:
+            await uow.rollback()
+        notify(callback_answer, error.render(t.locale), alert=True)
+        return None
+    await uow.commit()
+    return result
+
+
+async def step_and_refresh(
+    message: Message,
+    callback_answer: CallbackAnswer,
+    uow: UnitOfWork,
+    t: Translator,
+    chat_t: Translator,
+    step: Callable[[], Awaitable[TrackerDTO]],
+    *,
+    refusals: tuple[type[Refusal], ...] = (core.TrackerRefused,),
+    rollback: bool = True,
+) -> None:
+    """The usual tracker button: ``attempt`` the step, then redraw the pressed message in the
+    chat's language ``chat_t``."""
+    tracker = await attempt(callback_answer, uow, t, step, refusals=refusals, rollback=rollback)
+    if tracker is not None:
+        await refresh(message, uow, chat_t, tracker)
 
 
 async def show_tracker(

@@ -5,14 +5,13 @@ free-invoke buttons of a rolled request card (issue 8)."""
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiogram import F, Router
-from aiogram.exceptions import TelegramAPIError
 from aiogram.filters import Command, CommandObject
-from aiogram.types import CallbackQuery, InlineKeyboardButton, Message
+from aiogram.filters.callback_data import CallbackData
+from aiogram.types import CallbackQuery, InlineKeyboardButton, Message, User
 from aiogram.utils.callback_answer import CallbackAnswer
 
 from bot.i18n import I18n, Translator
@@ -25,8 +24,6 @@ from db.repositories.requests import RequestDTO
 from db.repositories.trackers import TrackerDTO
 from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
-from engine.errors import EngineError
-from handlers.callbacks import notify
 from handlers.filters import GameSystem, HasGame, IsGM
 from handlers.games import gm_only, no_game
 from handlers.trackers import common
@@ -37,201 +34,77 @@ from handlers.views.trackers import fate as views
 
 register(service.KIND, views.render)
 
-Step = Callable[[UnitOfWork, GameDTO, TrackerDTO, Translator], Awaitable[TrackerDTO]]
-
 
 async def open_command(
     message: Message, command: CommandObject, game: GameDTO, uow: UnitOfWork, user: UserDTO,
     i18n: I18n, chat_info: ChatDTO | None, t: Translator,
 ) -> None:  # fmt: skip
-    try:
-        tracker = await service.open_conflict(uow, game, user_id=user.id, text=command.args)
-    except core.TrackerRefused as refused:
-        await message.answer(t(refused.reason))
-        return
-    await common.post(message, uow, common.chat_translator(i18n, chat_info), tracker)
+    await common.open_and_post(
+        message,
+        uow,
+        t,
+        common.chat_translator(i18n, chat_info),
+        lambda: service.open_conflict(uow, game, user_id=user.id, text=command.args),
+    )
 
 
-async def _run(
-    query: CallbackQuery, callback_answer: CallbackAnswer, tracker_id: int,
-    data: dict[str, Any], action: Step,
-) -> None:  # fmt: skip
-    """Load the tracker (locked), take the step, commit, edit the message; a refusal is an
-    alert and changes nothing (what the step wrote before refusing is rolled back)."""
-    game: GameDTO = data["game"]
-    uow: UnitOfWork = data["uow"]
-    t: Translator = data["t"]
-    locale: str = data["locale"]
-    message = query.message
-    if not isinstance(message, Message):
-        return
-    chat_t = common.chat_translator(data["i18n"], data.get("chat_info"))
-    try:
-        tracker = await core.load(uow, tracker_id, chat_id=message.chat.id, kind=service.KIND)
-        tracker = await action(uow, game, tracker, chat_t)
-    except core.TrackerRefused as refused:
-        await uow.rollback()
-        notify(callback_answer, t(refused.reason), alert=True)
-        return
-    except EngineError as error:
-        await uow.rollback()
-        notify(callback_answer, error.render(locale), alert=True)
-        return
-    await uow.commit()
-    await common.refresh(message, uow, chat_t, tracker)
+Press = Callable[[Any, UnitOfWork, GameDTO, TrackerDTO, User, Translator], Awaitable[TrackerDTO]]
 
 
-def _who(query: CallbackQuery) -> tuple[int, str]:
-    return query.from_user.id, query.from_user.full_name
+def _button(press: Press) -> Callable[..., Awaitable[None]]:
+    """One button's handler: load the tracker (locked), ``press`` takes the step with the
+    callback data, the presser and the chat's translator; commit and edit the message. A
+    refusal is an alert and changes nothing (what the step wrote before refusing is rolled
+    back)."""
+
+    async def handle(
+        query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: Any, **data: Any
+    ) -> None:
+        game: GameDTO = data["game"]
+        uow: UnitOfWork = data["uow"]
+        message = query.message
+        if not isinstance(message, Message):
+            return
+        chat_t = common.chat_translator(data["i18n"], data.get("chat_info"))
+
+        async def step() -> TrackerDTO:
+            tracker = await core.load(
+                uow, callback_data.tracker_id, chat_id=message.chat.id, kind=service.KIND
+            )
+            return await press(callback_data, uow, game, tracker, query.from_user, chat_t)
+
+        await common.step_and_refresh(message, callback_answer, uow, data["t"], chat_t, step)
+
+    return handle
 
 
-async def press_toggle(
-    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: views.FzToggleCD,
-    **data: Any,
-) -> None:  # fmt: skip
-    d, (uid, _name) = callback_data, _who(query)
-
-    async def step(u: UnitOfWork, g: GameDTO, tr: TrackerDTO, ct: Translator) -> TrackerDTO:
-        return await service.toggle(u, g, tr, v=d.v, user_id=uid, pid=d.pid)
-
-    await _run(query, callback_answer, d.tracker_id, data, step)
-
-
-async def press_start(
-    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: views.FzStartCD,
-    **data: Any,
-) -> None:  # fmt: skip
-    d, (uid, _name) = callback_data, _who(query)
-
-    async def step(u: UnitOfWork, g: GameDTO, tr: TrackerDTO, ct: Translator) -> TrackerDTO:
-        return await service.start(u, g, tr, v=d.v, user_id=uid)
-
-    await _run(query, callback_answer, d.tracker_id, data, step)
-
-
-async def press_choice(
-    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: views.FzChoiceCD,
-    **data: Any,
-) -> None:  # fmt: skip
-    d, (uid, _name) = callback_data, _who(query)
-
-    async def step(u: UnitOfWork, g: GameDTO, tr: TrackerDTO, ct: Translator) -> TrackerDTO:
-        return await service.choose(u, g, tr, v=d.v, user_id=uid, choice=d.c)
-
-    await _run(query, callback_answer, d.tracker_id, data, step)
-
-
-async def press_attack(
-    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: views.FzAttackCD,
-    **data: Any,
-) -> None:  # fmt: skip
-    d, (uid, name) = callback_data, _who(query)
-
-    async def step(u: UnitOfWork, g: GameDTO, tr: TrackerDTO, ct: Translator) -> TrackerDTO:
-        return await service.attack_roll(
-            u, g, tr, v=d.v, user_id=uid, user_name=name, target=d.target, skill=d.skill
-        )
-
-    await _run(query, callback_answer, d.tracker_id, data, step)
-
-
-async def press_defend(
-    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: views.FzDefendCD,
-    **data: Any,
-) -> None:  # fmt: skip
-    d, (uid, name) = callback_data, _who(query)
-
-    async def step(u: UnitOfWork, g: GameDTO, tr: TrackerDTO, ct: Translator) -> TrackerDTO:
-        return await service.defence_roll(
-            u, g, tr, v=d.v, user_id=uid, user_name=name, skill=d.skill, t=ct
-        )
-
-    await _run(query, callback_answer, d.tracker_id, data, step)
-
-
-async def press_invoke(
-    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: views.FzInvokeCD,
-    **data: Any,
-) -> None:  # fmt: skip
-    d, (uid, name) = callback_data, _who(query)
-
-    async def step(u: UnitOfWork, g: GameDTO, tr: TrackerDTO, ct: Translator) -> TrackerDTO:
-        return await service.free_invoke(
-            u,
-            g,
-            tr,
-            v=d.v,
-            user_id=uid,
-            user_name=name,
-            holder=d.h,
-            zone=d.z,
-            aspect=d.a,
-            reroll=d.r,
-        )
-
-    await _run(query, callback_answer, d.tracker_id, data, step)
-
-
-async def press_accept(
-    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: views.FzAcceptCD,
-    **data: Any,
-) -> None:  # fmt: skip
-    d, (uid, _name) = callback_data, _who(query)
-
-    async def step(u: UnitOfWork, g: GameDTO, tr: TrackerDTO, ct: Translator) -> TrackerDTO:
-        return await service.accept(u, g, tr, v=d.v, user_id=uid, t=ct)
-
-    await _run(query, callback_answer, d.tracker_id, data, step)
-
-
-async def press_absorb(
-    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: views.FzAbsorbCD,
-    **data: Any,
-) -> None:  # fmt: skip
-    d, (uid, _name) = callback_data, _who(query)
-
-    async def step(u: UnitOfWork, g: GameDTO, tr: TrackerDTO, ct: Translator) -> TrackerDTO:
-        return await service.absorb(u, g, tr, v=d.v, user_id=uid, code=d.code, t=ct)
-
-    await _run(query, callback_answer, d.tracker_id, data, step)
-
-
-async def press_advantage(
-    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: views.FzAdvantageCD,
-    **data: Any,
-) -> None:  # fmt: skip
-    d, (uid, name) = callback_data, _who(query)
-
-    async def step(u: UnitOfWork, g: GameDTO, tr: TrackerDTO, ct: Translator) -> TrackerDTO:
-        return await service.advantage_roll(
-            u, g, tr, v=d.v, user_id=uid, user_name=name, skill=d.skill, t=ct
-        )
-
-    await _run(query, callback_answer, d.tracker_id, data, step)
-
-
-async def press_move(
-    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: views.FzMoveCD,
-    **data: Any,
-) -> None:  # fmt: skip
-    d, (uid, _name) = callback_data, _who(query)
-
-    async def step(u: UnitOfWork, g: GameDTO, tr: TrackerDTO, ct: Translator) -> TrackerDTO:
-        return await service.move(u, g, tr, v=d.v, user_id=uid, zone=d.z)
-
-    await _run(query, callback_answer, d.tracker_id, data, step)
-
-
-async def press_end(
-    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: views.FzEndCD,
-    **data: Any,
-) -> None:  # fmt: skip
-    d, (uid, _name) = callback_data, _who(query)
-
-    async def step(u: UnitOfWork, g: GameDTO, tr: TrackerDTO, ct: Translator) -> TrackerDTO:
-        return await service.end(u, g, tr, v=d.v, user_id=uid, keep_stress=d.keep)
-
-    await _run(query, callback_answer, d.tracker_id, data, step)
+# (callback data, its step: d = the pressed data, who = the presser, ct = the chat's language)
+BUTTONS: tuple[tuple[type[CallbackData], Press], ...] = (
+    (views.FzToggleCD, lambda d, u, g, tr, who, ct: service.toggle(
+        u, g, tr, v=d.v, user_id=who.id, pid=d.pid)),
+    (views.FzStartCD, lambda d, u, g, tr, who, ct: service.start(
+        u, g, tr, v=d.v, user_id=who.id)),
+    (views.FzChoiceCD, lambda d, u, g, tr, who, ct: service.choose(
+        u, g, tr, v=d.v, user_id=who.id, choice=d.c)),
+    (views.FzAttackCD, lambda d, u, g, tr, who, ct: service.attack_roll(
+        u, g, tr, v=d.v, user_id=who.id, user_name=who.full_name, target=d.target,
+        skill=d.skill)),
+    (views.FzDefendCD, lambda d, u, g, tr, who, ct: service.defence_roll(
+        u, g, tr, v=d.v, user_id=who.id, user_name=who.full_name, skill=d.skill, t=ct)),
+    (views.FzInvokeCD, lambda d, u, g, tr, who, ct: service.free_invoke(
+        u, g, tr, v=d.v, user_id=who.id, user_name=who.full_name, holder=d.h, zone=d.z,
+        aspect=d.a, reroll=d.r)),
+    (views.FzAcceptCD, lambda d, u, g, tr, who, ct: service.accept(
+        u, g, tr, v=d.v, user_id=who.id, t=ct)),
+    (views.FzAbsorbCD, lambda d, u, g, tr, who, ct: service.absorb(
+        u, g, tr, v=d.v, user_id=who.id, code=d.code, t=ct)),
+    (views.FzAdvantageCD, lambda d, u, g, tr, who, ct: service.advantage_roll(
+        u, g, tr, v=d.v, user_id=who.id, user_name=who.full_name, skill=d.skill, t=ct)),
+    (views.FzMoveCD, lambda d, u, g, tr, who, ct: service.move(
+        u, g, tr, v=d.v, user_id=who.id, zone=d.z)),
+    (views.FzEndCD, lambda d, u, g, tr, who, ct: service.end(
+        u, g, tr, v=d.v, user_id=who.id, keep_stress=d.keep)),
+)  # fmt: skip
 
 
 async def _naming(message: Message, uow: UnitOfWork, game: GameDTO) -> bool | dict[str, Any]:
@@ -262,14 +135,7 @@ async def name_reply(
         await message.reply(t(refused.reason))
         return
     await uow.commit()
-    chat_t = common.chat_translator(i18n, chat_info)
-    text, keyboard = await views.render(uow, chat_t, tracker)
-    if message.bot is not None and tracker.message_id is not None:
-        with contextlib.suppress(TelegramAPIError):
-            await message.bot.edit_message_text(
-                text, chat_id=message.chat.id, message_id=tracker.message_id,
-                reply_markup=keyboard,
-            )  # fmt: skip
+    await common.redraw(message, uow, common.chat_translator(i18n, chat_info), tracker)
 
 
 def create_router() -> Router:
@@ -282,17 +148,8 @@ def create_router() -> Router:
     router.message.register(no_game, words, ~HasGame())
     router.message.register(name_reply, F.reply_to_message, F.text, GameSystem("fate"), _naming)
     cb = router.callback_query
-    cb.register(press_toggle, views.FzToggleCD.filter(), HasGame())
-    cb.register(press_start, views.FzStartCD.filter(), HasGame())
-    cb.register(press_choice, views.FzChoiceCD.filter(), HasGame())
-    cb.register(press_attack, views.FzAttackCD.filter(), HasGame())
-    cb.register(press_defend, views.FzDefendCD.filter(), HasGame())
-    cb.register(press_invoke, views.FzInvokeCD.filter(), HasGame())
-    cb.register(press_accept, views.FzAcceptCD.filter(), HasGame())
-    cb.register(press_absorb, views.FzAbsorbCD.filter(), HasGame())
-    cb.register(press_advantage, views.FzAdvantageCD.filter(), HasGame())
-    cb.register(press_move, views.FzMoveCD.filter(), HasGame())
-    cb.register(press_end, views.FzEndCD.filter(), HasGame())
+    for data, press in BUTTONS:
+        cb.register(_button(press), data.filter(), HasGame())
     cb.register(press_request_invoke, views.FzRequestInvokeCD.filter())
     return router
 
@@ -321,30 +178,21 @@ async def press_request_invoke(
     if not isinstance(message, Message):
         return
     d = callback_data
-    try:
-        invoked, tracker = await service.invoke_on_request(
+    done = await common.attempt(
+        callback_answer, uow, t,
+        lambda: service.invoke_on_request(
             uow, request_id=d.request_id, chat_id=message.chat.id, user_id=user.id,
             user_name=user.name, v=d.v, zone=d.z, aspect=d.a, mode=d.m,
-        )  # fmt: skip
-    except (RequestRefused, core.TrackerRefused) as refused:
-        await uow.rollback()
-        notify(callback_answer, t(refused.reason), alert=True)
+        ),
+        refusals=(RequestRefused, core.TrackerRefused),
+    )  # fmt: skip
+    if done is None:
         return
-    except EngineError as error:
-        await uow.rollback()
-        notify(callback_answer, error.render(locale), alert=True)
-        return
-    await uow.commit()
+    invoked, tracker = done
     target = await uow.users.get(invoked.request.target_user_id)
     await edit_text(
         message,
         request_views.invoked_card(t, locale, invoked, target.name if target else user.name),
         request_views.invoke_menu_keyboard(t, invoked.request.id),
     )
-    if message.bot is not None and tracker.message_id is not None:
-        text, keyboard = await views.render(uow, common.chat_translator(i18n, chat_info), tracker)
-        with contextlib.suppress(TelegramAPIError):
-            await message.bot.edit_message_text(
-                text, chat_id=message.chat.id, message_id=tracker.message_id,
-                reply_markup=keyboard,
-            )  # fmt: skip
+    await common.redraw(message, uow, common.chat_translator(i18n, chat_info), tracker)

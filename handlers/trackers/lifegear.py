@@ -17,18 +17,15 @@ from aiogram.types import CallbackQuery, Message
 from aiogram.utils.callback_answer import CallbackAnswer
 
 from bot.i18n import I18n, Translator
-from bot.services.trackers import core
 from bot.services.trackers import lifegear as service
 from db.repositories.chats import ChatDTO
 from db.repositories.games import GameDTO
 from db.repositories.trackers import TrackerDTO
 from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
-from engine.errors import EngineError
-from handlers.callbacks import notify
 from handlers.filters import GameSystem, HasGame, IsGM
 from handlers.games import gm_only, no_game
-from handlers.trackers.common import chat_translator, post, refresh
+from handlers.trackers.common import chat_translator, open_and_post, step_and_refresh
 from handlers.trackers.registry import Rendered, register
 from handlers.views.trackers import lifegear as views
 from handlers.views.trackers.lifegear import (
@@ -72,26 +69,26 @@ async def open_fight(
         )
         return
     name, defence = parsed
-    try:
-        tracker = await service.open_combat(
-            uow, game, user_id=user.id, monster=name, defence=defence
-        )
-    except core.TrackerRefused as refused:
-        await message.answer(t(refused.reason))
-        return
-    await post(message, uow, chat_translator(i18n, chat_info), tracker)
+    await open_and_post(
+        message,
+        uow,
+        t,
+        chat_translator(i18n, chat_info),
+        lambda: service.open_combat(uow, game, user_id=user.id, monster=name, defence=defence),
+    )
 
 
 async def open_duel(
     message: Message, game: GameDTO, uow: UnitOfWork, user: UserDTO, t: Translator, i18n: I18n,
     chat_info: ChatDTO | None,
 ) -> None:  # fmt: skip
-    try:
-        tracker = await service.open_duel(uow, game, user_id=user.id)
-    except core.TrackerRefused as refused:
-        await message.answer(t(refused.reason))
-        return
-    await post(message, uow, chat_translator(i18n, chat_info), tracker)
+    await open_and_post(
+        message,
+        uow,
+        t,
+        chat_translator(i18n, chat_info),
+        lambda: service.open_duel(uow, game, user_id=user.id),
+    )
 
 
 # --- buttons ---------------------------------------------------------------------------------
@@ -109,20 +106,14 @@ async def _press(
     message = query.message
     if not isinstance(message, Message):
         return
-    try:
-        tracker = await action(
-            uow, game, chat_id=message.chat.id, user_id=query.from_user.id, **params
-        )
-    except core.TrackerRefused as refused:
-        await uow.rollback()
-        notify(callback_answer, t(refused.reason), alert=True)
-        return
-    except EngineError as error:
-        await uow.rollback()
-        notify(callback_answer, error.render(locale), alert=True)
-        return
-    await uow.commit()
-    await refresh(message, uow, chat_translator(i18n, chat_info), tracker)
+    await step_and_refresh(
+        message,
+        callback_answer,
+        uow,
+        t,
+        chat_translator(i18n, chat_info),
+        lambda: action(uow, game, chat_id=message.chat.id, user_id=query.from_user.id, **params),
+    )
 
 
 Params = Callable[[Any, UserDTO], dict[str, Any]]

@@ -25,14 +25,20 @@ from db.repositories.games import CharacterDTO, GameDTO
 from db.repositories.trackers import TrackerDTO
 from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
-from engine.errors import EngineError
 from engine.systems import matter
 from engine.systems.matter.conditions import ConditionId
 from engine.systems.matter.states import StateId
 from handlers.callbacks import notify
 from handlers.filters import GameSystem, IsGM
 from handlers.games import gm_only, no_game
-from handlers.trackers.common import chat_translator, post, undo_button
+from handlers.trackers.common import (
+    attempt,
+    button,
+    chat_translator,
+    in_rows,
+    open_and_post,
+    undo_button,
+)
 from handlers.trackers.registry import Rendered, register
 from handlers.views.edit import edit_text
 from handlers.views.trackers import matter as views
@@ -112,20 +118,12 @@ class MatterEndCD(CallbackData, prefix="mxe"):
 # --- keyboards -------------------------------------------------------------------------------
 
 
-def _rows(buttons: list[InlineKeyboardButton], width: int) -> list[list[InlineKeyboardButton]]:
-    return [buttons[i : i + width] for i in range(0, len(buttons), width)]
-
-
-def _button(text: str, data: CallbackData) -> InlineKeyboardButton:
-    return InlineKeyboardButton(text=text, callback_data=data.pack())
-
-
 def _condition_buttons(
     t: Translator, tracker: TrackerDTO, state: service.SceneState
 ) -> list[list[InlineKeyboardButton]]:
-    return _rows(
+    return in_rows(
         [
-            _button(
+            button(
                 f"{'✅' if cond in state.scene.conditions else '▫️'} "
                 f"{views.condition_name(t, cond)}",
                 MatterCondCD(tracker_id=tracker.id, v=tracker.version, c=i),
@@ -142,17 +140,17 @@ def setup_keyboard(
     v = tracker.version
     npc = t(" (NPC)")
     people = [
-        _button(
+        button(
             f"{'✅' if c.id in state.members else '▫️'} {c.name}{npc if c.is_npc else ''}",
             MatterMemberCD(tracker_id=tracker.id, v=v, cid=c.id),
         )
         for c in candidates
     ]
-    rows = [*_rows(people, 2), *_condition_buttons(t, tracker, state)]
+    rows = [*in_rows(people, 2), *_condition_buttons(t, tracker, state)]
     rows.append(
         [
-            _button(t("▶️ Start"), MatterStartCD(tracker_id=tracker.id, v=v)),
-            _button(t("✖️ Cancel"), MatterEndCD(tracker_id=tracker.id, v=v)),
+            button(t("▶️ Start"), MatterStartCD(tracker_id=tracker.id, v=v)),
+            button(t("✖️ Cancel"), MatterEndCD(tracker_id=tracker.id, v=v)),
         ]
     )
     return InlineKeyboardMarkup(inline_keyboard=rows)
@@ -162,28 +160,28 @@ def main_keyboard(t: Translator, tracker: TrackerDTO) -> InlineKeyboardMarkup:
     tid, v = tracker.id, tracker.version
     return InlineKeyboardMarkup(
         inline_keyboard=[
-            [_button(t("▶️ Next turn"), MatterNextCD(tracker_id=tid, v=v))],
+            [button(t("▶️ Next turn"), MatterNextCD(tracker_id=tid, v=v))],
             [
-                _button(t("🎭 States"), MatterMenuCD(tracker_id=tid, v=v, m="who")),
-                _button(t("🌦 Conditions"), MatterMenuCD(tracker_id=tid, v=v, m="cond")),
+                button(t("🎭 States"), MatterMenuCD(tracker_id=tid, v=v, m="who")),
+                button(t("🌦 Conditions"), MatterMenuCD(tracker_id=tid, v=v, m="cond")),
             ],
-            [undo_button(t, tracker), _button(t("🏁 End"), MatterEndCD(tracker_id=tid, v=v))],
+            [undo_button(t, tracker), button(t("🏁 End"), MatterEndCD(tracker_id=tid, v=v))],
         ]
     )
 
 
 def _back(t: Translator, tracker: TrackerDTO, to: str = "main") -> list[InlineKeyboardButton]:
-    return [_button(t("⬅️ Back"), MatterMenuCD(tracker_id=tracker.id, v=tracker.version, m=to))]
+    return [button(t("⬅️ Back"), MatterMenuCD(tracker_id=tracker.id, v=tracker.version, m=to))]
 
 
 def who_keyboard(
     t: Translator, tracker: TrackerDTO, rows: dict[int, CharacterDTO]
 ) -> InlineKeyboardMarkup:
     people = [
-        _button(r.name, MatterMenuCD(tracker_id=tracker.id, v=tracker.version, m="st", cid=cid))
+        button(r.name, MatterMenuCD(tracker_id=tracker.id, v=tracker.version, m="st", cid=cid))
         for cid, r in rows.items()
     ]
-    return InlineKeyboardMarkup(inline_keyboard=[*_rows(people, 2), _back(t, tracker)])
+    return InlineKeyboardMarkup(inline_keyboard=[*in_rows(people, 2), _back(t, tracker)])
 
 
 def states_keyboard(
@@ -196,26 +194,26 @@ def states_keyboard(
     for i, state in enumerate(STATE_IDS):
         on = sheet.has_state(state)
         buttons.append(
-            _button(
+            button(
                 f"{'✅' if on else '▫️'} {views.state_name(t, state)}",
                 MatterStateCD(tracker_id=tracker.id, v=tracker.version, cid=cid, s=i, on=not on),
             )
         )
-    rows = _rows(buttons, 3)
+    rows = in_rows(buttons, 3)
     if water is not None:
         label = t("🌊 In the water")
         label = f"{'✅' if water else '▫️'} {label}"
         rows.append(
-            [_button(label, MatterWaterCD(tracker_id=tracker.id, v=tracker.version, cid=cid))]
+            [button(label, MatterWaterCD(tracker_id=tracker.id, v=tracker.version, cid=cid))]
         )
     if sheet.has_state(StateId.CRIPPLED):
         tid, v = tracker.id, tracker.version
         rows.append(
             [
-                _button(
+                button(
                     t("🩸 Roll Tenacity"), MatterCrippledCD(tracker_id=tid, v=v, cid=cid, wp=False)
                 ),
-                _button(
+                button(
                     t("🩸 Spend Willpower"),
                     MatterCrippledCD(tracker_id=tid, v=v, cid=cid, wp=True),
                 ),
@@ -283,12 +281,13 @@ async def open_scene(
     message: Message, game: GameDTO, user: UserDTO, uow: UnitOfWork, i18n: I18n,
     chat_info: ChatDTO | None, t: Translator,
 ) -> None:  # fmt: skip
-    try:
-        tracker = await service.open_scene(uow, game, actor_user_id=user.id)
-    except core.TrackerRefused as refused:
-        await message.answer(t(refused.reason))
-        return
-    await post(message, uow, chat_translator(i18n, chat_info), tracker)
+    await open_and_post(
+        message,
+        uow,
+        t,
+        chat_translator(i18n, chat_info),
+        lambda: service.open_scene(uow, game, actor_user_id=user.id),
+    )
 
 
 async def _step(
@@ -300,17 +299,9 @@ async def _step(
     message = query.message
     if not isinstance(message, Message):
         return
-    try:
-        tracker = await action()
-    except core.TrackerRefused as refused:
-        await uow.rollback()
-        notify(callback_answer, t(refused.reason), alert=True)
+    tracker = await attempt(callback_answer, uow, t, action)
+    if tracker is None:
         return
-    except EngineError as error:
-        await uow.rollback()
-        notify(callback_answer, error.msg.render(t.locale), alert=True)
-        return
-    await uow.commit()
     text, keyboard = await render(uow, chat_translator(i18n, chat_info), tracker, menu, cid)
     await edit_text(message, text, keyboard)
 

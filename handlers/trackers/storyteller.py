@@ -21,11 +21,15 @@ from db.repositories.games import GameDTO
 from db.repositories.trackers import TrackerDTO
 from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
-from engine.errors import EngineError
 from handlers.callbacks import notify
 from handlers.filters import GameSystem, HasGame, IsGM
 from handlers.games import gm_only, no_game
-from handlers.trackers.common import chat_translator, post, refresh
+from handlers.trackers.common import (
+    chat_translator,
+    open_and_post,
+    refresh,
+    step_and_refresh,
+)
 from handlers.trackers.registry import register
 from handlers.views.edit import edit_text
 from handlers.views.trackers import storyteller as views
@@ -50,12 +54,13 @@ async def open_scene(
     chat_info: ChatDTO | None, t: Translator,
 ) -> None:  # fmt: skip
     fight = bool(message.text and message.text.lstrip("/").lower().startswith("fight"))
-    try:
-        tracker = await service.open_scene(uow, game, actor_user_id=user.id, fight=fight)
-    except core.TrackerRefused as refused:
-        await message.answer(t(refused.reason))
-        return
-    await post(message, uow, chat_translator(i18n, chat_info), tracker)
+    await open_and_post(
+        message,
+        uow,
+        t,
+        chat_translator(i18n, chat_info),
+        lambda: service.open_scene(uow, game, actor_user_id=user.id, fight=fight),
+    )
 
 
 UseCase = Callable[..., Awaitable[TrackerDTO]]
@@ -76,25 +81,15 @@ async def _apply(
     message = query.message
     if not isinstance(message, Message):
         return
-    try:
-        tracker = await use_case(
+    await step_and_refresh(
+        message, callback_answer, uow, t, chat_translator(i18n, chat_info),
+        lambda: use_case(
             uow, game, pressed.tracker_id, chat_id=message.chat.id, v=pressed.v,
             user_id=query.from_user.id, **params,
-        )  # fmt: skip
-    except core.TrackerRefused as refused:
-        await uow.rollback()
-        notify(callback_answer, t(refused.reason), alert=True)
-        return
-    except EngineError as error:
-        await uow.rollback()
-        notify(callback_answer, error.render(t.locale), alert=True)
-        return
-    except ledger.LedgerError as error:  # e.g. a participant retired since the scene opened
-        await uow.rollback()
-        notify(callback_answer, t(error.reason), alert=True)
-        return
-    await uow.commit()
-    await refresh(message, uow, chat_translator(i18n, chat_info), tracker)
+        ),
+        # LedgerError: e.g. a participant retired since the scene opened
+        refusals=(core.TrackerRefused, ledger.LedgerError),
+    )  # fmt: skip
 
 
 async def press_toggle(

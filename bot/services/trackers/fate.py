@@ -195,6 +195,18 @@ def _playing(tracker: TrackerDTO, v: int) -> tuple[dict[str, Any], ConflictState
     return state, conflict
 
 
+def _attack_at(
+    tracker: TrackerDTO, v: int, stage: str
+) -> tuple[dict[str, Any], ConflictState, dict[str, Any]]:
+    """The running conflict at version ``v`` with an attack pending at ``stage`` (target,
+    defend, invoke, absorb): its state, the conflict and the pending attack."""
+    state, conflict = _playing(tracker, v)
+    pending = state.get("pending") or {}
+    if pending.get("kind") != ATTACK or pending.get("stage") != stage:
+        raise core.TrackerRefused(INACTIVE)
+    return state, conflict, pending
+
+
 async def _sheet(uow: UnitOfWork, game: GameDTO, pid: str) -> fate.Character:
     found = await uow.characters.get(int(pid))
     if found is None or found.game_id != game.id or found.status != "active":
@@ -380,10 +392,7 @@ async def attack_roll(
     user_name: str, target: int, skill: Skill,
 ) -> TrackerDTO:  # fmt: skip
     """The attacker rolls at a target on the other side with Бой or Стрельба."""
-    state, conflict = _playing(tracker, v)
-    pending = state.get("pending") or {}
-    if pending.get("kind") != ATTACK or pending.get("stage") != "target":
-        raise core.TrackerRefused(INACTIVE)
+    state, conflict, pending = _attack_at(tracker, v, "target")
     actor = pending["actor"]
     await _require_owner(uow, game, state, actor, user_id)
     tid = str(target)
@@ -425,10 +434,7 @@ async def defence_roll(
 ) -> TrackerDTO:  # fmt: skip
     """The defender rolls (+2 in full defence); with no free invokes to spend on either side
     the attack is read at once."""
-    state, conflict = _playing(tracker, v)
-    pending = state.get("pending") or {}
-    if pending.get("kind") != ATTACK or pending.get("stage") != "defend":
-        raise core.TrackerRefused(INACTIVE)
+    state, conflict, pending = _attack_at(tracker, v, "defend")
     tid = pending["target"]
     await _require_owner(uow, game, state, tid, user_id)
     if skill not in DEFENCE_SKILLS:
@@ -457,10 +463,7 @@ async def free_invoke(
 ) -> TrackerDTO:  # fmt: skip
     """Spend a free invoke of the attacker or the defender on their own roll: +2 or a reroll
     (a new logged roll). The engine takes the invoke off the aspect (a boost is gone)."""
-    state, conflict = _playing(tracker, v)
-    pending = state.get("pending") or {}
-    if pending.get("kind") != ATTACK or pending.get("stage") != "invoke":
-        raise core.TrackerRefused(INACTIVE)
+    state, conflict, pending = _attack_at(tracker, v, "invoke")
     side = {"a": ("actor", "atk"), "d": ("target", "def")}.get(holder)
     if side is None:
         raise core.TrackerRefused(INACTIVE)
@@ -494,10 +497,7 @@ async def accept(
     t: Translator,
 ) -> TrackerDTO:  # fmt: skip
     """Either side (or the GM) is done invoking: the attack is read."""
-    state, conflict = _playing(tracker, v)
-    pending = state.get("pending") or {}
-    if pending.get("kind") != ATTACK or pending.get("stage") != "invoke":
-        raise core.TrackerRefused(INACTIVE)
+    state, conflict, pending = _attack_at(tracker, v, "invoke")
     try:
         await _require_owner(uow, game, state, pending["actor"], user_id)
     except core.TrackerRefused:
@@ -554,10 +554,7 @@ async def absorb(
 ) -> TrackerDTO:  # fmt: skip
     """The defender takes the hit one of the engine's legal ways (box, consequences), is
     taken out, or concedes. Sheet changes go through the ledger in this step's batch."""
-    state, conflict = _playing(tracker, v)
-    pending = state.get("pending") or {}
-    if pending.get("kind") != ATTACK or pending.get("stage") != "absorb":
-        raise core.TrackerRefused(INACTIVE)
+    state, conflict, pending = _attack_at(tracker, v, "absorb")
     actor, tid, hit = pending["actor"], pending["target"], int(pending["hit"])
     await _require_owner(uow, game, state, tid, user_id)
     defender = conflict.participant(tid)

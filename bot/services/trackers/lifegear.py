@@ -207,6 +207,18 @@ def _fighter(roster: dict[int, Fighter], state: dict[str, Any], cid: int) -> Fig
     return roster[cid]
 
 
+async def _load_own(
+    uow: UnitOfWork, game: GameDTO, tracker_id: int, chat_id: int, v: int, user_id: int, cid: int
+) -> tuple[TrackerDTO, dict[str, Any], dict[int, Fighter], Fighter]:
+    """A press for fighter ``cid``: the tracker at version ``v``, a copy of its state, the
+    roster and the fighter, refused unless the presser owns it (or is the GM)."""
+    tracker, state = await _load(uow, tracker_id, chat_id, v)
+    roster = await fighters(uow, game.id)
+    fighter = _fighter(roster, state, cid)
+    await _owner(uow, game, fighter, user_id)
+    return tracker, state, roster, fighter
+
+
 def _log(state: dict[str, Any], entry: dict[str, Any]) -> None:
     log = state.setdefault("log", [])
     log.append(entry)
@@ -312,10 +324,9 @@ async def choose(
 ) -> TrackerDTO:  # fmt: skip
     """«🎲 Name»: one possible attack rolls at once; several open the character's choice (a
     second press closes it)."""
-    tracker, state = await _load(uow, tracker_id, chat_id, v)
-    roster = await fighters(uow, game.id)
-    fighter = _fighter(roster, state, cid)
-    await _owner(uow, game, fighter, user_id)
+    tracker, state, roster, fighter = await _load_own(
+        uow, game, tracker_id, chat_id, v, user_id, cid
+    )
     if cid not in awaiting_roll(tracker, roster):
         raise Refused(N_("This button is no longer active."))
     offered = plans(tracker, fighter)
@@ -336,10 +347,9 @@ async def roll(
     uow: UnitOfWork, game: GameDTO, *, chat_id: int, tracker_id: int, v: int, user_id: int,
     user_name: str, cid: int, option: int, key: str,
 ) -> TrackerDTO:  # fmt: skip
-    tracker, state = await _load(uow, tracker_id, chat_id, v)
-    roster = await fighters(uow, game.id)
-    fighter = _fighter(roster, state, cid)
-    await _owner(uow, game, fighter, user_id)
+    tracker, state, roster, fighter = await _load_own(
+        uow, game, tracker_id, chat_id, v, user_id, cid
+    )
     if cid not in awaiting_roll(tracker, roster):
         raise Refused(N_("This button is no longer active."))
     offered = plans(tracker, fighter)
@@ -356,10 +366,9 @@ async def boost(
 ) -> TrackerDTO:  # fmt: skip
     """Mark (or unmark) an ability, Help or item to add its dice to the next roll; it is spent
     only when the roll is made."""
-    tracker, state = await _load(uow, tracker_id, chat_id, v)
-    roster = await fighters(uow, game.id)
-    fighter = _fighter(roster, state, cid)
-    await _owner(uow, game, fighter, user_id)
+    tracker, state, roster, fighter = await _load_own(
+        uow, game, tracker_id, chat_id, v, user_id, cid
+    )
     gear = fighter.sheet.gear
     if cid not in awaiting_roll(tracker, roster) or not 0 <= index < len(gear):
         raise Refused(N_("This button is no longer active."))
@@ -448,11 +457,9 @@ async def _roll(
     else:
         _log(state, entry)
         _duel_roll(state, fighter, plan, rolled, roster)
-    settled = await _settle(uow, game, state, roster, user_id, batch)
-    _advance(tracker.kind, state, roster)
-    return await core.step(
-        uow, tracker, expected_version=tracker.version, actor_user_id=user_id, action="roll",
-        state=state, batch=batch if settled or spent else None,
+    return await _settle_and_step(
+        uow, game, tracker, state, roster, v=tracker.version, user_id=user_id, action="roll",
+        batch=batch, keep_batch=spent,
     )  # fmt: skip
 
 
@@ -510,10 +517,9 @@ async def add_after(
 ) -> TrackerDTO:  # fmt: skip
     """Fast combat: add an item used after the result (its rules say so) to the roll that
     missed: its dice are rolled now and the roll is judged again against the defence."""
-    tracker, state = await _load(uow, tracker_id, chat_id, v)
-    roster = await fighters(uow, game.id)
-    fighter = _fighter(roster, state, cid)
-    await _owner(uow, game, fighter, user_id)
+    tracker, state, roster, fighter = await _load_own(
+        uow, game, tracker_id, chat_id, v, user_id, cid
+    )
     gear = fighter.sheet.gear
     offered = after_boosts(tracker, fighter)
     if not 0 <= index < len(gear) or item_key(gear[index].id) != key or gear[index] not in offered:
@@ -573,11 +579,9 @@ async def add_after(
         pending["dmg"] = judged.damage
         stored.update({"not": rolled.notation, "faces": list(rolled.faces), "total": rolled.total})
         stored["boosts"] = [*stored["boosts"], item.id]
-    await _settle(uow, game, state, roster, user_id, batch)
-    _advance(tracker.kind, state, roster)
-    return await core.step(
-        uow, tracker, expected_version=v, actor_user_id=user_id, action="after", state=state,
-        batch=batch,
+    return await _settle_and_step(
+        uow, game, tracker, state, roster, v=v, user_id=user_id, action="after", batch=batch,
+        keep_batch=True,
     )  # fmt: skip
 
 
@@ -658,10 +662,9 @@ async def take(
     cid: int,
 ) -> TrackerDTO:  # fmt: skip
     """Take the pending damage with the chosen armor and items (through the ledger)."""
-    tracker, state = await _load(uow, tracker_id, chat_id, v)
-    roster = await fighters(uow, game.id)
-    fighter = _fighter(roster, state, cid)
-    await _owner(uow, game, fighter, user_id)
+    tracker, state, roster, fighter = await _load_own(
+        uow, game, tracker_id, chat_id, v, user_id, cid
+    )
     pending = pending_of(state, cid)
     if pending is None:
         raise Refused(N_("This button is no longer active."))
@@ -669,11 +672,9 @@ async def take(
         raise Refused(N_("Choose the items first."))
     batch = ledger.new_batch()
     await _apply(uow, game, state, roster, pending, user_id, batch)
-    await _settle(uow, game, state, roster, user_id, batch)
-    _advance(tracker.kind, state, roster)
-    return await core.step(
-        uow, tracker, expected_version=v, actor_user_id=user_id, action="take", state=state,
-        batch=batch,
+    return await _settle_and_step(
+        uow, game, tracker, state, roster, v=v, user_id=user_id, action="take", batch=batch,
+        keep_batch=True,
     )  # fmt: skip
 
 
@@ -682,22 +683,18 @@ async def _damage_step(
     cid: int, index: int, key: str,
     change: Callable[[Fighter, dict[str, Any], lifegear.Item], None],
 ) -> TrackerDTO:  # fmt: skip
-    tracker, state = await _load(uow, tracker_id, chat_id, v)
-    roster = await fighters(uow, game.id)
-    fighter = _fighter(roster, state, cid)
-    await _owner(uow, game, fighter, user_id)
+    tracker, state, roster, fighter = await _load_own(
+        uow, game, tracker_id, chat_id, v, user_id, cid
+    )
     pending = pending_of(state, cid)
     gear = fighter.sheet.gear
     if pending is None or not 0 <= index < len(gear) or item_key(gear[index].id) != key:
         raise Refused(N_("This button is no longer active."))
     change(fighter, pending, gear[index])
     batch = ledger.new_batch()
-    changed = await _settle(uow, game, state, roster, user_id, batch)
-    _advance(tracker.kind, state, roster)
-    return await core.step(
-        uow, tracker, expected_version=v, actor_user_id=user_id, action="absorb", state=state,
-        batch=batch if changed else None,
-    )  # fmt: skip
+    return await _settle_and_step(
+        uow, game, tracker, state, roster, v=v, user_id=user_id, action="absorb", batch=batch
+    )
 
 
 async def _apply(
@@ -768,6 +765,22 @@ def _may_add_after(state: dict[str, Any], fighter: Fighter, pending: dict[str, A
     is_surprised = bool(state.get("surprise")) and state.get("round", 1) == 1
     after = lifegear.UseTiming.AFTER
     return bool(boost_items(fighter.sheet, surprised=is_surprised, timing=after))
+
+
+async def _settle_and_step(
+    uow: UnitOfWork, game: GameDTO, tracker: TrackerDTO, state: dict[str, Any],
+    roster: dict[int, Fighter], *, v: int, user_id: int, action: str, batch: str,
+    keep_batch: bool = False,
+) -> TrackerDTO:  # fmt: skip
+    """Settle the damage that leaves no choice (through the ledger in ``batch``), move the
+    fight on and write the step; the step carries ``batch`` (for the GM's undo) when a sheet
+    changed here or, ``keep_batch``, before."""
+    changed = await _settle(uow, game, state, roster, user_id, batch)
+    _advance(tracker.kind, state, roster)
+    return await core.step(
+        uow, tracker, expected_version=v, actor_user_id=user_id, action=action, state=state,
+        batch=batch if changed or keep_batch else None,
+    )  # fmt: skip
 
 
 def _advance(kind: str, state: dict[str, Any], roster: dict[int, Fighter]) -> None:

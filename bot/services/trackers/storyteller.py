@@ -119,6 +119,16 @@ async def _load(
     return tracker
 
 
+async def _gm_load(
+    uow: UnitOfWork, game: GameDTO, tracker_id: int, *, chat_id: int, v: int, user_id: int
+) -> tuple[TrackerDTO, dict[str, Any]]:
+    """A GM's step: the tracker at version ``v`` (refused to anyone else) and a copy of its
+    state to change."""
+    tracker = await _load(uow, game, tracker_id, chat_id=chat_id, v=v)
+    await _require_gm(uow, game, user_id)
+    return tracker, _copy(tracker)
+
+
 def _turns(state: dict[str, Any]) -> None:
     if state.get("phase") != "turns":
         raise core.TrackerRefused(NOT_STARTED)
@@ -180,9 +190,7 @@ async def toggle(
     uow: UnitOfWork, game: GameDTO, tracker_id: int, *, chat_id: int, v: int, user_id: int,
     character_id: int,
 ) -> TrackerDTO:  # fmt: skip
-    tracker = await _load(uow, game, tracker_id, chat_id=chat_id, v=v)
-    await _require_gm(uow, game, user_id)
-    state = _copy(tracker)
+    tracker, state = await _gm_load(uow, game, tracker_id, chat_id=chat_id, v=v, user_id=user_id)
     if state["phase"] != "setup":
         raise core.TrackerRefused(SETUP_OVER)
     if character_id not in state["pool"]:
@@ -203,9 +211,7 @@ async def start(
     user_name: str,
 ) -> TrackerDTO:  # fmt: skip
     """Roll everyone's initiative (logged, one slot each) and begin round 1."""
-    tracker = await _load(uow, game, tracker_id, chat_id=chat_id, v=v)
-    await _require_gm(uow, game, user_id)
-    state = _copy(tracker)
+    tracker, state = await _gm_load(uow, game, tracker_id, chat_id=chat_id, v=v, user_id=user_id)
     if state["phase"] != "setup":
         raise core.TrackerRefused(SETUP_OVER)
     found = {
@@ -367,9 +373,7 @@ async def health(
     """The GM marks one level of damage or heals one, or marks ``n`` levels of bashing after
     the character's soak roll (op ``s<n>``) — the engine's health track, via the ledger, so
     the GM's undo reverts the sheet too."""
-    tracker = await _load(uow, game, tracker_id, chat_id=chat_id, v=v)
-    await _require_gm(uow, game, user_id)
-    state = _copy(tracker)
+    tracker, state = await _gm_load(uow, game, tracker_id, chat_id=chat_id, v=v, user_id=user_id)
     _turns(state)
     soak_amount = int(op[1:]) if op[:1] == "s" and op[1:].isdigit() else 0
     if character_id not in state["order"] or (
@@ -449,9 +453,7 @@ async def start_extended(
 ) -> TrackerDTO:  # fmt: skip
     """The GM sets an extended action for the current actor: its pool, difficulty and the
     successes needed; the actor rolls it on their turns."""
-    tracker = await _load(uow, game, tracker_id, chat_id=chat_id, v=v)
-    await _require_gm(uow, game, user_id)
-    state = _copy(tracker)
+    tracker, state = await _gm_load(uow, game, tracker_id, chat_id=chat_id, v=v, user_id=user_id)
     _turns(state)
     cid = actor_id(state)
     found = await sheets(uow, [cid]) if cid is not None else {}
@@ -532,9 +534,7 @@ async def end(
     uow: UnitOfWork, game: GameDTO, tracker_id: int, *, chat_id: int, v: int, user_id: int
 ) -> TrackerDTO:
     """The GM ends the scene; extended actions still going are abandoned."""
-    tracker = await _load(uow, game, tracker_id, chat_id=chat_id, v=v)
-    await _require_gm(uow, game, user_id)
-    state = _copy(tracker)
+    tracker, state = await _gm_load(uow, game, tracker_id, chat_id=chat_id, v=v, user_id=user_id)
     for key, entry in state.get("ext", {}).items():
         action = st.abandon_extended(extended_action(entry))
         state["done"] = [*state["done"], {

@@ -13,7 +13,7 @@ from bot.i18n import Translator
 from bot.services.trackers import cards as service
 from db.repositories.trackers import TrackerDTO
 from db.uow import UnitOfWork
-from handlers.trackers.common import clip, undo_button
+from handlers.trackers.common import button, clip, undo_button
 
 ICONS = {"opposed": "⚔️", "extended": "⏳", "team": "🤝"}
 BUTTON_NAME = 24
@@ -92,12 +92,9 @@ def keyboard(t: Translator, tracker: TrackerDTO) -> InlineKeyboardMarkup | None:
             continue
         name = slot["name"] if len(slot["name"]) <= BUTTON_NAME else slot["name"][:23] + "…"
         data = CardRollCD(tracker_id=tracker.id, slot=index, n=len(slot["rolls"]))
-        rows.append([InlineKeyboardButton(text=f"🎲 {name}", callback_data=data.pack())])
+        rows.append([button(f"🎲 {name}", data)])
     gm_row = [
-        InlineKeyboardButton(
-            text="✖️ " + t("Close the card"),
-            callback_data=CardCancelCD(tracker_id=tracker.id, v=tracker.version).pack(),
-        )
+        button("✖️ " + t("Close the card"), CardCancelCD(tracker_id=tracker.id, v=tracker.version))
     ]
     if tracker.version > 1:
         gm_row.insert(0, undo_button(t, tracker))

@@ -17,7 +17,7 @@ from db.uow import UnitOfWork
 from engine.systems import cliche
 from engine.systems.cliche import fight as engine
 from engine.systems.cliche.fight_units import free_fighters, other_side, units
-from handlers.trackers.common import clip, undo_button
+from handlers.trackers.common import button, clip, undo_button
 
 LOG_SHOWN: Final = 14  # newest log lines offered to ``clip``
 
@@ -172,10 +172,6 @@ def _e(value: object) -> str:
     return html.escape(str(value), quote=False)
 
 
-def _btn(text: str, data: CallbackData) -> InlineKeyboardButton:
-    return InlineKeyboardButton(text=text, callback_data=data.pack())
-
-
 # --- the log ------------------------------------------------------------------------------------
 
 
@@ -279,28 +275,28 @@ def _setup(
         for i, item in enumerate(service.usable(service.sheet_of(character))):
             mark = "✅ " if item.name in current else ""
             label = f"{mark}{item.name} ({cliche.effective_dice(item)})"
-            rows.append([_btn(label, CfClicheCD(t=tid, v=v, c=focus, i=i))])
+            rows.append([button(label, CfClicheCD(t=tid, v=v, c=focus, i=i))])
         penalty = state["fit"].get(str(focus))
         fit = t("Appropriate ✅") if penalty is None else t("Inappropriate: −{n}", n=penalty)
-        rows.append([_btn(fit, CfFitCD(t=tid, v=v, c=focus))])
-        rows.append([_btn(t("⬅️ Back"), CfFocusCD(t=tid, v=v, c=0))])
+        rows.append([button(fit, CfFitCD(t=tid, v=v, c=focus))])
+        rows.append([button(t("⬅️ Back"), CfFocusCD(t=tid, v=v, c=0))])
     else:
         marks = {None: "▫️", "1": "1️⃣", "2": "2️⃣"}
         for c in chars:
             side = state["sides"].get(str(c.id))
-            row = [_btn(f"{marks[side]} {c.name}", CfSideCD(t=tid, v=v, c=c.id))]
+            row = [button(f"{marks[side]} {c.name}", CfSideCD(t=tid, v=v, c=c.id))]
             if side is not None:
                 named = "/".join(state["use"].get(str(c.id), [])) or "—"
-                row.append(_btn(f"🎯 {named}", CfFocusCD(t=tid, v=v, c=c.id)))
+                row.append(button(f"🎯 {named}", CfFocusCD(t=tid, v=v, c=c.id)))
             rows.append(row)
         rows.append([
-            _btn(t("Physical: {x}", x=on if state["graded"] else off),
+            button(t("Physical: {x}", x=on if state["graded"] else off),
                  CfOptionCD(t=tid, v=v, o="g")),
-            _btn(t("Free dice: {x}", x=on if state["free"] else off),
+            button(t("Free dice: {x}", x=on if state["free"] else off),
                  CfOptionCD(t=tid, v=v, o="f")),
         ])  # fmt: skip
-        rows.append([_btn(t("▶️ Start"), CfStartCD(t=tid, v=v))])
-    rows.append([undo_button(t, tracker), _btn(t("🏁 End"), CfEndCD(t=tid, v=v))])
+        rows.append([button(t("▶️ Start"), CfStartCD(t=tid, v=v))])
+    rows.append([undo_button(t, tracker), button(t("🏁 End"), CfEndCD(t=tid, v=v))])
     return "\n".join(head), InlineKeyboardMarkup(inline_keyboard=rows)
 
 
@@ -415,17 +411,17 @@ def _fight_rows(
     if fight.exchange is not None:
         for key in engine.waiting_for(fight):
             pool = engine.declared_pool(fight, key)
-            rows.append([_btn(f"🎲 {name(key)} · {pool.size}d6", CfRollCD(t=tid, v=v, f=key))])
+            rows.append([button(f"🎲 {name(key)} · {pool.size}d6", CfRollCD(t=tid, v=v, f=key))])
             row = []  # what may change the pool first, on a row of its own under the die
             declared = engine.declaration_of(fight, key)
             item = fight.fighter(key).get(_in_use(state, fight, key)).cliche
             if declared is not None and declared.pump < item.current:
-                row.append(_btn(t("💪 Pump +1"), CfPumpCD(t=tid, v=v, f=key)))
+                row.append(button(t("💪 Pump +1"), CfPumpCD(t=tid, v=v, f=key)))
             switch = service.next_cliche(state, fight, key)
             if switch is not None:
-                row.append(_btn(f"🔁 {switch}", CfSwitchCD(t=tid, v=v, f=key)))
+                row.append(button(f"🔁 {switch}", CfSwitchCD(t=tid, v=v, f=key)))
             if declared is not None and declared.bonus < service.MAX_BONUS:
-                row.append(_btn(t("🎁 Bonus +1"), CfBonusCD(t=tid, v=v, f=key)))
+                row.append(button(t("🎁 Bonus +1"), CfBonusCD(t=tid, v=v, f=key)))
             if row:
                 rows.append(row)
     elif fight.pending is not None:
@@ -433,46 +429,46 @@ def _fight_rows(
         keys = [] if team is None else [m.fighter for m in team.members]
         keys = [k for k in keys if not fight.fighter(k).out]
         if keys:
-            rows.append([_btn(f"💥 {name(k)}", CfDamageCD(t=tid, v=v, f=k)) for k in keys])
+            rows.append([button(f"💥 {name(k)}", CfDamageCD(t=tid, v=v, f=k)) for k in keys])
             for shield in keys:
                 for target in keys:
                     if shield != target:
                         label = t("🛡 {a} shields {b}", a=name(shield), b=name(target))
                         data = CfDamageCD(t=tid, v=v, f=target, s=shield)
-                        rows.append([_btn(label, data)])
+                        rows.append([button(label, data)])
     elif state.get("team") is not None:
         picked = state["team"]
         for side in service.SIDES:
             for key in free_fighters(fight, side):
                 mark = "☑️" if key in picked else "⬜"
-                rows.append([_btn(f"{mark} {name(key)}", CfTeamToggleCD(t=tid, v=v, f=key))])
-        rows.append([_btn(t("✅ Form the team"), CfTeamFormCD(t=tid, v=v)),
-                     _btn(t("✖ Cancel"), CfTeamModeCD(t=tid, v=v, on=False))])  # fmt: skip
+                rows.append([button(f"{mark} {name(key)}", CfTeamToggleCD(t=tid, v=v, f=key))])
+        rows.append([button(t("✅ Form the team"), CfTeamFormCD(t=tid, v=v)),
+                     button(t("✖ Cancel"), CfTeamModeCD(t=tid, v=v, on=False))])  # fmt: skip
     else:
         turn = state["turn"]
         attacker = state.get("attacker")
         if attacker is None:
             for key in units(fight, turn):
-                rows.append([_btn(f"⚔️ {unit(key)}", CfAttackCD(t=tid, v=v, u=key))])
+                rows.append([button(f"⚔️ {unit(key)}", CfAttackCD(t=tid, v=v, u=key))])
         else:
             for key in units(fight, other_side(fight, turn) or ""):
-                rows.append([_btn(f"🎯 {unit(key)}", CfTargetCD(t=tid, v=v, u=key))])
+                rows.append([button(f"🎯 {unit(key)}", CfTargetCD(t=tid, v=v, u=key))])
         extra = []
         if any(len(free_fighters(fight, s)) > 1 for s in service.SIDES):
-            extra.append(_btn(t("👥 Team"), CfTeamModeCD(t=tid, v=v, on=True)))
+            extra.append(button(t("👥 Team"), CfTeamModeCD(t=tid, v=v, on=True)))
         extra += [
-            _btn(t("🏳 Disband {team}", team=unit(team.key)), CfDisbandCD(t=tid, v=v, u=team.key))
+            button(t("🏳 Disband {team}", team=unit(team.key)), CfDisbandCD(t=tid, v=v, u=team.key))
             for team in fight.teams
         ]
         if extra:
             rows.append(extra)
         for team in fight.teams:
             rows.append([
-                _btn(f"🚪 {name(m.fighter)}", CfLeaveCD(t=tid, v=v, f=m.fighter))
+                button(f"🚪 {name(m.fighter)}", CfLeaveCD(t=tid, v=v, f=m.fighter))
                 for m in team.members
                 if not fight.fighter(m.fighter).out
             ])  # fmt: skip
-    rows.append([undo_button(t, tracker), _btn(t("🏁 End"), CfEndCD(t=tid, v=v))])
+    rows.append([undo_button(t, tracker), button(t("🏁 End"), CfEndCD(t=tid, v=v))])
     return rows
 
 

@@ -18,7 +18,7 @@ from db.uow import UnitOfWork
 from engine.systems import fate
 from engine.systems.fate import ConflictState, Outcome, Skill, TrackKind
 from engine.text import msg
-from handlers.trackers.common import clip, undo_button
+from handlers.trackers.common import button, clip, in_rows, undo_button
 from handlers.views.sheets.fate import engine_name
 
 BUTTON_NAME: Final = 18  # characters of a name on a button
@@ -218,18 +218,15 @@ def _setup_keyboard(t: Translator, tracker: TrackerDTO) -> InlineKeyboardMarkup:
     for entry in state["roster"]:
         side = int(state["sides"].get(str(entry["id"]), 0))
         buttons.append(
-            InlineKeyboardButton(
-                text=f"{SIDE_ICONS[side]} {_short(entry['name'])}",
-                callback_data=FzToggleCD(tracker_id=tid, v=v, pid=entry["id"]).pack(),
+            button(
+                f"{SIDE_ICONS[side]} {_short(entry['name'])}",
+                FzToggleCD(tracker_id=tid, v=v, pid=entry["id"]),
             )
         )
-    rows = [buttons[i : i + 2] for i in range(0, len(buttons), 2)]
+    rows = in_rows(buttons, 2)
     rows.append(
         [
-            InlineKeyboardButton(
-                text="▶️ " + t("Start conflict"),
-                callback_data=FzStartCD(tracker_id=tid, v=v).pack(),
-            ),
+            button("▶️ " + t("Start conflict"), FzStartCD(tracker_id=tid, v=v)),
             _end_button(t, tracker),
         ]
     )
@@ -339,9 +336,7 @@ def _play_keyboard(
     actor = conflict.current
 
     def choice(text: str, c: str) -> InlineKeyboardButton:
-        return InlineKeyboardButton(
-            text=text, callback_data=FzChoiceCD(tracker_id=tid, v=v, c=c).pack()
-        )
+        return button(text, FzChoiceCD(tracker_id=tid, v=v, c=c))
 
     def level(pid: str, skill: Skill) -> str:
         sheet = sheets.get(pid)
@@ -357,37 +352,32 @@ def _play_keyboard(
         here = conflict.participant(actor).zone
         moved = state.get("moved") == f"{conflict.exchange}:{conflict.turn}"
         moves = [
-            InlineKeyboardButton(
-                text="🚶 " + (_short(zone.name) or str(z + 1)),
-                callback_data=FzMoveCD(tracker_id=tid, v=v, z=z).pack(),
-            )
+            button("🚶 " + (_short(zone.name) or str(z + 1)), FzMoveCD(tracker_id=tid, v=v, z=z))
             for z, zone in enumerate(conflict.zones)
             if z != here and not moved
         ]
-        rows += [moves[i : i + 3] for i in range(0, len(moves), 3)]
+        rows += in_rows(moves, 3)
         rows.append([choice("🏳 " + t("Concede"), service.CONCEDE)])
     elif pending["kind"] == service.ADVANTAGE:
         sheet = sheets.get(actor)
         skills = service.advantage_skills(sheet) if sheet else []
         buttons = [
-            InlineKeyboardButton(
-                text=f"🎲 {skill_name(s.value, t.locale)} {level(actor, s)}",
-                callback_data=FzAdvantageCD(tracker_id=tid, v=v, skill=s).pack(),
+            button(
+                f"🎲 {skill_name(s.value, t.locale)} {level(actor, s)}",
+                FzAdvantageCD(tracker_id=tid, v=v, skill=s),
             )
             for s in skills
         ]
-        rows += [buttons[i : i + 2] for i in range(0, len(buttons), 2)]
+        rows += in_rows(buttons, 2)
         rows.append([choice("✖️ " + t("Cancel"), service.CANCEL)])
     elif pending["stage"] == "target":
         for target in service.targets(conflict, actor):
             who = _short(conflict.participant(target).name)
             rows.append(
                 [
-                    InlineKeyboardButton(
-                        text=f"🎲 {who}: {skill_name(s.value, t.locale)} {level(actor, s)}",
-                        callback_data=FzAttackCD(
-                            tracker_id=tid, v=v, target=int(target), skill=s
-                        ).pack(),
+                    button(
+                        f"🎲 {who}: {skill_name(s.value, t.locale)} {level(actor, s)}",
+                        FzAttackCD(tracker_id=tid, v=v, target=int(target), skill=s),
                     )
                     for s in service.attack_skills(conflict, actor, target)
                 ]
@@ -396,9 +386,9 @@ def _play_keyboard(
     elif pending["stage"] == "defend":
         rows.append(
             [
-                InlineKeyboardButton(
-                    text=f"🎲 {skill_name(s.value, t.locale)} {level(pending['target'], s)}",
-                    callback_data=FzDefendCD(tracker_id=tid, v=v, skill=s).pack(),
+                button(
+                    f"🎲 {skill_name(s.value, t.locale)} {level(pending['target'], s)}",
+                    FzDefendCD(tracker_id=tid, v=v, skill=s),
                 )
                 for s in service.DEFENCE_SKILLS
             ]
@@ -411,58 +401,33 @@ def _play_keyboard(
                 label = f"«{_short(aspect)}» ({who})"
                 rows.append(
                     [
-                        InlineKeyboardButton(
-                            text="✨ +2 " + label,
-                            callback_data=FzInvokeCD(
-                                tracker_id=tid, v=v, h=h, z=z, a=a, r=False
-                            ).pack(),
+                        button(
+                            "✨ +2 " + label,
+                            FzInvokeCD(tracker_id=tid, v=v, h=h, z=z, a=a, r=False),
                         ),
-                        InlineKeyboardButton(
-                            text="🔄 " + label,
-                            callback_data=FzInvokeCD(
-                                tracker_id=tid, v=v, h=h, z=z, a=a, r=True
-                            ).pack(),
+                        button(
+                            "🔄 " + label, FzInvokeCD(tracker_id=tid, v=v, h=h, z=z, a=a, r=True)
                         ),
                     ]
                 )
-        rows.append(
-            [
-                InlineKeyboardButton(
-                    text="✅ " + t("Read the attack"),
-                    callback_data=FzAcceptCD(tracker_id=tid, v=v).pack(),
-                )
-            ]
-        )
+        rows.append([button("✅ " + t("Read the attack"), FzAcceptCD(tracker_id=tid, v=v))])
     elif pending["stage"] == "absorb":
         sheet = sheets.get(pending["target"])
         options = service.offered_options(sheet, int(pending["hit"])) if sheet else []
         codes = [service.absorb_code(o) for o in options if not o.taken_out][:ABSORB_SHOWN]
         codes += [service.TAKEN_OUT_CODE, service.CONCEDE_CODE]
         buttons = [
-            InlineKeyboardButton(
-                text=absorb_label(t, code),
-                callback_data=FzAbsorbCD(tracker_id=tid, v=v, code=code).pack(),
-            )
+            button(absorb_label(t, code), FzAbsorbCD(tracker_id=tid, v=v, code=code))
             for code in codes
         ]
-        rows += [buttons[i : i + 2] for i in range(0, len(buttons), 2)]
+        rows += in_rows(buttons, 2)
     rows.append([undo_button(t, tracker), _end_button(t, tracker)])
-    rows.append(
-        [
-            InlineKeyboardButton(
-                text="⏸ " + t("End, keep stress"),
-                callback_data=FzEndCD(tracker_id=tid, v=v, keep=True).pack(),
-            )
-        ]
-    )
+    rows.append([button("⏸ " + t("End, keep stress"), FzEndCD(tracker_id=tid, v=v, keep=True))])
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
 def _end_button(t: Translator, tracker: TrackerDTO) -> InlineKeyboardButton:
-    return InlineKeyboardButton(
-        text="⏹ " + t("End conflict"),
-        callback_data=FzEndCD(tracker_id=tracker.id, v=tracker.version).pack(),
-    )
+    return button("⏹ " + t("End conflict"), FzEndCD(tracker_id=tracker.id, v=tracker.version))
 
 
 # --- free invokes on a roll request card (issue 8) ---------------------------------------------
@@ -487,17 +452,17 @@ def request_invoke_rows(
         label = f"«{_short(name)}» ×{n}"
         rows.append(
             [
-                InlineKeyboardButton(
-                    text="🆓 +2 " + label,
-                    callback_data=FzRequestInvokeCD(
+                button(
+                    "🆓 +2 " + label,
+                    FzRequestInvokeCD(
                         request_id=request_id, v=tracker.version, z=z, a=a, m="bonus"
-                    ).pack(),
+                    ),
                 ),
-                InlineKeyboardButton(
-                    text="🆓 🔁 " + label,
-                    callback_data=FzRequestInvokeCD(
+                button(
+                    "🆓 🔁 " + label,
+                    FzRequestInvokeCD(
                         request_id=request_id, v=tracker.version, z=z, a=a, m="reroll"
-                    ).pack(),
+                    ),
                 ),
             ]
         )

@@ -21,7 +21,7 @@ from bot.services.trackers.lifegear import COMBAT, DUEL, Fighter
 from db.repositories.trackers import TrackerDTO
 from engine.systems import lifegear
 from engine.systems.lifegear import Protection
-from handlers.trackers.common import clip, undo_button
+from handlers.trackers.common import button, clip, in_rows, undo_button
 from handlers.views.sheets.lifegear import KIND_ICON
 
 Rows = list[list[InlineKeyboardButton]]
@@ -338,24 +338,20 @@ def _summary(t: Translator, tracker: TrackerDTO, roster: dict[int, Fighter]) -> 
 # --- buttons ---------------------------------------------------------------------------------
 
 
-def _button(text: str, data: CallbackData) -> InlineKeyboardButton:
-    return InlineKeyboardButton(text=text, callback_data=data.pack())
-
-
 def _setup_rows(t: Translator, tracker: TrackerDTO, roster: dict[int, Fighter]) -> Rows:
     tid, v = tracker.id, tracker.version
     chosen = service.ids(tracker.state)
     toggles = [
-        _button(("✅ " if c in chosen else "▫️ ") + _short(f.name), LgToggleCD(tid=tid, v=v, c=c))
+        button(("✅ " if c in chosen else "▫️ ") + _short(f.name), LgToggleCD(tid=tid, v=v, c=c))
         for c, f in roster.items()
     ]
-    rows = [toggles[i : i + 2] for i in range(0, len(toggles), 2)]
+    rows = in_rows(toggles, 2)
     surprise = t("⚡ Surprise: on") if tracker.state.get("surprise") else t("⚡ Surprise: off")
     if tracker.kind == DUEL and tracker.state.get("surprise"):
         fast = tracker.state.get("first_round") == lifegear.CombatMode.FAST.value
         surprise = t("⚡ Ambush: fast round") if fast else t("⚡ Ambush: duel round")
-    rows.append([_button(surprise, LgToggleCD(tid=tid, v=v, c=0))])
-    rows.append([_button(t("▶️ Start"), LgStartCD(tid=tid, v=v))])
+    rows.append([button(surprise, LgToggleCD(tid=tid, v=v, c=0))])
+    rows.append([button(t("▶️ Start"), LgStartCD(tid=tid, v=v))])
     return rows
 
 
@@ -367,7 +363,7 @@ def _roll_rows(t: Translator, tracker: TrackerDTO, roster: dict[int, Fighter]) -
         fighter = roster[cid]
         name = _short(fighter.name)
         if cid not in choosing:
-            rows.append([_button(f"🎲 {name}", LgChooseCD(tid=tid, v=v, c=cid))])
+            rows.append([button(f"🎲 {name}", LgChooseCD(tid=tid, v=v, c=cid))])
             continue
         marked = service.chosen_boosts(tracker, fighter)
         for item in service.boosts(tracker, fighter):
@@ -375,11 +371,11 @@ def _roll_rows(t: Translator, tracker: TrackerDTO, roster: dict[int, Fighter]) -
             label = f"{mark} {name}: {KIND_ICON[item.kind]}{item.name} ({item.dice})"
             i = fighter.sheet.gear.index(item)
             data = LgBoostCD(tid=tid, v=v, c=cid, i=i, k=item_key(item.id))
-            rows.append([_button(label[:60], data)])
+            rows.append([button(label[:60], data)])
         for o, plan in enumerate(service.plans(tracker, fighter)):
             label = f"🎲 {name}: {service.plan_label(fighter, plan)}"
             data = LgRollCD(tid=tid, v=v, c=cid, o=o, k=service.plan_key(plan))
-            rows.append([_button(label[:60], data)])
+            rows.append([button(label[:60], data)])
     return rows
 
 
@@ -408,39 +404,39 @@ def _damage_rows(t: Translator, tracker: TrackerDTO, roster: dict[int, Fighter])
             i = fighter.sheet.gear.index(item)
             label = f"➕ {KIND_ICON[item.kind]}{item.name} ({item.dice})"
             data = LgAfterCD(tid=tid, v=v, c=cid, i=i, k=item_key(item.id))
-            rows.append([_button((prefix + label)[:60], data)])
+            rows.append([button((prefix + label)[:60], data)])
         for i, item in enumerate(fighter.sheet.gear):
             key = item_key(item.id)
             if item.id in pending["prot"]:
                 label = f"☑️ 🛡{item.name}"
-                buttons.append(_button(prefix + label, LgProtCD(tid=tid, v=v, c=cid, i=i, k=key)))
+                buttons.append(button(prefix + label, LgProtCD(tid=tid, v=v, c=cid, i=i, k=key)))
             elif item.id in offered and not pending["pick"]:
                 label = f"🛡 {item.name}: {_protection(t, item)}"
-                buttons.append(_button(prefix + label, LgProtCD(tid=tid, v=v, c=cid, i=i, k=key)))
+                buttons.append(button(prefix + label, LgProtCD(tid=tid, v=v, c=cid, i=i, k=key)))
         for i, item in enumerate(fighter.sheet.gear):
             if item.id not in opts.candidates:
                 continue
             mark = "☑️" if item.id in pending["pick"] else "▫️"
             label = f"{mark} {KIND_ICON[item.kind]}{item.name}"
             key = item_key(item.id)
-            buttons.append(_button(prefix + label, LgPickCD(tid=tid, v=v, c=cid, i=i, k=key)))
-        rows.extend(buttons[i : i + 2] for i in range(0, len(buttons), 2))
+            buttons.append(button(prefix + label, LgPickCD(tid=tid, v=v, c=cid, i=i, k=key)))
+        rows.extend(in_rows(buttons, 2))
         if len(pending["pick"]) == opts.must_choose:
             label = t("✅ {name}: take {damage}", name=_short(fighter.name), damage=pending["dmg"])
-            rows.append([_button(label, LgTakeCD(tid=tid, v=v, c=cid))])
+            rows.append([button(label, LgTakeCD(tid=tid, v=v, c=cid))])
     return rows
 
 
 def _extra_rows(t: Translator, tracker: TrackerDTO, roster: dict[int, Fighter]) -> Rows:
     tid, v = tracker.id, tracker.version
-    rows: Rows = [[_button(t("💥 Extra damage (GM)"), LgExtraCD(tid=tid, v=v, c=0))]]
+    rows: Rows = [[button(t("💥 Extra damage (GM)"), LgExtraCD(tid=tid, v=v, c=0))]]
     if tracker.state.get("extra"):
         hits = [
-            _button(f"💥 +1 {_short(roster[c].name)}", LgExtraCD(tid=tid, v=v, c=c))
+            button(f"💥 +1 {_short(roster[c].name)}", LgExtraCD(tid=tid, v=v, c=c))
             for c in service.ids(tracker.state)
             if c in roster
         ]
-        rows.extend(hits[i : i + 2] for i in range(0, len(hits), 2))
+        rows.extend(in_rows(hits, 2))
     return rows
 
 
@@ -456,7 +452,7 @@ def keyboard(
         rows = _roll_rows(t, tracker, roster) + _damage_rows(t, tracker, roster)
         rows += _extra_rows(t, tracker, roster)
     end = t("⏹ Stop") if tracker.kind == DUEL else t("⏹ End")
-    last = [_button(end, LgEndCD(tid=tracker.id, v=tracker.version))]
+    last = [button(end, LgEndCD(tid=tracker.id, v=tracker.version))]
     if tracker.version > 1:
         last.insert(0, undo_button(t, tracker))
     rows.append(last)

@@ -17,7 +17,7 @@ from engine.systems import storyteller as st
 from engine.systems.storyteller import DamageKind, HealthTrack
 from engine.systems.storyteller.rolls import result_of
 from engine.text import msg
-from handlers.trackers.common import clip, undo_button
+from handlers.trackers.common import button, clip, in_rows, undo_button
 
 # --- callback data: one class per action -----------------------------------------------------
 
@@ -289,10 +289,6 @@ def scene_text(
 # --- keyboards -------------------------------------------------------------------------------
 
 
-def _button(text: str, data: CallbackData) -> InlineKeyboardButton:
-    return InlineKeyboardButton(text=text, callback_data=data.pack())
-
-
 def scene_keyboard(
     t: Translator, tracker: TrackerDTO, found: dict[int, tuple[Any, st.Character]]
 ) -> InlineKeyboardMarkup | None:
@@ -301,41 +297,41 @@ def scene_keyboard(
     if phase == "ended" or not tracker.is_open:
         return None
     rows: list[list[InlineKeyboardButton]] = []
-    end = _button(t("🏁 End"), ZtViewCD(tracker_id=tid, v=v, s="e", m="e"))
+    end = button(t("🏁 End"), ZtViewCD(tracker_id=tid, v=v, s="e", m="e"))
     if phase == "setup":
         toggles = [
-            _button(
+            button(
                 ("✅ " if cid in state["chosen"] else "▫️ ") + state["names"].get(str(cid), "?"),
                 ZtToggleCD(tracker_id=tid, v=v, cid=cid),
             )
             for cid in state["pool"]
         ]
-        rows += [toggles[i : i + 2] for i in range(0, len(toggles), 2)]
-        rows.append([_button(t("▶️ Start"), ZtStartCD(tracker_id=tid, v=v))])
+        rows += in_rows(toggles, 2)
+        rows.append([button(t("▶️ Start"), ZtStartCD(tracker_id=tid, v=v))])
     else:
         actor = service.actor_id(state)
         first = [
-            _button(t("🎲 Roll"), ZtViewCD(tracker_id=tid, v=v, s="a", m="r")),
+            button(t("🎲 Roll"), ZtViewCD(tracker_id=tid, v=v, s="a", m="r")),
         ]
         entry = service.extended_of(state, actor) if actor is not None else None
         if entry is not None and service.can_roll_extended(state, actor or 0):
             action = service.extended_action(entry)
-            first.append(_button(
+            first.append(button(
                 f"🧩 {action.accumulated}/{action.target}",
                 ZtExtRollCD(tracker_id=tid, v=v),
             ))  # fmt: skip
-        first.append(_button(t("⏭ Next"), ZtNextCD(tracker_id=tid, v=v)))
+        first.append(button(t("⏭ Next"), ZtNextCD(tracker_id=tid, v=v)))
         rows.append(first)
-        second = [_button(t("🩸 Health"), ZtViewCD(tracker_id=tid, v=v, s="h", m="h"))]
+        second = [button(t("🩸 Health"), ZtViewCD(tracker_id=tid, v=v, s="h", m="h"))]
         if entry is None:
-            second.append(_button(t("🧩 Extended"), ZtViewCD(tracker_id=tid, v=v, s="a", m="x")))
+            second.append(button(t("🧩 Extended"), ZtViewCD(tracker_id=tid, v=v, s="a", m="x")))
         rows.append(second)
     rows.append([undo_button(t, tracker), end] if v > 1 else [end])
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
 def _back(t: Translator, tracker: TrackerDTO) -> list[InlineKeyboardButton]:
-    return [_button(t("⬅️ Back"), ZtViewCD(tracker_id=tracker.id, v=tracker.version, s="m"))]
+    return [button(t("⬅️ Back"), ZtViewCD(tracker_id=tracker.id, v=tracker.version, s="m"))]
 
 
 def chooser_keyboard(
@@ -351,24 +347,24 @@ def chooser_keyboard(
 
     if view.s == "a" and sheet is not None:
         buttons = [
-            _button(f"{_trait(t, a.value)} {sheet.attributes.get(a)}", nav("b", a=i))
+            button(f"{_trait(t, a.value)} {sheet.attributes.get(a)}", nav("b", a=i))
             for i, a in enumerate(service.ATTRIBUTES)
         ]
-        rows += [buttons[i : i + 3] for i in range(0, len(buttons), 3)]
+        rows += in_rows(buttons, 3)
     elif view.s == "b" and sheet is not None:
         buttons = [
-            _button(f"{_trait(t, ab.key)} {ab.dots}", nav("d", b=i))
+            button(f"{_trait(t, ab.key)} {ab.dots}", nav("d", b=i))
             for i, ab in enumerate(sheet.abilities)
             if ab.dots > 0
         ]
-        rows += [buttons[i : i + 3] for i in range(0, len(buttons), 3)]
-        rows.append([_button(t("No ability"), nav("d", b=-1))])
+        rows += in_rows(buttons, 3)
+        rows.append([button(t("No ability"), nav("d", b=-1))])
     elif view.s == "d":
         if view.m == "x":
-            diffs = [_button(_difficulty(t, d), nav("t", d=d)) for d in service.DIFFICULTIES]
+            diffs = [button(_difficulty(t, d), nav("t", d=d)) for d in service.DIFFICULTIES]
         else:
             diffs = [
-                _button(
+                button(
                     _difficulty(t, d),
                     ZtRollCD(tracker_id=tid, v=v, a=view.a, b=view.b, d=d, w=view.w),
                 )
@@ -377,39 +373,39 @@ def chooser_keyboard(
         rows += [diffs[:4], diffs[4:]]
         if view.m == "r":
             label = t("💪 Willpower: on") if view.w else t("💪 Willpower: off")
-            rows.append([_button(label, nav("d", w=0 if view.w else 1))])
+            rows.append([button(label, nav("d", w=0 if view.w else 1))])
     elif view.s == "t":
         targets = [
-            _button(str(g), ZtExtStartCD(tracker_id=tid, v=v, a=view.a, b=view.b, d=view.d, g=g))
+            button(str(g), ZtExtStartCD(tracker_id=tid, v=v, a=view.a, b=view.b, d=view.d, g=g))
             for g in service.TARGETS
         ]
         rows += [targets[:5], targets[5:]]
     elif view.s == "h":
         people = [
-            _button(state["names"].get(str(cid), "?"), nav("k", c=cid)) for cid in state["order"]
+            button(state["names"].get(str(cid), "?"), nav("k", c=cid)) for cid in state["order"]
         ]
-        rows += [people[i : i + 2] for i in range(0, len(people), 2)]
+        rows += in_rows(people, 2)
     elif view.s == "k":
         rows.append([
-            _button("+" + BOX[kind] + " " + t(KIND_NAME[kind]),
+            button("+" + BOX[kind] + " " + t(KIND_NAME[kind]),
                     ZtHealthCD(tracker_id=tid, v=v, c=view.c, op=op))
             for op, kind in (("b", DamageKind.BASHING), ("l", DamageKind.LETHAL),
                              ("a", DamageKind.AGGRAVATED))
         ])  # fmt: skip
         rows.append([
-            _button("−" + BOX[kind] + " " + t(KIND_NAME[kind]),
+            button("−" + BOX[kind] + " " + t(KIND_NAME[kind]),
                     ZtHealthCD(tracker_id=tid, v=v, c=view.c, op=op))
             for op, kind in (("hb", DamageKind.BASHING), ("hl", DamageKind.LETHAL),
                              ("ha", DamageKind.AGGRAVATED))
         ])  # fmt: skip
         soaks = [
-            _button(t("🛡 {n} bashing, soak", n=n), ZtHealthCD(tracker_id=tid, v=v, c=view.c,
+            button(t("🛡 {n} bashing, soak", n=n), ZtHealthCD(tracker_id=tid, v=v, c=view.c,
                                                               op=f"s{n}"))
             for n in service.SOAK_AMOUNTS
         ]  # fmt: skip
         rows += [soaks[:2], soaks[2:]]
     elif view.s == "e":
-        rows.append([_button(t("🏁 Yes, end it"), ZtEndCD(tracker_id=tid, v=v))])
+        rows.append([button(t("🏁 Yes, end it"), ZtEndCD(tracker_id=tid, v=v))])
     rows.append(_back(t, tracker))
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
