@@ -22,6 +22,7 @@ from bot.middlewares import (
     UnitOfWorkMiddleware,
 )
 from bot.outbound import Limits, OutboundLimiter, ResilienceMiddleware
+from bot.polling import SafeOffsetDispatcher
 
 
 def create_bot(token: str, *, api_url: str | None, limits: Limits | None = None) -> Bot:
@@ -49,7 +50,7 @@ def create_dispatcher(
 ) -> Dispatcher:
     # One update at a time per chat and user (wizard steps must not overtake each other);
     # different users and chats still run concurrently.
-    dp = Dispatcher(
+    dp = SafeOffsetDispatcher(
         storage=PostgresStorage(fsm_engine),
         events_isolation=SimpleEventIsolation(),
         disable_fsm=True,  # registered below, inside the FSM memo scope
