@@ -9,18 +9,15 @@ from typing import Any
 from bot.emulator import ChatMessage
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, BOB, GM, GROUP, create_game, seat_table
+from tests.helpers.table import WAIT, current, press_data, tracker_rolls
 from tests.trackers.cliche_helpers import (
-    WAIT,
-    current,
     find,
     has,
     hero,
     insert,
-    logged_rolls,
     lost,
     open_fight,
     press,
-    press_data,
     table,
     tracker_row,
 )
@@ -101,7 +98,7 @@ async def test_a_scripted_fight_from_set_up_to_the_end(running: Harness) -> None
     rolls = _rolls(row["state"])
     # Every roll is in the verifiable log under trk:<tracker>:<version>:<fighter>, with the
     # cliché's dice (Alice's first roll pumped: 5d6).
-    logged = await logged_rolls(h)
+    logged = await tracker_rolls(h)
     assert [faces for _, _, faces in logged] == [r["faces"] for r in rolls]
     assert all(rid.startswith(f"trk:{row['id']}:") for rid, _, _ in logged)
     opening = next(expr for rid, expr, _ in logged if rid.endswith(f":c{alice}"))
@@ -295,7 +292,7 @@ async def test_a_physical_fight_logs_the_hard_hit_die(running: Harness) -> None:
     row = await tracker_row(h)
     assert row["status"] == "ended"
     log = row["state"]["log"]
-    logged = {rid: (expr, faces) for rid, expr, faces in await logged_rolls(h)}
+    logged = {rid: (expr, faces) for rid, expr, faces in await tracker_rolls(h)}
     hard = [e for e in log if e["k"] == "won" and e["kind"] == "graded"]
     dice = [faces for rid, (expr, faces) in logged.items() if rid.endswith(":g")]
     # Each hard hit (attack ≥ 2 × defence) drew one more logged 1d6: that many dice lost.
