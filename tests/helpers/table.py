@@ -14,7 +14,7 @@ from bot.emulator import CallbackAnswer, ChatMessage
 from bot.systems import SYSTEMS
 from engine.common import SheetModel
 from tests.conftest import Harness
-from tests.games.helpers import GROUP, buttons
+from tests.games.helpers import ALICE, GROUP, buttons
 
 WAIT = 30.0
 """Seconds to wait for an answer on a loaded machine: a generous bound, never a sleep."""
@@ -52,12 +52,18 @@ async def seat(h: Harness, user: int, *, chat_id: int = GROUP) -> None:
 
 
 async def insert_character(
-    h: Harness, system: str, character: SheetModel, *, owner: int | None, npc: bool = False,
-    status: str = "active", chat_id: int = GROUP,
-) -> int:  # fmt: skip
-    """A character (``status`` active = approved) straight into the chat's game; returns its id.
-
-    A player's owner is seated as a player first; an NPC's owner (the GM, or none) is not."""
+    h: Harness,
+    system: str,
+    character: SheetModel,
+    *,
+    owner: int | None = ALICE,
+    npc: bool = False,
+    status: str = "active",
+    chat_id: int = GROUP,
+) -> int:
+    """A character of ``owner`` (``status`` active = approved) straight into the chat's game, no
+    wizard; returns its id. A player's owner is seated as a player first; an NPC's owner (the GM,
+    or none) is not."""
     if owner is not None and not npc:
         await seat(h, owner, chat_id=chat_id)
     gid = await game_id(h, chat_id)

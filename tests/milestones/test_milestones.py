@@ -21,15 +21,7 @@ from engine.text import msg
 from handlers.views import milestones as views
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, BOB, GM, GROUP, buttons, create_game, seat_table
-
-
-async def _game_id(h: Harness) -> int:
-    async with h.engine.connect() as conn:
-        row = await conn.execute(
-            text("SELECT id FROM games WHERE chat_id = :chat AND archived_at IS NULL"),
-            {"chat": GROUP},
-        )
-        return int(row.scalar_one())
+from tests.helpers import table as tb
 
 
 async def _insert(engine: AsyncEngine, game_id: int, system: str, sheet: SheetModel,
@@ -100,7 +92,7 @@ async def _table(
 ) -> list[int]:
     seat_table(h)
     await create_game(h, system, "Вехи")
-    game_id = await _game_id(h)
+    game_id = await tb.game_id(h)
     return [await _insert(h.engine, game_id, system, s, owner) for s, owner in sheets]
 
 
@@ -266,7 +258,7 @@ async def test_each_system_applies_what_it_previewed(running: Harness) -> None:
     seat_table(h)
     for system, kind, sheet, rule in _cases():
         await create_game(h, system, "Вехи")
-        game_id = await _game_id(h)
+        game_id = await tb.game_id(h)
         cid = await _insert(h.engine, game_id, system, sheet, ALICE)
         preview = await _preview(h, kind)
         assert sheet.name in preview.text and "→" in preview.text  # type: ignore[attr-defined]

@@ -3,11 +3,24 @@ the open conflict's board; using one adds +2 without a fate point and takes it o
 
 from __future__ import annotations
 
+from bot.emulator import ChatMessage
 from engine.systems import fate
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, BOB, GM, GROUP, buttons
 from tests.helpers import table as tb
 from tests.trackers import fate_helpers as fh
+
+
+async def _free_invoke(h: Harness, card: ChatMessage, use: str) -> str:
+    """Open the card's invoke menu as Alice; the data of the free invoke for ``use``."""
+    pressed = h.emu.press_button(ALICE, GROUP, card.message_id, 0)
+    await h.emu.wait_callback_answer(pressed.callback_query_id)
+    await h.emu.wait_for(lambda: "fzf:" in str(card.reply_markup))
+    return next(
+        b["callback_data"]
+        for b in buttons(card)
+        if b.get("callback_data", "").startswith("fzf:") and b["callback_data"].endswith(use)
+    )
 
 
 async def test_a_free_invoke_from_the_conflict_on_a_request_card(harness: Harness) -> None:
@@ -32,14 +45,7 @@ async def test_a_free_invoke_from_the_conflict_on_a_request_card(harness: Harnes
     await emu.wait_for(lambda: "ivm:" in str(card.reply_markup))
     rolled_total = await tb.scalar(h, "SELECT result FROM rolls WHERE roll_id LIKE 'req:%'")
 
-    pressed = emu.press_button(ALICE, GROUP, card.message_id, 0)  # the invoke menu
-    await emu.wait_callback_answer(pressed.callback_query_id)
-    await emu.wait_for(lambda: "fzf:" in str(card.reply_markup))
-    free = next(
-        b["callback_data"]
-        for b in buttons(card)
-        if b.get("callback_data", "").startswith("fzf:") and b["callback_data"].endswith("bonus")
-    )
+    free = await _free_invoke(h, card, "bonus")
     assert "Темно" not in str(card.reply_markup)  # only aspects Ира holds invokes on
 
     pressed = emu.press(BOB, GROUP, card.message_id, free)  # not Bob's roll
@@ -58,14 +64,7 @@ async def test_a_free_invoke_from_the_conflict_on_a_request_card(harness: Harnes
     assert "[Ира ×1]" in tb.current(h, tracker).html  # the board shows one left
 
     # The last free invoke on a reroll: a new logged roll for the request, none left.
-    pressed = emu.press_button(ALICE, GROUP, card.message_id, 0)  # the invoke menu again
-    await emu.wait_callback_answer(pressed.callback_query_id)
-    await emu.wait_for(lambda: "fzf:" in str(card.reply_markup))
-    reroll = next(
-        b["callback_data"]
-        for b in buttons(card)
-        if b.get("callback_data", "").startswith("fzf:") and b["callback_data"].endswith("reroll")
-    )
+    reroll = await _free_invoke(h, card, "reroll")  # the invoke menu again
     pressed = emu.press(ALICE, GROUP, card.message_id, reroll)
     assert not (await emu.wait_callback_answer(pressed.callback_query_id)).show_alert
     assert await tb.scalar(h, "SELECT rerolls FROM roll_requests") == 1
