@@ -67,3 +67,11 @@ async def press(
 ) -> CallbackAnswer:
     """Press the tracker's button; returns the answer once the handler (and its edit) ran."""
     return await tb.press_data(h, user, message, find(h, message, prefix, label))
+
+
+async def face_off(h: Harness, tracker: ChatMessage, first: str, second: str) -> None:
+    """The GM puts ``first`` on side 1 and ``second`` on side 2 (each press moves a fighter on
+    to the next side: out → 1 → 2)."""
+    await press(h, GM, tracker, "cfs", first)  # → side 1
+    await press(h, GM, tracker, "cfs", second)  # → side 1
+    await press(h, GM, tracker, "cfs", second)  # → side 2

@@ -11,6 +11,7 @@ from tests.conftest import Harness
 from tests.games.helpers import ALICE, BOB, GM, GROUP, create_game, seat_table
 from tests.helpers.table import WAIT, current, press_data, tracker_rolls
 from tests.trackers.cliche_helpers import (
+    face_off,
     find,
     has,
     hero,
@@ -141,9 +142,7 @@ async def test_stale_button_restart_and_undo_restore_dice(running: Harness) -> N
     alice = await insert(h, hero("Alice", ("Солдат", 3)))
     bob = await insert(h, hero("Bob", ("Драчун", 3)), owner=BOB)
     tracker = await open_fight(h)
-    await press(h, GM, tracker, "cfs", "Alice")
-    await press(h, GM, tracker, "cfs", "Bob")
-    await press(h, GM, tracker, "cfs", "Bob")
+    await face_off(h, tracker, "Alice", "Bob")
     stale = find(h, tracker, "cfg")
     await press(h, GM, tracker, "cfo", "Физический")  # a step: the Start button above is stale
     answer = await press_data(h, GM, tracker, stale)
@@ -272,9 +271,7 @@ async def test_a_physical_fight_logs_the_hard_hit_die(running: Harness) -> None:
     alice = await insert(h, hero("Alice", ("Стрелок", 6)))
     orc = await insert(h, hero("Орк", ("Драчун", 2)), npc=True)
     tracker = await open_fight(h)
-    await press(h, GM, tracker, "cfs", "Alice")
-    await press(h, GM, tracker, "cfs", "Орк")
-    await press(h, GM, tracker, "cfs", "Орк")
+    await face_off(h, tracker, "Alice", "Орк")
     await press(h, GM, tracker, "cfo", "Физический")
     await press(h, GM, tracker, "cfg")
     # The GM (only) grants the orc a bonus die for cover: Драчун 2 + 1 = 3d6.
