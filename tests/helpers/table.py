@@ -58,13 +58,14 @@ async def insert_character(
     *,
     owner: int | None = ALICE,
     npc: bool = False,
+    seated: bool = True,
     status: str = "active",
     chat_id: int = GROUP,
 ) -> int:
     """A character of ``owner`` (``status`` active = approved) straight into the chat's game, no
-    wizard; returns its id. A player's owner is seated as a player first; an NPC's owner (the GM,
-    or none) is not."""
-    if owner is not None and not npc:
+    wizard; returns its id. A player's owner is seated as a player first unless ``seated`` is
+    false; an NPC's owner (the GM, or none) is not."""
+    if owner is not None and not npc and seated:
         await seat(h, owner, chat_id=chat_id)
     gid = await game_id(h, chat_id)
     async with h.engine.begin() as conn:

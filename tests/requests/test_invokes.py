@@ -4,16 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import text
-
 from engine.systems import fate
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, BOB, GM, GROUP, buttons, create_game, seat_table
-from tests.helpers.table import scalar
+from tests.helpers.table import insert_character, scalar
 
 
 async def _hero(h: Harness, fate_points: int) -> None:
-    game_id = await scalar(h, "SELECT id FROM games")
     hero = fate.new_character("Мира").model_copy(
         update={
             "fate_points": fate_points,
@@ -23,15 +20,7 @@ async def _hero(h: Harness, fate_points: int) -> None:
             ),
         }
     )
-    async with h.engine.begin() as conn:
-        await conn.execute(
-            text(
-                "INSERT INTO characters (game_id, owner_user_id, is_npc, system, name, status, "
-                "sheet, schema_version, version) VALUES (:g, :o, false, 'fate', 'Мира', "
-                "'active', CAST(:s AS jsonb), 1, 1)"
-            ),
-            {"g": game_id, "o": ALICE, "s": hero.model_dump_json()},
-        )
+    await insert_character(h, "fate", hero, owner=ALICE, seated=False)
 
 
 async def _rolled_card(h: Harness) -> Any:

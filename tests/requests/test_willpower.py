@@ -3,31 +3,20 @@ one point through the ledger, once."""
 
 from __future__ import annotations
 
-from sqlalchemy import text
-
 from engine.systems import storyteller
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, BOB, GM, GROUP, buttons, create_game, seat_table
-from tests.helpers.table import scalar
+from tests.helpers.table import insert_character, scalar
 
 
 async def test_willpower_before_the_roll(running: Harness) -> None:
     seat_table(running)
     emu = running.emu
     await create_game(running, "storyteller", "Грёзы")
-    game_id = await scalar(running, "SELECT id FROM games")
     hero = storyteller.new_character("Техлана").model_copy(
         update={"willpower": storyteller.PoolTrait(rating=3, pool=1)}
     )
-    async with running.engine.begin() as conn:
-        await conn.execute(
-            text(
-                "INSERT INTO characters (game_id, owner_user_id, is_npc, system, name, status, "
-                "sheet, schema_version, version) VALUES (:g, :o, false, 'storyteller', "
-                "'Техлана', 'active', CAST(:s AS jsonb), 1, 1)"
-            ),
-            {"g": game_id, "o": ALICE, "s": hero.model_dump_json()},
-        )
+    await insert_character(running, "storyteller", hero, owner=ALICE, seated=False)
     said = emu.send_text(ALICE, GROUP, "готова")
     emu.send_text(GM, GROUP, "/request 3d10>=6f1: прыжок", reply_to=said.message_id)
     card = await emu.wait_bot_message(GROUP, contains="🎲", after=said.message_id)
