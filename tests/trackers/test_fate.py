@@ -6,9 +6,6 @@ from __future__ import annotations
 
 import re
 from itertools import pairwise
-from typing import Any
-
-from sqlalchemy import text
 
 from bot.emulator.html import parse_html, utf16_len
 from engine.systems.fate import TrackKind
@@ -19,11 +16,6 @@ from tests.helpers import table as tb
 from tests.trackers import fate_helpers as fh
 
 CAROL = 1003
-
-
-async def _scalar(h: Harness, sql: str) -> Any:
-    async with h.engine.connect() as conn:
-        return (await conn.execute(text(sql))).scalar_one()
 
 
 def _data(h: Harness, tracker: fh.ChatMessage, prefix: str) -> list[str]:
@@ -88,7 +80,7 @@ async def test_a_scripted_conflict_from_opening_to_the_end(harness: Harness) -> 
     # …and the last one on a reroll: a new logged roll, the aspect keeps no invokes.
     await fh.press(h, ALICE, tracker, "fzi:", "🔄 «Укрытие")
     assert re.search(r"Укрытие за ящиками</i>(?! \[)", tb.current(h, tracker).html)
-    assert await _scalar(h, "SELECT count(*) FROM rolls WHERE roll_id LIKE 'trk%re'") == 1
+    assert await tb.scalar(h, "SELECT count(*) FROM rolls WHERE roll_id LIKE 'trk%re'") == 1
     await fh.press(h, ALICE, tracker, "fzr:")
     # A hit: the orc's owner (the GM) takes it with a consequence the engine allows.
     assert fh.has(h, tracker, "fzb:")
