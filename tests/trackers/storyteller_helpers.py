@@ -66,15 +66,11 @@ def data(message: ChatMessage, prefix: str, contains: str = "") -> str:
     return tb.button_data(message, prefix + ":", contains)
 
 
-async def press(h: Harness, user: int, message: ChatMessage, callback: str) -> CallbackAnswer:
-    return await tb.press_data(h, user, message, callback)
-
-
 async def tap(
     h: Harness, user: int, message: ChatMessage, prefix: str, contains: str = ""
 ) -> CallbackAnswer:
     """Press a button that must work (no alert)."""
-    answer = await press(h, user, message, data(message, prefix, contains))
+    answer = await tb.press_data(h, user, message, data(message, prefix, contains))
     assert not answer.show_alert, answer.text
     return answer
 
