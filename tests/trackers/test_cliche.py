@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.emulator import ChatMessage
 from tests.conftest import Harness
-from tests.games.helpers import ALICE, BOB, GM, GROUP, create_game, seat_table
+from tests.games.helpers import ALICE, BOB, GM, GROUP, buttons, create_game, seat_table
 from tests.helpers.table import WAIT, current, press_data, tracker_rolls
 from tests.trackers.cliche_helpers import (
     face_off,
@@ -48,6 +48,19 @@ async def _roll_round(h: Harness, tracker: ChatMessage, who: dict[str, int]) -> 
     raise AssertionError("the round never ended")
 
 
+async def _fight_to_the_end(
+    h: Harness, tracker: ChatMessage, who: dict[str, int]
+) -> dict[str, Any]:
+    """Roll round after round (at most ``MAX_ROUNDS``) until the fight ends; its ended row."""
+    for _ in range(MAX_ROUNDS):
+        if (await tracker_row(h))["status"] != "open":
+            break
+        await _roll_round(h, tracker, who)
+    row = await tracker_row(h)
+    assert row["status"] == "ended"
+    return row
+
+
 async def test_a_scripted_fight_from_set_up_to_the_end(running: Harness) -> None:
     h = running
     await table(h)
@@ -84,15 +97,10 @@ async def test_a_scripted_fight_from_set_up_to_the_end(running: Harness) -> None
     assert (await tracker_row(h))["version"] == row["version"]
     # Alice pumps one die into her first roll: 5d6, then Солдат loses 1 whatever happens.
     await press(h, ALICE, tracker, "cfp")
-    assert "Alice · 5d6" in str([b["text"] for b in _buttons(h, tracker)])
+    assert "Alice · 5d6" in str([b["text"] for b in buttons(current(h, tracker))])
 
     who = {f"c{alice}": ALICE, f"c{orc}": GM}
-    for _ in range(MAX_ROUNDS):
-        if (await tracker_row(h))["status"] != "open":
-            break
-        await _roll_round(h, tracker, who)
-    row = await tracker_row(h)
-    assert row["status"] == "ended"
+    row = await _fight_to_the_end(h, tracker, who)
 
     # Replay the rules over the logged rolls: ties cost nothing, Alice's win costs the orc 1,
     # the orc's win (inappropriate over appropriate) costs Alice 3; the pump costs 1 once.
@@ -122,18 +130,13 @@ async def test_a_scripted_fight_from_set_up_to_the_end(running: Harness) -> None
     winner = "2" if alice_lost == 4 else "1"
     assert f"Сторона {winner}" in final.text and "🏁" in final.text
     assert f"Alice: −{alice_lost}" in final.text
-    assert not _buttons(h, tracker)
+    assert not buttons(current(h, tracker))
     # The whole fight was one message, edited: nothing else was sent to the group.
     assert len(h.emu.bot_messages(GROUP)) == sent
     assert current(h, tracker).edits >= len(rolls)
     # An ended fight's old button: refused.
     answer = await press_data(h, GM, tracker, f"cfe:{row['id']}:{row['version']}")
     assert answer.show_alert
-
-
-def _buttons(h: Harness, tracker: ChatMessage) -> list[dict[str, Any]]:
-    rows = (current(h, tracker).reply_markup or {}).get("inline_keyboard", [])
-    return [b for r in rows for b in r]
 
 
 async def test_stale_button_restart_and_undo_restore_dice(running: Harness) -> None:
@@ -277,17 +280,12 @@ async def test_a_physical_fight_logs_the_hard_hit_die(running: Harness) -> None:
     # The GM (only) grants the orc a bonus die for cover: Драчун 2 + 1 = 3d6.
     row = await tracker_row(h)
     bonus = f"cfb:{row['id']}:{row['version']}:c{orc}"
-    assert bonus in [b["callback_data"] for b in _buttons(h, tracker)]
+    assert bonus in [b["callback_data"] for b in buttons(current(h, tracker))]
     assert (await press_data(h, ALICE, tracker, bonus)).show_alert
     assert not (await press_data(h, GM, tracker, bonus)).show_alert
     assert has(h, tracker, "cfr", "Орк · 3d6") and "🎁1" in current(h, tracker).text
     who = {f"c{alice}": ALICE, f"c{orc}": GM}
-    for _ in range(MAX_ROUNDS):
-        if (await tracker_row(h))["status"] != "open":
-            break
-        await _roll_round(h, tracker, who)
-    row = await tracker_row(h)
-    assert row["status"] == "ended"
+    row = await _fight_to_the_end(h, tracker, who)
     log = row["state"]["log"]
     logged = {rid: (expr, faces) for rid, expr, faces in await tracker_rolls(h)}
     hard = [e for e in log if e["k"] == "won" and e["kind"] == "graded"]
@@ -387,6 +385,6 @@ async def test_fight_command_refusals(running: Harness) -> None:
     assert "/tracker" in again.text
     # Ending during the set-up frees the table for a new fight.
     await press(h, GM, first, "cfe")
-    assert "🏁" in current(h, first).text and not _buttons(h, first)
+    assert "🏁" in current(h, first).text and not buttons(current(h, first))
     second = await open_fight(h)
     assert second.message_id != first.message_id and has(h, second, "cfs", "Alice")
