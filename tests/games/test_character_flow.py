@@ -34,6 +34,7 @@ from tests.games.helpers import (
     open_wizard,
     seat_table,
 )
+from tests.helpers.table import scalar
 
 
 class StandInSG(StatesGroup):
@@ -74,17 +75,12 @@ async def _submit_via_wizard(h: Harness, user: int, first_message: Any) -> None:
     await h.emu.wait_callback_answer(pressed.callback_query_id)
 
 
-async def _scalar(h: Harness, sql: str) -> Any:
-    async with h.engine.connect() as conn:
-        return (await conn.execute(text(sql))).scalar_one()
-
-
 async def test_submit_approve_sheet_propose_accept_history(table: Harness) -> None:
     emu = table.emu
     announcement = await create_game(table, "matter", "Замок")
     await _submit_via_wizard(table, ALICE, await open_wizard(table, ALICE, announcement))
     assert "sent to the GM" in (await emu.wait_bot_message(ALICE, contains="GM")).text
-    assert await _scalar(table, "SELECT status FROM characters") == "pending"
+    assert await scalar(table, "SELECT status FROM characters") == "pending"
 
     card = await emu.wait_for(  # a non-GM cannot approve
         lambda: next((m for m in emu.bot_messages(GROUP) if "apv:" in str(m.reply_markup)), None)
@@ -92,7 +88,7 @@ async def test_submit_approve_sheet_propose_accept_history(table: Harness) -> No
     pressed = emu.press_button(BOB, GROUP, card.message_id, 0)
     assert (await emu.wait_callback_answer(pressed.callback_query_id)).show_alert
     await approve_latest(table)
-    assert await _scalar(table, "SELECT status FROM characters") == "active"
+    assert await scalar(table, "SELECT status FROM characters") == "active"
     assert "approved" in (await emu.wait_bot_message(ALICE, contains="approved")).text
 
     last = emu.last_bot_message(GROUP)
@@ -110,7 +106,7 @@ async def test_submit_approve_sheet_propose_accept_history(table: Harness) -> No
     await _submit_via_wizard(table, ALICE, editor)
     proposal = await emu.wait_bot_message(GROUP, contains="предлагает")
     assert "Рыцарь II" in proposal.text  # the diff shows the new name
-    assert await _scalar(table, "SELECT name FROM characters") == "Рыцарь"  # not yet applied
+    assert await scalar(table, "SELECT name FROM characters") == "Рыцарь"  # not yet applied
     accept_data = buttons(proposal)[0]["callback_data"]
     pressed = emu.press_button(GM, GROUP, proposal.message_id, 0)
     await emu.wait_callback_answer(pressed.callback_query_id)
@@ -118,7 +114,7 @@ async def test_submit_approve_sheet_propose_accept_history(table: Harness) -> No
                                     if m.message_id == proposal.message_id).edits)  # fmt: skip
     pressed = emu.press(GM, GROUP, proposal.message_id, accept_data)  # again: nothing happens
     assert (await emu.wait_callback_answer(pressed.callback_query_id)).text
-    assert await _scalar(table, "SELECT name || ' v' || version FROM characters") == "Рыцарь II v2"
+    assert await scalar(table, "SELECT name || ' v' || version FROM characters") == "Рыцарь II v2"
 
     emu.send_text(GM, GROUP, "/history Рыцарь")
     history = await emu.wait_bot_message(GROUP, contains="История")
@@ -139,7 +135,7 @@ async def test_return_with_comment_then_resubmit_from_the_draft(table: Harness) 
     emu.send_text(GM, GROUP, "Добавь <предысторию> & мотив")
     note = await emu.wait_bot_message(ALICE, contains="returned")
     assert "&lt;предысторию&gt; &amp; мотив" in note.html
-    assert await _scalar(table, "SELECT status FROM characters") == "returned"
+    assert await scalar(table, "SELECT status FROM characters") == "returned"
 
 
 async def test_gm_edits_directly_and_creates_an_npc(table: Harness) -> None:
@@ -154,7 +150,7 @@ async def test_gm_edits_directly_and_creates_an_npc(table: Harness) -> None:
     emu.send_text(GM, GM, f"/start {token}")
     await _submit_via_wizard(table, GM, await emu.wait_bot_message(GM))
     await emu.wait_bot_message(GROUP, contains="Рыцарь II")
-    assert await _scalar(table, "SELECT version FROM characters") == 2
+    assert await scalar(table, "SELECT version FROM characters") == 2
 
     emu.send_text(ALICE, GROUP, "/npc")
     assert "GM" in (await emu.wait_bot_message(GROUP, contains="GM")).text
@@ -166,7 +162,7 @@ async def test_gm_edits_directly_and_creates_an_npc(table: Harness) -> None:
     await _submit_via_wizard(table, GM, await emu.wait_bot_message(GM, after=before.message_id))
     await emu.wait_bot_message(GROUP, contains="🎭")
     assert (
-        await _scalar(table, "SELECT count(*) FROM characters WHERE is_npc AND status = 'active'")
+        await scalar(table, "SELECT count(*) FROM characters WHERE is_npc AND status = 'active'")
         == 1
     )
 
@@ -216,14 +212,14 @@ async def test_a_second_character_replaces_the_first_and_a_cogm_stays_cogm(
         await _submit_via_wizard(table, user, await open_wizard(table, user, announcement))
         await approve_latest(table)
     assert (
-        await _scalar(
+        await scalar(
             table,
             "SELECT string_agg(status, ',' ORDER BY id) FROM characters "
             f"WHERE owner_user_id = {ALICE}",
         )
         == "retired,active"
     )
-    assert await _scalar(table, f"SELECT role FROM game_members WHERE user_id = {BOB}") == "cogm"
+    assert await scalar(table, f"SELECT role FROM game_members WHERE user_id = {BOB}") == "cogm"
 
 
 async def test_a_stale_proposal_cannot_undo_a_newer_edit(table: Harness) -> None:
@@ -245,4 +241,4 @@ async def test_a_stale_proposal_cannot_undo_a_newer_edit(table: Harness) -> None
     pressed = emu.press_button(GM, GROUP, proposal.message_id, 0)
     answer = await emu.wait_callback_answer(pressed.callback_query_id)
     assert answer.show_alert and answer.text
-    assert await _scalar(table, "SELECT version FROM characters") == 2
+    assert await scalar(table, "SELECT version FROM characters") == 2

@@ -21,15 +21,7 @@ from engine.text import msg
 from handlers.views import milestones as views
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, BOB, GM, GROUP, buttons, create_game, seat_table
-
-
-async def _game_id(h: Harness) -> int:
-    async with h.engine.connect() as conn:
-        row = await conn.execute(
-            text("SELECT id FROM games WHERE chat_id = :chat AND archived_at IS NULL"),
-            {"chat": GROUP},
-        )
-        return int(row.scalar_one())
+from tests.helpers import table as tb
 
 
 async def _insert(engine: AsyncEngine, game_id: int, system: str, sheet: SheetModel,
@@ -72,10 +64,6 @@ async def _press(h: Harness, user: int, message: ChatMessage, prefix: str) -> An
     return await h.emu.wait_callback_answer(pressed.callback_query_id)
 
 
-def _current(h: Harness, message: ChatMessage) -> ChatMessage:
-    return next(m for m in h.emu.bot_messages(GROUP) if m.message_id == message.message_id)
-
-
 async def _picker(h: Harness) -> ChatMessage:
     last = h.emu.last_bot_message(GROUP)
     h.emu.send_text(GM, GROUP, "/milestone")
@@ -86,7 +74,7 @@ async def _preview(h: Harness, kind: str) -> ChatMessage:
     picker = await _picker(h)
     answer = await _press(h, GM, picker, f"mlk:{kind}")
     assert not answer.show_alert
-    return _current(h, picker)
+    return tb.current(h, picker)
 
 
 def _body(message: ChatMessage) -> list[str]:
@@ -100,7 +88,7 @@ async def _table(
 ) -> list[int]:
     seat_table(h)
     await create_game(h, system, "Вехи")
-    game_id = await _game_id(h)
+    game_id = await tb.game_id(h)
     return [await _insert(h.engine, game_id, system, s, owner) for s, owner in sheets]
 
 
@@ -143,7 +131,7 @@ async def test_fate_minor_milestone_preview_apply_notice_undo(running: Harness) 
     assert await _sheets(h.engine) == before
 
     await _press(h, GM, preview, "mlc:")
-    notice = _current(h, preview)
+    notice = tb.current(h, preview)
     assert _body(notice) == _body(preview)  # the notice lists what the preview showed
     after = await _sheets(h.engine)
     assert after[mira]["fate_points"] == 3 and after[mira]["stress"]["physical"] == []
@@ -160,12 +148,12 @@ async def test_fate_minor_milestone_preview_apply_notice_undo(running: Harness) 
         batches = (await conn.execute(text("SELECT DISTINCT batch FROM ledger"))).all()
     assert len(batches) == 1  # one batch for the whole table
 
-    refused = await _press(h, BOB, _current(h, preview), "mlu:")
+    refused = await _press(h, BOB, tb.current(h, preview), "mlu:")
     assert refused.show_alert
     assert await _sheets(h.engine) == after
-    await _press(h, GM, _current(h, preview), "mlu:")
+    await _press(h, GM, tb.current(h, preview), "mlu:")
     assert await _sheets(h.engine) == before
-    undone = _current(h, preview)
+    undone = tb.current(h, preview)
     assert "↩️" in undone.text.splitlines()[-1] and not buttons(undone)
 
 
@@ -177,7 +165,7 @@ async def test_undo_is_refused_after_an_hour_and_after_a_later_change(running: H
     applied = await _sheets(h.engine)
     async with h.engine.begin() as conn:
         await conn.execute(text("UPDATE ledger SET created_at = created_at - interval '61 min'"))
-    assert (await _press(h, GM, _current(h, preview), "mlu:")).show_alert
+    assert (await _press(h, GM, tb.current(h, preview), "mlu:")).show_alert
     assert await _sheets(h.engine) == applied
     async with h.engine.begin() as conn:
         await conn.execute(text("UPDATE ledger SET created_at = now()"))
@@ -186,7 +174,7 @@ async def test_undo_is_refused_after_an_hour_and_after_a_later_change(running: H
     assert [b["callback_data"] for b in buttons(nothing)] == ["mlx"]
     async with h.engine.begin() as conn:  # a later ledger action of another kind
         await conn.execute(text("UPDATE ledger SET batch = 'other' "))
-    assert (await _press(h, GM, _current(h, preview), "mlu:")).show_alert
+    assert (await _press(h, GM, tb.current(h, preview), "mlu:")).show_alert
     assert await _sheets(h.engine) == applied
 
 
@@ -206,7 +194,7 @@ async def test_a_stale_preview_is_refused_and_shown_again(running: Harness) -> N
     answer = await _press(h, GM, preview, "mlc:")
     assert answer.show_alert
     assert await _sheets(h.engine) == before
-    fresh = _current(h, preview)
+    fresh = tb.current(h, preview)
     assert "0 → 3" in fresh.text and "1 → 3" not in fresh.text
     await _press(h, GM, fresh, "mlc:")
     assert (await _sheets(h.engine))[mira]["fate_points"] == 3
@@ -219,7 +207,7 @@ async def test_a_non_gm_cannot_open_or_pick(running: Harness) -> None:
     before = await _sheets(h.engine)
     answer = await _press(h, ALICE, picker, "mlk:minor")
     assert answer.show_alert
-    assert _current(h, picker).edits == 0 and await _sheets(h.engine) == before
+    assert tb.current(h, picker).edits == 0 and await _sheets(h.engine) == before
     last = h.emu.last_bot_message(GROUP)
     h.emu.send_text(ALICE, GROUP, "/milestone")
     reply = await h.emu.wait_bot_message(GROUP, after=last.message_id if last else 0)
@@ -266,12 +254,12 @@ async def test_each_system_applies_what_it_previewed(running: Harness) -> None:
     seat_table(h)
     for system, kind, sheet, rule in _cases():
         await create_game(h, system, "Вехи")
-        game_id = await _game_id(h)
+        game_id = await tb.game_id(h)
         cid = await _insert(h.engine, game_id, system, sheet, ALICE)
         preview = await _preview(h, kind)
         assert sheet.name in preview.text and "→" in preview.text  # type: ignore[attr-defined]
         await _press(h, GM, preview, "mlc:")
-        notice = _current(h, preview)
+        notice = tb.current(h, preview)
         assert _body(notice) == _body(preview)
         expected, changes = rule(sheet)
         assert changes
@@ -295,7 +283,7 @@ async def test_a_double_press_applies_once_and_keeps_the_notice(running: Harness
     async with h.engine.connect() as conn:
         batches = (await conn.execute(text("SELECT count(DISTINCT batch) FROM ledger"))).scalar()
     assert batches == 1
-    notice = _current(h, preview)
+    notice = tb.current(h, preview)
     assert _body(notice) == _body(preview) and any(
         "mlu:" in b["callback_data"] for b in buttons(notice)
     )
@@ -326,14 +314,14 @@ async def test_cliche_advancement_rolls_are_logged_and_applied(running: Harness)
     advanced = all(f % 2 == 0 for f in faces)
     sheet = (await _sheets(h.engine))[cid]
     assert sheet["cliches"][0]["dice"] == (3 if advanced else 2)
-    notice = _current(h, preview)
+    notice = tb.current(h, preview)
     assert " ".join(str(f) for f in faces) in notice.text
     # A late press of Confirm on the notice rolls nothing more and leaves the notice alone.
     late = h.emu.press(GM, GROUP, preview.message_id, "mlc:end_of_adventure")
     assert (await h.emu.wait_callback_answer(late.callback_query_id)).show_alert
     async with h.engine.connect() as conn:
         assert (await conn.execute(text("SELECT count(*) FROM rolls"))).scalar_one() == 1
-    assert _current(h, preview).text == notice.text
+    assert tb.current(h, preview).text == notice.text
 
 
 async def test_statements_do_not_grow_with_the_table(clean_db: AsyncEngine) -> None:

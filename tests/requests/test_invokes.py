@@ -4,20 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import text
-
 from engine.systems import fate
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, BOB, GM, GROUP, buttons, create_game, seat_table
-
-
-async def _scalar(h: Harness, sql: str) -> Any:
-    async with h.engine.connect() as conn:
-        return (await conn.execute(text(sql))).scalar_one()
+from tests.helpers.table import insert_character, scalar
 
 
 async def _hero(h: Harness, fate_points: int) -> None:
-    game_id = await _scalar(h, "SELECT id FROM games")
     hero = fate.new_character("Мира").model_copy(
         update={
             "fate_points": fate_points,
@@ -27,15 +20,7 @@ async def _hero(h: Harness, fate_points: int) -> None:
             ),
         }
     )
-    async with h.engine.begin() as conn:
-        await conn.execute(
-            text(
-                "INSERT INTO characters (game_id, owner_user_id, is_npc, system, name, status, "
-                "sheet, schema_version, version) VALUES (:g, :o, false, 'fate', 'Мира', "
-                "'active', CAST(:s AS jsonb), 1, 1)"
-            ),
-            {"g": game_id, "o": ALICE, "s": hero.model_dump_json()},
-        )
+    await insert_character(h, "fate", hero, owner=ALICE, seated=False)
 
 
 async def _rolled_card(h: Harness) -> Any:
@@ -60,7 +45,7 @@ async def test_invoke_adds_two_and_spends_a_fate_point_both_logged(running: Harn
     await create_game(running, "fate", "Хроники")
     await _hero(running, fate_points=1)
     card = await _rolled_card(running)
-    rolled_total = await _scalar(running, "SELECT result FROM rolls")
+    rolled_total = await scalar(running, "SELECT result FROM rolls")
 
     pressed = emu.press(BOB, GROUP, card.message_id, buttons(card)[0]["callback_data"])
     assert (await emu.wait_callback_answer(pressed.callback_query_id)).show_alert  # not Bob's
@@ -75,9 +60,9 @@ async def test_invoke_adds_two_and_spends_a_fate_point_both_logged(running: Harn
         lambda: "Total with invokes" in card.text or "Итог с призывами" in card.text
     )
     assert f"{rolled_total + 2}" in card.text
-    assert await _scalar(running, "SELECT (sheet->>'fate_points')::int FROM characters") == 0
-    assert await _scalar(running, "SELECT kind FROM ledger") == "fate.invoke"
-    assert await _scalar(running, "SELECT bonus FROM roll_requests") == 2
+    assert await scalar(running, "SELECT (sheet->>'fate_points')::int FROM characters") == 0
+    assert await scalar(running, "SELECT kind FROM ledger") == "fate.invoke"
+    assert await scalar(running, "SELECT bonus FROM roll_requests") == 2
 
     # the same aspect again, and with no fate point left: refused, nothing changes
     pressed = emu.press(ALICE, GROUP, card.message_id, plus_two)
@@ -85,8 +70,8 @@ async def test_invoke_adds_two_and_spends_a_fate_point_both_logged(running: Harn
     reroll = plus_two.replace(":0:bonus", ":1:reroll")
     pressed = emu.press(ALICE, GROUP, card.message_id, reroll)
     assert (await emu.wait_callback_answer(pressed.callback_query_id)).show_alert
-    assert await _scalar(running, "SELECT count(*) FROM ledger") == 1
-    assert await _scalar(running, "SELECT count(*) FROM rolls") == 1
+    assert await scalar(running, "SELECT count(*) FROM ledger") == 1
+    assert await scalar(running, "SELECT count(*) FROM rolls") == 1
 
 
 async def test_a_reroll_is_a_new_logged_roll(running: Harness) -> None:
@@ -99,8 +84,8 @@ async def test_a_reroll_is_a_new_logged_roll(running: Harness) -> None:
     pressed = emu.press(ALICE, GROUP, card.message_id, data)
     await emu.wait_callback_answer(pressed.callback_query_id)
     await emu.wait_for(lambda: "Log #2" in card.text or "Журнал №2" in card.text)
-    rid = await _scalar(running, "SELECT id FROM roll_requests")
-    assert await _scalar(running, "SELECT string_agg(roll_id, ',' ORDER BY seq) FROM rolls") == (
+    rid = await scalar(running, "SELECT id FROM roll_requests")
+    assert await scalar(running, "SELECT string_agg(roll_id, ',' ORDER BY seq) FROM rolls") == (
         f"req:{rid},req:{rid}:re1"
     )
-    assert await _scalar(running, "SELECT (sheet->>'fate_points')::int FROM characters") == 1
+    assert await scalar(running, "SELECT (sheet->>'fate_points')::int FROM characters") == 1

@@ -17,12 +17,7 @@ from engine.systems import cliche, lifegear, matter
 from handlers.views.dice import percent
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, BOB, GM, GROUP, buttons, create_game, seat_table
-from tests.sheet_rolls.test_e2e import _insert_character
-
-
-async def _scalar(h: Harness, sql: str) -> Any:
-    async with h.engine.connect() as conn:
-        return (await conn.execute(text(sql))).scalar_one()
+from tests.helpers.table import insert_character, press_data, scalar
 
 
 async def _request(h: Harness, spec: str) -> Any:
@@ -36,14 +31,9 @@ def _data(card: Any, prefix: str) -> list[str]:
     return [b["callback_data"] for b in buttons(card) if b["callback_data"].startswith(prefix)]
 
 
-async def _press(h: Harness, user: int, card: Any, data: str) -> Any:
-    pressed = h.emu.press(user, GROUP, card.message_id, data)
-    return await h.emu.wait_callback_answer(pressed.callback_query_id)
-
-
 async def _roll(h: Harness, card: Any) -> None:
     edits = card.edits
-    await _press(h, ALICE, card, _data(card, "rq:")[0])
+    await press_data(h, ALICE, card, _data(card, "rq:")[0])
     await h.emu.wait_for(lambda: card.edits > edits and "#1" in card.text)
 
 
@@ -51,14 +41,14 @@ async def test_cliche_pump_adds_dice_and_costs_them_after_the_roll(running: Harn
     seat_table(running)
     await create_game(running, "cliche", "Серенити")
     hero = cliche.Character(name="Мэл", cliches=(cliche.Cliche(name="Солдат", dice=3),))
-    await _insert_character(running, "cliche", hero)
+    await insert_character(running, "cliche", hero)
     card = await _request(running, "Солдат vs 10")
     assert percent(distribution("3d6").p_at_least(10)) in card.text
     pumps = _data(card, "rqp:")
     assert len(pumps) == 3  # 1..the cliché's dice
 
-    assert (await _press(running, BOB, card, pumps[1])).show_alert  # not Bob's roll
-    assert await _scalar(running, "SELECT expression FROM roll_requests") == "3d6"
+    assert (await press_data(running, BOB, card, pumps[1])).show_alert  # not Bob's roll
+    assert await scalar(running, "SELECT expression FROM roll_requests") == "3d6"
 
     edits = card.edits
     presses = [running.emu.press(ALICE, GROUP, card.message_id, pumps[1]) for _ in range(8)]
@@ -70,20 +60,20 @@ async def test_cliche_pump_adds_dice_and_costs_them_after_the_roll(running: Harn
     assert "Pumped +2" in card.text and "«Солдат»" in card.text
     assert percent(distribution("5d6").p_at_least(10)) in card.text
     assert _data(card, "rqp:") == []
-    assert (await _press(running, ALICE, card, pumps[0])).show_alert  # once only
-    assert await _scalar(running, "SELECT expression FROM roll_requests") == "5d6"
-    assert await _scalar(running, "SELECT count(*) FROM ledger") == 0  # paid after the roll
+    assert (await press_data(running, ALICE, card, pumps[0])).show_alert  # once only
+    assert await scalar(running, "SELECT expression FROM roll_requests") == "5d6"
+    assert await scalar(running, "SELECT count(*) FROM ledger") == 0  # paid after the roll
 
     await _roll(running, card)
-    assert await _scalar(running, "SELECT expression FROM rolls") == "5d6"
-    faces = await _scalar(running, "SELECT faces FROM rolls")
+    assert await scalar(running, "SELECT expression FROM rolls") == "5d6"
+    faces = await scalar(running, "SELECT faces FROM rolls")
     assert len(faces) == 5
     result = roll("5d6", ScriptedSource(faces), stored=True)
     words = outcome_words(SheetRoll("5d6", "Солдат (3)", 10, "cliche"), result, "en")
     assert words in card.text and "lost that many dice" in card.text
-    assert await _scalar(running, "SELECT kind FROM ledger") == "cliche.pump"
+    assert await scalar(running, "SELECT kind FROM ledger") == "cliche.pump"
     lost = "SELECT (sheet->'cliches'->0->>'lost')::int FROM characters"
-    assert await _scalar(running, lost) == 2
+    assert await scalar(running, lost) == 2
 
 
 async def test_matter_modifiers_only_by_the_gm(running: Harness) -> None:
@@ -92,38 +82,38 @@ async def test_matter_modifiers_only_by_the_gm(running: Harness) -> None:
     hero = matter.new_character("Пепел").model_copy(
         update={"skills": {s.value: 0 for s in matter.Skill} | {"brutality": 2}}
     )
-    await _insert_character(running, "matter", hero)
+    await insert_character(running, "matter", hero)
     card = await _request(running, "Жестокость")
     assert percent(matter_pool(2).at_least_1) in card.text
     mods = {int(d.rsplit(":", 1)[1]): d for d in _data(card, "rqm:")}
     assert sorted(mods) == [-3, -1, 1, 3]
 
-    assert (await _press(running, ALICE, card, mods[3])).show_alert  # the GM's call only
-    assert await _scalar(running, "SELECT expression FROM roll_requests") == "2d10>=7!"
+    assert (await press_data(running, ALICE, card, mods[3])).show_alert  # the GM's call only
+    assert await scalar(running, "SELECT expression FROM roll_requests") == "2d10>=7!"
 
     edits = card.edits
-    await _press(running, GM, card, mods[3])
+    await press_data(running, GM, card, mods[3])
     await running.emu.wait_for(lambda: card.edits > edits)
     assert percent(matter_pool(5).at_least_1) in card.text
     edits = card.edits
-    await _press(running, GM, card, mods[-1])
+    await press_data(running, GM, card, mods[-1])
     await running.emu.wait_for(lambda: card.edits > edits)
     # one step per side: +3 and −1 → 4 dice
-    assert await _scalar(running, "SELECT expression FROM roll_requests") == "4d10>=7!"
+    assert await scalar(running, "SELECT expression FROM roll_requests") == "4d10>=7!"
     assert percent(matter_pool(4).at_least_1) in card.text and "→" in card.text
     edits = card.edits
-    await _press(running, GM, card, mods[-3])  # replaces −1 → 2 + 3 − 3 = 2
+    await press_data(running, GM, card, mods[-3])  # replaces −1 → 2 + 3 − 3 = 2
     await running.emu.wait_for(lambda: card.edits > edits)
     edits = card.edits
-    await _press(running, GM, card, mods[3])  # pressed again: cleared → 2 − 3 ≤ 0: chance roll
+    await press_data(running, GM, card, mods[3])  # pressed again: cleared → 2 − 3 ≤ 0: chance roll
     await running.emu.wait_for(lambda: card.edits > edits)
-    assert await _scalar(running, "SELECT expression FROM roll_requests") == "chance"
+    assert await scalar(running, "SELECT expression FROM roll_requests") == "chance"
     assert percent(matter_pool(0).at_least_1) in card.text
 
     await running.restart()  # the modifiers are in Postgres, not in the process
     await _roll(running, card)
-    assert await _scalar(running, "SELECT expression FROM rolls") == "chance"
-    assert (await _press(running, GM, card, mods[1])).show_alert  # rolled: nothing changes
+    assert await scalar(running, "SELECT expression FROM rolls") == "chance"
+    assert (await press_data(running, GM, card, mods[1])).show_alert  # rolled: nothing changes
 
 
 async def test_lifegear_weapon_and_stat(running: Harness) -> None:
@@ -151,49 +141,49 @@ async def test_lifegear_weapon_and_stat(running: Harness) -> None:
         ),
         gear=(broken, bow, aim, spent),
     )
-    await _insert_character(running, "lifegear", hero)
+    await insert_character(running, "lifegear", hero)
     card = await _request(running, "Стрельба vs 10")
     assert percent(distribution("1d8+3").p_at_least(10)) in card.text
-    rid = await _scalar(running, "SELECT id FROM roll_requests")
+    rid = await scalar(running, "SELECT id FROM roll_requests")
     weapons = _data(card, f"rqw:{rid}:1:")
     assert _data(card, "rqw:") == [f"rqw:{rid}:1:-1:-1", f"rqw:{rid}:-2:-1:2"]
     assert "Топор" not in str(card.reply_markup)  # broken: not offered
     assert "Друг" not in str(card.reply_markup)  # spent until rest: not offered
 
-    assert (await _press(running, BOB, card, weapons[0])).show_alert
+    assert (await press_data(running, BOB, card, weapons[0])).show_alert
     edits = card.edits
-    await _press(running, ALICE, card, weapons[0])
+    await press_data(running, ALICE, card, weapons[0])
     await running.emu.wait_for(lambda: card.edits > edits)
-    assert await _scalar(running, "SELECT expression FROM roll_requests") == "1d8+1d6+3"
+    assert await scalar(running, "SELECT expression FROM roll_requests") == "1d8+1d6+3"
     assert "Лук" in card.text
     assert percent(distribution("1d8+1d6+3").p_at_least(10)) in card.text
     stats = [d for d in _data(card, "rqw:") if d.endswith(":-2:1:-1")]
     assert len(stats) == 1  # the bow also takes Ловкость
     edits = card.edits
-    await _press(running, ALICE, card, stats[0])
+    await press_data(running, ALICE, card, stats[0])
     await running.emu.wait_for(lambda: card.edits > edits)
-    assert await _scalar(running, "SELECT expression FROM roll_requests") == "1d10+1d6"
+    assert await scalar(running, "SELECT expression FROM roll_requests") == "1d10+1d6"
     assert percent(distribution("1d10+1d6").p_at_least(10)) in card.text
 
     aim_toggle = f"rqw:{rid}:-2:-1:2"
     assert aim_toggle in _data(card, "rqw:") and "Меткость" in str(card.reply_markup)
-    assert (await _press(running, BOB, card, aim_toggle)).show_alert
+    assert (await press_data(running, BOB, card, aim_toggle)).show_alert
     edits = card.edits
-    await _press(running, ALICE, card, aim_toggle)
+    await press_data(running, ALICE, card, aim_toggle)
     await running.emu.wait_for(lambda: card.edits > edits)
-    notation = await _scalar(running, "SELECT expression FROM roll_requests")
+    notation = await scalar(running, "SELECT expression FROM roll_requests")
     assert notation == "1d10+1d6+1d4"
     assert percent(distribution(notation).p_at_least(10)) in card.text and "Меткость" in card.text
 
     await _roll(running, card)
-    assert await _scalar(running, "SELECT expression FROM rolls") == notation
-    faces = await _scalar(running, "SELECT faces FROM rolls")
+    assert await scalar(running, "SELECT expression FROM rolls") == notation
+    faces = await scalar(running, "SELECT faces FROM rolls")
     result = roll(notation, ScriptedSource(faces), stored=True)
     words = outcome_words(SheetRoll(notation, "", 10, "lifegear"), result, "en")
     assert words in card.text
-    assert await _scalar(running, "SELECT kind FROM ledger") == "lifegear.use"
+    assert await scalar(running, "SELECT kind FROM ledger") == "lifegear.use"
     state = "SELECT sheet->'gear'->2->>'state' FROM characters"
-    assert await _scalar(running, state) == "spent"
+    assert await scalar(running, state) == "spent"
 
 
 async def test_lifegear_weapon_broken_before_the_roll_is_refused(running: Harness) -> None:
@@ -203,21 +193,21 @@ async def test_lifegear_weapon_broken_before_the_roll_is_refused(running: Harnes
     hero = lifegear.Character(
         name="Ли", max_lives=3, stats=(lifegear.Stat(name="Стрельба", dice="1d8+3"),), gear=(bow,)
     )
-    await _insert_character(running, "lifegear", hero)
+    await insert_character(running, "lifegear", hero)
     card = await _request(running, "Стрельба vs 10")
-    rid = await _scalar(running, "SELECT id FROM roll_requests")
+    rid = await scalar(running, "SELECT id FROM roll_requests")
     edits = card.edits
-    await _press(running, ALICE, card, f"rqw:{rid}:0:-1:-1")
+    await press_data(running, ALICE, card, f"rqw:{rid}:0:-1:-1")
     await running.emu.wait_for(lambda: card.edits > edits)
     async with running.engine.begin() as conn:  # the bow breaks before Alice rolls
         await conn.execute(
             text("UPDATE characters SET sheet = jsonb_set(sheet, '{gear,0,state}', '\"broken\"')")
         )
-    assert (await _press(running, ALICE, card, _data(card, "rq:")[0])).show_alert
-    assert await _scalar(running, "SELECT count(*) FROM rolls") == 0
+    assert (await press_data(running, ALICE, card, _data(card, "rq:")[0])).show_alert
+    assert await scalar(running, "SELECT count(*) FROM rolls") == 0
     edits = card.edits
-    await _press(running, ALICE, card, f"rqw:{rid}:-1:-1:-1")  # no weapon
+    await press_data(running, ALICE, card, f"rqw:{rid}:-1:-1:-1")  # no weapon
     await running.emu.wait_for(lambda: card.edits > edits)
-    assert await _scalar(running, "SELECT expression FROM roll_requests") == "1d8+3"
+    assert await scalar(running, "SELECT expression FROM roll_requests") == "1d8+3"
     await _roll(running, card)
-    assert await _scalar(running, "SELECT expression FROM rolls") == "1d8+3"
+    assert await scalar(running, "SELECT expression FROM rolls") == "1d8+3"

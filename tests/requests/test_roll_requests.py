@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import asyncio
 
-from sqlalchemy import text
-
 from engine.dice.odds import distribution
 from handlers.views.dice import percent
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, BOB, GM, GROUP, buttons, create_game, seat_table
+from tests.helpers.table import scalar
 
 
 async def _card(h: Harness, spec: str, target: int = ALICE) -> object:
@@ -18,11 +17,6 @@ async def _card(h: Harness, spec: str, target: int = ALICE) -> object:
     last = emu.last_bot_message(GROUP)
     emu.send_text(GM, GROUP, f"/request {spec}", reply_to=said.message_id)
     return await emu.wait_bot_message(GROUP, contains="🎲", after=last.message_id if last else 0)
-
-
-async def _count(h: Harness, sql: str) -> int:
-    async with h.engine.connect() as conn:
-        return int((await conn.execute(text(sql))).scalar_one())
 
 
 async def test_card_shows_exact_odds_and_only_the_player_rolls_once(running: Harness) -> None:
@@ -37,14 +31,14 @@ async def test_card_shows_exact_odds_and_only_the_player_rolls_once(running: Har
     pressed = emu.press(BOB, GROUP, card.message_id, data)  # type: ignore[attr-defined]
     refused = await emu.wait_callback_answer(pressed.callback_query_id)
     assert refused.show_alert and refused.text
-    assert await _count(running, "SELECT count(*) FROM rolls") == 0
+    assert await scalar(running, "SELECT count(*) FROM rolls") == 0
 
     presses = [emu.press(ALICE, GROUP, card.message_id, data) for _ in range(50)]  # type: ignore[attr-defined]
     answers = await asyncio.gather(
         *(emu.wait_callback_answer(p.callback_query_id, timeout=30) for p in presses)
     )
-    assert await _count(running, "SELECT count(*) FROM rolls") == 1
-    assert await _count(running, "SELECT count(*) FROM roll_requests WHERE status = 'rolled'") == 1
+    assert await scalar(running, "SELECT count(*) FROM rolls") == 1
+    assert await scalar(running, "SELECT count(*) FROM roll_requests WHERE status = 'rolled'") == 1
     assert sum(1 for a in answers if a.text and "rolled" in a.text) == 49
     result = next(m for m in emu.bot_messages(GROUP) if m.message_id == card.message_id)  # type: ignore[attr-defined]
     assert (
@@ -71,7 +65,7 @@ async def test_forged_presses_change_nothing(running: Harness) -> None:
     await emu.wait_bot_message(other)
     pressed = emu.press(ALICE, other, sent.message_id, data)
     assert (await emu.wait_callback_answer(pressed.callback_query_id)).show_alert
-    assert await _count(running, "SELECT count(*) FROM rolls WHERE roll_id LIKE 'req:%'") == 0
+    assert await scalar(running, "SELECT count(*) FROM rolls WHERE roll_id LIKE 'req:%'") == 0
 
 
 async def test_only_the_gm_requests_and_a_reply_is_needed(running: Harness) -> None:
@@ -89,4 +83,4 @@ async def test_only_the_gm_requests_and_a_reply_is_needed(running: Harness) -> N
     emu.send_text(GM, GROUP, "/request 1001d6", reply_to=said.message_id)
     bad = await emu.wait_bot_message(GROUP, after=usage.message_id)
     assert "1000" in bad.text
-    assert await _count(running, "SELECT count(*) FROM roll_requests") == 0
+    assert await scalar(running, "SELECT count(*) FROM roll_requests") == 0

@@ -5,20 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import text
-
 from engine.dice.odds import distribution, matter_pool, storyteller_pool
 from engine.systems import fate, matter, storyteller
 from engine.systems.storyteller import AbilityDots, AbilityGroup, Attributes
 from handlers.views.dice import percent
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, BOB, GM, GROUP, buttons, create_game, seat_table
-from tests.sheet_rolls.test_e2e import _insert_character
-
-
-async def _scalar(h: Harness, sql: str) -> Any:
-    async with h.engine.connect() as conn:
-        return (await conn.execute(text(sql))).scalar_one()
+from tests.helpers.table import insert_character, press_data, scalar
 
 
 async def _sheet(h: Harness, name: str) -> Any:
@@ -34,23 +27,18 @@ def _by_text(message: Any, *words: str) -> str:
     return data
 
 
-async def _press(h: Harness, user: int, message: Any, data: str) -> Any:
-    pressed = h.emu.press(user, GROUP, message.message_id, data)
-    return await h.emu.wait_callback_answer(pressed.callback_query_id)
-
-
 async def _step(h: Harness, builder: Any, data: str) -> None:
     edits = builder.edits
-    await _press(h, GM, builder, data)
+    await press_data(h, GM, builder, data)
     await h.emu.wait_for(lambda: builder.edits > edits)
 
 
 async def _open_builder(h: Harness, name: str) -> Any:
     sheet = await _sheet(h, name)
     request = next(b["callback_data"] for b in buttons(sheet) if b["callback_data"][:4] == "rqb:")
-    assert (await _press(h, BOB, sheet, request)).show_alert  # only the GM
-    assert (await _press(h, ALICE, sheet, request)).show_alert
-    await _press(h, GM, sheet, request)
+    assert (await press_data(h, BOB, sheet, request)).show_alert  # only the GM
+    assert (await press_data(h, ALICE, sheet, request)).show_alert
+    await press_data(h, GM, sheet, request)
     return await h.emu.wait_bot_message(GROUP, contains="🎲", after=sheet.message_id)
 
 
@@ -58,29 +46,29 @@ async def test_fate_request_from_the_sheet_with_ladder_words(running: Harness) -
     seat_table(running)
     await create_game(running, "fate", "Хроники")
     hero = fate.new_character("Мира").model_copy(update={"skills": {fate.Skill.ATHLETICS: 3}})
-    await _insert_character(running, "fate", hero)
+    await insert_character(running, "fate", hero)
     builder = await _open_builder(running, "Мира")
     assert "Мира" in builder.text
     await _step(running, builder, _by_text(builder, "Атлетика", "+3"))
     assert "Хорошо +3" in str(builder.reply_markup)  # the ladder's words
     good = _by_text(builder, "Хорошо")
     await _step(running, builder, good)
-    assert await _scalar(running, "SELECT expression FROM roll_requests") == "4dF+3"
-    assert await _scalar(running, "SELECT target_number FROM roll_requests") == 3
-    assert await _scalar(running, "SELECT target_user_id FROM roll_requests") == ALICE
-    assert await _scalar(running, "SELECT message_id FROM roll_requests") == builder.message_id
+    assert await scalar(running, "SELECT expression FROM roll_requests") == "4dF+3"
+    assert await scalar(running, "SELECT target_number FROM roll_requests") == 3
+    assert await scalar(running, "SELECT target_user_id FROM roll_requests") == ALICE
+    assert await scalar(running, "SELECT message_id FROM roll_requests") == builder.message_id
     assert percent(distribution("4dF+3").p_at_least(3)) in builder.text
     edits = builder.edits
-    await _press(running, GM, builder, good)  # a stale press of the last step: no second card
+    await press_data(running, GM, builder, good)  # a stale press of the last step: no second card
     assert builder.edits == edits
-    assert await _scalar(running, "SELECT count(*) FROM roll_requests") == 1
+    assert await scalar(running, "SELECT count(*) FROM roll_requests") == 1
     # the same card as /request: only Alice (or the GM) rolls it
     roll = _by_text(builder, "🎲")
-    assert (await _press(running, BOB, builder, roll)).show_alert
+    assert (await press_data(running, BOB, builder, roll)).show_alert
     edits = builder.edits
-    await _press(running, ALICE, builder, roll)
+    await press_data(running, ALICE, builder, roll)
     await running.emu.wait_for(lambda: builder.edits > edits and "#1" in builder.text)
-    assert await _scalar(running, "SELECT expression FROM rolls") == "4dF+3"
+    assert await scalar(running, "SELECT expression FROM rolls") == "4dF+3"
 
 
 async def test_storyteller_attribute_ability_and_difficulty(running: Harness) -> None:
@@ -92,13 +80,13 @@ async def test_storyteller_attribute_ability_and_difficulty(running: Harness) ->
             "abilities": (AbilityDots(key="athletics", group=AbilityGroup.TALENTS, dots=2),),
         }
     )
-    await _insert_character(running, "storyteller", hero)
+    await insert_character(running, "storyteller", hero)
     builder = await _open_builder(running, "Эйлин")
     await _step(running, builder, _by_text(builder, "Ловкость"))
     await _step(running, builder, _by_text(builder, "Атлетизм"))
     assert "Стандартное" in str(builder.reply_markup)
     await _step(running, builder, _by_text(builder, "7 ·"))
-    assert await _scalar(running, "SELECT expression FROM roll_requests") == "5d10>=7f1"
+    assert await scalar(running, "SELECT expression FROM roll_requests") == "5d10>=7f1"
     assert percent(storyteller_pool(5, 7).success) in builder.text
     assert "wp:" in str(builder.reply_markup)  # the storyteller card keeps its Willpower
 
@@ -111,10 +99,10 @@ async def test_matter_needs_no_difficulty_and_the_card_takes_modifiers(
     hero = matter.new_character("Пепел").model_copy(
         update={"skills": {s.value: 0 for s in matter.Skill} | {"brutality": 3}}
     )
-    await _insert_character(running, "matter", hero)
+    await insert_character(running, "matter", hero)
     builder = await _open_builder(running, "Пепел")
     await _step(running, builder, _by_text(builder, "Жестокость"))
-    assert await _scalar(running, "SELECT expression FROM roll_requests") == "3d10>=7!"
+    assert await scalar(running, "SELECT expression FROM roll_requests") == "3d10>=7!"
     assert percent(matter_pool(3).at_least_1) in builder.text
     assert "rqm:" in str(builder.reply_markup)
-    assert await _scalar(running, "SELECT count(*) FROM roll_requests") == 1
+    assert await scalar(running, "SELECT count(*) FROM roll_requests") == 1

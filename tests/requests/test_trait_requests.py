@@ -3,10 +3,7 @@ and ends with the system's outcome words (recomputed here from the logged faces)
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from sqlalchemy import text
 
 from bot.services.sheet_rolls import SheetRoll, outcome_words
 from bot.systems import SYSTEMS
@@ -16,8 +13,8 @@ from engine.dice.source import ScriptedSource
 from engine.systems import cliche, fate, lifegear, matter, storyteller
 from engine.systems.storyteller import AbilityDots, AbilityGroup, Attributes
 from tests.conftest import Harness
-from tests.games.helpers import ALICE, GM, GROUP, seat_table
-from tests.sheet_rolls.test_e2e import _insert_character, create_game
+from tests.games.helpers import ALICE, GM, GROUP, create_game, seat_table
+from tests.helpers.table import insert_character, scalar
 
 CASES: list[tuple[str, SheetModel, str, str]] = [
     (
@@ -60,11 +57,6 @@ CASES: list[tuple[str, SheetModel, str, str]] = [
 ]
 
 
-async def _scalar(h: Harness, sql: str) -> Any:
-    async with h.engine.connect() as conn:
-        return (await conn.execute(text(sql))).scalar_one()
-
-
 @pytest.mark.parametrize(("system", "hero", "spec", "notation"), CASES)
 async def test_trait_request_rolls_and_speaks_the_systems_words(
     running: Harness, system: str, hero: SheetModel, spec: str, notation: str
@@ -72,17 +64,17 @@ async def test_trait_request_rolls_and_speaks_the_systems_words(
     seat_table(running)
     emu = running.emu
     await create_game(running, system, "Кампания")
-    await _insert_character(running, system, hero)
+    await insert_character(running, system, hero)
     said = emu.send_text(ALICE, GROUP, "готова")
     emu.send_text(GM, GROUP, f"/request {spec}", reply_to=said.message_id)
     card = await emu.wait_bot_message(GROUP, contains="🎲", after=said.message_id)
-    assert await _scalar(running, "SELECT expression FROM roll_requests") == notation
+    assert await scalar(running, "SELECT expression FROM roll_requests") == notation
     pressed = emu.press_button(ALICE, GROUP, card.message_id, 0)
     await emu.wait_callback_answer(pressed.callback_query_id)
     await emu.wait_for(lambda: "#" in card.text and card.edits >= 1)
-    faces = await _scalar(running, "SELECT faces FROM rolls")
-    trait = await _scalar(running, "SELECT trait FROM roll_requests")
-    target = await _scalar(running, "SELECT target_number FROM roll_requests")
+    faces = await scalar(running, "SELECT faces FROM rolls")
+    trait = await scalar(running, "SELECT trait FROM roll_requests")
+    target = await scalar(running, "SELECT target_number FROM roll_requests")
     result = roll(notation, ScriptedSource(faces), stored=True)
     # Alice pressed, and she reads English: the card speaks the presser's language.
     words = outcome_words(SheetRoll(notation, trait, target, system), result, "en")

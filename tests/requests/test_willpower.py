@@ -3,37 +3,20 @@ one point through the ledger, once."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from sqlalchemy import text
-
 from engine.systems import storyteller
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, BOB, GM, GROUP, buttons, create_game, seat_table
-
-
-async def _scalar(h: Harness, sql: str) -> Any:
-    async with h.engine.connect() as conn:
-        return (await conn.execute(text(sql))).scalar_one()
+from tests.helpers.table import insert_character, scalar
 
 
 async def test_willpower_before_the_roll(running: Harness) -> None:
     seat_table(running)
     emu = running.emu
     await create_game(running, "storyteller", "Грёзы")
-    game_id = await _scalar(running, "SELECT id FROM games")
     hero = storyteller.new_character("Техлана").model_copy(
         update={"willpower": storyteller.PoolTrait(rating=3, pool=1)}
     )
-    async with running.engine.begin() as conn:
-        await conn.execute(
-            text(
-                "INSERT INTO characters (game_id, owner_user_id, is_npc, system, name, status, "
-                "sheet, schema_version, version) VALUES (:g, :o, false, 'storyteller', "
-                "'Техлана', 'active', CAST(:s AS jsonb), 1, 1)"
-            ),
-            {"g": game_id, "o": ALICE, "s": hero.model_dump_json()},
-        )
+    await insert_character(running, "storyteller", hero, owner=ALICE, seated=False)
     said = emu.send_text(ALICE, GROUP, "готова")
     emu.send_text(GM, GROUP, "/request 3d10>=6f1: прыжок", reply_to=said.message_id)
     card = await emu.wait_bot_message(GROUP, contains="🎲", after=said.message_id)
@@ -47,12 +30,12 @@ async def test_willpower_before_the_roll(running: Harness) -> None:
     assert not any(b["callback_data"].startswith("wp:") for b in buttons(card))
     pressed = emu.press(ALICE, GROUP, card.message_id, wp)  # again: refused, nothing spent
     assert (await emu.wait_callback_answer(pressed.callback_query_id)).show_alert
-    assert await _scalar(running, "SELECT (sheet->'willpower'->>'pool')::int FROM characters") == 0
-    assert await _scalar(running, "SELECT count(*) FROM ledger") == 1
+    assert await scalar(running, "SELECT (sheet->'willpower'->>'pool')::int FROM characters") == 0
+    assert await scalar(running, "SELECT count(*) FROM ledger") == 1
 
     pressed = emu.press_button(ALICE, GROUP, card.message_id, 0)  # roll
     await emu.wait_callback_answer(pressed.callback_query_id)
     await emu.wait_for(lambda: "#1" in card.text)
-    faces = await _scalar(running, "SELECT faces FROM rolls")
+    faces = await scalar(running, "SELECT faces FROM rolls")
     reading = storyteller.evaluate(faces, 6, willpower=True)
     assert f"→ {reading.net} " in card.text and reading.net >= 1

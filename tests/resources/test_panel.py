@@ -7,11 +7,9 @@ import asyncio
 from typing import Any
 
 import pytest
-from sqlalchemy import text
 
 from bot.emulator import CallbackAnswer, ChatMessage
 from bot.services.resources import PoolName, item_key
-from bot.systems import SYSTEMS
 from engine.common import SheetModel
 from engine.systems import cliche, fate, lifegear, matter, storyteller
 from engine.systems.fate import Nature, SlotId, TrackKind
@@ -22,102 +20,38 @@ from engine.text import msg
 from handlers.views import resources as views
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, BOB, GM, GROUP, buttons, create_game, seat_table
+from tests.helpers.table import (
+    current,
+    insert_character,
+    ledger_kinds,
+    press_data,
+    send_for_buttons,
+    stored_sheet,
+)
 
 OTHER_GROUP = -100777
-
-
-async def _game_id(h: Harness, chat_id: int = GROUP) -> int:
-    async with h.engine.connect() as conn:
-        row = await conn.execute(
-            text("SELECT id FROM games WHERE chat_id = :chat AND archived_at IS NULL"),
-            {"chat": chat_id},
-        )
-        return int(row.scalar_one())
-
-
-async def _insert(
-    h: Harness, system: str, character: SheetModel, *, owner: int = ALICE, chat_id: int = GROUP
-) -> int:
-    """An approved character straight into the table (no wizard), the player seated."""
-    game_id = await _game_id(h, chat_id)
-    async with h.engine.begin() as conn:
-        await conn.execute(
-            text(
-                "INSERT INTO game_members (game_id, user_id, role) VALUES (:g, :u, 'player') "
-                "ON CONFLICT DO NOTHING"
-            ),
-            {"g": game_id, "u": owner},
-        )
-        row = await conn.execute(
-            text(
-                "INSERT INTO characters (game_id, owner_user_id, is_npc, system, name, status, "
-                "sheet, schema_version, version) VALUES (:g, :u, false, :system, :name, "
-                "'active', CAST(:sheet AS jsonb), :schema, 1) RETURNING id"
-            ),
-            {
-                "g": game_id,
-                "u": owner,
-                "system": system,
-                "name": getattr(character, "name", "") or "Hero",
-                "sheet": character.model_dump_json(),
-                "schema": SYSTEMS[system].schema_version,
-            },
-        )
-        return int(row.scalar_one())
 
 
 async def _start(h: Harness, system: str, character: SheetModel) -> int:
     seat_table(h)
     await create_game(h, system, "Кампания")
-    return await _insert(h, system, character)
-
-
-async def _sheet(h: Harness, character_id: int) -> dict[str, Any]:
-    async with h.engine.connect() as conn:
-        row = await conn.execute(
-            text("SELECT sheet FROM characters WHERE id = :i"), {"i": character_id}
-        )
-        return dict(row.scalar_one())
-
-
-async def _kinds(h: Harness) -> list[str]:
-    async with h.engine.connect() as conn:
-        rows = await conn.execute(text("SELECT kind FROM ledger ORDER BY id"))
-        return [r[0] for r in rows]
+    return await insert_character(h, system, character, owner=ALICE)
 
 
 async def _panel(h: Harness, user: int = ALICE, args: str = "") -> ChatMessage:
     """``/res [args]`` in the group; the bot's panel (the message with the undo button)."""
-    emu = h.emu
-    sent = emu.send_text(user, GROUP, f"/res {args}".strip())
-    found: ChatMessage = await emu.wait_for(
-        lambda: next(
-            (
-                m
-                for m in emu.bot_messages(GROUP)
-                if m.message_id > sent.message_id
-                and any(b.get("callback_data", "").startswith("run:") for b in buttons(m))
-            ),
-            None,
-        )
-    )
-    return found
-
-
-def _current(h: Harness, panel: ChatMessage) -> ChatMessage:
-    return next(m for m in h.emu.bot_messages(GROUP) if m.message_id == panel.message_id)
+    return await send_for_buttons(h, user, f"/res {args}".strip(), "run:")
 
 
 async def _press(h: Harness, user: int, panel: ChatMessage, data: str) -> CallbackAnswer:
     """Press the panel's button carrying ``data`` (it must be on the panel now)."""
-    shown = [b.get("callback_data") for b in buttons(_current(h, panel))]
+    shown = [b.get("callback_data") for b in buttons(current(h, panel))]
     assert data in shown, (data, shown)
-    pressed = h.emu.press(user, GROUP, panel.message_id, data)
-    return await h.emu.wait_callback_answer(pressed.callback_query_id)
+    return await press_data(h, user, panel, data)
 
 
 async def _edited(h: Harness, panel: ChatMessage, edits: int) -> ChatMessage:
-    return await h.emu.wait_for(lambda: (m := _current(h, panel)).edits >= edits and m)
+    return await h.emu.wait_for(lambda: (m := current(h, panel)).edits >= edits and m)
 
 
 # --- fate --------------------------------------------------------------------------------------
@@ -136,19 +70,19 @@ async def test_fate_points_stress_and_a_typed_consequence(table: Harness) -> Non
         table, ALICE, panel, views.FatePointCD(character_id=cid, delta=-1).pack()
     )
     assert "3 → 2" in (answer.text or "") and not answer.show_alert
-    assert (await _sheet(table, cid))["fate_points"] == 2
+    assert (await stored_sheet(table, cid))["fate_points"] == 2
     assert "3 → 2" in (await _edited(table, panel, 1)).text
     await _press(table, ALICE, panel, views.FatePointCD(character_id=cid, delta=1).pack())
-    assert (await _sheet(table, cid))["fate_points"] == 3
+    assert (await stored_sheet(table, cid))["fate_points"] == 3
 
     mark = views.StressCD(character_id=cid, track=TrackKind.PHYSICAL, box=2, mark=True).pack()
     answer = await _press(table, ALICE, panel, mark)
     assert "00 → 0x" in (answer.text or "")
-    assert (await _sheet(table, cid))["stress"]["physical"] == [2]
+    assert (await stored_sheet(table, cid))["stress"]["physical"] == [2]
     clear = views.StressCD(character_id=cid, track=TrackKind.PHYSICAL, box=2, mark=False).pack()
     await _edited(table, panel, 3)
     await _press(table, ALICE, panel, clear)
-    assert (await _sheet(table, cid))["stress"]["physical"] == []
+    assert (await stored_sheet(table, cid))["stress"]["physical"] == []
 
     await _edited(table, panel, 4)
     slots = views.ResViewCD(character_id=cid, view=views.PanelView.SLOTS).pack()
@@ -161,7 +95,7 @@ async def test_fate_points_stress_and_a_typed_consequence(table: Harness) -> Non
     table.emu.send_text(ALICE, GROUP, "Сломанная <рука>")
     reply = await table.emu.wait_bot_message(GROUP, after=prompt.message_id, contains="→")
     assert "«Сломанная <рука>»" in reply.text
-    stored = (await _sheet(table, cid))["consequences"]
+    stored = (await stored_sheet(table, cid))["consequences"]
     assert [(c["slot"], c["text"], c["nature"]) for c in stored] == [
         ("moderate", "Сломанная <рука>", "mental")
     ]
@@ -170,8 +104,8 @@ async def test_fate_points_stress_and_a_typed_consequence(table: Harness) -> Non
     await _press(
         table, ALICE, panel, views.ClearSlotCD(character_id=cid, slot=SlotId.MODERATE).pack()
     )
-    assert (await _sheet(table, cid))["consequences"] == []
-    assert await _kinds(table) == [
+    assert (await stored_sheet(table, cid))["consequences"] == []
+    assert await ledger_kinds(table) == [
         "fate.fp.spend",
         "fate.fp.gain",
         "fate.stress.mark",
@@ -258,8 +192,8 @@ async def test_each_system_main_change_is_a_ledger_entry(table: Harness, system:
         await _edited(table, panel, 1)
     answer = await _press(table, ALICE, panel, press(cid))
     assert shown in (answer.text or ""), answer.text
-    assert check(await _sheet(table, cid))
-    assert len(await _kinds(table)) == 1
+    assert check(await stored_sheet(table, cid))
+    assert len(await ledger_kinds(table)) == 1
 
 
 # --- who may press -----------------------------------------------------------------------------
@@ -271,9 +205,9 @@ async def test_another_player_is_refused_and_the_gm_may_press(table: Harness) ->
     spend = views.FatePointCD(character_id=cid, delta=-1).pack()
     answer = await _press(table, BOB, panel, spend)
     assert answer.show_alert
-    assert (await _sheet(table, cid))["fate_points"] == 3 and await _kinds(table) == []
+    assert (await stored_sheet(table, cid))["fate_points"] == 3 and await ledger_kinds(table) == []
     await _press(table, GM, panel, spend)
-    assert (await _sheet(table, cid))["fate_points"] == 2
+    assert (await stored_sheet(table, cid))["fate_points"] == 2
 
 
 async def test_fifty_concurrent_spends_grant_exactly_three(table: Harness) -> None:
@@ -292,31 +226,33 @@ async def test_fifty_concurrent_spends_grant_exactly_three(table: Harness) -> No
     assert len(granted) == 3
     refusal = {msg("fate.fp.not_enough", need=1, have=0).render(loc) for loc in ("ru", "en")}
     assert all(a.text in refusal and a.show_alert for a in answers if a not in granted)
-    assert (await _sheet(table, cid))["fate_points"] == 0
-    assert await _kinds(table) == ["fate.fp.spend"] * 3
+    assert (await stored_sheet(table, cid))["fate_points"] == 0
+    assert await ledger_kinds(table) == ["fate.fp.spend"] * 3
 
 
 async def test_gm_undo_restores_the_last_change(table: Harness) -> None:
     cid = await _start(table, "fate", _fate_hero())
     panel = await _panel(table)
     await _press(table, ALICE, panel, views.FatePointCD(character_id=cid, delta=-1).pack())
-    assert (await _sheet(table, cid))["fate_points"] == 2
+    assert (await stored_sheet(table, cid))["fate_points"] == 2
     await _edited(table, panel, 1)
     undo = views.UndoCD(character_id=cid).pack()
     refused = await _press(table, ALICE, panel, undo)
-    assert refused.show_alert and (await _sheet(table, cid))["fate_points"] == 2
+    assert refused.show_alert and (await stored_sheet(table, cid))["fate_points"] == 2
     await _press(table, GM, panel, undo)
-    assert (await _sheet(table, cid))["fate_points"] == 3
+    assert (await stored_sheet(table, cid))["fate_points"] == 3
     shown = await _edited(table, panel, 2)
     assert "↩️" in shown.text and "fate_points: 2 → 3" in shown.text
-    assert await _kinds(table) == ["fate.fp.spend", "undo"]
+    assert await ledger_kinds(table) == ["fate.fp.spend", "undo"]
     again = await _press(table, GM, panel, undo)
-    assert again.show_alert and (await _sheet(table, cid))["fate_points"] == 3
+    assert again.show_alert and (await stored_sheet(table, cid))["fate_points"] == 3
 
 
 async def test_forged_presses_are_refused_and_change_nothing(table: Harness) -> None:
     cid = await _start(table, "fate", _fate_hero())
-    bobs = await _insert(table, "fate", _fate_hero().model_copy(update={"name": "Боб"}), owner=BOB)
+    bobs = await insert_character(
+        table, "fate", _fate_hero().model_copy(update={"name": "Боб"}), owner=BOB
+    )
     table.emu.add_group(OTHER_GROUP, "Other", members=[GM, ALICE], creator=GM)
     table.emu.send_text(GM, OTHER_GROUP, "/newgame Другая")
     picker = await table.emu.wait_bot_message(OTHER_GROUP, contains="FATE")
@@ -326,7 +262,9 @@ async def test_forged_presses_are_refused_and_change_nothing(table: Harness) -> 
     pressed = table.emu.press_button(GM, OTHER_GROUP, picker.message_id, index)
     await table.emu.wait_callback_answer(pressed.callback_query_id)
     await table.emu.wait_for(lambda: _other_game_ready(table))
-    elsewhere = await _insert(table, "fate", _fate_hero(), chat_id=OTHER_GROUP)
+    elsewhere = await insert_character(
+        table, "fate", _fate_hero(), owner=ALICE, chat_id=OTHER_GROUP
+    )
     panel = await _panel(table)
 
     forged = [
@@ -345,9 +283,9 @@ async def test_forged_presses_are_refused_and_change_nothing(table: Harness) -> 
         answer = await table.emu.wait_callback_answer(pressed.callback_query_id)
         assert answer.text and "Traceback" not in answer.text, data
     for character in (cid, bobs, elsewhere):
-        assert (await _sheet(table, character))["fate_points"] == 3
-    assert await _kinds(table) == []
-    assert _current(table, panel).edits == 0
+        assert (await stored_sheet(table, character))["fate_points"] == 3
+    assert await ledger_kinds(table) == []
+    assert current(table, panel).edits == 0
 
 
 def _other_game_ready(h: Harness) -> bool:

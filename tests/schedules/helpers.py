@@ -9,12 +9,12 @@ from sqlalchemy import text
 
 from bot.i18n import I18n
 from bot.jobs import JobContext
-from bot.systems import SYSTEMS
 from db.database import create_session_factory
 from db.uow import UnitOfWork
 from engine.systems import fate
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, GROUP
+from tests.helpers.table import insert_character
 
 
 @dataclass
@@ -23,15 +23,6 @@ class Clock:
 
     def __call__(self) -> datetime:
         return self.at
-
-
-async def game_id(h: Harness) -> int:
-    async with h.engine.connect() as conn:
-        row = await conn.execute(
-            text("SELECT id FROM games WHERE chat_id = :chat AND archived_at IS NULL"),
-            {"chat": GROUP},
-        )
-        return int(row.scalar_one())
 
 
 async def set_timezone(h: Harness, zone: str) -> None:
@@ -44,30 +35,10 @@ async def set_timezone(h: Harness, zone: str) -> None:
 
 async def insert_fate_character(h: Harness, *, fate_points: int, refresh: int) -> int:
     """An active character of ALICE, straight into the table."""
-    gid = await game_id(h)
     sheet = fate.new_character("Мира").model_copy(
         update={"fate_points": fate_points, "refresh": refresh}
     )
-    async with h.engine.begin() as conn:
-        await conn.execute(
-            text(
-                "INSERT INTO game_members (game_id, user_id, role) VALUES (:g, :u, 'player') "
-                "ON CONFLICT DO NOTHING"
-            ),
-            {"g": gid, "u": ALICE},
-        )
-        row = await conn.execute(
-            text(
-                "INSERT INTO characters (game_id, owner_user_id, is_npc, system, name, status, "
-                "sheet, schema_version, version) VALUES (:g, :u, false, 'fate', 'Мира', "
-                "'active', CAST(:sheet AS jsonb), :schema, 1) RETURNING id"
-            ),
-            {
-                "g": gid, "u": ALICE, "sheet": sheet.model_dump_json(),
-                "schema": SYSTEMS["fate"].schema_version,
-            },
-        )  # fmt: skip
-        return int(row.scalar_one())
+    return await insert_character(h, "fate", sheet, owner=ALICE)
 
 
 async def fate_points(h: Harness, character_id: int) -> int:

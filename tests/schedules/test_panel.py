@@ -10,6 +10,7 @@ from sqlalchemy import text
 from bot.emulator import ChatMessage
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, GM, GROUP, buttons, create_game, seat_table
+from tests.helpers import table as tb
 
 
 async def _rows(h: Harness) -> list[tuple[Any, ...]]:
@@ -18,10 +19,6 @@ async def _rows(h: Harness) -> list[tuple[Any, ...]]:
             text("SELECT kind, weekday, minute_of_day, remind_minutes FROM schedules ORDER BY id")
         )
         return [tuple(r) for r in rows]
-
-
-def _current(h: Harness, message: ChatMessage) -> ChatMessage:
-    return next(m for m in h.emu.bot_messages(GROUP) if m.message_id == message.message_id)
 
 
 async def _press(h: Harness, user: int, message: ChatMessage, data: str) -> Any:
@@ -48,22 +45,22 @@ async def test_gm_adds_and_deletes_schedules_players_refused(running: Harness) -
     panel = await _command(h, GM, "/schedule")
     assert "Расписаний пока нет" in panel.text
     for data in ("sca", "sck:minor", "scd:minor:6", "sct:minor:6:1260"):
-        answer = await _press(h, GM, _current(h, panel), data)
+        answer = await _press(h, GM, tb.current(h, panel), data)
         assert not answer.show_alert
-    assert "напомнить" in _current(h, panel).text.lower()
-    await _press(h, GM, _current(h, panel), "scs:minor:6:1260:60")
-    listed = _current(h, panel)
+    assert "напомнить" in tb.current(h, panel).text.lower()
+    await _press(h, GM, tb.current(h, panel), "scs:minor:6:1260:60")
+    listed = tb.current(h, panel)
     assert "каждое воскресенье в 21:00" in listed.text and "за 60 мин" in listed.text
     assert await _rows(h) == [("minor", 6, 1260, 60)]
 
     # Every day, a typed time, no reminder.
     for data in ("sca", "sck:major", "scd:major:-1"):
-        await _press(h, GM, _current(h, panel), data)
+        await _press(h, GM, tb.current(h, panel), data)
     remind = await _command(h, GM, "20:30")
     assert "каждый день в 20:30" in remind.text
     await _press(h, GM, remind, "scs:major:-1:1230:0")
     assert await _rows(h) == [("minor", 6, 1260, 60), ("major", None, 1230, None)]
-    listed = _current(h, remind)
+    listed = tb.current(h, remind)
     assert "каждый день в 20:30" in listed.text
 
     # A player presses a delete button: refused, nothing deleted.
@@ -75,11 +72,11 @@ async def test_gm_adds_and_deletes_schedules_players_refused(running: Harness) -
     answer = await _press(h, GM, listed, delete_first)
     assert not answer.show_alert
     assert await _rows(h) == [("major", None, 1230, None)]
-    assert "каждое воскресенье" not in _current(h, remind).text
+    assert "каждое воскресенье" not in tb.current(h, remind).text
     forged = h.emu.press(GM, GROUP, remind.message_id, "scx:999999")
     assert (await h.emu.wait_callback_answer(forged.callback_query_id)).show_alert
-    await _press(h, GM, _current(h, remind), "scq")
-    assert "закрыты" in _current(h, remind).text
+    await _press(h, GM, tb.current(h, remind), "scq")
+    assert "закрыты" in tb.current(h, remind).text
 
 
 async def test_gm_sets_the_grace_and_new_schedules_inherit_it(running: Harness) -> None:
@@ -88,8 +85,8 @@ async def test_gm_sets_the_grace_and_new_schedules_inherit_it(running: Harness) 
     await create_game(h, "fate", "Опоздания")
     panel = await _command(h, GM, "/schedule")
     for data in ("sca", "sck:minor", "scd:minor:6", "sct:minor:6:1260"):
-        await _press(h, GM, _current(h, panel), data)
-    await _press(h, GM, _current(h, panel), "scs:minor:6:1260:0")
+        await _press(h, GM, tb.current(h, panel), data)
+    await _press(h, GM, tb.current(h, panel), "scs:minor:6:1260:0")
 
     assert "grace" in (await _command(h, GM, "/schedule grace lots")).text
     refused = await _command(h, ALICE, "/schedule grace 1")
@@ -98,8 +95,8 @@ async def test_gm_sets_the_grace_and_new_schedules_inherit_it(running: Harness) 
     assert "12" in done.text
     panel = await _command(h, GM, "/schedule")
     for data in ("sca", "sck:major", "scd:major:-1", "sct:major:-1:540"):
-        await _press(h, GM, _current(h, panel), data)
-    await _press(h, GM, _current(h, panel), "scs:major:-1:540:0")
+        await _press(h, GM, tb.current(h, panel), data)
+    await _press(h, GM, tb.current(h, panel), "scs:major:-1:540:0")
     async with h.engine.connect() as conn:
         graces = (await conn.execute(text("SELECT grace_hours FROM schedules"))).scalars().all()
     assert graces == [12, 12]

@@ -13,18 +13,14 @@ from engine.dice.log import loads
 from engine.dice.verify import verify_export
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, BOB, GM, GROUP, buttons, create_game, seat_table
-
-
-async def _scalar(h: Harness, sql: str, **params: object) -> object:
-    async with h.engine.connect() as conn:
-        return (await conn.execute(text(sql), params)).scalar_one()
+from tests.helpers.table import scalar
 
 
 async def _rolls_in(h: Harness, chat_id: int) -> int:
     sql = (
         "SELECT count(*) FROM rolls r JOIN roll_logs l ON l.id = r.log_id WHERE l.chat_id = :chat"
     )
-    return int(str(await _scalar(h, sql, chat=chat_id)))
+    return int(str(await scalar(h, sql, chat=chat_id)))
 
 
 async def _entry(h: Harness, roll_id: str) -> dict[str, object]:
@@ -46,7 +42,7 @@ async def _gm_starts_private_chat(h: Harness) -> None:
     await h.emu.wait_bot_message(GM)
     sql = "SELECT count(*) FROM users WHERE id = :id AND started_private"
     async with asyncio.timeout(5):
-        while not await _scalar(h, sql, id=GM):
+        while not await scalar(h, sql, id=GM):
             await asyncio.sleep(0.01)
 
 
@@ -170,13 +166,13 @@ async def test_only_the_gm_rolls_secretly(running: Harness) -> None:
     emu.send_text(GM, GM, "/sroll 1d6")
     hint = await emu.wait_bot_message(GM, contains="/sroll")
     assert not hint.has_keyboard
-    assert await _scalar(running, "SELECT count(*) FROM rolls") == 0
+    assert await scalar(running, "SELECT count(*) FROM rolls") == 0
 
     other = -100900
     emu.add_group(other, "No game", members=[GM], creator=GM)
     emu.send_text(GM, other, "/sroll 1d6")
     assert "/newgame" in (await emu.wait_bot_message(other)).text
-    assert await _scalar(running, "SELECT count(*) FROM rolls") == 0
+    assert await scalar(running, "SELECT count(*) FROM rolls") == 0
 
 
 async def test_a_gm_without_a_private_chat_is_told_and_nothing_is_rolled(
@@ -189,7 +185,7 @@ async def test_a_gm_without_a_private_chat_is_told_and_nothing_is_rolled(
     told = await emu.wait_bot_message(GROUP, after=after)
     assert "/sroll" in told.text and any("url" in b for b in buttons(told))
     assert not any("callback_data" in b for b in buttons(told))
-    assert await _scalar(running, "SELECT count(*) FROM rolls") == 0
+    assert await scalar(running, "SELECT count(*) FROM rolls") == 0
     assert emu.bot_messages(GM) == []
 
     await _gm_starts_private_chat(running)

@@ -16,7 +16,6 @@ from sqlalchemy import text
 
 from bot.emulator import ChatMessage
 from bot.services.sheet_rolls import SheetRoll, outcome_words, plan_sheet_roll
-from bot.systems import SYSTEMS
 from engine.common import SheetModel
 from engine.dice.evaluator import roll
 from engine.dice.parser import parse
@@ -27,60 +26,16 @@ from engine.systems.storyteller.sheet import AbilityDots, Attributes
 from engine.systems.storyteller.traits import AbilityGroup
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, BOB, GM, GROUP, create_game, seat_table
+from tests.helpers.table import insert_character, scalar
 
 LOCALES = ("ru", "en")
-
-
-async def _count(h: Harness, sql: str) -> int:
-    async with h.engine.connect() as conn:
-        return int((await conn.execute(text(sql))).scalar_one())
-
-
-async def _game_id(h: Harness) -> int:
-    async with h.engine.connect() as conn:
-        row = await conn.execute(
-            text("SELECT id FROM games WHERE chat_id = :chat AND archived_at IS NULL"),
-            {"chat": GROUP},
-        )
-        return int(row.scalar_one())
-
-
-async def _insert_character(
-    h: Harness, system: str, character: SheetModel, *, owner: int = ALICE, status: str = "active"
-) -> None:
-    """An approved character straight into the table (no wizard), the player seated."""
-    game_id = await _game_id(h)
-    async with h.engine.begin() as conn:
-        await conn.execute(
-            text(
-                "INSERT INTO game_members (game_id, user_id, role) VALUES (:g, :u, 'player') "
-                "ON CONFLICT DO NOTHING"
-            ),
-            {"g": game_id, "u": owner},
-        )
-        await conn.execute(
-            text(
-                "INSERT INTO characters (game_id, owner_user_id, is_npc, system, name, status, "
-                "sheet, schema_version, version) VALUES (:g, :u, false, :system, :name, "
-                ":status, CAST(:sheet AS jsonb), :schema, 1)"
-            ),
-            {
-                "g": game_id,
-                "u": owner,
-                "system": system,
-                "name": getattr(character, "name", "") or "Hero",
-                "status": status,
-                "sheet": character.model_dump_json(),
-                "schema": SYSTEMS[system].schema_version,
-            },
-        )
 
 
 async def _start(h: Harness, system: str, character: SheetModel | None) -> None:
     seat_table(h)
     await create_game(h, system, "Кампания")
     if character is not None:
-        await _insert_character(h, system, character)
+        await insert_character(h, system, character, owner=ALICE)
 
 
 async def _reply_to(h: Harness, sender: int, command: str) -> ChatMessage:
@@ -114,9 +69,9 @@ async def _check_sheet_roll(
 ) -> tuple[ChatMessage, SheetRoll]:
     """Roll ``command`` as ALICE; the reply has the plan's title first, its words last, and
     exactly the logged faces behind those words."""
-    before = await _count(h, "SELECT count(*) FROM rolls")
+    before = await scalar(h, "SELECT count(*) FROM rolls")
     reply = await _reply_to(h, ALICE, command)
-    assert await _count(h, "SELECT count(*) FROM rolls") == before + 1
+    assert await scalar(h, "SELECT count(*) FROM rolls") == before + 1
     stored = await _last_roll(h)
     args = command.split(maxsplit=1)[1]
     plans = {loc: plan_sheet_roll(system, character, args, loc) for loc in LOCALES}
@@ -205,7 +160,7 @@ async def test_unknown_name_lists_closest_matches_and_logs_nothing(running: Harn
     await _start(running, "fate", _fate_hero())
     reply = await _reply_to(running, ALICE, "/r Атлетка vs 2")
     assert "Атлетика" in (reply.text or "") and "Traceback" not in (reply.text or "")
-    assert await _count(running, "SELECT count(*) FROM rolls") == 0
+    assert await scalar(running, "SELECT count(*) FROM rolls") == 0
 
 
 async def test_rule_refusal_is_plain_words_and_logs_nothing(running: Harness) -> None:
@@ -218,7 +173,7 @@ async def test_rule_refusal_is_plain_words_and_logs_nothing(running: Harness) ->
         assert any(error.render(loc) == (reply.text or "").strip() for loc in LOCALES)
     else:
         raise AssertionError("difficulty 11 must be refused")
-    assert await _count(running, "SELECT count(*) FROM rolls") == 0
+    assert await scalar(running, "SELECT count(*) FROM rolls") == 0
 
 
 def _notation_errors(args: str) -> set[str]:
@@ -233,17 +188,17 @@ async def test_without_an_active_character_the_notation_error_stays(running: Har
     await _start(running, "fate", None)
     # BOB has no character at all; a pending one does not count either
     pending = _fate_hero()
-    await _insert_character(running, "fate", pending, owner=ALICE, status="pending")
+    await insert_character(running, "fate", pending, owner=ALICE, status="pending")
     for sender in (BOB, ALICE):
         reply = await _reply_to(running, sender, "/r Атлетика")
         assert (reply.text or "").strip() in _notation_errors("Атлетика")
-    assert await _count(running, "SELECT count(*) FROM rolls") == 0
+    assert await scalar(running, "SELECT count(*) FROM rolls") == 0
 
 
 async def test_plain_notation_is_still_plain_in_a_game(running: Harness) -> None:
     await _start(running, "fate", _fate_hero())
     reply = await _reply_to(running, ALICE, "/r 2d6+1")
-    assert await _count(running, "SELECT count(*) FROM rolls") == 1
+    assert await scalar(running, "SELECT count(*) FROM rolls") == 1
     assert "2d6+1" in (reply.text or "") and "Атлетика" not in (reply.text or "")
 
 
@@ -251,4 +206,4 @@ async def test_no_game_no_sheet_roll(running: Harness) -> None:
     seat_table(running)
     reply = await _reply_to(running, GM, "/r Атлетика")
     assert (reply.text or "").strip() in _notation_errors("Атлетика")
-    assert await _count(running, "SELECT count(*) FROM rolls") == 0
+    assert await scalar(running, "SELECT count(*) FROM rolls") == 0

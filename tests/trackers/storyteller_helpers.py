@@ -1,5 +1,5 @@
-"""Helpers for the storyteller scene's end-to-end tests: characters straight into the DB, the
-tracker row, and pressing the tracker's buttons by their callback prefix."""
+"""The storyteller scene tests' own pieces (heroes, a card tracker, pressing the scene's
+buttons by callback prefix); the table itself comes from ``tests.helpers.table``."""
 
 from __future__ import annotations
 
@@ -12,16 +12,8 @@ from bot.emulator import CallbackAnswer, ChatMessage
 from engine.systems import storyteller
 from engine.systems.storyteller import Attribute
 from tests.conftest import Harness
-from tests.games.helpers import GM, GROUP, buttons
-
-
-async def scalar(h: Harness, sql: str, **params: Any) -> Any:
-    async with h.engine.connect() as conn:
-        return (await conn.execute(text(sql), params)).scalar_one()
-
-
-async def game_id(h: Harness) -> int:
-    return int(await scalar(h, "SELECT id FROM games WHERE chat_id = :c", c=GROUP))
+from tests.games.helpers import GM, GROUP
+from tests.helpers import table as tb
 
 
 def hero(
@@ -41,44 +33,22 @@ async def insert(
     h: Harness, character: storyteller.Character, *, owner: int, npc: bool = False
 ) -> int:
     """An approved character (or an NPC of the GM) straight into the table."""
-    gid = await game_id(h)
-    async with h.engine.begin() as conn:
-        if not npc:
-            await conn.execute(
-                text(
-                    "INSERT INTO game_members (game_id, user_id, role) VALUES (:g, :u, 'player') "
-                    "ON CONFLICT DO NOTHING"
-                ),
-                {"g": gid, "u": owner},
-            )
-        row = await conn.execute(
-            text(
-                "INSERT INTO characters (game_id, owner_user_id, is_npc, system, name, status, "
-                "sheet, schema_version, version) VALUES (:g, :u, :npc, 'storyteller', :name, "
-                "'active', CAST(:sheet AS jsonb), 1, 1) RETURNING id"
-            ),
-            {"g": gid, "u": owner if not npc else GM, "npc": npc, "name": character.name,
-             "sheet": character.model_dump_json()},
-        )  # fmt: skip
-        return int(row.scalar_one())
+    return await tb.insert_character(
+        h, "storyteller", character, owner=GM if npc else owner, npc=npc
+    )
 
 
 async def sheet(h: Harness, character_id: int) -> storyteller.Character:
-    raw = await scalar(h, "SELECT sheet FROM characters WHERE id = :i", i=character_id)
-    return storyteller.Character.model_validate(raw)
+    return storyteller.Character.model_validate(await tb.stored_sheet(h, character_id))
 
 
 async def tracker(h: Harness) -> dict[str, Any]:
-    async with h.engine.connect() as conn:
-        row = (
-            await conn.execute(text("SELECT id, version, status, state FROM trackers "
-                                    "WHERE kind = 'storyteller_scene' ORDER BY id DESC LIMIT 1"))
-        ).one()  # fmt: skip
-    return {"id": row[0], "version": row[1], "status": row[2], "state": dict(row[3])}
+    """The newest storyteller scene as stored."""
+    return await tb.tracker_row(h, kind="storyteller_scene")
 
 
 async def insert_card(h: Harness, *, title: str, summary: str) -> None:
-    gid = await game_id(h)
+    gid = await tb.game_id(h)
     async with h.engine.begin() as conn:
         await conn.execute(
             text(
@@ -93,25 +63,14 @@ async def insert_card(h: Harness, *, title: str, summary: str) -> None:
 
 def data(message: ChatMessage, prefix: str, contains: str = "") -> str:
     """The callback data of the first button with ``prefix`` whose label has ``contains``."""
-    found = [
-        b["callback_data"]
-        for b in buttons(message)
-        if b.get("callback_data", "").startswith(prefix + ":") and contains in b["text"]
-    ]
-    assert found, (prefix, contains, [b.get("text") for b in buttons(message)])
-    return found[0]
-
-
-async def press(h: Harness, user: int, message: ChatMessage, callback: str) -> CallbackAnswer:
-    pressed = h.emu.press(user, GROUP, message.message_id, callback)
-    return await h.emu.wait_callback_answer(pressed.callback_query_id)
+    return tb.button_data(message, prefix + ":", contains)
 
 
 async def tap(
     h: Harness, user: int, message: ChatMessage, prefix: str, contains: str = ""
 ) -> CallbackAnswer:
     """Press a button that must work (no alert)."""
-    answer = await press(h, user, message, data(message, prefix, contains))
+    answer = await tb.press_data(h, user, message, data(message, prefix, contains))
     assert not answer.show_alert, answer.text
     return answer
 

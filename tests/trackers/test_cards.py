@@ -16,21 +16,17 @@ from engine.systems.storyteller import extended as st_extended
 from engine.systems.storyteller import opposed as st_opposed
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, BOB, GM, GROUP, buttons
+from tests.helpers.table import button_data, current, insert_character, scalar, tracker_row
 from tests.trackers.cards_helpers import (
-    button,
     cliche_hero,
     command,
-    current,
     fate_hero,
-    insert,
     logged,
     press,
     press_and_wait,
     roll_buttons,
-    scalar,
     st_hero,
     start,
-    tracker_row,
 )
 
 OTHER_GROUP = -100777
@@ -38,8 +34,8 @@ OTHER_GROUP = -100777
 
 async def _fate_table(h: Harness) -> None:
     await start(h, "fate")
-    await insert(h, "fate", fate_hero("Алиса", athletics=3), owner=ALICE)
-    await insert(h, "fate", fate_hero("Боб", fight=2), owner=BOB)
+    await insert_character(h, "fate", fate_hero("Алиса", athletics=3), owner=ALICE)
+    await insert_character(h, "fate", fate_hero("Боб", fight=2), owner=BOB)
 
 
 async def test_opposed_fate_compares_totals_and_names_the_winner(running: Harness) -> None:
@@ -82,10 +78,10 @@ async def test_opposed_fate_compares_totals_and_names_the_winner(running: Harnes
 
 async def _storyteller_table(h: Harness) -> None:
     await start(h, "storyteller")
-    await insert(
+    await insert_character(
         h, "storyteller", st_hero("Эйлин", {"dexterity": 3}, {"athletics": 2}), owner=ALICE
     )
-    await insert(
+    await insert_character(
         h, "storyteller", st_hero("Бран", {"strength": 3}, {"brawl": 2}), owner=GM, npc=True
     )
 
@@ -141,8 +137,8 @@ async def test_extended_storyteller_accumulates_to_the_target(running: Harness) 
 
 async def test_team_cliche_leader_sums_all_dice_members_add_sixes(running: Harness) -> None:
     await start(running, "cliche")
-    await insert(running, "cliche", cliche_hero("Мэл", ("Солдат", 4)), owner=ALICE)
-    await insert(running, "cliche", cliche_hero("Зои", ("Пилот", 3)), owner=BOB)
+    await insert_character(running, "cliche", cliche_hero("Мэл", ("Солдат", 4)), owner=ALICE)
+    await insert_character(running, "cliche", cliche_hero("Зои", ("Пилот", 3)), owner=BOB)
     refused = await command(running, "/team Зои: Пилот | Мэл: Солдат")
     assert "4" in refused.text and (await scalar(running, "SELECT count(*) FROM trackers")) == 0
 
@@ -163,8 +159,8 @@ async def test_team_cliche_leader_sums_all_dice_members_add_sixes(running: Harne
 
 async def test_team_fate_only_the_best_skill_rolls_helpers_add_one(running: Harness) -> None:
     await start(running, "fate")
-    await insert(running, "fate", fate_hero("Алиса", athletics=2), owner=ALICE)
-    await insert(running, "fate", fate_hero("Боб", athletics=3), owner=BOB)
+    await insert_character(running, "fate", fate_hero("Алиса", athletics=2), owner=ALICE)
+    await insert_character(running, "fate", fate_hero("Боб", athletics=3), owner=BOB)
     card = await command(running, "/team Алиса: Атлетика | Боб: Атлетика vs Хорошо")
     assert len(roll_buttons(card)) == 1 and "(помогает: +1)" in card.text
     card = await press_and_wait(running, BOB, card, roll_buttons(card)[0]["callback_data"])
@@ -221,7 +217,7 @@ async def test_wrong_presser_and_forged_buttons_change_nothing(running: Harness)
         answer = await press(running, GM, first, forged)
         assert answer.text and "Traceback" not in answer.text
     # The GM's own buttons are the GM's.
-    assert (await press(running, ALICE, first, button(first, "crx:"))).show_alert
+    assert (await press(running, ALICE, first, button_data(first, "crx:"))).show_alert
     assert await logged(running) == []
     versions = await scalar(running, "SELECT sum(version) FROM trackers")
     assert versions == 2  # both cards still at version 1
@@ -245,7 +241,7 @@ async def test_gm_undo_takes_back_a_roll_and_cancel_closes_the_card(running: Har
     card = await command(running, "/opposed Алиса: Атлетика | Боб: Бой")
     assert not [b for b in buttons(card) if b["callback_data"].startswith("tku:")]
     card = await press_and_wait(running, ALICE, card, roll_buttons(card)[0]["callback_data"])
-    undo = button(card, "tku:")
+    undo = button_data(card, "tku:")
     assert (await press(running, ALICE, card, undo)).show_alert
     card = await press_and_wait(running, GM, card, undo)
     row = await tracker_row(running)
@@ -259,7 +255,7 @@ async def test_gm_undo_takes_back_a_roll_and_cancel_closes_the_card(running: Har
     (kept,) = row["state"]["slots"][0]["rolls"]
     assert kept["total"] == rolls[1][2].total
     # Cancel: the GM's only.
-    cancel = button(card, "crx:")
+    cancel = button_data(card, "crx:")
     assert (await press(running, BOB, card, cancel)).show_alert
     card = await press_and_wait(running, GM, card, cancel)
     row = await tracker_row(running)

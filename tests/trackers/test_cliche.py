@@ -8,19 +8,17 @@ from typing import Any
 
 from bot.emulator import ChatMessage
 from tests.conftest import Harness
-from tests.games.helpers import ALICE, BOB, GM, GROUP, create_game, seat_table
+from tests.games.helpers import ALICE, BOB, GM, GROUP, buttons, create_game, seat_table
+from tests.helpers.table import WAIT, current, press_data, tracker_rolls
 from tests.trackers.cliche_helpers import (
-    WAIT,
-    current,
+    face_off,
     find,
     has,
     hero,
     insert,
-    logged_rolls,
     lost,
     open_fight,
     press,
-    press_data,
     table,
     tracker_row,
 )
@@ -48,6 +46,19 @@ async def _roll_round(h: Harness, tracker: ChatMessage, who: dict[str, int]) -> 
         answer = await press(h, who[key], tracker, "cfr", row["state"]["people"][key]["name"])
         assert not answer.show_alert, answer.text
     raise AssertionError("the round never ended")
+
+
+async def _fight_to_the_end(
+    h: Harness, tracker: ChatMessage, who: dict[str, int]
+) -> dict[str, Any]:
+    """Roll round after round (at most ``MAX_ROUNDS``) until the fight ends; its ended row."""
+    for _ in range(MAX_ROUNDS):
+        if (await tracker_row(h))["status"] != "open":
+            break
+        await _roll_round(h, tracker, who)
+    row = await tracker_row(h)
+    assert row["status"] == "ended"
+    return row
 
 
 async def test_a_scripted_fight_from_set_up_to_the_end(running: Harness) -> None:
@@ -86,22 +97,17 @@ async def test_a_scripted_fight_from_set_up_to_the_end(running: Harness) -> None
     assert (await tracker_row(h))["version"] == row["version"]
     # Alice pumps one die into her first roll: 5d6, then Солдат loses 1 whatever happens.
     await press(h, ALICE, tracker, "cfp")
-    assert "Alice · 5d6" in str([b["text"] for b in _buttons(h, tracker)])
+    assert "Alice · 5d6" in str([b["text"] for b in buttons(current(h, tracker))])
 
     who = {f"c{alice}": ALICE, f"c{orc}": GM}
-    for _ in range(MAX_ROUNDS):
-        if (await tracker_row(h))["status"] != "open":
-            break
-        await _roll_round(h, tracker, who)
-    row = await tracker_row(h)
-    assert row["status"] == "ended"
+    row = await _fight_to_the_end(h, tracker, who)
 
     # Replay the rules over the logged rolls: ties cost nothing, Alice's win costs the orc 1,
     # the orc's win (inappropriate over appropriate) costs Alice 3; the pump costs 1 once.
     rolls = _rolls(row["state"])
     # Every roll is in the verifiable log under trk:<tracker>:<version>:<fighter>, with the
     # cliché's dice (Alice's first roll pumped: 5d6).
-    logged = await logged_rolls(h)
+    logged = await tracker_rolls(h)
     assert [faces for _, _, faces in logged] == [r["faces"] for r in rolls]
     assert all(rid.startswith(f"trk:{row['id']}:") for rid, _, _ in logged)
     opening = next(expr for rid, expr, _ in logged if rid.endswith(f":c{alice}"))
@@ -124,7 +130,7 @@ async def test_a_scripted_fight_from_set_up_to_the_end(running: Harness) -> None
     winner = "2" if alice_lost == 4 else "1"
     assert f"Сторона {winner}" in final.text and "🏁" in final.text
     assert f"Alice: −{alice_lost}" in final.text
-    assert not _buttons(h, tracker)
+    assert not buttons(current(h, tracker))
     # The whole fight was one message, edited: nothing else was sent to the group.
     assert len(h.emu.bot_messages(GROUP)) == sent
     assert current(h, tracker).edits >= len(rolls)
@@ -133,20 +139,13 @@ async def test_a_scripted_fight_from_set_up_to_the_end(running: Harness) -> None
     assert answer.show_alert
 
 
-def _buttons(h: Harness, tracker: ChatMessage) -> list[dict[str, Any]]:
-    rows = (current(h, tracker).reply_markup or {}).get("inline_keyboard", [])
-    return [b for r in rows for b in r]
-
-
 async def test_stale_button_restart_and_undo_restore_dice(running: Harness) -> None:
     h = running
     await table(h)
     alice = await insert(h, hero("Alice", ("Солдат", 3)))
     bob = await insert(h, hero("Bob", ("Драчун", 3)), owner=BOB)
     tracker = await open_fight(h)
-    await press(h, GM, tracker, "cfs", "Alice")
-    await press(h, GM, tracker, "cfs", "Bob")
-    await press(h, GM, tracker, "cfs", "Bob")
+    await face_off(h, tracker, "Alice", "Bob")
     stale = find(h, tracker, "cfg")
     await press(h, GM, tracker, "cfo", "Физический")  # a step: the Start button above is stale
     answer = await press_data(h, GM, tracker, stale)
@@ -275,27 +274,20 @@ async def test_a_physical_fight_logs_the_hard_hit_die(running: Harness) -> None:
     alice = await insert(h, hero("Alice", ("Стрелок", 6)))
     orc = await insert(h, hero("Орк", ("Драчун", 2)), npc=True)
     tracker = await open_fight(h)
-    await press(h, GM, tracker, "cfs", "Alice")
-    await press(h, GM, tracker, "cfs", "Орк")
-    await press(h, GM, tracker, "cfs", "Орк")
+    await face_off(h, tracker, "Alice", "Орк")
     await press(h, GM, tracker, "cfo", "Физический")
     await press(h, GM, tracker, "cfg")
     # The GM (only) grants the orc a bonus die for cover: Драчун 2 + 1 = 3d6.
     row = await tracker_row(h)
     bonus = f"cfb:{row['id']}:{row['version']}:c{orc}"
-    assert bonus in [b["callback_data"] for b in _buttons(h, tracker)]
+    assert bonus in [b["callback_data"] for b in buttons(current(h, tracker))]
     assert (await press_data(h, ALICE, tracker, bonus)).show_alert
     assert not (await press_data(h, GM, tracker, bonus)).show_alert
     assert has(h, tracker, "cfr", "Орк · 3d6") and "🎁1" in current(h, tracker).text
     who = {f"c{alice}": ALICE, f"c{orc}": GM}
-    for _ in range(MAX_ROUNDS):
-        if (await tracker_row(h))["status"] != "open":
-            break
-        await _roll_round(h, tracker, who)
-    row = await tracker_row(h)
-    assert row["status"] == "ended"
+    row = await _fight_to_the_end(h, tracker, who)
     log = row["state"]["log"]
-    logged = {rid: (expr, faces) for rid, expr, faces in await logged_rolls(h)}
+    logged = {rid: (expr, faces) for rid, expr, faces in await tracker_rolls(h)}
     hard = [e for e in log if e["k"] == "won" and e["kind"] == "graded"]
     dice = [faces for rid, (expr, faces) in logged.items() if rid.endswith(":g")]
     # Each hard hit (attack ≥ 2 × defence) drew one more logged 1d6: that many dice lost.
@@ -393,6 +385,6 @@ async def test_fight_command_refusals(running: Harness) -> None:
     assert "/tracker" in again.text
     # Ending during the set-up frees the table for a new fight.
     await press(h, GM, first, "cfe")
-    assert "🏁" in current(h, first).text and not _buttons(h, first)
+    assert "🏁" in current(h, first).text and not buttons(current(h, first))
     second = await open_fight(h)
     assert second.message_id != first.message_id and has(h, second, "cfs", "Alice")

@@ -3,19 +3,24 @@ the open conflict's board; using one adds +2 without a fate point and takes it o
 
 from __future__ import annotations
 
-from typing import Any
-
-from sqlalchemy import text
-
+from bot.emulator import ChatMessage
 from engine.systems import fate
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, BOB, GM, GROUP, buttons
+from tests.helpers import table as tb
 from tests.trackers import fate_helpers as fh
 
 
-async def _scalar(h: Harness, sql: str) -> Any:
-    async with h.engine.connect() as conn:
-        return (await conn.execute(text(sql))).scalar_one()
+async def _free_invoke(h: Harness, card: ChatMessage, use: str) -> str:
+    """Open the card's invoke menu as Alice; the data of the free invoke for ``use``."""
+    pressed = h.emu.press_button(ALICE, GROUP, card.message_id, 0)
+    await h.emu.wait_callback_answer(pressed.callback_query_id)
+    await h.emu.wait_for(lambda: "fzf:" in str(card.reply_markup))
+    return next(
+        b["callback_data"]
+        for b in buttons(card)
+        if b.get("callback_data", "").startswith("fzf:") and b["callback_data"].endswith(use)
+    )
 
 
 async def test_a_free_invoke_from_the_conflict_on_a_request_card(harness: Harness) -> None:
@@ -23,14 +28,14 @@ async def test_a_free_invoke_from_the_conflict_on_a_request_card(harness: Harnes
     await fh.table(h)
     concept = fate.CharacterAspect(text="Дочь контрабандиста", role=fate.AspectRole.CONCEPT)
     ira = fh.hero("Ира", notice=12).model_copy(update={"aspects": (concept,)})
-    ira_id = await fh.insert(h, ira, owner=ALICE)
-    await fh.insert(h, fh.hero("Орк"), owner=GM, npc=True)
+    ira_id = await tb.insert_character(h, "fate", ira, owner=ALICE)
+    await tb.insert_character(h, "fate", fh.hero("Орк"), owner=GM, npc=True)
 
     tracker = await fh.open_conflict(h, "Склад: Темно")
     await fh.press(h, GM, tracker, "fzg:")
     await fh.press(h, ALICE, tracker, "fza:", ":advantage")
     await fh.press(h, ALICE, tracker, "fzv:", "notice")  # +12 against +2: two free invokes
-    assert "[Ира ×2]" in fh.current(h, tracker).html
+    assert "[Ира ×2]" in tb.current(h, tracker).html
 
     said = emu.send_text(ALICE, GROUP, "готова")
     emu.send_text(GM, GROUP, "/request 4dF+2 vs 3", reply_to=said.message_id)
@@ -38,16 +43,9 @@ async def test_a_free_invoke_from_the_conflict_on_a_request_card(harness: Harnes
     pressed = emu.press_button(ALICE, GROUP, card.message_id, 0)
     await emu.wait_callback_answer(pressed.callback_query_id)
     await emu.wait_for(lambda: "ivm:" in str(card.reply_markup))
-    rolled_total = await _scalar(h, "SELECT result FROM rolls WHERE roll_id LIKE 'req:%'")
+    rolled_total = await tb.scalar(h, "SELECT result FROM rolls WHERE roll_id LIKE 'req:%'")
 
-    pressed = emu.press_button(ALICE, GROUP, card.message_id, 0)  # the invoke menu
-    await emu.wait_callback_answer(pressed.callback_query_id)
-    await emu.wait_for(lambda: "fzf:" in str(card.reply_markup))
-    free = next(
-        b["callback_data"]
-        for b in buttons(card)
-        if b.get("callback_data", "").startswith("fzf:") and b["callback_data"].endswith("bonus")
-    )
+    free = await _free_invoke(h, card, "bonus")
     assert "Темно" not in str(card.reply_markup)  # only aspects Ира holds invokes on
 
     pressed = emu.press(BOB, GROUP, card.message_id, free)  # not Bob's roll
@@ -59,29 +57,22 @@ async def test_a_free_invoke_from_the_conflict_on_a_request_card(harness: Harnes
     await emu.wait_for(
         lambda: f"{rolled_total + 2}" in card.text and "ivm:" in str(card.reply_markup)
     )
-    sheet = await fh.sheet(h, ira_id)
+    sheet = await tb.stored_sheet(h, ira_id)
     assert sheet["fate_points"] == 3  # free: no fate point spent
-    assert await _scalar(h, "SELECT bonus FROM roll_requests") == 2
-    assert await _scalar(h, "SELECT count(*) FROM ledger") == 0
-    assert "[Ира ×1]" in fh.current(h, tracker).html  # the board shows one left
+    assert await tb.scalar(h, "SELECT bonus FROM roll_requests") == 2
+    assert await tb.scalar(h, "SELECT count(*) FROM ledger") == 0
+    assert "[Ира ×1]" in tb.current(h, tracker).html  # the board shows one left
 
     # The last free invoke on a reroll: a new logged roll for the request, none left.
-    pressed = emu.press_button(ALICE, GROUP, card.message_id, 0)  # the invoke menu again
-    await emu.wait_callback_answer(pressed.callback_query_id)
-    await emu.wait_for(lambda: "fzf:" in str(card.reply_markup))
-    reroll = next(
-        b["callback_data"]
-        for b in buttons(card)
-        if b.get("callback_data", "").startswith("fzf:") and b["callback_data"].endswith("reroll")
-    )
+    reroll = await _free_invoke(h, card, "reroll")  # the invoke menu again
     pressed = emu.press(ALICE, GROUP, card.message_id, reroll)
     assert not (await emu.wait_callback_answer(pressed.callback_query_id)).show_alert
-    assert await _scalar(h, "SELECT rerolls FROM roll_requests") == 1
-    assert await _scalar(h, "SELECT count(*) FROM rolls WHERE roll_id LIKE 'req%re1'") == 1
-    assert "Ира ×" not in fh.current(h, tracker).html
-    assert (await fh.sheet(h, ira_id))["fate_points"] == 3
+    assert await tb.scalar(h, "SELECT rerolls FROM roll_requests") == 1
+    assert await tb.scalar(h, "SELECT count(*) FROM rolls WHERE roll_id LIKE 'req%re1'") == 1
+    assert "Ира ×" not in tb.current(h, tracker).html
+    assert (await tb.stored_sheet(h, ira_id))["fate_points"] == 3
 
     # The same (now stale) button again: the tracker moved on, refused, nothing changes.
     pressed = emu.press(ALICE, GROUP, card.message_id, free)
     assert (await emu.wait_callback_answer(pressed.callback_query_id)).show_alert
-    assert await _scalar(h, "SELECT bonus FROM roll_requests") == 2
+    assert await tb.scalar(h, "SELECT bonus FROM roll_requests") == 2

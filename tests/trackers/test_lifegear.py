@@ -15,19 +15,15 @@ from engine.systems.lifegear import ItemKind, Protection, UseTiming
 from handlers.views.trackers.lifegear import LgStartCD
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, BOB, GM, GROUP, create_game, seat_table
+from tests.helpers.table import current, ledger_kinds, press_data, press_refused, send_and_answer
 from tests.trackers.lifegear_helpers import (
     armor,
-    command,
-    current,
     data_of,
     hero,
     insert,
     labels,
-    ledger_kinds,
     lifegear_table,
     press,
-    press_data,
-    refused,
     sheet,
     shown,
     states,
@@ -70,16 +66,16 @@ async def test_fast_combat_from_opening_to_the_end(table: Harness) -> None:
     lina = await insert(table, _lina())
     bob = await insert(table, _bob(), owner=BOB)
 
-    usage = await command(table, GM, "/fight")
+    usage = await send_and_answer(table, GM, "/fight")
     assert "/fight Тролль 12" in usage.text
-    tracker = await command(table, GM, "/fight Тролль 6")
+    tracker = await send_and_answer(table, GM, "/fight Тролль 6")
     mid = tracker.message_id
     assert "Тролль" in tracker.text and "6" in tracker.text
     assert "Лина" in tracker.text and "Боб" in tracker.text  # both preselected
 
     # Set-up: only the GM toggles and starts.
     start_data = data_of(table, mid, "Начать")
-    await refused(table, ALICE, mid, start_data)
+    await press_refused(table, ALICE, mid, start_data)
     await press(table, GM, mid, "Боб")  # off
     assert "▫️ Боб" in labels(table, mid) and "✅ Лина" in labels(table, mid)
     await press(table, GM, mid, "Боб")  # on again
@@ -92,7 +88,7 @@ async def test_fast_combat_from_opening_to_the_end(table: Harness) -> None:
     assert "Раунд 1" in shown(table, mid)
 
     # Лина has two attacks (sword + Сила, or Сила alone): her 🎲 opens the choice.
-    await refused(table, BOB, mid, data_of(table, mid, "🎲 Лина"))
+    await press_refused(table, BOB, mid, data_of(table, mid, "🎲 Лина"))
     await press(table, ALICE, mid, "🎲 Лина")
     assert any("Меч · Сила" in label for label in labels(table, mid))
     await press(table, ALICE, mid, "Лина: Меч · Сила")
@@ -104,13 +100,13 @@ async def test_fast_combat_from_opening_to_the_end(table: Harness) -> None:
     await table.restart()
 
     # Another player cannot choose for Лина.
-    await refused(table, BOB, mid, data_of(table, mid, "Кольчуга: урон"))
+    await press_refused(table, BOB, mid, data_of(table, mid, "Кольчуга: урон"))
     await press(table, ALICE, mid, "Кольчуга: урон −1")
     assert "После брони остаётся 2" in shown(table, mid)
     await press(table, ALICE, mid, "Зелье")
     await press(table, ALICE, mid, "Предчувствие")
     # Two are enough: a third is refused.
-    await refused(table, ALICE, mid, data_of(table, mid, "Меч"))
+    await press_refused(table, ALICE, mid, data_of(table, mid, "Меч"))
     await press(table, ALICE, mid, "принять урон 3")
     after = await sheet(table, lina)
     assert states(after) == {
@@ -137,7 +133,7 @@ async def test_fast_combat_from_opening_to_the_end(table: Harness) -> None:
     assert not any("🎲" in label for label in labels(table, mid))
 
     # Only the GM ends it: the mail (once per fight) is ready again, the rest stays.
-    await refused(table, ALICE, mid, data_of(table, mid, "Завершить"))
+    await press_refused(table, ALICE, mid, data_of(table, mid, "Завершить"))
     await press(table, GM, mid, "Завершить")
     final = current(table, mid)
     assert "Бой окончен" in final.text and "Боб" in final.text
@@ -171,7 +167,7 @@ async def test_surprise_round_allows_only_weapons_in_hand_and_help(table: Harnes
         rage,
     )
     lina = await insert(table, hero_sheet)
-    tracker = await command(table, GM, "/fight Волк 20")
+    tracker = await send_and_answer(table, GM, "/fight Волк 20")
     mid = tracker.message_id
     await press(table, GM, mid, "Внезапно: нет")
     assert "Внезапный раунд: да" in shown(table, mid)
@@ -230,14 +226,14 @@ async def test_duel_one_life_per_round_and_stop(table: Harness) -> None:
     bob = await insert(table, bob_sheet, owner=BOB)
     await insert(table, hero("Кай", "2"), owner=GM, npc=True)
 
-    refusal = await command(table, ALICE, "/duel")
+    refusal = await send_and_answer(table, ALICE, "/duel")
     assert refusal.text == "Only the GM can do that."
-    tracker = await command(table, GM, "/duel")
+    tracker = await send_and_answer(table, GM, "/duel")
     mid = tracker.message_id
     assert "Дуэль" in tracker.text and "Пока никто не выбран" in tracker.text
     await press(table, GM, mid, "Лина")
     await press(table, GM, mid, "Боб")
-    await refused(table, GM, mid, data_of(table, mid, "Кай"))  # two at most
+    await press_refused(table, GM, mid, data_of(table, mid, "Кай"))  # two at most
     await press(table, GM, mid, "Начать")
     assert "Дуэль: Лина — Боб" in shown(table, mid)
 
@@ -280,7 +276,7 @@ async def test_an_ambush_with_a_fast_first_round(table: Harness) -> None:
         thing("boots", "Сапоги"),
     )
     bob = await insert(table, bob_sheet, owner=BOB)
-    mid = (await command(table, GM, "/duel")).message_id
+    mid = (await send_and_answer(table, GM, "/duel")).message_id
     await press(table, GM, mid, "Лина")  # chosen first: the attacker
     await press(table, GM, mid, "Боб")
     await press(table, GM, mid, "Внезапно: нет")
@@ -306,14 +302,14 @@ async def test_an_ambush_with_a_fast_first_round(table: Harness) -> None:
 
 async def test_one_fight_at_a_time_and_players_cannot_open(table: Harness) -> None:
     await insert(table, _lina())
-    refusal = await command(table, ALICE, "/fight Тролль 6")
+    refusal = await send_and_answer(table, ALICE, "/fight Тролль 6")
     assert refusal.text == "Only the GM can do that."
-    first = await command(table, GM, "/fight Тролль 6")
-    second = await command(table, GM, "/duel")
+    first = await send_and_answer(table, GM, "/fight Тролль 6")
+    second = await send_and_answer(table, GM, "/duel")
     assert "/tracker" in second.text
     assert "Тролль" in first.text
     forged = LgStartCD(tid=first.message_id + 999, v=1).pack()
-    await refused(table, GM, first.message_id, forged)
+    await press_refused(table, GM, first.message_id, forged)
     await press(table, GM, first.message_id, "Завершить")
     assert "Отменено" in shown(table, first.message_id)
     assert await ledger_kinds(table) == []
@@ -324,13 +320,13 @@ async def test_an_item_used_after_the_result_can_turn_a_miss_into_a_hit(table: H
         update={"dice": "1d4+10", "timing": UseTiming.AFTER}
     )
     lina = await insert(table, hero("Лина", "3", insight, thing("cloak", "Плащ")))
-    mid = (await command(table, GM, "/fight Огр 12")).message_id
+    mid = (await send_and_answer(table, GM, "/fight Огр 12")).message_id
     await press(table, GM, mid, "Начать")
     await press(table, ALICE, mid, "🎲 Лина")  # one attack, nothing before: rolls at once
     assert "не хватило 9" in shown(table, mid)
     # Both items would have to go, but the one used after the result is offered first.
     assert states(await sheet(table, lina)) == {"Озарение": "ready", "Плащ": "ready"}
-    await refused(table, BOB, mid, data_of(table, mid, "➕"))
+    await press_refused(table, BOB, mid, data_of(table, mid, "➕"))
     await press(table, ALICE, mid, "➕ ✨Озарение (1d4+10)")
     text_now = shown(table, mid)
     assert "Лина добавляет Озарение" in text_now and "«Огр» повержен" in text_now
@@ -343,18 +339,18 @@ async def test_an_item_used_after_the_result_can_turn_a_miss_into_a_hit(table: H
 async def test_no_game_and_other_systems(harness: Harness) -> None:
     await harness.start()
     seat_table(harness)
-    answer = await command(harness, GM, "/duel")
+    answer = await send_and_answer(harness, GM, "/duel")
     assert "/newgame" in answer.text
-    answer = await command(harness, GM, "/fight Тролль 6")
+    answer = await send_and_answer(harness, GM, "/fight Тролль 6")
     assert "/newgame" in answer.text
     await create_game(harness, "lifegear", "Кампания")
-    answer = await command(harness, GM, "/fight Тролль 999")
+    answer = await send_and_answer(harness, GM, "/fight Тролль 999")
     assert "0" in answer.text and "100" in answer.text
 
 
 async def test_concurrent_presses_roll_once(table: Harness) -> None:
     await insert(table, hero("Лина", "1d6"))  # one attack: 🎲 rolls at once
-    mid = (await command(table, GM, "/fight Тролль 3")).message_id
+    mid = (await send_and_answer(table, GM, "/fight Тролль 3")).message_id
     await press(table, GM, mid, "Начать")
     data = data_of(table, mid, "🎲 Лина")
     presses = [table.emu.press(user, GROUP, mid, data) for user in (ALICE, GM, ALICE, GM)]
@@ -369,12 +365,12 @@ async def test_concurrent_presses_roll_once(table: Harness) -> None:
 
 async def test_the_gm_adds_a_monsters_extra_damage(table: Harness) -> None:
     lina = await insert(table, hero("Лина", "3", thing("cloak", "Плащ"), thing("boots", "Сапоги")))
-    mid = (await command(table, GM, "/fight Василиск 2")).message_id
+    mid = (await send_and_answer(table, GM, "/fight Василиск 2")).message_id
     await press(table, GM, mid, "Начать")
     await press(table, ALICE, mid, "🎲 Лина")
     assert "«Василиск» повержен" in shown(table, mid)
     # Its gaze hurts after the fight: the GM's ruling, absorbed like any damage.
-    await refused(table, ALICE, mid, data_of(table, mid, "Доп. урон"))
+    await press_refused(table, ALICE, mid, data_of(table, mid, "Доп. урон"))
     await press(table, GM, mid, "Доп. урон")
     await press(table, GM, mid, "💥 +1 Лина")
     assert "Лина: ещё 1 урон" in shown(table, mid)

@@ -12,6 +12,7 @@ from engine.systems.matter import StateId
 from engine.systems.matter.traits import Skill
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, BOB, GM, GROUP, buttons, create_game, seat_table
+from tests.helpers import table as tb
 from tests.trackers import matter_helpers as mh
 
 
@@ -30,9 +31,9 @@ async def _table(h: Harness) -> tuple[int, int, int]:
         update={"skills": {Skill.TENACITY.value: 1}, "initiative": 1}
     )
     return (
-        await mh.insert(h, asya, owner=ALICE),
-        await mh.insert(h, bob, owner=BOB),
-        await mh.insert(h, goblin, owner=None, npc=True),
+        await tb.insert_character(h, "matter", asya, owner=ALICE),
+        await tb.insert_character(h, "matter", bob, owner=BOB),
+        await tb.insert_character(h, "matter", goblin, owner=None, npc=True),
     )
 
 
@@ -43,7 +44,7 @@ async def _started(h: Harness) -> tuple[ChatMessage, tuple[int, int, int]]:
     assert "подготовка" in tracker.text and "Ася, Боб" in tracker.text
     await mh.press(h, GM, tracker, "Гоблин")
     await mh.press(h, GM, tracker, "Ядовитое облако")
-    text = mh.current(h, tracker).text
+    text = tb.current(h, tracker).text
     assert "Ася, Боб, Гоблин" in text and "Условия: Ядовитое облако" in text
     await mh.press(h, GM, tracker, "Начать")
     return tracker, ids
@@ -57,13 +58,13 @@ def _order(text: str) -> list[str]:
 
 async def _next(h: Harness, tracker: ChatMessage, user: int = GM) -> str:
     await mh.press(h, user, tracker, "Следующий ход")
-    return mh.current(h, tracker).text
+    return tb.current(h, tracker).text
 
 
 async def test_scene_from_opening_to_the_end(running: Harness) -> None:
     h = running
     tracker, (asya, bob, goblin) = await _started(h)
-    text = mh.current(h, tracker).text
+    text = tb.current(h, tracker).text
     assert "Сцена · раунд 1" in text and "Условия: Ядовитое облако" in text
     assert _order(text) == ["Боб", "Ася", "Гоблин"]
     assert "👉 Ходит Боб" in text
@@ -78,7 +79,7 @@ async def test_scene_from_opening_to_the_end(running: Harness) -> None:
     await mh.press(h, GM, tracker, "Нокаут")
     await mh.press(h, GM, tracker, "Назад")
     await mh.press(h, GM, tracker, "Назад")
-    text = mh.current(h, tracker).text
+    text = tb.current(h, tracker).text
     assert "Ускорение ⏳3" in text and "Гоблин</b>" not in text  # plain text, no tags
     assert "Гоблин (НИП) ❤️0/5 · Нокаут" in text
     assert mh.states_of(await mh.sheet(h, asya)) == {"speedup": 3}
@@ -86,7 +87,7 @@ async def test_scene_from_opening_to_the_end(running: Harness) -> None:
 
     # Round 1 goes by: Боб, Ася, then the GM for the goblin.
     await _next(h, tracker, BOB)
-    assert "👉 Ходит Ася" in mh.current(h, tracker).text
+    assert "👉 Ходит Ася" in tb.current(h, tracker).text
     await _next(h, tracker, ALICE)
     text = await _next(h, tracker, GM)
 
@@ -104,7 +105,7 @@ async def test_scene_from_opening_to_the_end(running: Harness) -> None:
     face, successes = int(checks[0][0]), int(checks[0][1])
     assert successes == (1 if face >= 7 else 0)
     # Every roll line is in the roll log under the tracker's ids.
-    logged = await mh.scalar(h, "SELECT count(*) FROM rolls WHERE roll_id LIKE 'trk:%'")
+    logged = await tb.scalar(h, "SELECT count(*) FROM rolls WHERE roll_id LIKE 'trk:%'")
     assert logged == text.count("🎲")
 
     # Round 3 and 4: the speedup counts down and ends; round 4's check is 2d10.
@@ -121,7 +122,7 @@ async def test_scene_from_opening_to_the_end(running: Harness) -> None:
 
     # End: the scene-bound KO ends; poison (until cured) stays; a summary, no buttons.
     await mh.press(h, GM, tracker, "Завершить")
-    final = mh.current(h, tracker)
+    final = tb.current(h, tracker)
     assert "Сцена окончена, раундов: 4" in final.text and "🏁 Сцена окончена." in final.text
     assert not (final.reply_markup or {}).get("inline_keyboard")
     assert "⌛ Гоблин: Нокаут — закончилось" in final.text
@@ -136,7 +137,7 @@ async def test_scene_from_opening_to_the_end(running: Harness) -> None:
 async def test_wrong_presser_stale_button_restart_and_undo(running: Harness) -> None:
     h = running
     tracker, (asya, _bob, _goblin) = await _started(h)
-    assert "👉 Ходит Боб" in mh.current(h, tracker).text
+    assert "👉 Ходит Боб" in tb.current(h, tracker).text
 
     # Not Alice's turn; not Alice's menus either: alerts, nothing changes.
     said = await mh.press_refused(h, ALICE, tracker, "Следующий ход")
@@ -149,12 +150,12 @@ async def test_wrong_presser_stale_button_restart_and_undo(running: Harness) -> 
     presses = [h.emu.press(u, GROUP, tracker.message_id, old_next) for u in (BOB, GM)]
     answers = [await h.emu.wait_callback_answer(p.callback_query_id, 15) for p in presses]
     assert sorted(a.show_alert for a in answers) == [False, True]
-    assert await mh.scalar(h, "SELECT count(*) FROM tracker_steps WHERE action = 'next'") == 1
+    assert await tb.scalar(h, "SELECT count(*) FROM tracker_steps WHERE action = 'next'") == 1
     # A button drawn for an older version stays refused once the tracker moved on.
-    before = await h.emu.wait_for(lambda: (m := mh.current(h, tracker).text) and "Ася." in m and m)
-    answer = await mh.press_data(h, GM, tracker, old_next)
+    before = await h.emu.wait_for(lambda: (m := tb.current(h, tracker).text) and "Ася." in m and m)
+    answer = await tb.press_data(h, GM, tracker, old_next)
     assert answer.show_alert and "устарела" in (answer.text or "")
-    assert mh.current(h, tracker).text == before and "👉 Ходит Ася" in before
+    assert tb.current(h, tracker).text == before and "👉 Ходит Ася" in before
 
     # A restart mid-scene: the buttons keep working from the state in Postgres.
     await h.restart()
@@ -168,9 +169,9 @@ async def test_wrong_presser_stale_button_restart_and_undo(running: Harness) -> 
     assert mh.states_of(await mh.sheet(h, asya)) == {"petrification": None}
     await mh.press(h, GM, tracker, "Назад")
     await mh.press(h, GM, tracker, "Назад")
-    assert "Ася ❤️5/5 · Постепенное окаменение" in mh.current(h, tracker).text
+    assert "Ася ❤️5/5 · Постепенное окаменение" in tb.current(h, tracker).text
     await mh.press(h, GM, tracker, "Отменить")
-    text = mh.current(h, tracker).text
+    text = tb.current(h, tracker).text
     assert "Постепенное окаменение" not in text and "👉 Ходит Гоблин" in text
     assert mh.states_of(await mh.sheet(h, asya)) == {}
 
@@ -178,10 +179,10 @@ async def test_wrong_presser_stale_button_restart_and_undo(running: Harness) -> 
     text = await _next(h, tracker, GM)
     assert "Сцена · раунд 2" in text
     await mh.press(h, GM, tracker, "Отменить")
-    text = mh.current(h, tracker).text
+    text = tb.current(h, tracker).text
     assert "Сцена · раунд 1" in text and "👉 Ходит Гоблин" in text and "— Раунд 2 —" not in text
     assert mh.states_of(await mh.sheet(h, asya)) == {}
-    assert await mh.scalar(h, "SELECT count(*) FROM ledger WHERE kind = 'undo'") >= 1
+    assert await tb.scalar(h, "SELECT count(*) FROM ledger WHERE kind = 'undo'") >= 1
     assert await mh.press_refused(h, ALICE, tracker, "Отменить") == "Only the GM can do that."
 
 
@@ -192,7 +193,7 @@ async def test_commands_and_one_scene_at_a_time(running: Harness) -> None:
     sent = emu.send_text(GM, GROUP, "/fight")
     await emu.wait_bot_message(GROUP, contains="нет игры", after=sent.message_id)
     await create_game(h, "matter", "Материя")
-    await mh.insert(h, matter.new_character("Ася"), owner=ALICE)
+    await tb.insert_character(h, "matter", matter.new_character("Ася"), owner=ALICE)
     sent = emu.send_text(ALICE, GROUP, "/scene")
     await emu.wait_bot_message(GROUP, contains="Only the GM can do that", after=sent.message_id)
 
@@ -202,7 +203,7 @@ async def test_commands_and_one_scene_at_a_time(running: Harness) -> None:
 
     # Set-up: nobody → «Start» is refused; the participant back in → it starts.
     await mh.press(h, GM, tracker, "Ася")
-    assert "пока никого" in mh.current(h, tracker).text
+    assert "пока никого" in tb.current(h, tracker).text
     said = await mh.press_refused(h, GM, tracker, "Начать")
     assert said == "Сначала выберите хотя бы одного участника."
     await mh.press(h, GM, tracker, "Ася")
@@ -210,27 +211,27 @@ async def test_commands_and_one_scene_at_a_time(running: Harness) -> None:
 
     # Mid-scene the GM adds a condition from its menu (a hint says what the menu is for).
     await mh.press(h, GM, tracker, "Условия")
-    assert "Нажмите условие" in mh.current(h, tracker).text
+    assert "Нажмите условие" in tb.current(h, tracker).text
     await mh.press(h, GM, tracker, "Туман")
-    text = mh.current(h, tracker).text
+    text = tb.current(h, tracker).text
     assert "🌦 Условия: Туман" in text and "🌦 Новое условие: Туман" in text
     await mh.press(h, GM, tracker, "Назад")
-    assert "Нажмите условие" not in mh.current(h, tracker).text
+    assert "Нажмите условие" not in tb.current(h, tracker).text
 
     # /tracker re-posts it below; the new copy works, the old one says it moved.
     sent = emu.send_text(GM, GROUP, "/tracker")
     copy = await emu.wait_bot_message(GROUP, contains="Сцена · раунд 1", after=sent.message_id)
     await mh.press(h, ALICE, copy, "Следующий ход")
-    assert "Сцена · раунд 2" in mh.current(h, copy).text
-    assert mh.current(h, tracker).text.startswith("⤵️")
+    assert "Сцена · раунд 2" in tb.current(h, copy).text
+    assert tb.current(h, tracker).text.startswith("⤵️")
 
     # Ending the scene frees the game for a new one; cancelling a set-up just closes it.
     await mh.press(h, GM, copy, "Завершить")
-    assert "Сцена окончена, раундов: 2" in mh.current(h, copy).text
+    assert "Сцена окончена, раундов: 2" in tb.current(h, copy).text
     again = await mh.open_scene(h, "/scene")
     await mh.press(h, GM, again, "Отмена")
-    assert not (mh.current(h, again).reply_markup or {}).get("inline_keyboard")
-    assert await mh.scalar(h, "SELECT count(*) FROM trackers WHERE status = 'open'") == 0
+    assert not (tb.current(h, again).reply_markup or {}).get("inline_keyboard")
+    assert await tb.scalar(h, "SELECT count(*) FROM trackers WHERE status = 'open'") == 0
 
 
 async def test_a_long_stormy_scene_stays_one_message_under_the_limit(running: Harness) -> None:
@@ -243,7 +244,7 @@ async def test_a_long_stormy_scene_stays_one_message_under_the_limit(running: Ha
         hero = matter.new_character(f"Герой{n}").model_copy(
             update={"skills": {Skill.CUNNING.value: 2, Skill.BRUTALITY.value: 1}}
         )
-        await mh.insert(h, hero, owner=None, npc=True)
+        await tb.insert_character(h, "matter", hero, owner=None, npc=True)
     tracker = await mh.open_scene(h, "/fight")
     for n in range(4):
         await mh.press(h, GM, tracker, f"Герой{n}")
@@ -254,27 +255,27 @@ async def test_a_long_stormy_scene_stays_one_message_under_the_limit(running: Ha
     await mh.press(h, GM, tracker, "Состояния")
     await mh.press(h, GM, tracker, "Герой0")
     await mh.press(h, GM, tracker, "В воде")
-    assert "▫️ 🌊 В воде" in [b["text"] for b in buttons(mh.current(h, tracker))]
+    assert "▫️ 🌊 В воде" in [b["text"] for b in buttons(tb.current(h, tracker))]
     await mh.press(h, GM, tracker, "Назад")
     await mh.press(h, GM, tracker, "Назад")
-    text = mh.current(h, tracker).text
+    text = tb.current(h, tracker).text
     assert "Герой0 (НИП) ❤️5/5 🏝" in text and "🏝 Герой0 выбирается из воды" in text
-    while "Сцена · раунд 2" not in mh.current(h, tracker).text:
+    while "Сцена · раунд 2" not in tb.current(h, tracker).text:
         await _next(h, tracker)
-    round_2 = mh.current(h, tracker).text.split("— Раунд 2 —")[1]
+    round_2 = tb.current(h, tracker).text.split("— Раунд 2 —")[1]
 
     def flood_rolls(name: str) -> list[str]:
         lines = round_2.splitlines()
         return [x for x in lines if name in x and "Медлительность" in x and "🎲" in x]
 
     assert len(flood_rolls("Герой1")) == 1 and flood_rolls("Герой0") == []
-    while "Сцена · раунд 9" not in mh.current(h, tracker).text:
+    while "Сцена · раунд 9" not in tb.current(h, tracker).text:
         await _next(h, tracker)
-    text = mh.current(h, tracker).text
+    text = tb.current(h, tracker).text
     assert len(h.emu.bot_messages(GROUP)) == sent_before  # edits only, no new messages
     assert len(text) <= 4096 and "\n…\n" in text  # the oldest log lines gave way
     assert "— Раунд 9 —" in text and "🎬 Сцена началась." not in text
-    rolls = await mh.scalar(h, "SELECT count(*) FROM rolls WHERE roll_id LIKE 'trk:%'")
+    rolls = await tb.scalar(h, "SELECT count(*) FROM rolls WHERE roll_id LIKE 'trk:%'")
     assert rolls >= 4 * 9  # Наводнение alone rolls for everyone every round
 
 
@@ -292,18 +293,18 @@ async def test_crippled_check_when_the_gm_calls_for_it(running: Harness) -> None
             "states": (matter.ActiveState(state=StateId.CRIPPLED),),
         }
     )
-    asya = await mh.insert(h, hurt, owner=ALICE)
+    asya = await tb.insert_character(h, "matter", hurt, owner=ALICE)
     tracker = await mh.open_scene(h)
     await mh.press(h, GM, tracker, "Начать")
     await mh.press(h, GM, tracker, "Состояния")
     await mh.press(h, GM, tracker, "Ася")
     await mh.press(h, GM, tracker, "Потратить Силу Воли")
-    assert "🩸 Ася тратит ● Силы Воли, чтобы держаться" in mh.current(h, tracker).text
+    assert "🩸 Ася тратит ● Силы Воли, чтобы держаться" in tb.current(h, tracker).text
     assert (await mh.sheet(h, asya)).willpower == 0
     said = await mh.press_refused(h, GM, tracker, "Потратить Силу Воли")
     assert said == "Не осталось ● Силы Воли."
     await mh.press(h, GM, tracker, "Бросок Упорства")
-    text = mh.current(h, tracker).text
+    text = tb.current(h, tracker).text
     line = next(x for x in text.splitlines() if "🩸 Ася" in x and "🎲 2d10>=7!" in x)
     health = (await mh.sheet(h, asya)).health
     assert ("держится" in line and health == 0) or ("теряет 1 Здоровье" in line and health == -1)

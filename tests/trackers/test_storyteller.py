@@ -9,12 +9,12 @@ from engine.systems import storyteller
 from engine.systems.storyteller import DamageKind
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, BOB, GM, GROUP, create_game, seat_table
+from tests.helpers.table import press_data
 from tests.trackers.storyteller_helpers import (
     data,
     hero,
     insert,
     insert_card,
-    press,
     rolls,
     sheet,
     tap,
@@ -49,7 +49,7 @@ async def test_scene_from_opening_to_the_end(running: Harness) -> None:
     msg = await _open(h)
     assert "Техлана" in msg.text and "Гоблин" in msg.text and "✅" in msg.text
     # Set-up: another user's press is refused and changes nothing; the GM toggles.
-    answer = await press(h, BOB, msg, data(msg, "ztt", "Гоблин"))
+    answer = await press_data(h, BOB, msg, data(msg, "ztt", "Гоблин"))
     assert answer.show_alert and (await tracker(h))["version"] == 1
     await tap(h, GM, msg, "ztt", "Гоблин")
     assert "▫️ Гоблин" in msg.text
@@ -72,7 +72,7 @@ async def test_scene_from_opening_to_the_end(running: Harness) -> None:
 
     # Whoever acts first: the GM passes the NPC's turn, so Техлана acts.
     if state["order"][0] == goblin:
-        answer = await press(h, ALICE, msg, data(msg, "ztn"))  # not her turn
+        answer = await press_data(h, ALICE, msg, data(msg, "ztn"))  # not her turn
         assert answer.show_alert
         await tap(h, GM, msg, "ztn")
     assert "Ход: Техлана" in msg.text
@@ -80,7 +80,7 @@ async def test_scene_from_opening_to_the_end(running: Harness) -> None:
     # A restart mid-scene: the buttons keep working.
     await h.restart()
 
-    answer = await press(h, BOB, msg, data(msg, "ztv", "🎲"))
+    answer = await press_data(h, BOB, msg, data(msg, "ztv", "🎲"))
     assert answer.show_alert and "ztr" not in str(msg.reply_markup)
     version = (await tracker(h))["version"]
     await tap(h, ALICE, msg, "ztv", "🎲")  # a chooser only swaps the buttons
@@ -116,9 +116,9 @@ async def test_scene_from_opening_to_the_end(running: Harness) -> None:
     assert (await sheet(h, alice)).health.boxes == (DamageKind.LETHAL, DamageKind.LETHAL)
     assert "XX□□□□□" in msg.text
     before = await tracker(h)
-    answer = await press(h, GM, msg, stale)  # drawn before the undo
+    answer = await press_data(h, GM, msg, stale)  # drawn before the undo
     assert answer.show_alert and (await tracker(h))["version"] == before["version"]
-    answer = await press(h, ALICE, msg, data(msg, "tku"))
+    answer = await press_data(h, ALICE, msg, data(msg, "tku"))
     assert answer.show_alert and (await tracker(h))["version"] == before["version"]
 
     # A wounded roll: Hurt is −1, the pool shrinks.
@@ -146,7 +146,7 @@ async def test_extended_action_reaches_its_target(running: Harness) -> None:
     await tap(h, GM, msg, "ztt", "Гоблин")  # only Техлана takes part
     await tap(h, GM, msg, "zts")
     assert "Гоблин" not in msg.text.split("—")[0].split("\n", 1)[1]
-    answer = await press(h, ALICE, msg, data(msg, "ztv", "🧩"))  # the GM sets it
+    answer = await press_data(h, ALICE, msg, data(msg, "ztv", "🧩"))  # the GM sets it
     assert answer.show_alert
     await tap(h, GM, msg, "ztv", "🧩")
     await tap(h, GM, msg, "ztv", "Ловкость 5")
@@ -167,7 +167,7 @@ async def test_extended_action_reaches_its_target(running: Harness) -> None:
         # Once per turn: the button is gone, and a forged press is refused.
         state = await tracker(h)
         forged = f"zte:{state['id']}:{state['version']}"
-        answer = await press(h, ALICE, msg, forged)
+        answer = await press_data(h, ALICE, msg, forged)
         assert answer.show_alert and (await tracker(h))["version"] == state["version"]
         await tap(h, ALICE, msg, "ztn")
     assert action.status is storyteller.ActionStatus.SUCCEEDED and turns > 1
@@ -210,7 +210,7 @@ async def test_soak_incapacitation_and_repost(running: Harness) -> None:
     version = (await tracker(h))["version"]
     await tap(h, GM, msg, "ztv", "🩸")
     await tap(h, GM, msg, "ztv", "Гоблин")
-    answer = await press(h, GM, msg, data(msg, "zth", "−/"))
+    answer = await press_data(h, GM, msg, data(msg, "zth", "−/"))
     assert answer.show_alert and (await tracker(h))["version"] == version
     # One more lethal level: the goblin is incapacitated and his turns are skipped.
     await tap(h, GM, msg, "zth", "+X")
