@@ -3,11 +3,10 @@ its own player; bad input posts nothing."""
 
 from __future__ import annotations
 
-from sqlalchemy import text
-
 from engine.systems import fate
 from tests.conftest import Harness
 from tests.games.helpers import GM, GROUP, buttons, create_game
+from tests.helpers.table import insert_character, scalar
 
 ANNA, BORIS, CLARA = 1101, 1102, 1103
 
@@ -21,8 +20,7 @@ def _seat(h: Harness) -> None:
 
 
 async def _count(h: Harness, sql: str) -> int:
-    async with h.engine.connect() as conn:
-        return int((await conn.execute(text(sql))).scalar_one())
+    return int(await scalar(h, sql))
 
 
 async def _say_hello(h: Harness, *users: int) -> None:
@@ -74,18 +72,8 @@ async def test_mentioned_players_each_get_their_own_card(running: Harness) -> No
 async def test_all_means_every_player_with_a_character(running: Harness) -> None:
     _seat(running)
     await create_game(running, "fate", "Хроники")
-    async with running.engine.begin() as conn:
-        game_id = (await conn.execute(text("SELECT id FROM games"))).scalar_one()
-        for uid, name in ((ANNA, "Аня"), (CLARA, "Клара")):  # Boris has no character
-            sheet = fate.new_character(name).model_dump_json()
-            await conn.execute(
-                text(
-                    "INSERT INTO characters (game_id, owner_user_id, is_npc, system, name, "
-                    "status, sheet, schema_version, version) VALUES (:g, :u, false, 'fate', "
-                    ":n, 'active', CAST(:s AS jsonb), :v, 1)"
-                ),
-                {"g": game_id, "u": uid, "n": name, "s": sheet, "v": fate.SCHEMA_VERSION},
-            )
+    for uid, name in ((ANNA, "Аня"), (CLARA, "Клара")):  # Boris has no character
+        await insert_character(running, "fate", fate.new_character(name), owner=uid)
     cards = await _cards(running, "/request all 4dF vs 1: прислушаться", 2)
     assert len(cards) == 2 and all("прислушаться" in c.text for c in cards)  # type: ignore[attr-defined]
     targets = await _count(
