@@ -22,7 +22,7 @@ from bot.middlewares import (
     UnitOfWorkMiddleware,
 )
 from bot.outbound import Limits, OutboundLimiter, ResilienceMiddleware
-from bot.polling import SafeOffsetDispatcher
+from bot.polling import INBOX_ENGINE, InboxDispatcher
 
 
 def create_bot(token: str, *, api_url: str | None, limits: Limits | None = None) -> Bot:
@@ -50,7 +50,7 @@ def create_dispatcher(
 ) -> Dispatcher:
     # One update at a time per chat and user (wizard steps must not overtake each other);
     # different users and chats still run concurrently.
-    dp = SafeOffsetDispatcher(
+    dp = InboxDispatcher(
         storage=PostgresStorage(fsm_engine),
         events_isolation=SimpleEventIsolation(),
         disable_fsm=True,  # registered below, inside the FSM memo scope
@@ -61,6 +61,7 @@ def create_dispatcher(
     dp.update.outer_middleware(UnitOfWorkMiddleware(session_factory))
     dp.update.outer_middleware(ContextMiddleware(i18n))
     dp["i18n"] = i18n
+    dp[INBOX_ENGINE] = fsm_engine  # autocommit, small: one INSERT per polled batch
     dp["in_flight"] = in_flight
     dp.include_routers(*handlers.routers())
     setup_dialogs(dp)

@@ -1,17 +1,18 @@
-"""Long polling that confirms an update only once it has been handled.
+"""Long polling that loses no update when the process is killed.
 
 aiogram's polling confirms a batch (``getUpdates`` with the next offset) as soon as it has
-handed the updates to tasks, so the updates still running when the process is killed are
-never served again. Here the offset stops at the oldest update still in flight: Telegram keeps
-serving it (and everything after it) until it is done. Updates already running are not started
-twice; one that finished is absorbed by its processed-update claim if it comes again. When a
-batch brings nothing new the loop waits for a running update to finish instead of asking again
-at once.
+handed the updates to tasks, so updates still running when the process dies would never be
+served again. Here each batch is first written to ``update_inbox`` (one statement) and only
+then confirmed; an update's claim deletes its inbox row in the same commit as its effects
+(``db/repositories/updates.py``). At start, whatever a killed process left in the inbox and
+never committed is handled before polling resumes. If the inbox cannot be written (the
+database is down) the batch is not confirmed and Telegram serves it again.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from typing import Any
 
@@ -19,14 +20,18 @@ from aiogram import Bot, Dispatcher
 from aiogram.methods import GetUpdates
 from aiogram.types import Update
 from aiogram.utils.backoff import Backoff, BackoffConfig
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from db.repositories.updates import DROP_DONE, STASH, UNFINISHED
 
 logger = logging.getLogger(__name__)
 
 DEFAULT_BACKOFF = BackoffConfig(min_delay=1.0, max_delay=5.0, factor=1.3, jitter=0.1)
-IDLE_WAIT_SECONDS = 0.5
+REPLAY_WINDOW_SECONDS = 3600  # older leftovers are dropped: the moment has passed
+INBOX_ENGINE = "inbox_engine"  # workflow-data key: an autocommit engine (see build_runtime)
 
 
-class SafeOffsetDispatcher(Dispatcher):
+class InboxDispatcher(Dispatcher):
     async def _polling(
         self,
         bot: Bot,
@@ -37,50 +42,62 @@ class SafeOffsetDispatcher(Dispatcher):
         tasks_concurrency_limit: int | None = None,
         **kwargs: Any,
     ) -> None:
-        user = await bot.me()
-        logger.info("polling as @%s id=%d (offsets confirmed once handled)", user.username, bot.id)
-        running: dict[int, asyncio.Task[Any]] = {}
+        engine: AsyncEngine = self[INBOX_ENGINE]
         slots = asyncio.Semaphore(tasks_concurrency_limit or 64)
+        running: set[asyncio.Task[Any]] = set()
+        for update in await _leftovers(engine, bot):
+            await self._start(bot, update, slots, running, kwargs)
         backoff = Backoff(config=backoff_config)
         timeout = {"request_timeout": int((bot.session.timeout or 60) + polling_timeout)}
-        next_offset: int | None = None
+        offset: int | None = None
         while True:
-            offset = min(running) if running else next_offset
             request = GetUpdates(
                 offset=offset, timeout=polling_timeout, allowed_updates=allowed_updates
             )
             try:
                 updates = await bot(request, **timeout)
+                if updates:
+                    await _stash(engine, bot.id, updates)
             except Exception as error:
-                logger.error("failed to fetch updates (%s): retrying", error)
+                logger.error("polling: %s: %s; retrying", type(error).__name__, error)
                 await backoff.asleep()
                 continue
             backoff.reset()
-            fresh = [u for u in updates if u.update_id not in running]
-            for update in fresh:
-                await slots.acquire()
-                running[update.update_id] = self._start(bot, update, running, slots, kwargs)
-                next_offset = max(next_offset or 0, update.update_id + 1)
-            if updates and not fresh and running:
-                # Only updates we are still handling came back: wait for one to finish.
-                await asyncio.wait(
-                    list(running.values()), timeout=IDLE_WAIT_SECONDS,
-                    return_when=asyncio.FIRST_COMPLETED,
-                )  # fmt: skip
+            for update in updates:
+                await self._start(bot, update, slots, running, kwargs)
+                offset = update.update_id + 1
 
-    def _start(
+    async def _start(
         self,
         bot: Bot,
         update: Update,
-        running: dict[int, asyncio.Task[Any]],
         slots: asyncio.Semaphore,
+        running: set[asyncio.Task[Any]],
         kwargs: dict[str, Any],
-    ) -> asyncio.Task[Any]:
+    ) -> None:
+        await slots.acquire()
         task = asyncio.create_task(self._process_update(bot=bot, update=update, **kwargs))
+        running.add(task)
 
-        def finished(_: asyncio.Task[Any]) -> None:
-            running.pop(update.update_id, None)
+        def finished(done: asyncio.Task[Any]) -> None:
+            running.discard(done)
             slots.release()
 
         task.add_done_callback(finished)
-        return task
+
+
+async def _stash(engine: AsyncEngine, bot_id: int, updates: list[Update]) -> None:
+    batch = [u.model_dump(mode="json", exclude_none=True, by_alias=True) for u in updates]
+    async with engine.begin() as conn:
+        await conn.execute(STASH, {"bot": bot_id, "batch": json.dumps(batch)})
+
+
+async def _leftovers(engine: AsyncEngine, bot: Bot) -> list[Update]:
+    """Updates a killed process received and never committed, oldest first."""
+    params = {"bot": bot.id, "max_age": REPLAY_WINDOW_SECONDS}
+    async with engine.begin() as conn:
+        await conn.execute(DROP_DONE, params)
+        rows = (await conn.execute(UNFINISHED, params)).scalars().all()
+    if rows:
+        logger.warning("handling %d update(s) left unfinished by the last run", len(rows))
+    return [Update.model_validate(row, context={"bot": bot}) for row in rows]

@@ -79,6 +79,19 @@ class ProcessedUpdate(SQLModel, table=True):
     processed_at: datetime = _created()
 
 
+class UpdateInbox(SQLModel, table=True):
+    """Updates received by long polling and not finished yet: written before their batch is
+    confirmed to Telegram, deleted by the update's claim; what a killed process leaves here
+    is handled on the next start."""
+
+    __tablename__ = "update_inbox"
+
+    bot_id: int = Field(sa_column=Column(BigInteger, primary_key=True, autoincrement=False))
+    update_id: int = Field(sa_column=Column(BigInteger, primary_key=True, autoincrement=False))
+    payload: dict[str, Any] = Field(sa_column=Column(JSONB, nullable=False))
+    received_at: datetime = _created()
+
+
 class FsmRecord(SQLModel, table=True):
     """aiogram FSM state and data for one storage key (bot, chat, user, thread, destiny)."""
 

@@ -28,7 +28,9 @@ class Prefetched:
 # cost on the update path.
 _CLAIM_WITH_CONTEXT = text(
     "WITH claim AS (INSERT INTO processed_updates (bot_id, update_id) VALUES (:bot, :upd) "
-    "ON CONFLICT (bot_id, update_id) DO NOTHING RETURNING update_id) "
+    "ON CONFLICT (bot_id, update_id) DO NOTHING RETURNING update_id), "
+    # out of the inbox with the same commit as its effects (see bot/polling.py)
+    "unboxed AS (DELETE FROM update_inbox WHERE bot_id = :bot AND update_id = :upd) "
     "SELECT u.id AS u_id, u.first_name AS u_first_name, u.last_name AS u_last_name, "
     "u.username AS u_username, u.language_code AS u_language_code, u.locale AS u_locale, "
     "u.display_name AS u_display_name, u.timezone AS u_timezone, "
@@ -96,3 +98,24 @@ class ProcessedUpdateRepo:
         )
         result = await self._session.execute(stmt)
         return int(result.rowcount or 0)  # type: ignore[attr-defined]
+
+
+# --- the long-polling inbox (bot/polling.py) -------------------------------------------------
+# Plain SQL on a connection of their own, outside any unit of work: the inbox is written before
+# Telegram is told the batch arrived, and read once at start.
+
+STASH = text(
+    "INSERT INTO update_inbox (bot_id, update_id, payload) "
+    "SELECT :bot, (u->>'update_id')::bigint, u FROM jsonb_array_elements(CAST(:batch AS jsonb)) u "
+    "ON CONFLICT (bot_id, update_id) DO NOTHING"
+)
+UNFINISHED = text(
+    "SELECT payload FROM update_inbox i WHERE bot_id = :bot AND received_at > now() - "
+    "make_interval(secs => :max_age) AND NOT EXISTS (SELECT 1 FROM processed_updates p "
+    "WHERE p.bot_id = i.bot_id AND p.update_id = i.update_id) ORDER BY update_id"
+)
+DROP_DONE = text(
+    "DELETE FROM update_inbox i WHERE bot_id = :bot AND (received_at <= now() - "
+    "make_interval(secs => :max_age) OR EXISTS (SELECT 1 FROM processed_updates p "
+    "WHERE p.bot_id = i.bot_id AND p.update_id = i.update_id))"
+)

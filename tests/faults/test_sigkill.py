@@ -250,8 +250,8 @@ async def test_sigkill_at_random_points_keeps_one_consistent_story(
 
     claimed = {int(r[0]) for r in await rows(engine, "SELECT update_id FROM processed_updates")}
     handled = [op for op in ops if op.update_id in claimed]
-    # Nothing lost: polling confirms an update only once it was handled (bot/polling.py), so
-    # those in flight when the process died are served again to the next one.
+    # Nothing lost: a polled batch is written to the inbox before it is confirmed, and the next
+    # process handles what the killed one left there (bot/polling.py).
     assert len(handled) == len(ops), sorted(op.update_id for op in ops if op not in handled)
 
     entries = await verify_roll_logs(engine)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 from sqlalchemy import text
@@ -98,3 +99,58 @@ async def test_dropped_database_connections_lose_no_update(running: Harness) -> 
     assert not any("went wrong" in t for t in texts), texts
     async with running.engine.connect() as conn:
         assert (await conn.execute(text("SELECT count(*) FROM rolls"))).scalar_one() == 4
+
+
+async def test_updates_left_in_the_inbox_are_handled_on_the_next_start(running: Harness) -> None:
+    """A process killed after confirming a batch to Telegram but before handling it leaves the
+    updates in ``update_inbox``: the next start handles them (and only those not committed)."""
+    emu = running.emu
+    emu.add_user(USERS[2], "Cy", language_code="en")
+    emu.send_text(USERS[2], USERS[2], "/r 1d4")
+    await emu.wait_for(lambda: sum("Log #" in m.text for m in emu.bot_messages(USERS[2])) == 1)
+    await emu.wait_idle()
+    assert running.runtime is not None
+    bot_id = running.runtime.bot.id
+    await running.stop()
+    user = {"id": USERS[2], "is_bot": False, "first_name": "Cy", "language_code": "en"}
+    chat = {"id": USERS[2], "type": "private", "first_name": "Cy"}
+
+    def update(update_id: int, expr: str) -> str:
+        message = {
+            "message_id": 70_000 + update_id % 1000, "date": 0, "chat": chat, "from": user,
+            "text": f"/r {expr}", "entities": [{"type": "bot_command", "offset": 0, "length": 2}],
+        }  # fmt: skip
+        return json.dumps({"update_id": update_id, "message": message})
+
+    async with running.engine.begin() as conn:
+        for update_id, expr in ((8_000_001, "1d6"), (8_000_002, "1d8")):
+            await conn.execute(
+                text(
+                    "INSERT INTO update_inbox (bot_id, update_id, payload) "
+                    "VALUES (:b, :u, CAST(:p AS jsonb))"
+                ),
+                {"b": bot_id, "u": update_id, "p": update(update_id, expr)},
+            )
+        # one that was committed before the kill: dropped, not handled twice
+        await conn.execute(
+            text("INSERT INTO processed_updates (bot_id, update_id) VALUES (:b, 8000003)"),
+            {"b": bot_id},
+        )
+        await conn.execute(
+            text(
+                "INSERT INTO update_inbox (bot_id, update_id, payload) "
+                "VALUES (:b, 8000003, CAST(:p AS jsonb))"
+            ),
+            {"b": bot_id, "p": update(8_000_003, "1d10")},
+        )
+    await running.start()
+    await emu.wait_for(
+        lambda: sum("Log #" in m.text for m in emu.bot_messages(USERS[2])) == 3, timeout=30
+    )
+    await emu.wait_idle()
+    texts = [m.text for m in emu.bot_messages(USERS[2]) if "Log #" in m.text]
+    assert len(texts) == 3 and not any(re.search(r"\b1d10\b", t) for t in texts), texts
+    async with running.engine.connect() as conn:
+        left = (await conn.execute(text("SELECT count(*) FROM update_inbox"))).scalar_one()
+        rolls = (await conn.execute(text("SELECT count(*) FROM rolls"))).scalar_one()
+    assert (left, rolls) == (0, 3)
