@@ -105,7 +105,7 @@ class UnitOfWorkMiddleware(BaseMiddleware):
         tg_user: TgUser | None = data.get("event_from_user")
         tg_chat: TgChat | None = data.get("event_chat")
         user_id = tg_user.id if tg_user else None
-        prefetched = await uow.updates.claim_with_context(
+        prefetched = await uow.claim_update(
             data["bot"].id, event.update_id, user_id=user_id,
             chat_id=tg_chat.id if tg_chat else None,
         )  # fmt: skip

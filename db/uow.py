@@ -17,7 +17,7 @@ from db.repositories.ledger import LedgerRepo
 from db.repositories.requests import RequestRepo
 from db.repositories.rolls import RollRepo
 from db.repositories.trackers import TrackerRepo
-from db.repositories.updates import ProcessedUpdateRepo
+from db.repositories.updates import Prefetched, ProcessedUpdateRepo
 from db.repositories.users import UserRepo
 
 
@@ -25,6 +25,7 @@ class UnitOfWork:
     def __init__(self, session_factory: async_sessionmaker[AsyncSession]) -> None:
         self._factory = session_factory
         self._session: AsyncSession | None = None
+        self._claimed: tuple[int, int] | None = None  # (bot_id, update_id) this unit handles
 
     @property
     def session(self) -> AsyncSession:
@@ -59,8 +60,25 @@ class UnitOfWork:
             await session.close()
             self._session = None
 
+    async def claim_update(
+        self, bot_id: int, update_id: int, *, user_id: int | None, chat_id: int | None
+    ) -> Prefetched | None:
+        """Claim the update this unit handles (``ProcessedUpdateRepo.claim_with_context``)."""
+        prefetched = await self.updates.claim_with_context(
+            bot_id, update_id, user_id=user_id, chat_id=chat_id
+        )
+        if prefetched is not None:
+            self._claimed = (bot_id, update_id)
+        return prefetched
+
     async def commit(self) -> None:
         await self.session.commit()
 
     async def rollback(self) -> None:
+        """Undo what this unit wrote, except the claim of its update: a refusal is how that
+        update was handled, so a redelivery must still be skipped and the polling inbox row
+        still cleared (without this a refused press stayed in the inbox and was replayed on
+        the next start). Re-claiming costs nothing on the path that commits normally."""
         await self.session.rollback()
+        if self._claimed is not None:
+            await self.updates.claim(*self._claimed)

@@ -6,7 +6,7 @@ from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import BigInteger, Boolean, Integer, String, column, delete, text
-from sqlalchemy.dialects.postgresql import JSONB, insert
+from sqlalchemy.dialects.postgresql import JSONB
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -26,12 +26,15 @@ class Prefetched:
 # The claim and, in the same round trip, the rows nearly every update reads next. Literal SQL:
 # building this as an ORM statement and loading four entities per update was the largest CPU
 # cost on the update path.
-_CLAIM_WITH_CONTEXT = text(
+_CLAIM_CTE = (
     "WITH claim AS (INSERT INTO processed_updates (bot_id, update_id) VALUES (:bot, :upd) "
     "ON CONFLICT (bot_id, update_id) DO NOTHING RETURNING update_id), "
     # out of the inbox with the same commit as its effects (see bot/polling.py)
     "unboxed AS (DELETE FROM update_inbox WHERE bot_id = :bot AND update_id = :upd) "
-    "SELECT u.id AS u_id, u.first_name AS u_first_name, u.last_name AS u_last_name, "
+)
+_CLAIM = text(_CLAIM_CTE + "SELECT update_id FROM claim")
+_CLAIM_WITH_CONTEXT = text(
+    _CLAIM_CTE + "SELECT u.id AS u_id, u.first_name AS u_first_name, u.last_name AS u_last_name, "
     "u.username AS u_username, u.language_code AS u_language_code, u.locale AS u_locale, "
     "u.display_name AS u_display_name, u.timezone AS u_timezone, "
     "u.started_private AS u_started_private, "
@@ -65,19 +68,14 @@ class ProcessedUpdateRepo:
         self._session = session
 
     async def claim(self, bot_id: int, update_id: int) -> bool:
-        """Record the update inside the current transaction; False if it was already processed.
+        """Record the update inside the current transaction (and take it out of the polling
+        inbox); False if it was already processed.
 
         A concurrent redelivery blocks on the primary key until the first transaction ends,
         then sees the conflict — so two deliveries can never both take effect.
         """
-        stmt = (
-            insert(ProcessedUpdate)
-            .values(bot_id=bot_id, update_id=update_id)
-            .on_conflict_do_nothing(index_elements=["bot_id", "update_id"])
-            .returning(ProcessedUpdate.update_id)  # type: ignore[arg-type]
-        )
-        result = await self._session.execute(stmt)
-        return result.scalar_one_or_none() is not None
+        params = {"bot": bot_id, "upd": update_id}
+        return (await self._session.execute(_CLAIM, params)).first() is not None
 
     async def claim_with_context(
         self, bot_id: int, update_id: int, *, user_id: int | None, chat_id: int | None

@@ -25,3 +25,30 @@ async def test_old_processed_update_claims_are_pruned(clean_db: AsyncEngine) -> 
     async with clean_db.connect() as conn:
         left = (await conn.execute(text("SELECT update_id FROM processed_updates"))).all()
     assert [r[0] for r in left] == [2]
+
+
+async def test_a_refusals_rollback_keeps_the_claim_and_clears_the_inbox(
+    clean_db: AsyncEngine,
+) -> None:
+    """A use case that refuses rolls back its own writes; the update still counts as handled:
+    claimed (a redelivery is skipped) and out of the polling inbox (not replayed at start)."""
+    async with clean_db.begin() as conn:
+        await conn.execute(
+            text(
+                "INSERT INTO update_inbox (bot_id, update_id, payload) "
+                "VALUES (1, 7, '{\"update_id\": 7}')"
+            )
+        )
+    factory = create_session_factory(clean_db)
+    async with UnitOfWork(factory) as uow:
+        assert await uow.claim_update(1, 7, user_id=None, chat_id=None) is not None
+        await uow.session.execute(text("INSERT INTO chats (id, type) VALUES (-5, 'group')"))
+        await uow.rollback()
+        await uow.commit()
+    async with clean_db.connect() as conn:
+        claims = (await conn.execute(text("SELECT update_id FROM processed_updates"))).all()
+        inbox = (await conn.execute(text("SELECT count(*) FROM update_inbox"))).scalar_one()
+        chats = (await conn.execute(text("SELECT count(*) FROM chats"))).scalar_one()
+    assert ([r[0] for r in claims], inbox, chats) == ([7], 0, 0)
+    async with UnitOfWork(factory) as uow:  # the redelivery
+        assert await uow.claim_update(1, 7, user_id=None, chat_id=None) is None
