@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from aiogram import Bot, Dispatcher
 from aiogram.client.default import DefaultBotProperties
-from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.enums import ParseMode
 from aiogram.fsm.storage.memory import SimpleEventIsolation
@@ -23,10 +22,11 @@ from bot.middlewares import (
 )
 from bot.outbound import Limits, OutboundLimiter, ResilienceMiddleware
 from bot.polling import INBOX_ENGINE, InboxDispatcher
+from bot.session import BotSession
 
 
 def create_bot(token: str, *, api_url: str | None, limits: Limits | None = None) -> Bot:
-    session = AiohttpSession(api=TelegramAPIServer.from_base(api_url)) if api_url else None
+    session = BotSession(api=TelegramAPIServer.from_base(api_url)) if api_url else BotSession()
     bot = Bot(
         token=token,
         session=session,
