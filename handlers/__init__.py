@@ -8,6 +8,9 @@ the fallback, which answers any button nobody else handled.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from typing import Any
+
 from aiogram import Router
 
 from handlers import (
@@ -35,12 +38,14 @@ from handlers.callbacks import AnswerOnSuccess
 def routers() -> list[Router]:
     own = [
         errors.create_router(),
+        # First of the command routers: /r is the hottest message, and each router before it
+        # costs every roll its filters (no other router takes /r, /odds, /log or /verify).
+        dice.create_router(),
         service.create_router(),
         profile.create_router(),
         characters.create_router(),  # its deep-link /start precedes the plain /start
         start.create_router(),
         lang.create_router(),
-        dice.create_router(),
         games.create_router(),
         requests.create_router(),
         request_builder.create_router(),
@@ -56,4 +61,36 @@ def routers() -> list[Router]:
         router.callback_query.middleware(AnswerOnSuccess())
     tail = fallback.create_router()
     tail.callback_query.middleware(AnswerOnSuccess())
-    return [*own, *wizards.create_dialogs(), tail]
+    every = [*own, *wizards.create_dialogs(), tail]
+    for router in every:
+        _inline_sync_filters(router)
+    return every
+
+
+def _inline_sync_filters(router: Router) -> None:
+    """aiogram runs a synchronous filter — every ``F.…`` magic filter, a bare ``State`` — in a
+    worker thread (``asyncio.to_thread``), a thread hop per filter per update that walked past
+    it. Ours are pure attribute checks: each is awaited in place instead. The parameters
+    aiogram read from the original signature stay as they were."""
+    for sub in _walk(router):
+        for observer in sub.observers.values():
+            filters = list(observer._handler.filters or [])
+            for handler in observer.handlers:
+                filters.extend(handler.filters or [])
+            for f in filters:
+                if not f.awaitable:
+                    f.callback = _awaited(f.callback)
+                    f.awaitable = True
+
+
+def _awaited(check: Callable[..., Any]) -> Callable[..., Any]:
+    async def inline(*args: Any, **kwargs: Any) -> Any:
+        return check(*args, **kwargs)
+
+    return inline
+
+
+def _walk(router: Router) -> Iterator[Router]:
+    yield router
+    for sub in router.sub_routers:
+        yield from _walk(sub)
