@@ -8,6 +8,9 @@ the fallback, which answers any button nobody else handled.
 
 from __future__ import annotations
 
+import bot  # noqa: F401  # before aiogram: its models are then built lazily (bot.lazy_models)
+
+# isort: split
 from collections.abc import Callable, Iterator
 from typing import Any
 
