@@ -6,7 +6,8 @@ from aiogram import Bot, Dispatcher
 from aiogram.client.default import DefaultBotProperties
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.enums import ParseMode
-from aiogram.fsm.storage.memory import SimpleEventIsolation
+from aiogram.fsm.middleware import FSMContextMiddleware
+from aiogram.fsm.storage.memory import DisabledEventIsolation, SimpleEventIsolation
 from aiogram_dialog import setup_dialogs
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -17,7 +18,7 @@ from bot.i18n import I18n
 from bot.middlewares import (
     ContextMiddleware,
     InFlightMiddleware,
-    ScopedFSMMiddleware,
+    IsolationMiddleware,
     UnitOfWorkMiddleware,
 )
 from bot.outbound import Limits, OutboundLimiter, ResilienceMiddleware
@@ -50,15 +51,19 @@ def create_dispatcher(
 ) -> Dispatcher:
     # One update at a time per chat and user (wizard steps must not overtake each other);
     # different users and chats still run concurrently.
+    storage = PostgresStorage(fsm_engine)
     dp = InboxDispatcher(
-        storage=PostgresStorage(fsm_engine),
+        storage=storage,
         events_isolation=SimpleEventIsolation(),
-        disable_fsm=True,  # registered below, inside the FSM memo scope
+        disable_fsm=True,  # registered below: the lock before the claim, the state after it
     )
     in_flight = InFlightMiddleware()
     dp.update.outer_middleware(in_flight)
-    dp.update.outer_middleware(ScopedFSMMiddleware(dp.fsm))
-    dp.update.outer_middleware(UnitOfWorkMiddleware(session_factory))
+    dp.update.outer_middleware(IsolationMiddleware(dp.fsm))
+    dp.update.outer_middleware(UnitOfWorkMiddleware(session_factory, storage))
+    dp.update.outer_middleware(
+        FSMContextMiddleware(storage, DisabledEventIsolation(), dp.fsm.strategy)
+    )
     dp.update.outer_middleware(ContextMiddleware(i18n))
     dp["i18n"] = i18n
     dp[INBOX_ENGINE] = fsm_engine  # autocommit, small: one INSERT per polled batch

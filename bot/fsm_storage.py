@@ -5,16 +5,18 @@ merges with JSONB ``||`` server-side, so two concurrent partial updates both lan
 
 Within one update (``update_scope``) the rows read are remembered: aiogram reads the state and
 aiogram-dialog reads its stack on every update and writes the (usually empty) stack back at the
-end. The first read fetches both keys of the user in one query, later reads hit the memo, and
-writing "nothing" over a row that does not exist is skipped — for a plain ``/r`` the FSM then
-costs one query instead of three transactions. Updates of one chat and user never overlap
-(``SimpleEventIsolation``), so the memo cannot hide a concurrent change to the same key.
+end. Both keys of the user are read with the update's claim (``prefetch_keys``/``prefetched``,
+called by the unit of work), later reads hit the memo, and writing "nothing" over a row that
+does not exist is skipped — for a plain ``/r`` the FSM then costs no query of its own instead
+of three transactions. Updates of one chat and user never overlap (the isolation lock is taken
+before the claim, ``bot/middlewares.py``), so the memo cannot hide a concurrent change to the
+same key.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import replace
@@ -162,6 +164,23 @@ class PostgresStorage(BaseStorage):
         stack = DIALOG_STACK if private else f"{DIALOG_STACK}<{key.user_id}>"
         return (self._keys.build(replace(key, user_id=key.chat_id, destiny=stack)),)
 
+    def prefetch_keys(self, key: StorageKey) -> list[str]:
+        """The rows an update under ``key`` reads: the user's state and dialog stack (both
+        are read on most updates)."""
+        return sorted({self._keys.build(key), *self._siblings(key)})
+
+    def prefetched(
+        self, keys: list[str], rows: Iterable[tuple[str, str | None, Mapping[str, Any]]]
+    ) -> None:
+        """Remember, for this update, the rows read under ``keys`` elsewhere (the unit of
+        work reads them with its claim); keys without a row are remembered as empty."""
+        memo = _memo.get()
+        if memo is None:
+            return
+        found = {key: (state, dict(data)) for key, state, data in rows}
+        for key in keys:
+            memo.setdefault(key, found.get(key))
+
     async def _fetch(self, key: StorageKey) -> Row:
         storage_key = self._keys.build(key)
         memo = _memo.get()
@@ -169,10 +188,6 @@ class PostgresStorage(BaseStorage):
             rows = await self._run((_GET, {"key": storage_key}))
             return (rows[0][0], dict(rows[0][1])) if rows else None
         if storage_key not in memo:
-            # The user's state and dialog stack together: both are read on most updates.
-            siblings = sorted({storage_key, *self._siblings(key)})
-            rows = await self._run((_GET_MANY, {"keys": siblings}))
-            found = {r[0]: (r[1], dict(r[2])) for r in rows}
-            for sibling in siblings:
-                memo.setdefault(sibling, found.get(sibling))
+            keys = self.prefetch_keys(key)
+            self.prefetched(keys, await self._run((_GET_MANY, {"keys": keys})))
         return memo[storage_key]

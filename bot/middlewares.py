@@ -1,11 +1,13 @@
 """Outer update middlewares, in the order an update meets them:
 
 1. ``InFlightMiddleware`` — counts updates being handled, so shutdown can wait for them.
-1b. ``ScopedFSMMiddleware`` — aiogram's FSM (one update at a time per chat and user).
-2. ``UnitOfWorkMiddleware`` — opens the update's unit of work and claims its update_id; an
-   update already processed is dropped here. Commits once when the handler returns normally;
-   an exception rolls everything back (including the claim, so a redelivery is handled again).
-3. ``ContextMiddleware`` — resolves the user, the chat and the locale (``t`` translator).
+2. ``IsolationMiddleware`` — one update at a time per chat and user, inside the FSM memo scope.
+3. ``UnitOfWorkMiddleware`` — opens the update's unit of work and claims its update_id, reading
+   the sender, chat, game and FSM rows with it; an update already processed is dropped here.
+   Commits once when the handler returns normally; an exception rolls everything back
+   (including the claim, so a redelivery is handled again).
+4. aiogram's ``FSMContextMiddleware`` (without a lock of its own) — the state, from the memo.
+5. ``ContextMiddleware`` — resolves the user, the chat and the locale (``t`` translator).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.fsm_storage import update_scope
+from bot.fsm_storage import PostgresStorage, update_scope
 from bot.i18n import I18n, resolve_locale
 from db.repositories.updates import Prefetched
 from db.repositories.users import TelegramUser
@@ -60,29 +62,41 @@ class InFlightMiddleware(BaseMiddleware):
         return True
 
 
-class ScopedFSMMiddleware(BaseMiddleware):
-    """aiogram's FSM middleware (event isolation, state read) inside an FSM memo scope, so the
-    state, the dialog stack and the write-back cost one query per update (``update_scope``).
-    Registered by us instead of by the Dispatcher (``disable_fsm=True``)."""
+FSM_KEY = "fsm_key"  # workflow data: the update's FSM StorageKey, for the claim's prefetch
+
+
+class IsolationMiddleware(BaseMiddleware):
+    """aiogram's event isolation (one update at a time per chat and user) and the FSM memo
+    scope (``update_scope``), taken before the unit of work: its claim reads the FSM rows,
+    which must come after the previous update of the same user has written them. aiogram's
+    FSM middleware runs later without a lock of its own (``create_dispatcher``)."""
 
     def __init__(self, fsm: FSMContextMiddleware) -> None:
         self._fsm = fsm
 
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
+        context = self._fsm.resolve_event_context(data["bot"], data)
         with update_scope():
-            return await self._fsm(handler, event, data)
+            if context is None:
+                return await handler(event, data)
+            data[FSM_KEY] = context.key
+            async with self._fsm.events_isolation.lock(key=context.key):
+                return await handler(event, data)
 
 
 class UnitOfWorkMiddleware(BaseMiddleware):
-    def __init__(self, session_factory: async_sessionmaker[AsyncSession]) -> None:
+    def __init__(
+        self, session_factory: async_sessionmaker[AsyncSession], storage: PostgresStorage
+    ) -> None:
         self._factory = session_factory
+        self._storage = storage
 
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
         assert isinstance(event, Update)
         for attempt in (1, 2):
             async with UnitOfWork(self._factory) as uow:
                 try:
-                    prefetched = await self._claim(uow, event, data)
+                    prefetched = await self._claim(uow, event, data, self._storage)
                 except DBAPIError as error:
                     # A pooled connection the server dropped (a restart, a failover): nothing
                     # has happened yet, so the update simply starts again on a fresh one.
@@ -100,17 +114,23 @@ class UnitOfWorkMiddleware(BaseMiddleware):
         return None
 
     @staticmethod
-    async def _claim(uow: UnitOfWork, event: Update, data: dict[str, Any]) -> Prefetched | None:
-        """Claim the update and read the sender, chat, live game and membership with it."""
+    async def _claim(
+        uow: UnitOfWork, event: Update, data: dict[str, Any], storage: PostgresStorage
+    ) -> Prefetched | None:
+        """Claim the update and read the sender, chat, live game, membership and FSM rows
+        with it."""
         tg_user: TgUser | None = data.get("event_from_user")
         tg_chat: TgChat | None = data.get("event_chat")
         user_id = tg_user.id if tg_user else None
+        fsm_key = data.get(FSM_KEY)
+        fsm_keys = storage.prefetch_keys(fsm_key) if fsm_key is not None else []
         prefetched = await uow.claim_update(
             data["bot"].id, event.update_id, user_id=user_id,
-            chat_id=tg_chat.id if tg_chat else None,
+            chat_id=tg_chat.id if tg_chat else None, fsm_keys=fsm_keys,
         )  # fmt: skip
         if prefetched is None:
             return None
+        storage.prefetched(fsm_keys, prefetched.fsm)
         if user_id is not None:
             uow.users.remember(user_id, prefetched.user)
         if tg_chat is not None:

@@ -6,6 +6,7 @@ returns normally) commits exactly once.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from types import TracebackType
 
 from sqlalchemy.ext.asyncio import async_sessionmaker
@@ -61,11 +62,12 @@ class UnitOfWork:
             self._session = None
 
     async def claim_update(
-        self, bot_id: int, update_id: int, *, user_id: int | None, chat_id: int | None
-    ) -> Prefetched | None:
+        self, bot_id: int, update_id: int, *, user_id: int | None, chat_id: int | None,
+        fsm_keys: Sequence[str] = (),
+    ) -> Prefetched | None:  # fmt: skip
         """Claim the update this unit handles (``ProcessedUpdateRepo.claim_with_context``)."""
         prefetched = await self.updates.claim_with_context(
-            bot_id, update_id, user_id=user_id, chat_id=chat_id
+            bot_id, update_id, user_id=user_id, chat_id=chat_id, fsm_keys=fsm_keys
         )
         if prefetched is not None:
             self._claimed = (bot_id, update_id)

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -21,6 +21,7 @@ class Prefetched:
     chat: Mapping[str, Any] | None
     game: Mapping[str, Any] | None
     role: str | None
+    fsm: list[tuple[str, str | None, dict[str, Any]]]  # (key, state, data) of the keys asked
 
 
 # The claim and, in the same round trip, the rows nearly every update reads next. Literal SQL:
@@ -41,7 +42,10 @@ _CLAIM_WITH_CONTEXT = text(
     "c.id AS c_id, c.type AS c_type, c.title AS c_title, c.locale AS c_locale, "
     "g.id AS g_id, g.chat_id AS g_chat_id, g.system AS g_system, g.title AS g_title, "
     "g.gm_user_id AS g_gm_user_id, g.options AS g_options, g.timezone AS g_timezone, "
-    "m.role AS m_role "
+    "m.role AS m_role, "
+    # the FSM rows of the update's chat and user (bot/fsm_storage.py): no round trip of their own
+    "(SELECT coalesce(jsonb_agg(jsonb_build_array(f.key, f.state, f.data)), '[]'::jsonb) "
+    "FROM fsm_states f WHERE f.key = ANY(CAST(:fsm AS text[]))) AS fsm "
     "FROM claim LEFT JOIN users u ON u.id = :uid LEFT JOIN chats c ON c.id = :cid "
     "LEFT JOIN games g ON g.chat_id = :cid AND g.archived_at IS NULL "
     "LEFT JOIN game_members m ON m.game_id = g.id AND m.user_id = :uid"
@@ -54,6 +58,7 @@ _CLAIM_WITH_CONTEXT = text(
     column("c_locale", String), column("g_id", Integer), column("g_chat_id", BigInteger),
     column("g_system", String), column("g_title", String), column("g_gm_user_id", BigInteger),
     column("g_options", JSONB), column("g_timezone", String), column("m_role", String),
+    column("fsm", JSONB),
 )  # fmt: skip
 
 
@@ -78,16 +83,20 @@ class ProcessedUpdateRepo:
         return (await self._session.execute(_CLAIM, params)).first() is not None
 
     async def claim_with_context(
-        self, bot_id: int, update_id: int, *, user_id: int | None, chat_id: int | None
-    ) -> Prefetched | None:
-        """``claim`` plus, in the same round trip, the sender, the chat, the chat's live game
-        and the sender's role in it (for the repositories' per-update memos). An update
-        already processed returns no row at all: None."""
-        params = {"bot": bot_id, "upd": update_id, "uid": user_id, "cid": chat_id}
+        self, bot_id: int, update_id: int, *, user_id: int | None, chat_id: int | None,
+        fsm_keys: Sequence[str] = (),
+    ) -> Prefetched | None:  # fmt: skip
+        """``claim`` plus, in the same round trip, the sender, the chat, the chat's live game,
+        the sender's role in it and the FSM rows under ``fsm_keys`` (for the per-update memos).
+        An update already processed returns no row at all: None."""
+        params = {
+            "bot": bot_id, "upd": update_id, "uid": user_id, "cid": chat_id, "fsm": list(fsm_keys)
+        }  # fmt: skip
         row = (await self._session.execute(_CLAIM_WITH_CONTEXT, params)).mappings().first()
         if row is None:
             return None
-        return Prefetched(_part(row, "u_"), _part(row, "c_"), _part(row, "g_"), row["m_role"])
+        fsm = [(key, state, data) for key, state, data in row["fsm"]]
+        return Prefetched(_part(row, "u_"), _part(row, "c_"), _part(row, "g_"), row["m_role"], fsm)
 
     async def prune(self, older_than: timedelta) -> int:
         """Forget claims older than Telegram ever redelivers (it keeps updates for 24 hours)."""

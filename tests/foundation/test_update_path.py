@@ -1,0 +1,65 @@
+"""What one update costs the database: a plain /r is its claim (which also reads the sender,
+chat, game and FSM rows), the log's three statements and nothing on the FSM's own pool; a
+two-step flow still reads its state from that claim."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from sqlalchemy import event
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from tests.conftest import Harness
+
+ALICE = 1001
+
+
+@contextmanager
+def _statements(engine: AsyncEngine) -> Iterator[list[str]]:
+    seen: list[str] = []
+
+    def hook(_conn: object, _cursor: object, statement: str, *_args: object) -> None:
+        seen.append(" ".join(statement.split()[:3]))
+
+    event.listen(engine.sync_engine, "before_cursor_execute", hook)
+    try:
+        yield seen
+    finally:
+        event.remove(engine.sync_engine, "before_cursor_execute", hook)
+
+
+async def test_a_roll_reads_the_fsm_with_its_claim(running: Harness) -> None:
+    emu, runtime = running.emu, running.runtime
+    assert runtime is not None and runtime.update_engine is not None
+    emu.add_user(ALICE, "Alice", language_code="en")
+    emu.send_text(ALICE, ALICE, "/r 1d6")  # the first roll opens the chat's log and epoch
+    await emu.wait_bot_message(ALICE, contains="1d6")
+    await emu.wait_idle()
+
+    with _statements(runtime.fsm_engine) as fsm, _statements(runtime.update_engine) as upd:
+        sent = emu.send_text(ALICE, ALICE, "/r 4dF+2")
+        await emu.wait_bot_message(ALICE, contains="4dF", after=sent.message_id)
+        await emu.wait_idle()
+    assert [s for s in fsm if "update_inbox" not in s] == []  # the polled batch, not the FSM
+    assert upd == [
+        "WITH claim AS",
+        "INSERT INTO roll_logs",
+        "SELECT e.epoch AS",
+        "INSERT INTO rolls",
+    ]
+
+
+async def test_a_two_step_flow_reads_its_state_from_the_claim(running: Harness) -> None:
+    emu, runtime = running.emu, running.runtime
+    assert runtime is not None
+    emu.add_user(ALICE, "Alice", language_code="en")
+    emu.send_text(ALICE, ALICE, "/profile")
+    await emu.wait_bot_message(ALICE, contains="Step 1 of 2")
+    await emu.wait_idle()
+    with _statements(runtime.fsm_engine) as fsm:
+        emu.send_text(ALICE, ALICE, "Alice the Bold")
+        await emu.wait_bot_message(ALICE, contains="Step 2 of 2")
+        await emu.wait_idle()
+    # The step's writes (state and data), but no read: the claim brought the state.
+    assert fsm and not [s for s in fsm if s.startswith("SELECT")]
