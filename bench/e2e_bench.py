@@ -1,7 +1,8 @@
 """End-to-end benchmark over the emulator and real Postgres, in one process and one run.
 
 * ``/r 4dF+2`` throughput (parse, HMAC roll, hash-chained log row, reply) against a bare
-  aiogram echo bot on the same emulator: the ratio is the figure;
+  aiogram echo bot on the same emulator, in three alternating turns: the median ratio is the
+  figure;
 * latency p50/p99 of ``/r`` at a fixed 200 updates/s;
 * roll-request button presses per second (each press rolls once through the log);
 * resident memory with 1,000 open creation wizards.
@@ -19,6 +20,7 @@ import resource
 import statistics
 import time
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from aiogram import Bot, Dispatcher, Router
@@ -26,7 +28,7 @@ from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.types import Message
 
-from bot.app import build_runtime
+from bot.app import BotRuntime, build_runtime, settle_heap
 from bot.config import Settings
 from bot.emulator import BotAPIEmulator
 from bot.emulator.types import EmuEvent
@@ -46,6 +48,7 @@ from tests.conftest import (
 UNPACED = Limits(chat_burst=10_000, chat_per_second=10_000.0, group_per_minute=10**6,
                  global_per_second=10**6)  # fmt: skip
 USERS = 200
+PAIRS = 3  # echo/roll turns; the ratio is the median of the three
 
 
 async def _admin_url() -> str:
@@ -86,24 +89,53 @@ async def _warm_up(emu: BotAPIEmulator, text: str, users: range) -> None:
     await emu.wait_idle(timeout=60)
 
 
-async def _echo_rate(emu: BotAPIEmulator, n: int, users: range) -> float:
-    router = Router()
+class _EchoBot:
+    """A bare aiogram echo bot on the same emulator: the baseline of the ratio."""
 
-    @router.message()
-    async def echo(message: Message) -> None:
-        await message.answer(message.text or "")
+    def __init__(self, emu: BotAPIEmulator) -> None:
+        router = Router()
 
-    dp = Dispatcher()
-    dp.include_router(router)
-    bot = Bot(emu.token, session=AiohttpSession(api=TelegramAPIServer.from_base(emu.base_url)))
-    task = asyncio.create_task(dp.start_polling(bot, handle_signals=False, polling_timeout=1))
-    try:
-        await _warm_up(emu, "warm up", users)
-        seconds = await _burst(emu, "/r 4dF+2", n, users)
-    finally:
-        await dp.stop_polling()
-        await task
-    return n / seconds
+        @router.message()
+        async def echo(message: Message) -> None:
+            await message.answer(message.text or "")
+
+        self._dp = Dispatcher()
+        self._dp.include_router(router)
+        self._bot = Bot(
+            emu.token, session=AiohttpSession(api=TelegramAPIServer.from_base(emu.base_url))
+        )
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(
+            self._dp.start_polling(self._bot, handle_signals=False, polling_timeout=1)
+        )
+
+    async def stop(self) -> None:
+        await self._dp.stop_polling()
+        assert self._task is not None
+        await self._task
+
+
+async def _pairs(
+    emu: BotAPIEmulator, echo: _EchoBot, build: Callable[[], BotRuntime], n: int, users: range
+) -> list[tuple[float, float]]:
+    """Updates per second of the echo bot and of ``/r 4dF+2``, measured in turns (echo, roll,
+    echo, roll, …) so that both see the same moments of a shared, noisy machine. Our bot is
+    built anew for each turn, as a restarted process would be (a runtime starts once)."""
+    pairs = []
+    for _ in range(PAIRS):
+        echo.start()
+        await _burst(emu, "/r 4dF+2", len(users), users)  # its connections, as below
+        echo_rate = n / await _burst(emu, "/r 4dF+2", n, users)
+        await echo.stop()
+        runtime = build()
+        runtime.start_polling()
+        await _burst(emu, "/r 4dF+2", len(users), users)  # pools filled, statements prepared
+        roll_rate = n / await _burst(emu, "/r 4dF+2", n, users)
+        await runtime.stop()
+        pairs.append((echo_rate, roll_rate))
+    return pairs
 
 
 async def _latency(
@@ -181,15 +213,23 @@ async def _button_rate(
             game.chat_id, views.card(t, request, "GM", f"P{target}", None), reply_markup=keyboard
         )
         cards.append((target, game.chat_id, card.message_id, keyboard))
-    started = time.perf_counter()
-    presses = [
-        emu.press(uid, chat, mid, kb.inline_keyboard[0][0].callback_data or "")
-        for uid, chat, mid, kb in cards
-    ]
-    await asyncio.gather(
-        *(emu.wait_callback_answer(p.callback_query_id, timeout=300) for p in presses)
-    )
-    return n / (time.perf_counter() - started)
+    answered = 0
+
+    def count(event: EmuEvent) -> None:
+        nonlocal answered
+        answered += event.kind == "callback_answer"
+
+    # One listener, not a waiter per press: 300 waiters re-checked on every emulator change
+    # cost the bench process O(n²) and slowed the bot it measured.
+    unsubscribe = emu.subscribe(count)
+    try:
+        started = time.perf_counter()
+        for uid, chat, mid, kb in cards:
+            emu.press(uid, chat, mid, kb.inline_keyboard[0][0].callback_data or "")
+        await emu.wait_for(lambda: answered >= n, timeout=300)
+        return n / (time.perf_counter() - started)
+    finally:
+        unsubscribe()
 
 
 def _rss_mb() -> float:
@@ -214,29 +254,42 @@ async def run() -> dict[str, Any]:
         for uid in users:
             emu.add_user(uid, f"U{uid}", language_code="en")
         n = 1000
-        echo = await _echo_rate(emu, n, users)
+        echo = _EchoBot(emu)
+        echo.start()
+        await _warm_up(emu, "warm up", users)
+        await echo.stop()
         settings = Settings.model_validate({"DATABASE_URL": url, "BOT_TOKEN": "x"})
-        runtime = build_runtime(token=emu.token, api_url=emu.base_url, engine=engine,
-                                settings=settings, limits=UNPACED)  # fmt: skip
+
+        def build() -> BotRuntime:
+            return build_runtime(token=emu.token, api_url=emu.base_url, engine=engine,
+                                 settings=settings, limits=UNPACED)  # fmt: skip
+
+        runtime = build()
+        runtime.start_polling()
+        await _warm_up(emu, "/r 1d6", users)  # users, chats, epochs and commitments
+        await runtime.stop()
+        settle_heap()  # as python -m bot does before serving; the echo bot gains from it too
+        pairs = await _pairs(emu, echo, build, n, users)
+        runtime = build()
         runtime.start_polling()
         try:
-            await _warm_up(emu, "/r 1d6", users)  # users, chats, epochs and commitments
-            roll = n / await _burst(emu, "/r 4dF+2", n, users)
             latency = await _latency(emu, 200, 5.0, users)
             presses = await _button_rate(emu, engine, runtime, 300, chats=1, base=5000)
             spread = await _button_rate(emu, engine, runtime, 300, chats=10, base=7000)
         finally:
             await runtime.stop()
+        ratio = statistics.median(r / e for e, r in pairs)
         return {
-            "echo_updates_per_second": round(echo, 1),
-            "roll_updates_per_second": round(roll, 1),
-            "roll_to_echo_ratio": round(roll / echo, 3),
+            "echo_updates_per_second": round(statistics.median(e for e, _ in pairs), 1),
+            "roll_updates_per_second": round(statistics.median(r for _, r in pairs), 1),
+            "roll_to_echo_ratio": round(ratio, 3),
+            "pairs_echo_roll": [[round(e, 1), round(r, 1)] for e, r in pairs],
             "latency_at_200_per_second": latency,
             "roll_button_presses_per_second": round(presses, 1),
             "roll_button_presses_per_second_over_10_chats": round(spread, 1),
             "rss_mb_after_run": round(_rss_mb(), 1),
             "targets": {
-                "ratio>=0.5": roll / echo >= 0.5,
+                "ratio>=0.5": ratio >= 0.5,
                 "p99_ms<=50": latency["p99_ms"] <= 50,
                 "presses_per_second>=100": presses >= 100,
                 "presses_per_second_over_10_chats>=100": spread >= 100,
