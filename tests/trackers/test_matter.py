@@ -97,13 +97,16 @@ async def test_scene_from_opening_to_the_end(running: Harness) -> None:
     assert "Ускорение ⏳2" in text
     assert _order(text)[0] == "Ася"  # sped up: first
     assert "🛡 Боб: защита от условия «Ядовитое облако»" in text  # immune: no roll
-    checks = re.findall(r"Ася: проверка «Ядовитое облако» · 🎲 1d10>=7! \[(\d+)\] → (\d)", text)
+    # A 10 explodes ("[10! 3] → 1"): the die rolls again; each face from 7 up is a success.
+    checks = re.findall(
+        r"Ася: проверка «Ядовитое облако» · 🎲 1d10>=7! \[([^\]]+)\] → (\d+)", text
+    )
     assert len(checks) == 1
     goblin_checks = re.findall(r"Гоблин: проверка «Ядовитое облако» · 🎲 1d10>=7! \[", text)
     assert len(goblin_checks) == 1
     assert re.search(r"Гоблин (?:остаётся без сознания|приходит в себя).* · 🎲 1d10>=7! \[", text)
-    face, successes = int(checks[0][0]), int(checks[0][1])
-    assert successes == (1 if face >= 7 else 0)
+    faces, successes = [int(f) for f in re.findall(r"\d+", checks[0][0])], int(checks[0][1])
+    assert successes == sum(face >= 7 for face in faces)
     # Every roll line is in the roll log under the tracker's ids.
     logged = await tb.scalar(h, "SELECT count(*) FROM rolls WHERE roll_id LIKE 'trk:%'")
     assert logged == text.count("🎲")
@@ -117,7 +120,7 @@ async def test_scene_from_opening_to_the_end(running: Harness) -> None:
     assert "Сцена · раунд 4" in text
     assert "Ускорение" not in text.split("Инициатива:")[1].split("👉")[0]
     assert "⌛ Ася: Ускорение — закончилось" in text
-    assert re.search(r"Ася: проверка «Ядовитое облако» · 🎲 2d10>=7! \[\d+ \d+", text)
+    assert re.search(r"Ася: проверка «Ядовитое облако» · 🎲 2d10>=7! \[\d+!? \d+", text)
     assert mh.states_of(await mh.sheet(h, asya)).get("speedup") is None
 
     # End: the scene-bound KO ends; poison (until cured) stays; a summary, no buttons.
