@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import func, select, text, update
+import asyncpg
+from sqlalchemy import func, select, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -62,59 +64,64 @@ class LogHead:
     last: LogEntry | None
 
 
+# The roll path's statements, run on the driver connection of the unit of work (``driver``):
+# ORM statements, then SQLAlchemy's execution of literal SQL, were the largest shares of the
+# bot's CPU per /r (see make bench).
+#
 # Creating the log or touching it takes its row lock (ON CONFLICT DO UPDATE locks the row), so
 # appends to one log queue here until the transaction ends.
-_OPEN_LOG = text(
-    "INSERT INTO roll_logs (chat_id) VALUES (:chat) "
+_OPEN_LOG = (
+    "INSERT INTO roll_logs (chat_id) VALUES ($1) "
     "ON CONFLICT (chat_id) DO UPDATE SET chat_id = EXCLUDED.chat_id RETURNING id"
 )
-
-
-# Prebuilt statements on the roll path: building ORM statements per call was the biggest
-# share of the bot's CPU per /r (see make bench).
-_HEAD = text(
+# A statement of its own after the lock: one statement sees the data as it was when it began,
+# so read within the lock's statement the head could miss the append it waited for.
+_HEAD = (
     "SELECT e.epoch AS e_epoch, e.seed, e.commitment, r.seq, r.roll_id, r.epoch, r.actor, "
     "r.subject, r.expression, r.faces, r.result, r.outcome, r.created_at, r.prev_hash, r.hash, "
     "r.label, r.actor_user_id "
     "FROM (SELECT epoch, seed, commitment FROM seed_epochs "
-    "      WHERE log_id = :log AND revealed_at IS NULL) e "
-    "FULL JOIN (SELECT * FROM rolls WHERE log_id = :log AND (roll_id = :roll_id "
-    "      OR seq = (SELECT max(seq) FROM rolls WHERE log_id = :log))) r ON true"
+    "      WHERE log_id = $1 AND revealed_at IS NULL) e "
+    "FULL JOIN (SELECT * FROM rolls WHERE log_id = $1 AND (roll_id = $2 "
+    "      OR seq = (SELECT max(seq) FROM rolls WHERE log_id = $1))) r ON true"
 )
-_APPEND = text(
+_APPEND = (
     "INSERT INTO rolls (log_id, seq, roll_id, epoch, actor, subject, expression, faces, "
-    "result, outcome, created_at, prev_hash, hash, actor_user_id, label) VALUES (:log_id, "
-    ":seq, :roll_id, :epoch, :actor, :subject, :expression, :faces, :result, :outcome, "
-    ":created_at, :prev_hash, :hash, :actor_user_id, :label)"
+    "result, outcome, created_at, prev_hash, hash, actor_user_id, label) "
+    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)"
 )
+
+Driver = Callable[[], Awaitable[asyncpg.Connection]]
 
 
 class RollRepo:
-    def __init__(self, session: AsyncSession) -> None:
+    def __init__(self, session: AsyncSession, driver: Driver) -> None:
         self._session = session
+        self._driver = driver
 
     async def head_for_append(self, chat_id: int, roll_id: str) -> LogHead:
         """Lock the chat's log (creating it), then read the open epoch, the entry under
         ``roll_id`` and the chain's head in one more statement — taken after the lock, so it
         sees everything the previous append (or a /reveal) committed."""
-        log_id = int((await self._session.execute(_OPEN_LOG, {"chat": chat_id})).scalar_one())
-        rows = await self._session.execute(_HEAD, {"log": log_id, "roll_id": roll_id})
+        conn = await self._driver()
+        log_id = int(await conn.fetchval(_OPEN_LOG, chat_id))
+        rows = await conn.fetch(_HEAD, log_id, roll_id)
         epoch: Epoch | None = None
         existing: StoredRoll | None = None
         last: LogEntry | None = None
         for row in rows:
-            if row.e_epoch is not None:
-                epoch = Epoch(log_id, row.e_epoch, bytes(row.seed), row.commitment, None)
-            if row.seq is None:
+            if row["e_epoch"] is not None:
+                epoch = Epoch(log_id, row["e_epoch"], bytes(row["seed"]), row["commitment"], None)
+            if row["seq"] is None:
                 continue
             entry = LogEntry(
-                seq=row.seq, roll_id=row.roll_id, epoch=row.epoch, actor=row.actor,
-                subject=row.subject, expression=row.expression, faces=tuple(row.faces),
-                result=row.result, outcome=row.outcome, created_at=row.created_at,
-                prev_hash=row.prev_hash, hash=row.hash,
+                seq=row["seq"], roll_id=row["roll_id"], epoch=row["epoch"], actor=row["actor"],
+                subject=row["subject"], expression=row["expression"], faces=tuple(row["faces"]),
+                result=row["result"], outcome=row["outcome"], created_at=row["created_at"],
+                prev_hash=row["prev_hash"], hash=row["hash"],
             )  # fmt: skip
-            if row.roll_id == roll_id:
-                existing = StoredRoll(entry, row.label, row.actor_user_id)
+            if row["roll_id"] == roll_id:
+                existing = StoredRoll(entry, row["label"], row["actor_user_id"])
             if last is None or entry.seq > last.seq:
                 last = entry
         return LogHead(log_id, epoch, existing, last)
@@ -186,14 +193,12 @@ class RollRepo:
     async def append(
         self, log_id: int, entry: LogEntry, *, actor_user_id: int | None, label: str | None
     ) -> None:
-        params = {
-            "log_id": log_id, "seq": entry.seq, "roll_id": entry.roll_id, "epoch": entry.epoch,
-            "actor": entry.actor, "subject": entry.subject, "expression": entry.expression,
-            "faces": list(entry.faces), "result": entry.result, "outcome": entry.outcome,
-            "created_at": entry.created_at, "prev_hash": entry.prev_hash, "hash": entry.hash,
-            "actor_user_id": actor_user_id, "label": label,
-        }  # fmt: skip
-        await self._session.execute(_APPEND, params)
+        conn = await self._driver()
+        await conn.execute(
+            _APPEND, log_id, entry.seq, entry.roll_id, entry.epoch, entry.actor, entry.subject,
+            entry.expression, list(entry.faces), entry.result, entry.outcome, entry.created_at,
+            entry.prev_hash, entry.hash, actor_user_id, label,
+        )  # fmt: skip
 
     async def recent(self, log_id: int, *, offset: int, limit: int) -> list[StoredRoll]:
         stmt = (
