@@ -25,6 +25,7 @@ from bot.emulator.types import (
     Pressed,
     Sent,
 )
+from bot.emulator.webhook import WebhookPusher
 
 logger = logging.getLogger(__name__)
 
@@ -50,6 +51,8 @@ class BotAPIEmulator:
         identity = BotIdentity(bot_id, bot_username, bot_first_name)
         self._state = EmuState(identity, enforce_flood_limits=enforce_flood_limits)
         self._server = ApiServer(self._state, token)
+        # webhook mode: POSTs the queued updates while a webhook is set (bot/emulator/webhook.py)
+        self.webhook_pusher = WebhookPusher(self._state)
 
     # lifecycle ------------------------------------------------------------------------
     @property
@@ -57,9 +60,11 @@ class BotAPIEmulator:
         return self._server.base_url
 
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> str:
+        self.webhook_pusher.start()
         return await self._server.start(host, port)
 
     async def stop(self) -> None:
+        await self.webhook_pusher.stop()
         await self._server.stop()
 
     async def __aenter__(self) -> BotAPIEmulator:

@@ -292,8 +292,12 @@ async def get_updates(state: EmuState, ctx: RequestContext) -> Any:
 async def set_webhook(state: EmuState, ctx: RequestContext) -> Any:
     state.webhook = {k: v for k, v in ctx.params.items() if k != "certificate"}
     state.webhook.setdefault("url", "")
+    allowed = ctx.params.get("allowed_updates")
+    if isinstance(allowed, list):
+        state.queue.allowed_updates = list(allowed)
     if ctx.params.get("drop_pending_updates"):
         state.queue.clear()
+    state.queue.notify()  # the webhook pusher starts POSTing
     return True
 
 

@@ -31,6 +31,7 @@ class _Queued:
     update_id: int
     forced: bool = False  # a redelivery: served even though its id is below the offset
     delivered: bool = False
+    pushing: bool = False  # webhook mode: a POST of it is under way
 
 
 class UpdateQueue:
@@ -64,6 +65,32 @@ class UpdateQueue:
         self._items.append(_Queued(update=update, update_id=update_id, forced=True))
         self._wake()
 
+    # webhook mode (bot/emulator/webhook.py) -------------------------------------------------
+    @property
+    def arrival(self) -> asyncio.Event:
+        """Set at the next change; take it before looking, so no change is missed."""
+        return self._arrived
+
+    def push_next(self) -> tuple[int, dict[str, Any]] | None:
+        """The oldest update not being POSTed, marked as being POSTed."""
+        for item in self._items:
+            if not item.pushing and self._allowed(item):
+                item.pushing = True
+                return item.update_id, copy.deepcopy(item.update)
+        return None
+
+    def pushed(self, update_id: int, *, ok: bool) -> None:
+        """A POST ended: a 2xx answer takes the update off the queue; anything else leaves
+        it to be POSTed again."""
+        for item in self._items:
+            if item.update_id == update_id and item.pushing:
+                if ok:
+                    self._items.remove(item)
+                else:
+                    item.pushing = False
+                break
+        self._wake()
+
     def shutdown(self) -> None:
         """Release long polls so the server can stop without waiting for their timeout."""
         self._closed = True
@@ -71,6 +98,10 @@ class UpdateQueue:
 
     def reopen(self) -> None:
         self._closed = False
+
+    def notify(self) -> None:
+        """Wake whoever waits for the queue (a change outside it, such as a new webhook)."""
+        self._wake()
 
     def clear(self) -> None:
         self._items.clear()
