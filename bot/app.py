@@ -188,7 +188,7 @@ async def run(settings: Settings, *, stdin: TextIO, stdout: TextIO) -> None:
             )
             settle_heap()
             if settings.webhook:
-                await _run_webhook(runtime, settings)
+                await serve_webhook(runtime, settings)
             else:
                 await runtime.run_until_stopped()
         else:
@@ -199,7 +199,7 @@ async def run(settings: Settings, *, stdin: TextIO, stdout: TextIO) -> None:
             await embedded.stop()
 
 
-async def _run_webhook(runtime: BotRuntime, settings: Settings) -> None:
+async def serve_webhook(runtime: BotRuntime, settings: Settings) -> None:
     """Serve Telegram's POSTs until SIGTERM/SIGINT; several workers may run behind a proxy."""
     assert settings.webhook_url is not None
     secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
