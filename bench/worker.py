@@ -1,8 +1,9 @@
-"""One webhook worker of the scale-out benchmark (``bench/scale_bench.py``).
+"""One bot process of the scale-out benchmark (``bench/scale_bench.py``).
 
-What ``python -m bot`` runs in webhook mode, from the same environment variables, except that
-outbound pacing is off: Telegram's limits are a property of the channel, and the benchmark
-measures the bot (as ``e2e_bench`` does). The benchmark has migrated the database already.
+What ``python -m bot`` runs (webhook mode with ``WEBHOOK_URL``, else long polling), from the
+same environment variables, except that outbound pacing is off: Telegram's limits are a
+property of the channel, and the benchmark measures the bot (as ``e2e_bench`` does). The
+benchmark has migrated the database already.
 """
 
 from __future__ import annotations
@@ -26,7 +27,10 @@ async def _main() -> None:
     )  # fmt: skip
     settle_heap()
     try:
-        await serve_webhook(runtime, settings)
+        if settings.webhook:
+            await serve_webhook(runtime, settings)
+        else:
+            await runtime.run_until_stopped()
     finally:
         await engine.dispose()
 
