@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-import random
+import secrets
 import signal
 import socket
 import sys
@@ -38,7 +38,7 @@ def _free_port() -> int:
     kernel hands out (bind to 0) could be taken by an outgoing connection before the worker
     binds it, and the worker would not start."""
     while True:
-        port = random.randint(20_000, 29_999)
+        port = 20_000 + secrets.randbelow(10_000)
         with socket.socket() as s:
             try:
                 s.bind(("127.0.0.1", port))
