@@ -35,6 +35,7 @@ class WebhookPusher:
         self._task: asyncio.Task[None] | None = None
         self._session: aiohttp.ClientSession | None = None
         self._deliveries: set[asyncio.Task[None]] = set()
+        self._in_flight = 0  # counted apart from the tasks: see _deliver
         self._turn = itertools.count()
 
     def start(self) -> None:
@@ -63,11 +64,12 @@ class WebhookPusher:
         while True:
             arrival = queue.arrival
             urls = self._urls()
-            item = queue.push_next() if urls and len(self._deliveries) < self._limit() else None
+            item = queue.push_next() if urls and self._in_flight < self._limit() else None
             if item is None:
                 await arrival.wait()
                 continue
             url = urls[next(self._turn) % len(urls)]
+            self._in_flight += 1
             delivery = asyncio.create_task(self._deliver(url, *item))
             self._deliveries.add(delivery)
             delivery.add_done_callback(self._deliveries.discard)
@@ -86,4 +88,8 @@ class WebhookPusher:
             logger.info("webhook unreachable for update %s: %s", update_id, error)
         if not ok:
             await asyncio.sleep(self.retry_delay)
+        # The slot is free before the queue wakes the loop: counted by the task's done
+        # callback instead, the loop could look while every slot still seemed taken and then
+        # sleep with nothing left to wake it (seen with 40 refused POSTs at once).
+        self._in_flight -= 1
         self._state.queue.pushed(update_id, ok=ok)

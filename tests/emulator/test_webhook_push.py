@@ -3,6 +3,7 @@ answer gets the update POSTed again, and ``targets`` spreads them over several r
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -88,3 +89,37 @@ async def test_targets_share_the_updates_round_robin(
     assert [len(r.got) for r in receivers] == [3, 3]
     texts = sorted(u["message"]["text"] for r in receivers for u, _ in r.got)
     assert texts == [f"/r {i}d6" for i in range(6)]
+
+
+async def test_more_refused_posts_than_connections_are_all_delivered_later(
+    emu: BotAPIEmulator,
+) -> None:
+    """Sixty updates, forty POSTs at a time, to a webhook that is not listening yet: once it
+    listens, every update arrives (the pusher once slept with no slot seemingly free)."""
+    late = Receiver()
+    await late.start()
+    url = late.url
+    await late.stop()  # its port is known but nothing listens there now
+    emu.webhook_pusher.retry_delay = 0.02
+    await _set_webhook(emu, url, "s3cret")
+    for i in range(60):
+        emu.send_text(ALICE, ALICE, f"/r {i}d6")
+    await asyncio.sleep(0.3)  # several rounds of refused POSTs
+    assert emu.pending_updates() == 60
+    port = int(url.rsplit(":", 1)[1].split("/")[0])
+    app = web.Application()
+    got: list[str] = []
+
+    async def handle(request: web.Request) -> web.Response:
+        got.append((await request.json())["message"]["text"])
+        return web.Response()
+
+    app.router.add_post("/hook", handle)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", port).start()
+    try:
+        await emu.wait_for(lambda: emu.pending_updates() == 0, timeout=10)
+    finally:
+        await runner.cleanup()
+    assert sorted(got) == sorted(f"/r {i}d6" for i in range(60))
