@@ -60,28 +60,36 @@ async def _admin_url() -> str:
     return await asyncio.to_thread(_embedded_admin_url)
 
 
-async def _burst(emu: BotAPIEmulator, text: str, n: int, users: range) -> float:
-    """Send ``n`` messages at once; seconds until the bot has sent ``n`` new messages (one
-    reply each: the warm-up takes the chats' first rolls, which also post a commitment).
-
-    Counted by a listener: a predicate scanning the chats on every emulator change costs the
-    bench process O(n²) and slowed the bot it measures."""
-    sent = 0
+async def _timed(emu: BotAPIEmulator, kind: str, n: int, send: Callable[[], None]) -> float:
+    """Seconds from ``send()`` until the emulator has seen ``n`` events of ``kind`` from the
+    bot. Counted by a listener: a predicate scanning the chats (or a waiter per press) on
+    every emulator change cost the bench process O(n²) and slowed the bot it measured."""
+    seen = 0
 
     def count(event: EmuEvent) -> None:
-        nonlocal sent
-        sent += event.kind == "new"
+        nonlocal seen
+        seen += event.kind == kind
 
     unsubscribe = emu.subscribe(count)
     try:
         started = time.perf_counter()
-        for i in range(n):
-            uid = users[i % len(users)]
-            emu.send_text(uid, uid, text)
-        await emu.wait_for(lambda: sent >= n, timeout=300)
+        send()
+        await emu.wait_for(lambda: seen >= n, timeout=300)
         return time.perf_counter() - started
     finally:
         unsubscribe()
+
+
+async def _burst(emu: BotAPIEmulator, text: str, n: int, users: range) -> float:
+    """Send ``n`` messages at once; seconds until the bot has sent ``n`` new messages (one
+    reply each: the warm-up takes the chats' first rolls, which also post a commitment)."""
+
+    def send() -> None:
+        for i in range(n):
+            uid = users[i % len(users)]
+            emu.send_text(uid, uid, text)
+
+    return await _timed(emu, "new", n, send)
 
 
 async def _warm_up(emu: BotAPIEmulator, text: str, users: range) -> None:
@@ -213,23 +221,12 @@ async def _button_rate(
             game.chat_id, views.card(t, request, "GM", f"P{target}", None), reply_markup=keyboard
         )
         cards.append((target, game.chat_id, card.message_id, keyboard))
-    answered = 0
 
-    def count(event: EmuEvent) -> None:
-        nonlocal answered
-        answered += event.kind == "callback_answer"
-
-    # One listener, not a waiter per press: 300 waiters re-checked on every emulator change
-    # cost the bench process O(n²) and slowed the bot it measured.
-    unsubscribe = emu.subscribe(count)
-    try:
-        started = time.perf_counter()
+    def press() -> None:
         for uid, chat, mid, kb in cards:
             emu.press(uid, chat, mid, kb.inline_keyboard[0][0].callback_data or "")
-        await emu.wait_for(lambda: answered >= n, timeout=300)
-        return n / (time.perf_counter() - started)
-    finally:
-        unsubscribe()
+
+    return n / await _timed(emu, "callback_answer", n, press)
 
 
 def _rss_mb() -> float:
