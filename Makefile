@@ -33,7 +33,7 @@ lint: $(STAMP_DEV)
 	$(BIN)/hadolint Dockerfile
 
 bench: $(STAMP_DEV)
-	$(BIN)/python -m bench
+	@$(BIN)/python -m bench
 
 i18n: $(STAMP_DEV)
 	$(BIN)/pybabel extract -F babel.cfg -k t -k N_ -k plural:1,2 -k T -o bot/locales/messages.pot .
