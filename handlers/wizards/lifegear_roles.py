@@ -89,8 +89,10 @@ async def save_roles(uow: UnitOfWork, game_id: int, roles: list[Role]) -> None:
 
 
 async def may_edit_roles(uow: UnitOfWork, game_id: int, user_id: int) -> bool:
-    """Checked again on every write: the GM may have handed the game over meanwhile."""
-    game = await uow.games.get(game_id)
+    """Checked again on every write: the GM may have handed the game over meanwhile. Locks the
+    game's row until the write commits, so a GM and a co-GM saving at once each read the roles
+    the other saved (a save is read, change, write back)."""
+    game = await uow.games.get(game_id, for_update=True)
     if game is None or game.archived or game.system != SYSTEM_ID:
         return False
     return await uow.games.role(game_id, user_id) in GM_ROLES

@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
-from sqlalchemy import text
+import asyncio
 
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from db.database import create_session_factory
+from db.uow import UnitOfWork
+from engine.systems.lifegear import Role
+from handlers.wizards import lifegear_roles as roles
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, GM, GROUP, create_game, open_wizard, seat_table
 from tests.wizards.lifegear.helpers import count, press, say, widgets
+
+COGM = 1005
 
 
 async def _roles(h: Harness) -> list[dict]:  # type: ignore[type-arg]
@@ -82,3 +91,25 @@ async def test_gm_role_editor_refuses_bad_input_then_saves_edits_deletes(
     await press(running, GM, "r", "0")
     deleted = await press(running, GM, "del")
     assert "удалена" in deleted.text and await _roles(running) == []
+
+
+async def test_a_gm_and_a_co_gm_saving_at_once_both_keep_their_role(clean_db: AsyncEngine) -> None:
+    """A save reads the roles, changes them and writes them back; the check before it locks
+    the game, so the second save reads the first one's role instead of overwriting it."""
+    factory = create_session_factory(clean_db)
+    async with UnitOfWork(factory) as uow:
+        game = await uow.games.create(-100777, "lifegear", "Пустоши", GM)
+        await uow.games.set_member(game.id, COGM, "cogm")
+        await uow.commit()
+
+    async def save(user_id: int, name: str) -> None:
+        async with UnitOfWork(factory) as uow:
+            assert await roles.may_edit_roles(uow, game.id, user_id)
+            current = await roles.load_roles(uow, game.id)
+            await asyncio.sleep(0.2)  # both inside the read-change-write at once
+            await roles.save_roles(uow, game.id, [*current, Role(name=name, max_lives=3)])
+
+    await asyncio.gather(save(GM, "Маг"), save(COGM, "Воин"))
+    async with UnitOfWork(factory) as uow:
+        saved = {r.name for r in await roles.load_roles(uow, game.id)}
+    assert saved == {"Маг", "Воин"}
