@@ -270,6 +270,7 @@ async def run() -> dict[str, Any]:
         runtime = build()
         runtime.start_polling()
         try:
+            await _burst(emu, "/r 4dF+2", len(users), users)  # a fresh runtime: warm it first
             latency = await _latency(emu, 200, 5.0, users)
             presses = await _button_rate(emu, engine, runtime, 300, chats=1, base=5000)
             spread = await _button_rate(emu, engine, runtime, 300, chats=10, base=7000)

@@ -2,7 +2,7 @@
 
 aiogram validates every response as ``Response[method.__returning__]``; pydantic keeps such
 parametrised classes only weakly, so between calls they are collected and built again — a
-pydantic model class per Bot API call (about a tenth of the CPU of a ``/r`` reply in the
+pydantic model class per Bot API call (about 4% of the CPU of a ``/r`` burst in the
 profile). Holding each one once makes every later lookup a cache hit.
 """
 
