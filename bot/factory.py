@@ -8,7 +8,6 @@ from aiogram.client.telegram import TelegramAPIServer
 from aiogram.enums import ParseMode
 from aiogram.fsm.middleware import FSMContextMiddleware
 from aiogram.fsm.storage.memory import DisabledEventIsolation, SimpleEventIsolation
-from aiogram_dialog import setup_dialogs
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -66,8 +65,10 @@ def create_dispatcher(
     )
     dp.update.outer_middleware(ContextMiddleware(i18n))
     dp["i18n"] = i18n
+    # Present from the start (the FSM middleware sets it only once reached): aiogram-dialog's
+    # error middleware reads it for an update that failed before, e.g. in its claim.
+    dp["fsm_storage"] = storage
     dp[INBOX_ENGINE] = fsm_engine  # autocommit, small: one INSERT per polled batch
     dp["in_flight"] = in_flight
-    dp.include_routers(*handlers.routers())
-    setup_dialogs(dp)
+    dp.include_routers(*handlers.routers())  # aiogram-dialog is mounted inside them
     return dp
