@@ -1,0 +1,93 @@
+"""The bot's HTTP session (``bot.session``): calls go as JSON, replies come back lighter.
+
+Over HTTP against the emulator, with the bot the app builds (``bot.factory.create_bot``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+
+import pytest
+from aiogram import Bot
+from aiogram.methods import SendDocument, SendMessage
+from aiogram.types import (
+    BufferedInputFile,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    ReplyParameters,
+)
+
+from bot.emulator import BotAPIEmulator
+from bot.factory import create_bot
+from bot.session import BotSession, _loads
+
+ALICE = 3001
+KEYBOARD = InlineKeyboardMarkup(
+    inline_keyboard=[[InlineKeyboardButton(text="Roll", callback_data="r:1")]]
+)
+
+
+@pytest.fixture
+async def bot(emulator: BotAPIEmulator) -> AsyncIterator[Bot]:
+    emulator.add_user(ALICE, "Alice", language_code="en")
+    bot = create_bot(emulator.token, api_url=emulator.base_url)
+    yield bot
+    await bot.session.close()
+
+
+def test_a_call_without_files_is_one_json_object_with_nested_objects(bot: Bot) -> None:
+    method = SendMessage(
+        chat_id=ALICE, text="<b>4</b>", reply_markup=KEYBOARD,
+        reply_parameters=ReplyParameters(message_id=7), disable_notification=False,
+    )  # fmt: skip
+    assert isinstance(bot.session, BotSession)
+    body = bot.session.json_body(bot, method)
+    assert body is not None
+    payload = json.loads(body)
+    assert payload["reply_markup"]["inline_keyboard"][0][0]["callback_data"] == "r:1"
+    assert payload["reply_parameters"]["message_id"] == 7
+    assert payload["parse_mode"] == "HTML"  # the bot's defaults, resolved
+    assert payload["link_preview_options"]["is_disabled"] is True
+    assert "disable_notification" not in payload  # falsy values left out, as aiogram's form
+
+
+async def test_a_reply_is_sent_as_json_and_returned_without_its_original(
+    bot: Bot, emulator: BotAPIEmulator
+) -> None:
+    original = emulator.send_text(ALICE, ALICE, "/r 1d6")
+    sent = await bot.send_message(
+        ALICE, "<b>4</b>", reply_markup=KEYBOARD,
+        reply_parameters=ReplyParameters(message_id=original.message_id),
+    )  # fmt: skip
+    call = emulator.calls_to("sendMessage")[-1]
+    replying = call.params["reply_parameters"]  # an object, with the bot's defaults in it
+    assert (replying["message_id"], replying["allow_sending_without_reply"]) == (
+        original.message_id,
+        True,
+    )
+    assert call.result["reply_to_message"]["message_id"] == original.message_id  # as sent
+    stored = emulator.bot_messages(ALICE)[-1]
+    assert (stored.reply_to, stored.has_keyboard, stored.text) == (original.message_id, True, "4")
+    assert sent.message_id == stored.message_id and sent.reply_to_message is None
+    assert isinstance(sent.reply_markup, InlineKeyboardMarkup)
+    assert sent.reply_markup.inline_keyboard[0][0].callback_data == "r:1"
+
+
+async def test_a_file_still_goes_as_a_multipart_form(bot: Bot, emulator: BotAPIEmulator) -> None:
+    document = BufferedInputFile(b'{"log": []}', filename="log.json")
+    assert isinstance(bot.session, BotSession)
+    assert bot.session.json_body(bot, SendDocument(chat_id=ALICE, document=document)) is None
+    emulator.send_text(ALICE, ALICE, "/log export")  # the user writes first, as in Telegram
+    sent = await bot.send_document(ALICE, document, caption="export")
+    assert sent.document is not None and sent.document.file_name == "log.json"
+    assert emulator.bot_messages(ALICE)[-1].document is not None
+
+
+def test_only_a_single_result_loses_its_replied_message() -> None:
+    reply = '{"ok": true, "result": {"message_id": 2, "reply_to_message": {"message_id": 1}}}'
+    assert "reply_to_message" not in _loads(reply)["result"]
+    updates = '{"ok": true, "result": [{"update_id": 1, "message": {"reply_to_message": {}}}]}'
+    assert _loads(updates)["result"][0]["message"] == {"reply_to_message": {}}
+    incoming = '{"update_id": 1, "message": {"message_id": 2, "reply_to_message": {}}}'
+    assert "reply_to_message" in _loads(incoming)["message"]  # a webhook's update
