@@ -22,7 +22,6 @@ from aiogram.fsm.middleware import FSMContextMiddleware
 from aiogram.types import Chat as TgChat
 from aiogram.types import TelegramObject, Update
 from aiogram.types import User as TgUser
-from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -30,7 +29,7 @@ from bot.fsm_storage import PostgresStorage, update_scope
 from bot.i18n import I18n, resolve_locale
 from db.repositories.updates import Prefetched
 from db.repositories.users import TelegramUser
-from db.uow import UnitOfWork
+from db.uow import StaleConnection, UnitOfWork
 
 logger = logging.getLogger(__name__)
 
@@ -97,10 +96,10 @@ class UnitOfWorkMiddleware(BaseMiddleware):
             async with UnitOfWork(self._factory) as uow:
                 try:
                     prefetched = await self._claim(uow, event, data, self._storage)
-                except DBAPIError as error:
+                except StaleConnection:
                     # A pooled connection the server dropped (a restart, a failover): nothing
                     # has happened yet, so the update simply starts again on a fresh one.
-                    if attempt == 1 and error.connection_invalidated:
+                    if attempt == 1:
                         logger.warning("update %s: stale connection, retrying", event.update_id)
                         continue
                     raise

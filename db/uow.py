@@ -10,7 +10,6 @@ from collections.abc import Sequence
 from types import TracebackType
 
 import asyncpg
-from sqlalchemy import text
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -24,11 +23,17 @@ from db.repositories.updates import Prefetched, ProcessedUpdateRepo
 from db.repositories.users import UserRepo
 
 
+class StaleConnection(Exception):
+    """The pooled connection a unit began on was dropped by the server (a restart, a
+    failover) before anything happened; it is invalidated, and the work can start again."""
+
+
 class UnitOfWork:
     def __init__(self, session_factory: async_sessionmaker[AsyncSession]) -> None:
         self._factory = session_factory
         self._session: AsyncSession | None = None
         self._claimed: tuple[int, int] | None = None  # (bot_id, update_id) this unit handles
+        self._raw: asyncpg.Connection | None = None  # the driver connection, in a transaction
 
     @property
     def session(self) -> AsyncSession:
@@ -40,7 +45,7 @@ class UnitOfWork:
         self._session = self._factory()
         self.users = UserRepo(self._session)
         self.chats = ChatRepo(self._session)
-        self.updates = ProcessedUpdateRepo(self._session)
+        self.updates = ProcessedUpdateRepo(self._session, self.driver)
         self.rolls = RollRepo(self._session, self.driver)
         self.games = GameRepo(self._session)
         self.characters = CharacterRepo(self._session)
@@ -62,34 +67,63 @@ class UnitOfWork:
         finally:
             await session.close()
             self._session = None
+            self._raw = None
 
     async def claim_update(
         self, bot_id: int, update_id: int, *, user_id: int | None, chat_id: int | None,
         fsm_keys: Sequence[str] = (),
     ) -> Prefetched | None:  # fmt: skip
-        """Claim the update this unit handles (``ProcessedUpdateRepo.claim_with_context``)."""
-        prefetched = await self.updates.claim_with_context(
-            bot_id, update_id, user_id=user_id, chat_id=chat_id, fsm_keys=fsm_keys
-        )
+        """Claim the update this unit handles (``ProcessedUpdateRepo.claim_with_context``).
+        Its first statement: a connection found dead here raises ``StaleConnection``."""
+        try:
+            prefetched = await self.updates.claim_with_context(
+                bot_id, update_id, user_id=user_id, chat_id=chat_id, fsm_keys=fsm_keys
+            )
+        except Exception as error:
+            if await self._drop_if_closed():
+                raise StaleConnection(str(error)) from error
+            raise
         if prefetched is not None:
             self._claimed = (bot_id, update_id)
         return prefetched
 
     async def driver(self) -> asyncpg.Connection:
         """The asyncpg connection under this unit's session, inside its transaction, for the
-        roll path's literal SQL: through SQLAlchemy a statement costs about twice the
-        driver's own CPU, and rolls are the bot's hottest path (``make bench``). Statements
-        run here belong to the unit's transaction: they commit and roll back with it."""
+        hot path's literal SQL (the claim, the roll log): through SQLAlchemy a statement costs
+        about twice the driver's own CPU, and these run on every update (``make bench``).
+        Statements run here belong to the unit's transaction: they commit and roll back with
+        it. Held until the transaction ends: asking the session costs more than a statement."""
+        if self._raw is not None:
+            return self._raw
         connection = await self.session.connection()
-        raw = (await connection.get_raw_connection()).driver_connection
+        fairy = await connection.get_raw_connection()
+        raw = fairy.driver_connection
         assert isinstance(raw, asyncpg.Connection)
-        if not raw.is_in_transaction():
-            # SQLAlchemy begins on its first statement; a unit that has run none yet (a job)
-            # makes it begin here, or the driver's statements would each commit alone.
-            await self.session.execute(text("SELECT 1"))
+        adapted = fairy.dbapi_connection
+        if getattr(adapted, "_transaction", None) is None:
+            # SQLAlchemy's asyncpg adapter begins on its first statement; a unit whose first
+            # statement is the driver's begins here the adapter's own way (one BEGIN, known
+            # to it, so its commit and rollback end it). Private to SQLAlchemy, hence the
+            # test in tests/foundation/test_uow.py that fails if this stops holding.
+            await adapted._start_transaction()
+        self._raw = raw
         return raw
 
+    async def _drop_if_closed(self) -> bool:
+        """Invalidate the session's connection if the server closed it (it is not pooled
+        again); False if it is alive. The pools do not ping on checkout (three round trips
+        each), so a dead connection shows on its first statement."""
+        connection = await self.session.connection()
+        fairy = await connection.get_raw_connection()
+        raw = fairy.driver_connection
+        if not (isinstance(raw, asyncpg.Connection) and raw.is_closed()):
+            return False
+        self._raw = None
+        await connection.invalidate()
+        return True
+
     async def commit(self) -> None:
+        self._raw = None
         await self.session.commit()
 
     async def rollback(self) -> None:
@@ -97,6 +131,7 @@ class UnitOfWork:
         update was handled, so a redelivery must still be skipped and the polling inbox row
         still cleared (without this a refused press stayed in the inbox and was replayed on
         the next start). Re-claiming costs nothing on the path that commits normally."""
+        self._raw = None
         await self.session.rollback()
         if self._claimed is not None:
             await self.updates.claim(*self._claimed)

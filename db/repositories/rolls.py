@@ -68,23 +68,9 @@ class LogHead:
 # ORM statements, then SQLAlchemy's execution of literal SQL, were the largest shares of the
 # bot's CPU per /r (see make bench).
 #
-# Creating the log or touching it takes its row lock (ON CONFLICT DO UPDATE locks the row), so
-# appends to one log queue here until the transaction ends.
-_OPEN_LOG = (
-    "INSERT INTO roll_logs (chat_id) VALUES ($1) "
-    "ON CONFLICT (chat_id) DO UPDATE SET chat_id = EXCLUDED.chat_id RETURNING id"
-)
-# A statement of its own after the lock: one statement sees the data as it was when it began,
-# so read within the lock's statement the head could miss the append it waited for.
-_HEAD = (
-    "SELECT e.epoch AS e_epoch, e.seed, e.commitment, r.seq, r.roll_id, r.epoch, r.actor, "
-    "r.subject, r.expression, r.faces, r.result, r.outcome, r.created_at, r.prev_hash, r.hash, "
-    "r.label, r.actor_user_id "
-    "FROM (SELECT epoch, seed, commitment FROM seed_epochs "
-    "      WHERE log_id = $1 AND revealed_at IS NULL) e "
-    "FULL JOIN (SELECT * FROM rolls WHERE log_id = $1 AND (roll_id = $2 "
-    "      OR seq = (SELECT max(seq) FROM rolls WHERE log_id = $1))) r ON true"
-)
+# Lock the chat's log (creating it), then read the open epoch, the entry under the roll id and
+# the chain's head: two statements in one round trip (migration 0011 says why they are two).
+_HEAD = "SELECT * FROM roll_log_head($1, $2)"
 _APPEND = (
     "INSERT INTO rolls (log_id, seq, roll_id, epoch, actor, subject, expression, faces, "
     "result, outcome, created_at, prev_hash, hash, actor_user_id, label) "
@@ -104,8 +90,8 @@ class RollRepo:
         ``roll_id`` and the chain's head in one more statement — taken after the lock, so it
         sees everything the previous append (or a /reveal) committed."""
         conn = await self._driver()
-        log_id = int(await conn.fetchval(_OPEN_LOG, chat_id))
-        rows = await conn.fetch(_HEAD, log_id, roll_id)
+        rows = await conn.fetch(_HEAD, chat_id, roll_id)
+        log_id = int(rows[0]["log_id"])  # never no row: a new log still returns its id
         epoch: Epoch | None = None
         existing: StoredRoll | None = None
         last: LogEntry | None = None

@@ -1,11 +1,13 @@
-"""What one update costs the database: a plain /r is its claim (which also reads the sender,
-chat, game and FSM rows), the log's three statements on the driver connection and nothing on
-the FSM's own pool; a two-step flow still reads its state from that claim."""
+"""What one update costs the database: a plain /r is five round trips on the driver connection
+— begin, its claim (which also reads the sender, chat, game and FSM rows), the log's head and
+append, commit — none through SQLAlchemy and nothing on the FSM's own pool; a two-step flow
+still reads its state from that claim."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from sqlalchemy import event, text
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -29,6 +31,28 @@ def _statements(engine: AsyncEngine) -> Iterator[list[str]]:
         event.remove(engine.sync_engine, "before_cursor_execute", hook)
 
 
+@contextmanager
+def _driver_statements(engine: AsyncEngine) -> Iterator[list[str]]:
+    """Every statement the asyncpg connections checked out meanwhile ran (SQLAlchemy's too)."""
+    seen: list[str] = []
+    logged: list[Any] = []
+
+    def log(record: Any) -> None:
+        seen.append(" ".join(record.query.split()[:3]))
+
+    def on_checkout(dbapi_connection: Any, *_args: object) -> None:
+        dbapi_connection.driver_connection.add_query_logger(log)
+        logged.append(dbapi_connection.driver_connection)
+
+    event.listen(engine.sync_engine, "checkout", on_checkout)
+    try:
+        yield seen
+    finally:
+        event.remove(engine.sync_engine, "checkout", on_checkout)
+        for connection in logged:
+            connection.remove_query_logger(log)
+
+
 async def test_a_roll_reads_the_fsm_with_its_claim(running: Harness) -> None:
     emu, runtime = running.emu, running.runtime
     assert runtime is not None and runtime.update_engine is not None
@@ -37,13 +61,23 @@ async def test_a_roll_reads_the_fsm_with_its_claim(running: Harness) -> None:
     await emu.wait_bot_message(ALICE, contains="1d6")
     await emu.wait_idle()
 
-    with _statements(runtime.fsm_engine) as fsm, _statements(runtime.update_engine) as upd:
+    with (
+        _statements(runtime.fsm_engine) as fsm,
+        _statements(runtime.update_engine) as orm,
+        _driver_statements(runtime.update_engine) as driver,
+    ):
         sent = emu.send_text(ALICE, ALICE, "/r 4dF+2")
         await emu.wait_bot_message(ALICE, contains="4dF", after=sent.message_id)
         await emu.wait_idle()
     assert [s for s in fsm if "update_inbox" not in s] == []  # the polled batch, not the FSM
-    # Through SQLAlchemy only the claim; the log's statements go through the driver.
-    assert upd == ["WITH claim AS"]
+    assert orm == []
+    assert driver == [
+        "BEGIN;",
+        "WITH claim AS",
+        "SELECT * FROM",  # roll_log_head(): lock the log, read its head
+        "INSERT INTO rolls",
+        "COMMIT;",
+    ]
     async with running.engine.connect() as conn:
         logged = (await conn.execute(text("SELECT count(*) FROM rolls"))).scalar_one()
     assert logged == 2

@@ -1,0 +1,74 @@
+"""The unit of work's driver connection shares the session's one transaction.
+
+``UnitOfWork.driver`` begins the transaction through SQLAlchemy's asyncpg adapter (a private
+method) when the driver's statement is the unit's first: these tests fail if an SQLAlchemy
+upgrade changes that, before a driver statement could commit on its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+from db.database import create_session_factory
+from db.uow import StaleConnection, UnitOfWork
+
+
+async def _chats(engine: AsyncEngine) -> list[int]:
+    async with engine.connect() as conn:
+        rows = (await conn.execute(text("SELECT id FROM chats ORDER BY id"))).all()
+    return [r[0] for r in rows]
+
+
+async def test_driver_first_statements_roll_back_with_the_unit(clean_db: AsyncEngine) -> None:
+    async with UnitOfWork(create_session_factory(clean_db)) as uow:
+        conn = await uow.driver()
+        await conn.execute("INSERT INTO chats (id, type) VALUES (-1, 'group')")
+        await uow.session.execute(text("INSERT INTO chats (id, type) VALUES (-2, 'group')"))
+        assert await _chats(clean_db) == []  # nothing committed yet, on either path
+        await uow.rollback()
+    assert await _chats(clean_db) == []
+
+
+async def test_driver_and_session_statements_commit_together(clean_db: AsyncEngine) -> None:
+    factory = create_session_factory(clean_db)
+    async with UnitOfWork(factory) as uow:
+        conn = await uow.driver()
+        assert conn.is_in_transaction()
+        await conn.execute("INSERT INTO chats (id, type) VALUES (-1, 'group')")
+        await uow.session.execute(text("INSERT INTO chats (id, type) VALUES (-2, 'group')"))
+        await uow.commit()
+        # After a commit the unit starts a new transaction, on the driver as well.
+        again = await uow.driver()
+        await again.execute("INSERT INTO chats (id, type) VALUES (-3, 'group')")
+    # Leaving without a commit ends the new transaction unfinished: -3 is not kept.
+    assert await _chats(clean_db) == [-2, -1]
+
+
+async def test_a_connection_the_server_dropped_is_reported_and_not_pooled_again(
+    clean_db: AsyncEngine,
+) -> None:
+    engine = create_async_engine(clean_db.url, pool_size=1, max_overflow=0)  # one connection
+    factory = create_session_factory(engine)
+    try:
+        async with UnitOfWork(factory) as uow:
+            assert await uow.claim_update(1, 1, user_id=None, chat_id=None) is not None
+            pid = await (await uow.driver()).fetchval("SELECT pg_backend_pid()")
+            await uow.commit()
+        async with clean_db.connect() as admin:
+            await admin.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+        await asyncio.sleep(0.1)
+        with pytest.raises(StaleConnection):
+            async with UnitOfWork(factory) as uow:
+                await uow.claim_update(1, 2, user_id=None, chat_id=None)
+        async with UnitOfWork(factory) as uow:  # a fresh connection, not the dead one
+            assert await uow.claim_update(1, 2, user_id=None, chat_id=None) is not None
+            await uow.commit()
+    finally:
+        await engine.dispose()
+    async with clean_db.connect() as conn:
+        claimed = (await conn.execute(text("SELECT update_id FROM processed_updates"))).all()
+    assert sorted(r[0] for r in claimed) == [1, 2]
