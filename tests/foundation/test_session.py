@@ -1,4 +1,5 @@
-"""The bot's HTTP session (``bot.session``): calls go as JSON, replies come back lighter.
+"""The bot's HTTP session (``bot.session``): calls go as JSON, sent messages come back
+lighter.
 
 Over HTTP against the emulator, with the bot the app builds (``bot.factory.create_bot``).
 """
@@ -69,7 +70,9 @@ async def test_a_reply_is_sent_as_json_and_returned_without_its_original(
     assert call.result["reply_to_message"]["message_id"] == original.message_id  # as sent
     stored = emulator.bot_messages(ALICE)[-1]
     assert (stored.reply_to, stored.has_keyboard, stored.text) == (original.message_id, True, "4")
-    assert sent.message_id == stored.message_id and sent.reply_to_message is None
+    assert stored.entities and call.result["entities"] == stored.entities  # Telegram's view
+    assert sent.message_id == stored.message_id and sent.text == "4"
+    assert (sent.reply_to_message, sent.entities) == (None, None)  # not rebuilt: unread
     assert isinstance(sent.reply_markup, InlineKeyboardMarkup)
     assert sent.reply_markup.inline_keyboard[0][0].callback_data == "r:1"
 
@@ -84,9 +87,12 @@ async def test_a_file_still_goes_as_a_multipart_form(bot: Bot, emulator: BotAPIE
     assert emulator.bot_messages(ALICE)[-1].document is not None
 
 
-def test_only_a_single_result_loses_its_replied_message() -> None:
-    reply = '{"ok": true, "result": {"message_id": 2, "reply_to_message": {"message_id": 1}}}'
-    assert "reply_to_message" not in _loads(reply)["result"]
+def test_only_a_sent_message_loses_its_replied_message_and_entities() -> None:
+    reply = (
+        '{"ok": true, "result": {"message_id": 2, "text": "4", "reply_to_message": '
+        '{"message_id": 1}, "entities": [{"type": "bold", "offset": 0, "length": 1}]}}'
+    )
+    assert _loads(reply)["result"] == {"message_id": 2, "text": "4"}
     updates = '{"ok": true, "result": [{"update_id": 1, "message": {"reply_to_message": {}}}]}'
     assert _loads(updates)["result"][0]["message"] == {"reply_to_message": {}}
     incoming = '{"update_id": 1, "message": {"message_id": 2, "reply_to_message": {}}}'
