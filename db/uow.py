@@ -77,7 +77,7 @@ class UnitOfWork:
         self.rolls = RollRepo(session, self.driver)
         self.games = GameRepo(session)
         self.characters = CharacterRepo(session)
-        self.requests = RequestRepo(session)
+        self.requests = RequestRepo(session, self.driver)
         self.ledger = LedgerRepo(session)
         self.trackers = TrackerRepo(session)
         return self
