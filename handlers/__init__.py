@@ -40,12 +40,14 @@ from handlers.callbacks import AnswerOnSuccess
 
 
 def routers() -> list[Router]:
-    """The dice router, then everything else inside one router that carries aiogram-dialog.
+    """The dice and roll-request routers, then everything else inside one router that carries
+    aiogram-dialog.
 
     aiogram-dialog's middlewares (load the user's wizard stack, hand out a dialog manager,
     save the stack) cost every update they see; mounted on the dispatcher they ran for every
     ``/r``, about 5% of its CPU (profile). Mounted on the zone they run only for updates the
-    dice router left alone, the zone being the only place that starts or drives a wizard. Error
+    routers before it left alone, the zone being the only place that starts or drives a
+    wizard. Error
     events still pass through the zone (aiogram offers every router an error), so the
     errors router inside it keeps aiogram-dialog's repair of a broken wizard stack.
     """
@@ -57,7 +59,6 @@ def routers() -> list[Router]:
         start.create_router(),
         lang.create_router(),
         games.create_router(),
-        requests.create_router(),
         request_builder.create_router(),
         milestones.create_router(),
         schedules.create_router(),
@@ -65,10 +66,12 @@ def routers() -> list[Router]:
         resources.create_router(),
         *trackers.create_routers(),
     ]
-    # No other router takes /r, /odds, /log or /verify, so /r (the hottest message) meets
-    # one router's filters and none of the zone's middlewares.
-    first = dice.create_router()
-    for router in [first, *own]:
+    # Before the zone, routers no wizard needs and whose filters no other router shares: dice
+    # (/r, /odds, /log, /verify: no other router takes them, so /r, the hottest message, meets
+    # one router's filters) and roll requests (/request and its card's buttons; no free text,
+    # so a command typed mid-wizard still reaches the zone). They skip the zone's middlewares.
+    first = [dice.create_router(), requests.create_router()]
+    for router in [*first, *own]:
         # Every button press gets an answer, so no button keeps spinning. Per router, not on
         # the dispatcher: aiogram-dialog answers its own callbacks and a second answer fails.
         router.callback_query.middleware(AnswerOnSuccess())
@@ -77,7 +80,7 @@ def routers() -> list[Router]:
     zone = Router(name="dialog_zone")
     zone.include_routers(*own, *wizards.create_dialogs(), tail)
     setup_dialogs(zone)  # also includes aiogram-dialog's own default dialogs
-    every = [first, zone]
+    every = [*first, zone]
     for router in every:
         _inline_sync_filters(router)
     return every
