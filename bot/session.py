@@ -42,6 +42,7 @@ class BotSession(AiohttpSession):
         body = self.json_body(bot, method)
         if body is None:  # files to upload: aiogram's multipart form
             return await super().make_request(bot, method, timeout)
+        # As aiogram's own make_request (same errors, same response check), with the body.
         session = await self.create_session()
         url = self.api.api_url(token=bot.token, method=method.__api_method__)
         try:

@@ -143,7 +143,7 @@ class UnitOfWork:
         return raw
 
     async def _drop_if_closed(self) -> bool:
-        """Invalidate the session's connection if the server closed it (it is not pooled
+        """Invalidate the unit's connection if the server closed it (it is not pooled
         again); False if it is alive. The pools do not ping on checkout (three round trips
         each), so a dead connection shows on its first statement."""
         fairy = await self.connection.get_raw_connection()

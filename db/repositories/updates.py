@@ -1,16 +1,16 @@
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-import asyncpg
 from sqlalchemy import delete, text
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import ProcessedUpdate, utcnow
+from db.repositories.rolls import Driver
 
 
 @dataclass(frozen=True)
@@ -59,9 +59,6 @@ def _part(row: Mapping[str, Any], prefix: str) -> dict[str, Any] | None:
     if row[f"{prefix}id"] is None:
         return None
     return {k.removeprefix(prefix): v for k, v in row.items() if k.startswith(prefix)}
-
-
-Driver = Callable[[], Awaitable[asyncpg.Connection]]
 
 
 class ProcessedUpdateRepo:
