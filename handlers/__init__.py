@@ -47,9 +47,8 @@ def routers() -> list[Router]:
     save the stack) cost every update they see; mounted on the dispatcher they ran for every
     ``/r``, about 5% of its CPU (profile). Mounted on the zone they run only for updates the
     routers before it left alone, the zone being the only place that starts or drives a
-    wizard. Error
-    events still pass through the zone (aiogram offers every router an error), so the
-    errors router inside it keeps aiogram-dialog's repair of a broken wizard stack.
+    wizard. Error events still pass through the zone (aiogram offers every router an error),
+    so the errors router inside it keeps aiogram-dialog's repair of a broken wizard stack.
     """
     own = [
         errors.create_router(),

@@ -87,8 +87,9 @@ class RollRepo:
 
     async def head_for_append(self, chat_id: int, roll_id: str) -> LogHead:
         """Lock the chat's log (creating it), then read the open epoch, the entry under
-        ``roll_id`` and the chain's head in one more statement — taken after the lock, so it
-        sees everything the previous append (or a /reveal) committed."""
+        ``roll_id`` and the chain's head — one call, two statements (``roll_log_head``): the
+        read comes after the lock, so it sees everything the previous append (or a /reveal)
+        committed."""
         conn = await self._driver()
         rows = await conn.fetch(_HEAD, chat_id, roll_id)
         log_id = int(rows[0]["log_id"])  # never no row: a new log still returns its id
