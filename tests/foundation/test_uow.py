@@ -1,8 +1,9 @@
 """The unit of work's driver connection shares the session's one transaction.
 
 ``UnitOfWork.driver`` begins the transaction through SQLAlchemy's asyncpg adapter (a private
-method) when the driver's statement is the unit's first: these tests fail if an SQLAlchemy
-upgrade changes that, before a driver statement could commit on its own.
+method and attribute) when the driver's statement is the unit's first, and a unit that never
+made a session ends it straight on asyncpg: these tests fail if an SQLAlchemy upgrade changes
+that, before a driver statement could commit on its own or a second BEGIN be sent.
 """
 
 from __future__ import annotations
@@ -72,3 +73,74 @@ async def test_a_connection_the_server_dropped_is_reported_and_not_pooled_again(
     async with clean_db.connect() as conn:
         claimed = (await conn.execute(text("SELECT update_id FROM processed_updates"))).all()
     assert sorted(r[0] for r in claimed) == [1, 2]
+
+
+async def _one_connection_engine(clean_db: AsyncEngine) -> AsyncEngine:
+    return create_async_engine(clean_db.url, pool_size=1, max_overflow=0)
+
+
+@pytest.mark.parametrize("session_first", [False, True])
+async def test_driver_and_session_run_in_one_transaction(
+    clean_db: AsyncEngine, session_first: bool
+) -> None:
+    async with UnitOfWork(create_session_factory(clean_db)) as uow:
+        if session_first:
+            via_session = (await uow.session.execute(text("SELECT txid_current()"))).scalar()
+            via_driver = await (await uow.driver()).fetchval("SELECT txid_current()")
+        else:
+            via_driver = await (await uow.driver()).fetchval("SELECT txid_current()")
+            via_session = (await uow.session.execute(text("SELECT txid_current()"))).scalar()
+        assert via_driver == via_session
+        await uow.commit()
+
+
+async def test_a_driver_only_unit_commits_or_rolls_back_and_leaves_its_connection_clean(
+    clean_db: AsyncEngine,
+) -> None:
+    engine = await _one_connection_engine(clean_db)
+    factory = create_session_factory(engine)
+    try:
+        async with UnitOfWork(factory) as uow:
+            await (await uow.driver()).execute("INSERT INTO chats (id, type) VALUES (-1, 'group')")
+            await uow.commit()
+            raw = await uow.driver()  # a new transaction after the commit, as before
+            assert raw.is_in_transaction()
+        assert not raw.is_in_transaction()  # left unfinished: rolled back on the way out
+        async with UnitOfWork(factory) as uow:  # the same (only) connection, clean
+            again = await uow.driver()
+            assert again is raw
+            await again.execute("INSERT INTO chats (id, type) VALUES (-2, 'group')")
+        with pytest.raises(RuntimeError):
+            async with UnitOfWork(factory) as uow:
+                await (await uow.driver()).execute(
+                    "INSERT INTO chats (id, type) VALUES (-3, 'group')"
+                )
+                raise RuntimeError("the handler failed")
+    finally:
+        await engine.dispose()
+    assert await _chats(clean_db) == [-1]
+
+
+async def test_a_commit_on_a_dropped_connection_fails_and_is_not_pooled_again(
+    clean_db: AsyncEngine,
+) -> None:
+    engine = await _one_connection_engine(clean_db)
+    factory = create_session_factory(engine)
+    try:
+        with pytest.raises(Exception):  # noqa: B017 - asyncpg's own error for a lost connection
+            async with UnitOfWork(factory) as uow:
+                raw = await uow.driver()
+                await raw.execute("INSERT INTO chats (id, type) VALUES (-1, 'group')")
+                pid = await raw.fetchval("SELECT pg_backend_pid()")
+                async with clean_db.connect() as admin:
+                    await admin.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+                await asyncio.sleep(0.1)
+                await uow.commit()
+        async with UnitOfWork(factory) as uow:  # a fresh connection, not the dead one
+            fresh = await uow.driver()
+            assert await fresh.fetchval("SELECT pg_backend_pid()") != pid
+            await fresh.execute("INSERT INTO chats (id, type) VALUES (-2, 'group')")
+            await uow.commit()
+    finally:
+        await engine.dispose()
+    assert await _chats(clean_db) == [-2]
