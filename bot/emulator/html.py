@@ -31,6 +31,8 @@ SUPPORTED_TAGS = frozenset({*SIMPLE_TAGS, "a", "span"})
 NAMED_ENTITIES = {"lt": "<", "gt": ">", "amp": "&", "quot": '"'}
 _ENTITY_RE = re.compile(r"&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|([a-zA-Z]{2,4}));")
 _USER_LINK_RE = re.compile(r"^tg://user\?id=(\d+)$")
+_SPECIAL_RE = re.compile(r"[<&]")
+_TAG_NAME_RE = re.compile(r"[^\s>]*")
 
 
 class HtmlParseError(ValueError):
@@ -38,6 +40,8 @@ class HtmlParseError(ValueError):
 
 
 def utf16_len(text: str) -> int:
+    if text.isascii():  # most chunks: no encoding needed
+        return len(text)
     return len(text.encode("utf-16-le")) // 2
 
 
@@ -100,9 +104,7 @@ class _Parser:
     def read_start_tag(self) -> None:
         begin = self.pos
         src = self.src
-        i = begin + 1
-        while i < len(src) and not src[i].isspace() and src[i] not in ">":
-            i += 1
+        i = _TAG_NAME_RE.match(src, begin + 1).end()  # type: ignore[union-attr]  # matches ""
         if i >= len(src):
             raise HtmlParseError(f"Unclosed start tag at byte offset {self.byte_offset(begin)}")
         name = src[begin + 1 : i].lower()
@@ -120,6 +122,8 @@ class _Parser:
     def read_attributes(self, tag: str, i: int, begin: int) -> tuple[dict[str, str], int]:
         src = self.src
         attrs: dict[str, str] = {}
+        if src.startswith(">", i):  # a bare tag, the usual case
+            return attrs, i + 1
         while True:
             while i < len(src) and src[i].isspace():
                 i += 1
@@ -218,8 +222,8 @@ def _make_entity(tag: _OpenTag, length: int) -> dict[str, Any] | None:
 
 
 def _next_special(src: str, pos: int) -> int:
-    candidates = [i for i in (src.find("<", pos), src.find("&", pos)) if i != -1]
-    return min(candidates) if candidates else len(src)
+    found = _SPECIAL_RE.search(src, pos)
+    return found.start() if found else len(src)
 
 
 def _decode_entity(match: re.Match[str]) -> str | None:
@@ -251,9 +255,12 @@ def parse_html(source: str) -> tuple[str, list[dict[str, Any]]]:
 
 def strip_text(text: str, entities: list[dict[str, Any]]) -> tuple[str, list[dict[str, Any]]]:
     """Trim surrounding whitespace like Telegram does, clipping entities to what remains."""
-    stripped_left = text.lstrip()
-    shift = utf16_len(text) - utf16_len(stripped_left)
-    result = stripped_left.rstrip()
+    if not text or not (text[0].isspace() or text[-1].isspace()):
+        result, shift = text, 0  # nothing to trim (the usual case): no re-measuring
+    else:
+        stripped_left = text.lstrip()
+        shift = utf16_len(text) - utf16_len(stripped_left)
+        result = stripped_left.rstrip()
     total = utf16_len(result)
     clipped: list[dict[str, Any]] = []
     for entity in entities:
