@@ -23,6 +23,7 @@ from bot.middlewares import (
 from bot.outbound import Limits, OutboundLimiter, ResilienceMiddleware
 from bot.polling import INBOX_ENGINE, InboxDispatcher
 from bot.session import BotSession
+from handlers.dice import roll_hint
 
 
 def create_bot(token: str, *, api_url: str | None, limits: Limits | None = None) -> Bot:
@@ -59,7 +60,7 @@ def create_dispatcher(
     in_flight = InFlightMiddleware()
     dp.update.outer_middleware(in_flight)
     dp.update.outer_middleware(IsolationMiddleware(dp.fsm))
-    dp.update.outer_middleware(UnitOfWorkMiddleware(session_factory, storage))
+    dp.update.outer_middleware(UnitOfWorkMiddleware(session_factory, storage, roll_hint=roll_hint))
     dp.update.outer_middleware(
         FSMContextMiddleware(storage, DisabledEventIsolation(), dp.fsm.strategy)
     )

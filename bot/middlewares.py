@@ -83,19 +83,28 @@ class IsolationMiddleware(BaseMiddleware):
                 return await handler(event, data)
 
 
+# For an update that will append to a chat's roll log, told by the update alone: (chat id,
+# roll id), so that its claim locks the log and reads the head (handlers/dice.py).
+RollHint = Callable[[Update], tuple[int, str] | None]
+
+
 class UnitOfWorkMiddleware(BaseMiddleware):
     def __init__(
-        self, session_factory: async_sessionmaker[AsyncSession], storage: PostgresStorage
-    ) -> None:
+        self, session_factory: async_sessionmaker[AsyncSession], storage: PostgresStorage,
+        roll_hint: RollHint | None = None,
+    ) -> None:  # fmt: skip
         self._factory = session_factory
         self._storage = storage
+        self._roll_hint = roll_hint
 
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
         assert isinstance(event, Update)
         for attempt in (1, 2):
             async with UnitOfWork(self._factory) as uow:
                 try:
-                    prefetched = await self._claim(uow, event, data, self._storage)
+                    prefetched = await self._claim(
+                        uow, event, data, self._storage, self._roll_hint
+                    )
                 except StaleConnection:
                     # A pooled connection the server dropped (a restart, a failover): nothing
                     # has happened yet, so the update simply starts again on a fresh one.
@@ -114,10 +123,11 @@ class UnitOfWorkMiddleware(BaseMiddleware):
 
     @staticmethod
     async def _claim(
-        uow: UnitOfWork, event: Update, data: dict[str, Any], storage: PostgresStorage
-    ) -> Prefetched | None:
+        uow: UnitOfWork, event: Update, data: dict[str, Any], storage: PostgresStorage,
+        roll_hint: RollHint | None,
+    ) -> Prefetched | None:  # fmt: skip
         """Claim the update and read the sender, chat, live game, membership and FSM rows
-        with it."""
+        with it (and the log's head, for an update that will roll)."""
         tg_user: TgUser | None = data.get("event_from_user")
         tg_chat: TgChat | None = data.get("event_chat")
         user_id = tg_user.id if tg_user else None
@@ -126,6 +136,7 @@ class UnitOfWorkMiddleware(BaseMiddleware):
         prefetched = await uow.claim_update(
             data["bot"].id, event.update_id, user_id=user_id,
             chat_id=tg_chat.id if tg_chat else None, fsm_keys=fsm_keys,
+            roll=roll_hint(event) if roll_hint is not None else None,
         )  # fmt: skip
         if prefetched is None:
             return None

@@ -102,20 +102,24 @@ class UnitOfWork:
 
     async def claim_update(
         self, bot_id: int, update_id: int, *, user_id: int | None, chat_id: int | None,
-        fsm_keys: Sequence[str] = (),
+        fsm_keys: Sequence[str] = (), roll: tuple[int, str] | None = None,
     ) -> Prefetched | None:  # fmt: skip
-        """Claim the update this unit handles (``ProcessedUpdateRepo.claim_with_context``).
+        """Claim the update this unit handles (``ProcessedUpdateRepo.claim_with_context``);
+        with ``roll`` (chat id, roll id), the log's head is read and kept for that append.
         Its first statement: a connection found dead here raises ``StaleConnection``."""
         try:
             prefetched = await self.updates.claim_with_context(
-                bot_id, update_id, user_id=user_id, chat_id=chat_id, fsm_keys=fsm_keys
-            )
+                bot_id, update_id, user_id=user_id, chat_id=chat_id, fsm_keys=fsm_keys,
+                roll=roll,
+            )  # fmt: skip
         except Exception as error:
             if await self._drop_if_closed():
                 raise StaleConnection(str(error)) from error
             raise
         if prefetched is not None:
             self._claimed = (bot_id, update_id)
+            if roll is not None and prefetched.log_head:
+                self.rolls.remember_head(*roll, prefetched.log_head)
         return prefetched
 
     async def driver(self) -> asyncpg.Connection:
@@ -162,6 +166,7 @@ class UnitOfWork:
 
     async def commit(self) -> None:
         self._raw = None
+        self.rolls.forget_head()
         if self._session is not None:
             await self._session.commit()  # flushes; commits too if the session began
         if self.connection.in_transaction():
@@ -170,6 +175,7 @@ class UnitOfWork:
 
     async def _roll_back(self) -> None:
         self._raw = None
+        self.rolls.forget_head()
         if self._session is not None:
             await self._session.rollback()
         if self.connection.in_transaction():

@@ -6,7 +6,7 @@ from html import escape
 
 from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject
-from aiogram.types import BufferedInputFile, CallbackQuery, Message
+from aiogram.types import BufferedInputFile, CallbackQuery, Message, Update
 
 from bot.i18n import Translator
 from bot.services import odds as odds_service
@@ -22,6 +22,28 @@ from handlers.filters import ChatAdmin
 from handlers.views import dice as views
 from handlers.views.edit import edit_text
 
+_ROLL_COMMANDS = ("/r", "/roll")
+
+
+def message_roll_id(chat_id: int, message_id: int) -> str:
+    """The roll id of a ``/r`` message: the same message always yields the same roll."""
+    return f"msg:{chat_id}:{message_id}"
+
+
+def roll_hint(update: Update) -> tuple[int, str] | None:
+    """(chat id, roll id) when the update is a ``/r`` with valid notation, which ``roll``
+    will log: its claim then reads the log's head (``UnitOfWorkMiddleware``). Strict, so a
+    log is never locked for nothing: no bot mention (the filter checks it), no sheet trait
+    (``/r Атлетика`` takes the usual path, after the character is read)."""
+    message = update.message
+    text = message.text if message is not None else None
+    if message is None or not text or not text.startswith("/r"):
+        return None
+    command, _, args = text.partition(" ")
+    if command not in _ROLL_COMMANDS or not _is_notation(args.strip()):
+        return None
+    return message.chat.id, message_roll_id(message.chat.id, message.message_id)
+
 
 async def roll(
     message: Message, command: CommandObject, t: Translator, locale: str, uow: UnitOfWork,
@@ -36,7 +58,7 @@ async def roll(
         logged = await roll_service.roll_logged(
             uow,
             chat_id=message.chat.id,
-            roll_id=f"msg:{message.chat.id}:{message.message_id}",
+            roll_id=message_roll_id(message.chat.id, message.message_id),
             text=plan.notation if plan else command.args,
             actor=user.name,
             subject=user.name,

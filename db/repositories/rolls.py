@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 import asyncpg
 from sqlalchemy import func, select, update
@@ -80,38 +81,58 @@ _APPEND = (
 Driver = Callable[[], Awaitable[asyncpg.Connection]]
 
 
+def _log_head(rows: Sequence[Mapping[str, Any]], roll_id: str) -> LogHead:
+    """``roll_log_head``'s rows as a ``LogHead`` (never no row: a new log still has its id)."""
+    log_id = int(rows[0]["log_id"])
+    epoch: Epoch | None = None
+    existing: StoredRoll | None = None
+    last: LogEntry | None = None
+    for row in rows:
+        if row["e_epoch"] is not None:
+            epoch = Epoch(log_id, row["e_epoch"], bytes(row["seed"]), row["commitment"], None)
+        if row["seq"] is None:
+            continue
+        entry = LogEntry(
+            seq=row["seq"], roll_id=row["roll_id"], epoch=row["epoch"], actor=row["actor"],
+            subject=row["subject"], expression=row["expression"], faces=tuple(row["faces"]),
+            result=row["result"], outcome=row["outcome"], created_at=row["created_at"],
+            prev_hash=row["prev_hash"], hash=row["hash"],
+        )  # fmt: skip
+        if row["roll_id"] == roll_id:
+            existing = StoredRoll(entry, row["label"], row["actor_user_id"])
+        if last is None or entry.seq > last.seq:
+            last = entry
+    return LogHead(log_id, epoch, existing, last)
+
+
 class RollRepo:
     def __init__(self, session: AsyncSession, driver: Driver) -> None:
         self._session = session
         self._driver = driver
+        # (chat id, roll id) -> the head read with the update's claim, the log locked since
+        # (``remember_head``); good until the transaction ends (``forget_head``)
+        self._prefetched: tuple[tuple[int, str], LogHead] | None = None
+
+    def remember_head(self, chat_id: int, roll_id: str, rows: Sequence[Mapping[str, Any]]) -> None:
+        """Keep the head the claim read (``ProcessedUpdateRepo.claim_with_context``) for
+        the append it was read for."""
+        self._prefetched = ((chat_id, roll_id), _log_head(rows, roll_id))
+
+    def forget_head(self) -> None:
+        """The transaction ended: its lock, and the head read under it, are gone."""
+        self._prefetched = None
 
     async def head_for_append(self, chat_id: int, roll_id: str) -> LogHead:
         """Lock the chat's log (creating it), then read the open epoch, the entry under
         ``roll_id`` and the chain's head — one call, two statements (``roll_log_head``): the
         read comes after the lock, so it sees everything the previous append (or a /reveal)
-        committed."""
+        committed. Read with the update's claim if it was told of this roll (then no
+        statement here); once: the append comes next."""
+        prefetched, self._prefetched = self._prefetched, None
+        if prefetched is not None and prefetched[0] == (chat_id, roll_id):
+            return prefetched[1]
         conn = await self._driver()
-        rows = await conn.fetch(_HEAD, chat_id, roll_id)
-        log_id = int(rows[0]["log_id"])  # never no row: a new log still returns its id
-        epoch: Epoch | None = None
-        existing: StoredRoll | None = None
-        last: LogEntry | None = None
-        for row in rows:
-            if row["e_epoch"] is not None:
-                epoch = Epoch(log_id, row["e_epoch"], bytes(row["seed"]), row["commitment"], None)
-            if row["seq"] is None:
-                continue
-            entry = LogEntry(
-                seq=row["seq"], roll_id=row["roll_id"], epoch=row["epoch"], actor=row["actor"],
-                subject=row["subject"], expression=row["expression"], faces=tuple(row["faces"]),
-                result=row["result"], outcome=row["outcome"], created_at=row["created_at"],
-                prev_hash=row["prev_hash"], hash=row["hash"],
-            )  # fmt: skip
-            if row["roll_id"] == roll_id:
-                existing = StoredRoll(entry, row["label"], row["actor_user_id"])
-            if last is None or entry.seq > last.seq:
-                last = entry
-        return LogHead(log_id, epoch, existing, last)
+        return _log_head(await conn.fetch(_HEAD, chat_id, roll_id), roll_id)
 
     async def log_id(self, chat_id: int) -> int:
         """The chat's log, created on first use."""

@@ -1,7 +1,7 @@
-"""What one update costs the database: a plain /r is five round trips on the driver connection
-— begin, its claim (which also reads the sender, chat, game and FSM rows), the log's head and
-append, commit — none through SQLAlchemy and nothing on the FSM's own pool; a two-step flow
-still reads its state from that claim."""
+"""What one update costs the database: a plain /r is four round trips on the driver connection
+— begin, its claim (which also reads the sender, chat, game and FSM rows, and locks the log
+and reads its head), the append, commit — none through SQLAlchemy and nothing on the FSM's own
+pool; a two-step flow still reads its state from that claim."""
 
 from __future__ import annotations
 
@@ -73,8 +73,7 @@ async def test_a_roll_reads_the_fsm_with_its_claim(running: Harness) -> None:
     assert orm == []
     assert driver == [
         "BEGIN;",
-        "WITH claim AS",
-        "SELECT * FROM",  # roll_log_head(): lock the log, read its head
+        "WITH claim AS",  # with roll_log_head(): the log locked, its head read
         "INSERT INTO rolls",
         "COMMIT;",
     ]
