@@ -104,7 +104,8 @@ async def _replay(uow: UnitOfWork, log_id: int, stored: StoredRoll) -> LoggedRol
 
 
 def _labelled(result: RollResult, label: str | None) -> RollResult:
-    return replace(result, label=label or "")
+    label = label or ""
+    return result if result.label == label else replace(result, label=label)
 
 
 async def reveal(uow: UnitOfWork, chat_id: int) -> Revealed:

@@ -95,11 +95,15 @@ class HmacSource:
                 return low + value % n
 
 
-@lru_cache(maxsize=64)
+_IPAD = bytes(b ^ 0x36 for b in range(256))  # translation tables: XOR a whole key at once
+_OPAD = bytes(b ^ 0x5C for b in range(256))
+
+
+@lru_cache(maxsize=1024)  # one per chat with an open epoch: a busy bot rolls in many
 def _keyed_states(seed: bytes) -> tuple[Any, Any]:
     """SHA-256 states after absorbing ``key XOR ipad`` and ``key XOR opad`` (RFC 2104)."""
     key = hashlib.sha256(seed).digest() if len(seed) > 64 else seed
     key = key.ljust(64, b"\0")
-    inner = hashlib.sha256(bytes(b ^ 0x36 for b in key))
-    outer = hashlib.sha256(bytes(b ^ 0x5C for b in key))
+    inner = hashlib.sha256(key.translate(_IPAD))
+    outer = hashlib.sha256(key.translate(_OPAD))
     return inner, outer

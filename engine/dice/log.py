@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Final
 
 from engine.dice.errors import LogFormatError
@@ -137,15 +137,12 @@ def new_entry(
     """The next entry of the chain after ``prev`` (None for the first), hash included."""
     seq = 1 if prev is None else prev.seq + 1
     prev_hash = GENESIS_HASH if prev is None else prev.hash
-    draft = LogEntry(
+    fields = (
         seq, roll_id, epoch, actor, subject, expression, tuple(faces), result, outcome,
-        created_at, prev_hash, "",
+        created_at, prev_hash,
     )  # fmt: skip
-    return _with_hash(draft)
-
-
-def _with_hash(entry: LogEntry) -> LogEntry:
-    return replace(entry, hash=entry_hash(entry.prev_hash, entry))
+    draft = LogEntry(*fields, "")
+    return LogEntry(*fields, entry_hash(prev_hash, draft))  # not replace(): a tenth the cost
 
 
 def record_roll(

@@ -8,14 +8,29 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 from aiogram import Bot
-from aiogram.methods import SendDocument, SendMessage
+from aiogram.methods import (
+    AnswerCallbackQuery,
+    BanChatMember,
+    EditMessageText,
+    RestrictChatMember,
+    SendDocument,
+    SendMessage,
+    SetMyCommands,
+    TelegramMethod,
+)
 from aiogram.types import (
+    BotCommand,
     BufferedInputFile,
+    ChatPermissions,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
+    LinkPreviewOptions,
+    MessageEntity,
     ReplyParameters,
 )
 
@@ -51,6 +66,44 @@ def test_a_call_without_files_is_one_json_object_with_nested_objects(bot: Bot) -
     assert payload["parse_mode"] == "HTML"  # the bot's defaults, resolved
     assert payload["link_preview_options"]["is_disabled"] is True
     assert "disable_notification" not in payload  # falsy values left out, as aiogram's form
+
+
+def _as_aiogram_prepares(bot: Bot, method: TelegramMethod[Any]) -> dict[str, Any]:
+    """What aiogram's own form carries: every field dumped, then each value prepared."""
+    session = bot.session
+    files: dict[str, Any] = {}
+    prepared = {
+        key: session.prepare_value(value, bot=bot, files=files, _dumps_json=False)
+        for key, value in method.model_dump(warnings=False).items()
+    }
+    return json.loads(json.dumps({key: value for key, value in prepared.items() if value}))
+
+
+@pytest.mark.parametrize(
+    "method",
+    [
+        SendMessage(
+            chat_id=ALICE, text="x", reply_markup=KEYBOARD, message_thread_id=3,
+            entities=[MessageEntity(type="bold", offset=0, length=1)],
+            link_preview_options=LinkPreviewOptions(url="https://example.org"),
+            reply_parameters=ReplyParameters(message_id=7, allow_sending_without_reply=True),
+        ),
+        EditMessageText(chat_id=ALICE, message_id=4, text="y", reply_markup=KEYBOARD),
+        AnswerCallbackQuery(callback_query_id="q", text="no", show_alert=True, cache_time=0),
+        BanChatMember(chat_id=-5, user_id=ALICE, until_date=datetime(2030, 1, 1, tzinfo=UTC)),
+        RestrictChatMember(
+            chat_id=-5, user_id=ALICE, permissions=ChatPermissions(can_send_messages=False)
+        ),
+        SetMyCommands(commands=[BotCommand(command="r", description="roll")]),
+    ],
+)  # fmt: skip
+def test_the_json_body_carries_what_aiogram_s_form_carries(
+    bot: Bot, method: TelegramMethod[Any]
+) -> None:
+    assert isinstance(bot.session, BotSession)
+    body = bot.session.json_body(bot, method)
+    assert body is not None
+    assert json.loads(body) == _as_aiogram_prepares(bot, method)
 
 
 async def test_a_reply_is_sent_as_json_and_returned_without_its_original(
