@@ -64,7 +64,8 @@ _CLAIM_WITH_CONTEXT = (
     "LEFT JOIN game_members m ON m.game_id = g.id AND m.user_id = $3 "
     # An update that will roll ($6 its chat, $7 the roll id) locks the chat's log and reads
     # its head here, after the claim (a claimed update only): one round trip less per roll.
-    # Up to two rows (the entry under the roll id, the head); otherwise not called at all.
+    # Up to two rows (the entry under the roll id, the head); for any other update the
+    # function returns nothing, whether or not the plan calls it (migration 0012).
     "LEFT JOIN LATERAL (SELECT * FROM roll_log_head($6, $7) WHERE $6::bigint IS NOT NULL) h "
     "ON true"
 )

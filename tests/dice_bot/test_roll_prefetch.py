@@ -165,3 +165,12 @@ async def test_the_claim_holds_the_log_lock_until_its_unit_ends(clean_db: AsyncE
         assert not waiting.done()  # queued on the lock the claim took
         await first.commit()
     assert await asyncio.wait_for(waiting, 5)
+
+
+async def test_the_head_function_does_nothing_without_a_chat(clean_db: AsyncEngine) -> None:
+    # Whatever plan the server picks for the claim (PostgreSQL 18 calls the function before
+    # the claim's NULL test), a claim that is not a roll must lock and create nothing.
+    async with clean_db.begin() as conn:
+        rows = (await conn.execute(text("SELECT * FROM roll_log_head(NULL, NULL)"))).all()
+    assert rows == []
+    assert await _count(clean_db, "SELECT count(*) FROM roll_logs") == 0
