@@ -9,13 +9,23 @@ that, before a driver statement could commit on its own or a second BEGIN be sen
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 
 import pytest
 from sqlalchemy import text
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.database import create_session_factory
 from db.uow import StaleConnection, UnitOfWork
+
+
+@pytest.fixture
+async def one_connection(clean_db: AsyncEngine) -> AsyncIterator[async_sessionmaker[AsyncSession]]:
+    """Units on a pool of one connection: each unit gets the connection the last one left."""
+    engine = create_async_engine(clean_db.url, pool_size=1, max_overflow=0)
+    yield create_session_factory(engine)
+    await engine.dispose()
 
 
 async def _chats(engine: AsyncEngine) -> list[int]:
@@ -50,33 +60,25 @@ async def test_driver_and_session_statements_commit_together(clean_db: AsyncEngi
 
 
 async def test_a_connection_the_server_dropped_is_reported_and_not_pooled_again(
-    clean_db: AsyncEngine,
+    clean_db: AsyncEngine, one_connection: async_sessionmaker[AsyncSession]
 ) -> None:
-    engine = create_async_engine(clean_db.url, pool_size=1, max_overflow=0)  # one connection
-    factory = create_session_factory(engine)
-    try:
+    factory = one_connection
+    async with UnitOfWork(factory) as uow:
+        assert await uow.claim_update(1, 1, user_id=None, chat_id=None) is not None
+        pid = await (await uow.driver()).fetchval("SELECT pg_backend_pid()")
+        await uow.commit()
+    async with clean_db.connect() as admin:
+        await admin.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+    await asyncio.sleep(0.1)
+    with pytest.raises(StaleConnection):
         async with UnitOfWork(factory) as uow:
-            assert await uow.claim_update(1, 1, user_id=None, chat_id=None) is not None
-            pid = await (await uow.driver()).fetchval("SELECT pg_backend_pid()")
-            await uow.commit()
-        async with clean_db.connect() as admin:
-            await admin.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
-        await asyncio.sleep(0.1)
-        with pytest.raises(StaleConnection):
-            async with UnitOfWork(factory) as uow:
-                await uow.claim_update(1, 2, user_id=None, chat_id=None)
-        async with UnitOfWork(factory) as uow:  # a fresh connection, not the dead one
-            assert await uow.claim_update(1, 2, user_id=None, chat_id=None) is not None
-            await uow.commit()
-    finally:
-        await engine.dispose()
+            await uow.claim_update(1, 2, user_id=None, chat_id=None)
+    async with UnitOfWork(factory) as uow:  # a fresh connection, not the dead one
+        assert await uow.claim_update(1, 2, user_id=None, chat_id=None) is not None
+        await uow.commit()
     async with clean_db.connect() as conn:
         claimed = (await conn.execute(text("SELECT update_id FROM processed_updates"))).all()
     assert sorted(r[0] for r in claimed) == [1, 2]
-
-
-async def _one_connection_engine(clean_db: AsyncEngine) -> AsyncEngine:
-    return create_async_engine(clean_db.url, pool_size=1, max_overflow=0)
 
 
 @pytest.mark.parametrize("session_first", [False, True])
@@ -95,52 +97,42 @@ async def test_driver_and_session_run_in_one_transaction(
 
 
 async def test_a_driver_only_unit_commits_or_rolls_back_and_leaves_its_connection_clean(
-    clean_db: AsyncEngine,
+    clean_db: AsyncEngine, one_connection: async_sessionmaker[AsyncSession]
 ) -> None:
-    engine = await _one_connection_engine(clean_db)
-    factory = create_session_factory(engine)
-    try:
+    factory = one_connection
+    async with UnitOfWork(factory) as uow:
+        await (await uow.driver()).execute("INSERT INTO chats (id, type) VALUES (-1, 'group')")
+        await uow.commit()
+        raw = await uow.driver()  # a new transaction after the commit, as before
+        assert raw.is_in_transaction()
+    assert not raw.is_in_transaction()  # left unfinished: rolled back on the way out
+    async with UnitOfWork(factory) as uow:  # the same (only) connection, clean
+        again = await uow.driver()
+        assert again is raw
+        await again.execute("INSERT INTO chats (id, type) VALUES (-2, 'group')")
+    with pytest.raises(RuntimeError):
         async with UnitOfWork(factory) as uow:
-            await (await uow.driver()).execute("INSERT INTO chats (id, type) VALUES (-1, 'group')")
-            await uow.commit()
-            raw = await uow.driver()  # a new transaction after the commit, as before
-            assert raw.is_in_transaction()
-        assert not raw.is_in_transaction()  # left unfinished: rolled back on the way out
-        async with UnitOfWork(factory) as uow:  # the same (only) connection, clean
-            again = await uow.driver()
-            assert again is raw
-            await again.execute("INSERT INTO chats (id, type) VALUES (-2, 'group')")
-        with pytest.raises(RuntimeError):
-            async with UnitOfWork(factory) as uow:
-                await (await uow.driver()).execute(
-                    "INSERT INTO chats (id, type) VALUES (-3, 'group')"
-                )
-                raise RuntimeError("the handler failed")
-    finally:
-        await engine.dispose()
+            await (await uow.driver()).execute("INSERT INTO chats (id, type) VALUES (-3, 'group')")
+            raise RuntimeError("the handler failed")
     assert await _chats(clean_db) == [-1]
 
 
 async def test_a_commit_on_a_dropped_connection_fails_and_is_not_pooled_again(
-    clean_db: AsyncEngine,
+    clean_db: AsyncEngine, one_connection: async_sessionmaker[AsyncSession]
 ) -> None:
-    engine = await _one_connection_engine(clean_db)
-    factory = create_session_factory(engine)
-    try:
-        with pytest.raises(Exception):  # noqa: B017 - asyncpg's own error for a lost connection
-            async with UnitOfWork(factory) as uow:
-                raw = await uow.driver()
-                await raw.execute("INSERT INTO chats (id, type) VALUES (-1, 'group')")
-                pid = await raw.fetchval("SELECT pg_backend_pid()")
-                async with clean_db.connect() as admin:
-                    await admin.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
-                await asyncio.sleep(0.1)
-                await uow.commit()
-        async with UnitOfWork(factory) as uow:  # a fresh connection, not the dead one
-            fresh = await uow.driver()
-            assert await fresh.fetchval("SELECT pg_backend_pid()") != pid
-            await fresh.execute("INSERT INTO chats (id, type) VALUES (-2, 'group')")
+    factory = one_connection
+    with pytest.raises(Exception):  # noqa: B017 - asyncpg's own error for a lost connection
+        async with UnitOfWork(factory) as uow:
+            raw = await uow.driver()
+            await raw.execute("INSERT INTO chats (id, type) VALUES (-1, 'group')")
+            pid = await raw.fetchval("SELECT pg_backend_pid()")
+            async with clean_db.connect() as admin:
+                await admin.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+            await asyncio.sleep(0.1)
             await uow.commit()
-    finally:
-        await engine.dispose()
+    async with UnitOfWork(factory) as uow:  # a fresh connection, not the dead one
+        fresh = await uow.driver()
+        assert await fresh.fetchval("SELECT pg_backend_pid()") != pid
+        await fresh.execute("INSERT INTO chats (id, type) VALUES (-2, 'group')")
+        await uow.commit()
     assert await _chats(clean_db) == [-2]
