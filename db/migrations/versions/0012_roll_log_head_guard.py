@@ -5,9 +5,10 @@ Revises: 0011
 Create Date: 2026-12-01 18:30:00
 
 The claim calls ``roll_log_head`` for an update that will roll (``db/repositories/updates.py``)
-and passes NULLs otherwise, behind a ``WHERE $6 IS NOT NULL`` that PostgreSQL 15 evaluates
-before the call; PostgreSQL 18 pulls the call up and runs it first. So the function itself
-returns nothing for a NULL chat, whatever plan calls it.
+and passes NULLs otherwise, behind a ``WHERE $6 IS NOT NULL`` that PostgreSQL 15 tests before
+the call; PostgreSQL 18 (the sandbox's embedded server) called it anyway, and the log's NOT
+NULL chat failed every update that was not a roll. So the function itself returns nothing for
+a NULL chat, whatever plan calls it.
 """
 
 import importlib.util
