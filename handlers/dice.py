@@ -22,7 +22,7 @@ from handlers.filters import ChatAdmin
 from handlers.views import dice as views
 from handlers.views.edit import edit_text
 
-_ROLL_COMMANDS = ("/r", "/roll")
+ROLL_COMMANDS = ("roll", "r")  # the filter's and the hint's: one list
 
 
 def message_roll_id(chat_id: int, message_id: int) -> str:
@@ -33,14 +33,15 @@ def message_roll_id(chat_id: int, message_id: int) -> str:
 def roll_hint(update: Update) -> tuple[int, str] | None:
     """(chat id, roll id) when the update is a ``/r`` with valid notation, which ``roll``
     will log: its claim then reads the log's head (``UnitOfWorkMiddleware``). Strict, so a
-    log is never locked for nothing: no bot mention (the filter checks it), no sheet trait
-    (``/r Атлетика`` takes the usual path, after the character is read)."""
+    log is rarely locked for nothing: no bot mention (the filter checks it), no sheet trait
+    (``/r Атлетика`` takes the usual path, after the character is read); a lock taken for a
+    message the bot then ignores (one from another bot) ends with its unit."""
     message = update.message
     text = message.text if message is not None else None
     if message is None or not text or not text.startswith("/r"):
         return None
     command, _, args = text.partition(" ")
-    if command not in _ROLL_COMMANDS or not _is_notation(args.strip()):
+    if command.removeprefix("/") not in ROLL_COMMANDS or not _is_notation(args.strip()):
         return None
     return message.chat.id, message_roll_id(message.chat.id, message.message_id)
 
@@ -185,7 +186,7 @@ async def reveal_refused(message: Message, t: Translator) -> None:
 
 def create_router() -> Router:
     router = Router(name=__name__)
-    router.message.register(roll, Command("roll", "r"))
+    router.message.register(roll, Command(*ROLL_COMMANDS))
     router.message.register(odds, Command("odds"))
     router.message.register(export_log, Command("log"), F.text.regexp(r"^/\S+\s+export\s*$"))
     router.message.register(show_log, Command("log"))
