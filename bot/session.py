@@ -13,6 +13,8 @@ Each change below was a measured share of the CPU of a ``/r`` burst (``make benc
   object: a formatted roll is half again the cost of a plain text). Nothing here reads
   either — handlers keep the id, aiogram-dialog compares the plain ``text`` — so both are
   dropped before validation. Updates (polled or pushed) keep theirs.
+* A polled batch is kept as Telegram's text (``polled``): the polling inbox stores it as it
+  came, instead of dumping the parsed updates back to JSON (``bot/polling.py``).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from aiogram import Bot
 from aiogram.client.default import Default
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.exceptions import TelegramNetworkError
-from aiogram.methods import Response, TelegramMethod
+from aiogram.methods import GetUpdates, Response, TelegramMethod
 from aiogram.methods.base import TelegramType
 from aiogram.types import TelegramObject
 from aiohttp import ClientError
@@ -37,6 +39,9 @@ class BotSession(AiohttpSession):
         kwargs.setdefault("json_loads", _loads)
         super().__init__(**kwargs)
         self._response_types: dict[Any, type[Any]] = {}
+        # The text of the getUpdates response last received, for the polling inbox: its
+        # loop clears it before each call, so a value here is always that call's.
+        self.polled: str | None = None
 
     async def make_request(
         self, bot: Bot, method: TelegramMethod[TelegramType], timeout: int | None = None
@@ -52,6 +57,8 @@ class BotSession(AiohttpSession):
                 url, data=body, headers=_JSON, timeout=self.timeout if timeout is None else timeout
             ) as resp:
                 raw_result = await resp.text()
+                if isinstance(method, GetUpdates):
+                    self.polled = raw_result
         except TimeoutError as e:
             raise TelegramNetworkError(method=method, message="Request timeout error") from e
         except ClientError as e:

@@ -37,28 +37,39 @@ _CLAIM_CTE = (
     "unboxed AS (DELETE FROM update_inbox WHERE bot_id = :bot AND update_id = :upd) "
 )
 _CLAIM = text(_CLAIM_CTE + "SELECT update_id FROM claim")
+_USER_COLUMNS = (
+    "id", "first_name", "last_name", "username", "language_code", "locale", "display_name",
+    "timezone", "started_private",
+)  # fmt: skip
+_CHAT_COLUMNS = ("id", "type", "title", "locale")
+_GAME_COLUMNS = ("id", "chat_id", "system", "title", "gm_user_id", "options", "timezone")
 _HEAD_COLUMNS = (
     "log_id", "e_epoch", "seed", "commitment", "seq", "roll_id", "epoch", "actor", "subject",
     "expression", "faces", "result", "outcome", "created_at", "prev_hash", "hash", "label",
     "actor_user_id",
 )  # fmt: skip
+# Where each part starts in a row (the select list below, in this order): a part is a slice.
+_USER_AT = 0
+_CHAT_AT = _USER_AT + len(_USER_COLUMNS)
+_GAME_AT = _CHAT_AT + len(_CHAT_COLUMNS)
+_ROLE_AT = _GAME_AT + len(_GAME_COLUMNS)
+_HEAD_AT = _ROLE_AT + 2  # after the role and the FSM rows
+
+
+def _columns(alias: str, names: tuple[str, ...]) -> str:
+    return ", ".join(f"{alias}.{name}" for name in names)
+
+
 # On the driver connection of the unit of work (``UnitOfWork.driver``), with positional
 # parameters: through SQLAlchemy this statement cost twice the driver's own CPU.
 _CLAIM_WITH_CONTEXT = (
     _CLAIM_CTE.replace(":bot", "$1").replace(":upd", "$2")
-    + "SELECT u.id AS u_id, u.first_name AS u_first_name, u.last_name AS u_last_name, "
-    "u.username AS u_username, u.language_code AS u_language_code, u.locale AS u_locale, "
-    "u.display_name AS u_display_name, u.timezone AS u_timezone, "
-    "u.started_private AS u_started_private, "
-    "c.id AS c_id, c.type AS c_type, c.title AS c_title, c.locale AS c_locale, "
-    "g.id AS g_id, g.chat_id AS g_chat_id, g.system AS g_system, g.title AS g_title, "
-    "g.gm_user_id AS g_gm_user_id, g.options AS g_options, g.timezone AS g_timezone, "
-    "m.role AS m_role, "
+    + f"SELECT {_columns('u', _USER_COLUMNS)}, {_columns('c', _CHAT_COLUMNS)}, "
+    f"{_columns('g', _GAME_COLUMNS)}, m.role, "
     # the FSM rows of the update's chat and user (bot/fsm_storage.py): no round trip of their own
     "(SELECT coalesce(jsonb_agg(jsonb_build_array(f.key, f.state, f.data)), '[]'::jsonb) "
     "FROM fsm_states f WHERE f.key = ANY($5::text[])) AS fsm, "
-    + ", ".join(f"h.{c} AS h_{c}" for c in _HEAD_COLUMNS)
-    + " "
+    f"{_columns('h', _HEAD_COLUMNS)} "
     "FROM claim LEFT JOIN users u ON u.id = $3 LEFT JOIN chats c ON c.id = $4 "
     "LEFT JOIN games g ON g.chat_id = $4 AND g.archived_at IS NULL "
     "LEFT JOIN game_members m ON m.game_id = g.id AND m.user_id = $3 "
@@ -71,10 +82,12 @@ _CLAIM_WITH_CONTEXT = (
 )
 
 
-def _part(row: Mapping[str, Any], prefix: str) -> dict[str, Any] | None:
-    if row[f"{prefix}id"] is None:
+def _part(row: Sequence[Any], at: int, names: tuple[str, ...]) -> dict[str, Any] | None:
+    """The columns ``names`` from position ``at`` as a mapping; None for a missing row (its
+    id, the first of them, is NULL)."""
+    if row[at] is None:
         return None
-    return {k.removeprefix(prefix): v for k, v in row.items() if k.startswith(prefix)}
+    return dict(zip(names, row[at : at + len(names)], strict=True))
 
 
 class ProcessedUpdateRepo:
@@ -111,13 +124,14 @@ class ProcessedUpdateRepo:
             return None
         row = rows[0]
         # jsonb arrives decoded: SQLAlchemy sets a codec on every connection it opens
-        fsm = [(key, state, data) for key, state, data in row["fsm"]]
+        fsm = [(key, state, data) for key, state, data in row[_ROLE_AT + 1]]
         head = None
         if roll is not None:
-            head = [{c: r[f"h_{c}"] for c in _HEAD_COLUMNS} for r in rows]
+            head = [dict(zip(_HEAD_COLUMNS, r[_HEAD_AT:], strict=True)) for r in rows]
         return Prefetched(
-            _part(row, "u_"), _part(row, "c_"), _part(row, "g_"), row["m_role"], fsm, head
-        )
+            _part(row, _USER_AT, _USER_COLUMNS), _part(row, _CHAT_AT, _CHAT_COLUMNS),
+            _part(row, _GAME_AT, _GAME_COLUMNS), row[_ROLE_AT], fsm, head,
+        )  # fmt: skip
 
     async def prune(self, older_than: timedelta) -> int:
         """Forget claims older than Telegram ever redelivers (it keeps updates for 24 hours)."""
@@ -132,11 +146,14 @@ class ProcessedUpdateRepo:
 # Plain SQL on a connection of their own, outside any unit of work: the inbox is written before
 # Telegram is told the batch arrived, and read once at start.
 
-STASH = text(
+_STASH = (
     "INSERT INTO update_inbox (bot_id, update_id, payload) "
-    "SELECT :bot, (u->>'update_id')::bigint, u FROM jsonb_array_elements(CAST(:batch AS jsonb)) u "
+    "SELECT :bot, (u->>'update_id')::bigint, u FROM jsonb_array_elements({}) u "
     "ON CONFLICT (bot_id, update_id) DO NOTHING"
 )
+STASH = text(_STASH.format("CAST(:batch AS jsonb)"))  # a JSON array of updates
+# the text of a getUpdates response ({"ok": true, "result": [updates]}), as Telegram sent it
+STASH_POLLED = text(_STASH.format("CAST(:response AS jsonb) -> 'result'"))
 UNFINISHED = text(
     "SELECT payload FROM update_inbox i WHERE bot_id = :bot AND received_at > now() - "
     "make_interval(secs => :max_age) AND NOT EXISTS (SELECT 1 FROM processed_updates p "

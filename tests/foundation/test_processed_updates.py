@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 from sqlalchemy import text
@@ -52,3 +53,31 @@ async def test_a_refusals_rollback_keeps_the_claim_and_clears_the_inbox(
     assert ([r[0] for r in claims], inbox, chats) == ([7], 0, 0)
     async with UnitOfWork(factory) as uow:  # the redelivery
         assert await uow.claim_update(1, 7, user_id=None, chat_id=None) is None
+
+
+async def test_a_polled_batch_goes_to_the_inbox_as_it_came(clean_db: AsyncEngine) -> None:
+    """The inbox keeps Telegram's text of each update (fields aiogram does not model too), so
+    a replay after a kill sees what Telegram sent; a batch without it is dumped from the
+    parsed updates."""
+    from aiogram.types import Update
+
+    from bot.polling import _stash
+
+    sent = [
+        {"update_id": 11, "message": {"message_id": 1, "date": 0, "text": "/r 1d6",
+                                      "chat": {"id": 5, "type": "private"}, "x_new": [1]}},
+        {"update_id": 12, "message": {"message_id": 2, "date": 0, "text": "hi",
+                                      "chat": {"id": 5, "type": "private"}}},
+    ]  # fmt: skip
+    updates = [Update.model_validate(u) for u in sent]
+    await _stash(clean_db, 1, updates, json.dumps({"ok": True, "result": sent}))
+    await _stash(clean_db, 2, updates, None)
+    async with clean_db.connect() as conn:
+        rows = (
+            await conn.execute(
+                text("SELECT bot_id, update_id, payload FROM update_inbox ORDER BY 1, 2")
+            )
+        ).all()
+    assert [(r[0], r[1]) for r in rows] == [(1, 11), (1, 12), (2, 11), (2, 12)]
+    assert [r[2] for r in rows[:2]] == sent
+    assert [Update.model_validate(r[2]) for r in rows[2:]] == updates

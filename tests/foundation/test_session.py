@@ -150,3 +150,20 @@ def test_only_a_sent_message_loses_its_replied_message_and_entities() -> None:
     assert _loads(updates)["result"][0]["message"] == {"reply_to_message": {}}
     incoming = '{"update_id": 1, "message": {"message_id": 2, "reply_to_message": {}}}'
     assert "reply_to_message" in _loads(incoming)["message"]  # a webhook's update
+
+
+async def test_a_polled_batch_is_kept_as_telegram_sent_it(
+    bot: Bot, emulator: BotAPIEmulator
+) -> None:
+    """The polling inbox stores the batch as it came (``bot/polling.py``): the session keeps
+    the getUpdates response's text, and only for getUpdates."""
+    assert isinstance(bot.session, BotSession)
+    emulator.send_text(ALICE, ALICE, "/r 1d6")
+    updates = await bot.get_updates(timeout=0)
+    assert bot.session.polled is not None
+    kept = json.loads(bot.session.polled)
+    assert [u["update_id"] for u in kept["result"]] == [u.update_id for u in updates]
+    assert kept["result"][0]["message"]["text"] == "/r 1d6"
+    bot.session.polled = None
+    await bot.send_message(ALICE, "hi")
+    assert bot.session.polled is None
