@@ -4,8 +4,9 @@
 2. ``IsolationMiddleware`` — one update at a time per chat and user, inside the FSM memo scope.
 3. ``UnitOfWorkMiddleware`` — opens the update's unit of work and claims its update_id, reading
    the sender, chat, game and FSM rows with it; an update already processed is dropped here.
-   Commits once when the handler returns normally; an exception rolls everything back
-   (including the claim, so a redelivery is handled again).
+   A /r is only read here and claimed with its roll (``UnitOfWork.peek_update``). Commits
+   once when the handler returns normally; an exception rolls everything back (including the
+   claim, so a redelivery is handled again).
 4. aiogram's ``FSMContextMiddleware`` (without a lock of its own) — the state, from the memo.
 5. ``ContextMiddleware`` — resolves the user, the chat and the locale (``t`` translator).
 """
@@ -29,7 +30,7 @@ from bot.fsm_storage import PostgresStorage, update_scope
 from bot.i18n import I18n, resolve_locale
 from db.repositories.updates import Prefetched
 from db.repositories.users import TelegramUser
-from db.uow import StaleConnection, UnitOfWork
+from db.uow import AlreadyProcessed, StaleConnection, UnitOfWork
 
 logger = logging.getLogger(__name__)
 
@@ -116,8 +117,14 @@ class UnitOfWorkMiddleware(BaseMiddleware):
                     logger.info("update %s already processed: skipped", event.update_id)
                     return None
                 data["uow"] = uow
-                result = await handler(event, data)
-                await uow.commit()
+                try:
+                    result = await handler(event, data)
+                    await uow.commit()
+                except AlreadyProcessed:
+                    # A /r read before its claim (``UnitOfWork.peek_update``), claimed by
+                    # another delivery meanwhile: that one handled it.
+                    logger.info("update %s processed meanwhile: skipped", event.update_id)
+                    return None
                 return result
         return None
 
@@ -133,11 +140,18 @@ class UnitOfWorkMiddleware(BaseMiddleware):
         user_id = tg_user.id if tg_user else None
         fsm_key = data.get(FSM_KEY)
         fsm_keys = storage.prefetch_keys(fsm_key) if fsm_key is not None else []
-        prefetched = await uow.claim_update(
-            data["bot"].id, event.update_id, user_id=user_id,
-            chat_id=tg_chat.id if tg_chat else None, fsm_keys=fsm_keys,
-            roll=roll_hint(event) if roll_hint is not None else None,
-        )  # fmt: skip
+        chat_id = tg_chat.id if tg_chat else None
+        roll = roll_hint(event) if roll_hint is not None else None
+        if roll is not None:  # read now, claimed with the roll's append
+            prefetched = await uow.peek_update(
+                data["bot"].id, event.update_id, user_id=user_id, chat_id=chat_id,
+                fsm_keys=fsm_keys, roll=roll,
+            )  # fmt: skip
+        else:
+            prefetched = await uow.claim_update(
+                data["bot"].id, event.update_id, user_id=user_id, chat_id=chat_id,
+                fsm_keys=fsm_keys,
+            )  # fmt: skip
         if prefetched is None:
             return None
         storage.prefetched(fsm_keys, prefetched.fsm)

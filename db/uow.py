@@ -7,10 +7,14 @@ The unit checks out one pooled connection and keeps it to the end. Its ORM sessi
 first use, bound to that connection: the hot path (the claim, a roll) runs on the driver
 connection and never needs one. Opening a session and letting it check out its own connection
 cost about 200 µs of CPU per update, more than the update's statements (``make bench``).
+
+A /r's unit claims its update late (``peek_update``): with the roll's append, in one
+statement, or with the first other statement, or at commit — always with its effects.
 """
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 from types import TracebackType
 from typing import Any, cast
@@ -23,7 +27,7 @@ from db.repositories.chats import ChatRepo
 from db.repositories.games import CharacterRepo, GameRepo
 from db.repositories.ledger import LedgerRepo
 from db.repositories.requests import RequestRepo
-from db.repositories.rolls import RollRepo
+from db.repositories.rolls import AlreadyProcessed, RollRepo
 from db.repositories.trackers import TrackerRepo
 from db.repositories.updates import Prefetched, ProcessedUpdateRepo
 from db.repositories.users import UserRepo
@@ -34,14 +38,27 @@ class StaleConnection(Exception):
     failover) before anything happened; it is invalidated, and the work can start again."""
 
 
+__all__ = ["AlreadyProcessed", "StaleConnection", "UnitOfWork"]
+
+
 class _DeferredSession:
-    """What the repositories hold: the unit's session, made when first used."""
+    """What the repositories hold: the unit's session, made when first used. While the unit's
+    update is unclaimed (``peek_update``), its first statement claims the update first."""
 
     def __init__(self, uow: UnitOfWork) -> None:
         self._uow = uow
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self._uow.session, name)
+        uow = self._uow
+        attribute = getattr(uow.session, name)
+        if uow.express_claim() is None or not inspect.iscoroutinefunction(attribute):
+            return attribute
+
+        async def claimed_first(*args: Any, **kwargs: Any) -> Any:
+            await uow.driver()  # begins the transaction and claims the update in it
+            return await attribute(*args, **kwargs)
+
+        return claimed_first
 
 
 class UnitOfWork:
@@ -50,6 +67,8 @@ class UnitOfWork:
         self._connection: AsyncConnection | None = None
         self._session: AsyncSession | None = None
         self._claimed: tuple[int, int] | None = None  # (bot_id, update_id) this unit handles
+        # (bot_id, update_id) read by a peek and not claimed yet (``peek_update``)
+        self._unclaimed: tuple[int, int] | None = None
         self._raw: asyncpg.Connection | None = None  # the driver connection, in a transaction
 
     @property
@@ -74,7 +93,7 @@ class UnitOfWork:
         self.users = UserRepo(session)
         self.chats = ChatRepo(session)
         self.updates = ProcessedUpdateRepo(session, self.driver)
-        self.rolls = RollRepo(session, self.driver)
+        self.rolls = RollRepo(session, self.driver, self)
         self.games = GameRepo(session)
         self.characters = CharacterRepo(session)
         self.requests = RequestRepo(session, self.driver)
@@ -98,7 +117,7 @@ class UnitOfWork:
             finally:
                 # Back to the pool; a transaction still open is rolled back on the way.
                 await self.connection.close()
-                self._connection = self._session = self._raw = None
+                self._connection = self._session = self._raw = self._unclaimed = None
 
     async def claim_update(
         self, bot_id: int, update_id: int, *, user_id: int | None, chat_id: int | None,
@@ -122,6 +141,60 @@ class UnitOfWork:
                 self.rolls.remember_head(*roll, prefetched.log_head)
         return prefetched
 
+    async def peek_update(
+        self, bot_id: int, update_id: int, *, user_id: int | None, chat_id: int | None,
+        fsm_keys: Sequence[str], roll: tuple[int, str],
+    ) -> Prefetched | None:  # fmt: skip
+        """For an update that will roll: read what ``claim_update`` reads, without a
+        transaction, claim or lock; the roll then claims the update with its append in one
+        statement (``RollRepo.append``) — two round trips for a /r instead of four. Until
+        then the update is unclaimed: the unit's first other statement claims it first (in
+        the transaction it begins), and so does ``commit`` if nothing did. When the head
+        cannot take the roll that way (no log or epoch yet, the roll id already logged) the
+        update is claimed here, as ``claim_update`` does. None if already processed."""
+        try:
+            prefetched = await self.updates.peek_with_context(
+                await self.bare(), bot_id, update_id, user_id=user_id, chat_id=chat_id,
+                fsm_keys=fsm_keys, roll=roll,
+            )  # fmt: skip
+        except Exception as error:
+            if await self._drop_if_closed():
+                raise StaleConnection(str(error)) from error
+            raise
+        if prefetched is None:
+            return None
+        if not self.rolls.remember_peeked(*roll, prefetched.log_head or []):
+            return await self.claim_update(
+                bot_id, update_id, user_id=user_id, chat_id=chat_id, fsm_keys=fsm_keys,
+                roll=roll,
+            )  # fmt: skip
+        self._unclaimed = (bot_id, update_id)
+        return prefetched
+
+    def express_claim(self) -> tuple[int, int] | None:
+        """(bot id, update id) while the update read by ``peek_update`` is unclaimed."""
+        return self._unclaimed
+
+    def claimed_by_append(self) -> None:
+        self._claimed, self._unclaimed = self._unclaimed, None
+
+    async def bare(self) -> asyncpg.Connection:
+        """The driver connection outside any transaction: each statement commits itself."""
+        adapted = await self._adapted()
+        raw = adapted.driver_connection
+        assert isinstance(raw, asyncpg.Connection)
+        return raw
+
+    async def _claim_unclaimed(self) -> None:
+        """Claim the update a peek read, first thing in the transaction just begun; another
+        delivery that claimed it meanwhile makes this one done (``AlreadyProcessed``)."""
+        key, self._unclaimed = self._unclaimed, None
+        assert key is not None
+        self.rolls.forget_head()  # read without the lock: not for a locked append
+        if not await self.updates.claim_on_driver(*key):
+            raise AlreadyProcessed(f"update {key[1]}")
+        self._claimed = key
+
     async def driver(self) -> asyncpg.Connection:
         """The asyncpg connection under this unit, inside its transaction, for the hot path's
         literal SQL (the claim, the roll log): through SQLAlchemy a statement costs about
@@ -141,6 +214,8 @@ class UnitOfWork:
         raw = adapted.driver_connection
         assert isinstance(raw, asyncpg.Connection)
         self._raw = raw
+        if self._unclaimed is not None:
+            await self._claim_unclaimed()
         return raw
 
     async def _adapted(self) -> Any:
@@ -165,6 +240,10 @@ class UnitOfWork:
         return True
 
     async def commit(self) -> None:
+        if self._unclaimed is not None:
+            # Nothing claimed the update a peek read (the roll went another way): claim it
+            # now, with whatever the unit's session holds.
+            await self.driver()
         self._raw = None
         self.rolls.forget_head()
         if self._session is not None:
@@ -206,5 +285,7 @@ class UnitOfWork:
         still cleared (without this a refused press stayed in the inbox and was replayed on
         the next start). Re-claiming costs nothing on the path that commits normally."""
         await self._roll_back()
-        if self._claimed is not None:
+        if self._unclaimed is not None:
+            await self.driver()  # the claim, alone in the transaction the unit commits
+        elif self._claimed is not None:
             await self.updates.claim(*self._claimed)

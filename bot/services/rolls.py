@@ -66,24 +66,26 @@ async def roll_logged(
     of the epoch's seed and the roll id, and the log's unique key refuses a second entry.
     """
     parsed = parse(text, stored=stored)  # before any write: bad input changes nothing
-    head = await uow.rolls.head_for_append(chat_id, roll_id)
-    if head.existing is not None:
-        return await _replay(uow, head.log_id, head.existing)
-    opened = head.epoch is None
-    epoch = head.epoch or await _new_epoch(uow, head.log_id)
-    entry, result = record_roll(
-        head.last,
-        seed=epoch.seed,
-        roll_id=roll_id,
-        epoch=epoch.epoch,
-        actor=actor[:128],
-        subject=subject[:128],
-        expression=parsed.canonical,
-        created_at=_now(),
-        outcome=outcome,
-    )
     label = parsed.label or None
-    await uow.rolls.append(head.log_id, entry, actor_user_id=actor_user_id, label=label)
+    while True:  # twice at most: a head read without the lock may have moved (``append``)
+        head = await uow.rolls.head_for_append(chat_id, roll_id)
+        if head.existing is not None:
+            return await _replay(uow, head.log_id, head.existing)
+        opened = head.epoch is None
+        epoch = head.epoch or await _new_epoch(uow, head.log_id)
+        entry, result = record_roll(
+            head.last,
+            seed=epoch.seed,
+            roll_id=roll_id,
+            epoch=epoch.epoch,
+            actor=actor[:128],
+            subject=subject[:128],
+            expression=parsed.canonical,
+            created_at=_now(),
+            outcome=outcome,
+        )
+        if await uow.rolls.append(head.log_id, entry, actor_user_id=actor_user_id, label=label):
+            break
     if commit:
         await uow.commit()
     return LoggedRoll(entry, _labelled(result, label), label, False, epoch if opened else None)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 import asyncpg
 from sqlalchemy import func, select, update
@@ -78,7 +78,32 @@ _APPEND = (
     "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)"
 )
 
+# The rest of a /r as one autocommitted statement (migration 0013): lock, check the head the
+# roll was chained to, claim the update, append.
+_APPEND_CLAIMED = (
+    "SELECT roll_append_claimed($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, "
+    "$15, $16, $17, $18)"
+)
+
 Driver = Callable[[], Awaitable[asyncpg.Connection]]
+
+
+class Express(Protocol):
+    """A unit of work whose update is not claimed yet (``UnitOfWork.peek_update``): the roll
+    it was read for can claim it with its append, on a connection outside any transaction."""
+
+    def express_claim(self) -> tuple[int, int] | None:
+        """(bot id, update id) while the update is still unclaimed, else None."""
+
+    async def bare(self) -> asyncpg.Connection:
+        """The unit's driver connection, outside any transaction."""
+
+    def claimed_by_append(self) -> None:
+        """The append claimed the update and committed."""
+
+
+class AlreadyProcessed(Exception):
+    """The update this unit handles was claimed by another delivery meanwhile: it is done."""
 
 
 def _log_head(rows: Sequence[Mapping[str, Any]], roll_id: str) -> LogHead:
@@ -106,21 +131,40 @@ def _log_head(rows: Sequence[Mapping[str, Any]], roll_id: str) -> LogHead:
 
 
 class RollRepo:
-    def __init__(self, session: AsyncSession, driver: Driver) -> None:
+    def __init__(
+        self, session: AsyncSession, driver: Driver, express: Express | None = None
+    ) -> None:
         self._session = session
         self._driver = driver
+        self._express = express
         # (chat id, roll id) -> the head read with the update's claim, the log locked since
-        # (``remember_head``); good until the transaction ends (``forget_head``)
-        self._prefetched: tuple[tuple[int, str], LogHead] | None = None
+        # (``remember_head``); good until the transaction ends (``forget_head``). Unlocked:
+        # read by a peek (``remember_peeked``), for an append that checks it (``append``).
+        self._prefetched: tuple[tuple[int, str], LogHead, bool] | None = None
+        self._unlocked: tuple[int, LogHead] | None = None  # (chat id, head) handed out
 
     def remember_head(self, chat_id: int, roll_id: str, rows: Sequence[Mapping[str, Any]]) -> None:
         """Keep the head the claim read (``ProcessedUpdateRepo.claim_with_context``) for
         the append it was read for."""
-        self._prefetched = ((chat_id, roll_id), _log_head(rows, roll_id))
+        self._prefetched = ((chat_id, roll_id), _log_head(rows, roll_id), True)
+
+    def remember_peeked(
+        self, chat_id: int, roll_id: str, rows: Sequence[Mapping[str, Any]]
+    ) -> bool:
+        """Keep the head a peek read, unlocked, if a roll can be chained to it and checked at
+        its append: the log exists, an epoch is open, the roll id is not logged. False if
+        not (the usual path then reads it under the lock)."""
+        if not rows:
+            return False
+        head = _log_head(rows, roll_id)
+        if head.epoch is None or head.existing is not None:
+            return False
+        self._prefetched = ((chat_id, roll_id), head, False)
+        return True
 
     def forget_head(self) -> None:
         """The transaction ended: its lock, and the head read under it, are gone."""
-        self._prefetched = None
+        self._prefetched = self._unlocked = None
 
     async def head_for_append(self, chat_id: int, roll_id: str) -> LogHead:
         """Lock the chat's log (creating it), then read the open epoch, the entry under
@@ -130,7 +174,12 @@ class RollRepo:
         statement here); once: the append comes next."""
         prefetched, self._prefetched = self._prefetched, None
         if prefetched is not None and prefetched[0] == (chat_id, roll_id):
-            return prefetched[1]
+            _, head, locked = prefetched
+            if locked:
+                return head
+            if self._express is not None and self._express.express_claim() is not None:
+                self._unlocked = (chat_id, head)
+                return head
         conn = await self._driver()
         return _log_head(await conn.fetch(_HEAD, chat_id, roll_id), roll_id)
 
@@ -200,13 +249,44 @@ class RollRepo:
 
     async def append(
         self, log_id: int, entry: LogEntry, *, actor_user_id: int | None, label: str | None
-    ) -> None:
+    ) -> bool:
+        """Append ``entry`` after the head ``head_for_append`` returned. True when appended;
+        False when that head was read without the lock (a /r's peek) and has moved since:
+        nothing was written, and the next ``head_for_append`` reads it under the lock."""
+        unlocked, self._unlocked = self._unlocked, None
+        if unlocked is not None and self._express is not None:
+            claim = self._express.express_claim()
+            if claim is not None and unlocked[1].log_id == log_id:
+                return await self._append_claimed(claim, unlocked, entry, actor_user_id, label)
         conn = await self._driver()
         await conn.execute(
             _APPEND, log_id, entry.seq, entry.roll_id, entry.epoch, entry.actor, entry.subject,
             entry.expression, list(entry.faces), entry.result, entry.outcome, entry.created_at,
             entry.prev_hash, entry.hash, actor_user_id, label,
         )  # fmt: skip
+        return True
+
+    async def _append_claimed(
+        self, claim: tuple[int, int], unlocked: tuple[int, LogHead], entry: LogEntry,
+        actor_user_id: int | None, label: str | None,
+    ) -> bool:  # fmt: skip
+        """The append, the head check and the update's claim in one autocommitted statement
+        (``roll_append_claimed``): all or nothing."""
+        assert self._express is not None
+        chat_id, head = unlocked
+        prev_seq = head.last.seq if head.last is not None else None
+        conn = await self._express.bare()
+        status = await conn.fetchval(
+            _APPEND_CLAIMED, *claim, chat_id, prev_seq, entry.seq, entry.roll_id, entry.epoch,
+            entry.actor, entry.subject, entry.expression, list(entry.faces), entry.result,
+            entry.outcome, entry.created_at, entry.prev_hash, entry.hash, actor_user_id, label,
+        )  # fmt: skip
+        if status == "done":
+            raise AlreadyProcessed(f"update {claim[1]}")
+        if status == "ok":
+            self._express.claimed_by_append()
+            return True
+        return False
 
     async def recent(self, log_id: int, *, offset: int, limit: int) -> list[StoredRoll]:
         stmt = (

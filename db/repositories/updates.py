@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+import asyncpg
 from sqlalchemy import delete, text
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -60,25 +61,44 @@ def _columns(alias: str, names: tuple[str, ...]) -> str:
     return ", ".join(f"{alias}.{name}" for name in names)
 
 
+# The rows nearly every update reads, after ``source`` (the claim, or nothing for a peek), with
+# the log head from ``head`` for an update that will roll ($6 its chat, $7 the roll id).
+def _context(source: str, head: str, extra: str = "") -> str:
+    return (
+        f"SELECT {_columns('u', _USER_COLUMNS)}, {_columns('c', _CHAT_COLUMNS)}, "
+        f"{_columns('g', _GAME_COLUMNS)}, m.role, "
+        # the FSM rows of the update's chat and user (bot/fsm_storage.py): no round trip of
+        # their own
+        "(SELECT coalesce(jsonb_agg(jsonb_build_array(f.key, f.state, f.data)), '[]'::jsonb) "
+        f"FROM fsm_states f WHERE f.key = ANY($5::text[])) AS fsm, "
+        f"{_columns('h', _HEAD_COLUMNS)}{extra} "
+        f"FROM {source} LEFT JOIN users u ON u.id = $3 LEFT JOIN chats c ON c.id = $4 "
+        "LEFT JOIN games g ON g.chat_id = $4 AND g.archived_at IS NULL "
+        "LEFT JOIN game_members m ON m.game_id = g.id AND m.user_id = $3 "
+        # Up to two rows (the entry under the roll id, the head); for any other update the
+        # function returns nothing, whether or not the plan calls it (migration 0012).
+        f"LEFT JOIN LATERAL (SELECT * FROM {head}($6, $7) WHERE $6::bigint IS NOT NULL) h "
+        "ON true"
+    )
+
+
 # On the driver connection of the unit of work (``UnitOfWork.driver``), with positional
-# parameters: through SQLAlchemy this statement cost twice the driver's own CPU.
-_CLAIM_WITH_CONTEXT = (
-    _CLAIM_CTE.replace(":bot", "$1").replace(":upd", "$2")
-    + f"SELECT {_columns('u', _USER_COLUMNS)}, {_columns('c', _CHAT_COLUMNS)}, "
-    f"{_columns('g', _GAME_COLUMNS)}, m.role, "
-    # the FSM rows of the update's chat and user (bot/fsm_storage.py): no round trip of their own
-    "(SELECT coalesce(jsonb_agg(jsonb_build_array(f.key, f.state, f.data)), '[]'::jsonb) "
-    "FROM fsm_states f WHERE f.key = ANY($5::text[])) AS fsm, "
-    f"{_columns('h', _HEAD_COLUMNS)} "
-    "FROM claim LEFT JOIN users u ON u.id = $3 LEFT JOIN chats c ON c.id = $4 "
-    "LEFT JOIN games g ON g.chat_id = $4 AND g.archived_at IS NULL "
-    "LEFT JOIN game_members m ON m.game_id = g.id AND m.user_id = $3 "
-    # An update that will roll ($6 its chat, $7 the roll id) locks the chat's log and reads
-    # its head here, after the claim (a claimed update only): one round trip less per roll.
-    # Up to two rows (the entry under the roll id, the head); for any other update the
-    # function returns nothing, whether or not the plan calls it (migration 0012).
-    "LEFT JOIN LATERAL (SELECT * FROM roll_log_head($6, $7) WHERE $6::bigint IS NOT NULL) h "
-    "ON true"
+# parameters: through SQLAlchemy this statement cost twice the driver's own CPU. An update
+# that will roll locks the chat's log and reads its head here, after the claim (a claimed
+# update only): one round trip less per roll.
+_CLAIM_WITH_CONTEXT = _CLAIM_CTE.replace(":bot", "$1").replace(":upd", "$2") + _context(
+    "claim", "roll_log_head"
+)
+# The same rows read without claiming or locking anything, and whether the update was
+# already processed: the first of a /r's two round trips (``UnitOfWork.peek_update``).
+_PEEK_WITH_CONTEXT = _context(
+    "(SELECT EXISTS (SELECT 1 FROM processed_updates p WHERE p.bot_id = $1 "
+    "AND p.update_id = $2) AS done) one",
+    "roll_log_peek",
+    ", one.done",
+)
+_CLAIM_ON_DRIVER = _CLAIM_CTE.replace(":bot", "$1").replace(":upd", "$2") + (
+    "SELECT update_id FROM claim"
 )
 
 
@@ -88,6 +108,24 @@ def _part(row: Sequence[Any], at: int, names: tuple[str, ...]) -> dict[str, Any]
     if row[at] is None:
         return None
     return dict(zip(names, row[at : at + len(names)], strict=True))
+
+
+def _prefetched(rows: Sequence[asyncpg.Record], with_head: bool) -> Prefetched:
+    """A claim's or a peek's rows as plain column mappings (the head's only when asked)."""
+    row = rows[0]
+    # jsonb arrives decoded: SQLAlchemy sets a codec on every connection it opens
+    fsm = [(key, state, data) for key, state, data in row[_ROLE_AT + 1]]
+    head = None
+    if with_head:
+        head = [
+            dict(zip(_HEAD_COLUMNS, r[_HEAD_AT : _HEAD_AT + len(_HEAD_COLUMNS)], strict=True))
+            for r in rows
+            if r[_HEAD_AT] is not None
+        ]
+    return Prefetched(
+        _part(row, _USER_AT, _USER_COLUMNS), _part(row, _CHAT_AT, _CHAT_COLUMNS),
+        _part(row, _GAME_AT, _GAME_COLUMNS), row[_ROLE_AT], fsm, head,
+    )  # fmt: skip
 
 
 class ProcessedUpdateRepo:
@@ -105,6 +143,11 @@ class ProcessedUpdateRepo:
         params = {"bot": bot_id, "upd": update_id}
         return (await self._session.execute(_CLAIM, params)).first() is not None
 
+    async def claim_on_driver(self, bot_id: int, update_id: int) -> bool:
+        """``claim`` on the driver connection, in the transaction it begins there."""
+        conn = await self._driver()
+        return await conn.fetchval(_CLAIM_ON_DRIVER, bot_id, update_id) is not None
+
     async def claim_with_context(
         self, bot_id: int, update_id: int, *, user_id: int | None, chat_id: int | None,
         fsm_keys: Sequence[str] = (), roll: tuple[int, str] | None = None,
@@ -120,18 +163,19 @@ class ProcessedUpdateRepo:
             _CLAIM_WITH_CONTEXT, bot_id, update_id, user_id, chat_id, list(fsm_keys),
             log_chat, roll_id,
         )  # fmt: skip
-        if not rows:
-            return None
-        row = rows[0]
-        # jsonb arrives decoded: SQLAlchemy sets a codec on every connection it opens
-        fsm = [(key, state, data) for key, state, data in row[_ROLE_AT + 1]]
-        head = None
-        if roll is not None:
-            head = [dict(zip(_HEAD_COLUMNS, r[_HEAD_AT:], strict=True)) for r in rows]
-        return Prefetched(
-            _part(row, _USER_AT, _USER_COLUMNS), _part(row, _CHAT_AT, _CHAT_COLUMNS),
-            _part(row, _GAME_AT, _GAME_COLUMNS), row[_ROLE_AT], fsm, head,
-        )  # fmt: skip
+        return _prefetched(rows, roll is not None) if rows else None
+
+    async def peek_with_context(
+        self, conn: asyncpg.Connection, bot_id: int, update_id: int, *, user_id: int | None,
+        chat_id: int | None, fsm_keys: Sequence[str], roll: tuple[int, str],
+    ) -> Prefetched | None:  # fmt: skip
+        """What ``claim_with_context`` reads for a roll, on ``conn`` outside any transaction:
+        nothing claimed, nothing locked (the log's head as it is now). None if the update
+        was already processed."""
+        rows = await conn.fetch(
+            _PEEK_WITH_CONTEXT, bot_id, update_id, user_id, chat_id, list(fsm_keys), *roll
+        )
+        return None if rows[0]["done"] else _prefetched(rows, True)
 
     async def prune(self, older_than: timedelta) -> int:
         """Forget claims older than Telegram ever redelivers (it keeps updates for 24 hours)."""

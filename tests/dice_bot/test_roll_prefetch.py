@@ -1,6 +1,8 @@
-"""A /r's claim locks the chat's log and reads its head (``handlers.dice.roll_hint``): the same
-chain as the usual path under concurrency, no lock or log for anything else, and the head it
-read is used once, inside the transaction that holds the lock."""
+"""A /r is told by the update alone (``handlers.dice.roll_hint``). Its unit reads the head first
+and claims with the append (tests/dice_bot/test_roll_express.py); when that cannot be (a
+chat's first roll, a head that moved) its claim locks the chat's log and reads the head: the
+same chain under concurrency, no lock or log for anything else, and a head read under the
+lock is used once, inside the transaction that holds it."""
 
 from __future__ import annotations
 

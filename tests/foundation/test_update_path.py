@@ -1,7 +1,9 @@
-"""What one update costs the database: a plain /r is four round trips on the driver connection
-— begin, its claim (which also reads the sender, chat, game and FSM rows, and locks the log
-and reads its head), the append, commit — none through SQLAlchemy and nothing on the FSM's own
-pool; a two-step flow still reads its state from that claim."""
+"""What one update costs the database: a plain /r is two round trips on the driver connection,
+no transaction of its own — a read of the sender, chat, game, FSM rows and the log's head, then
+one statement that claims the update and appends (``UnitOfWork.peek_update``) — none through
+SQLAlchemy and nothing on the FSM's own pool; the chat's first roll takes the locked path
+(begin, claim with the head, epoch, append, commit); a two-step flow reads its state from its
+claim."""
 
 from __future__ import annotations
 
@@ -53,13 +55,17 @@ def _driver_statements(engine: AsyncEngine) -> Iterator[list[str]]:
             connection.remove_query_logger(log)
 
 
-async def test_a_roll_reads_the_fsm_with_its_claim(running: Harness) -> None:
+async def test_a_roll_is_two_round_trips(running: Harness) -> None:
     emu, runtime = running.emu, running.runtime
     assert runtime is not None and runtime.update_engine is not None
     emu.add_user(ALICE, "Alice", language_code="en")
-    emu.send_text(ALICE, ALICE, "/r 1d6")  # the first roll opens the chat's log and epoch
-    await emu.wait_bot_message(ALICE, contains="1d6")
-    await emu.wait_idle()
+    with _driver_statements(runtime.update_engine) as first:
+        emu.send_text(ALICE, ALICE, "/r 1d6")  # the first roll opens the chat's log and epoch
+        await emu.wait_bot_message(ALICE, contains="1d6")
+        await emu.wait_idle()
+    peek = first.index("SELECT u.id, u.first_name,")  # after a new connection's own setup
+    assert first[peek + 1 : peek + 3] == ["BEGIN;", "WITH claim AS"]  # no head yet: locked
+    assert first[-1] == "COMMIT;" and "INSERT INTO rolls" in first
 
     with (
         _statements(runtime.fsm_engine) as fsm,
@@ -72,10 +78,8 @@ async def test_a_roll_reads_the_fsm_with_its_claim(running: Harness) -> None:
     assert [s for s in fsm if "update_inbox" not in s] == []  # the polled batch, not the FSM
     assert orm == []
     assert driver == [
-        "BEGIN;",
-        "WITH claim AS",  # with roll_log_head(): the log locked, its head read
-        "INSERT INTO rolls",
-        "COMMIT;",
+        "SELECT u.id, u.first_name,",  # with roll_log_peek(): the head, nothing locked
+        "SELECT roll_append_claimed($1, $2,",  # lock, check the head, claim, append: committed
     ]
     async with running.engine.connect() as conn:
         logged = (await conn.execute(text("SELECT count(*) FROM rolls"))).scalar_one()
