@@ -32,13 +32,12 @@ from db.repositories.trackers import TrackerRepo
 from db.repositories.updates import Prefetched, ProcessedUpdateRepo
 from db.repositories.users import UserRepo
 
+__all__ = ["AlreadyProcessed", "StaleConnection", "UnitOfWork"]
+
 
 class StaleConnection(Exception):
     """The pooled connection a unit began on was dropped by the server (a restart, a
     failover) before anything happened; it is invalidated, and the work can start again."""
-
-
-__all__ = ["AlreadyProcessed", "StaleConnection", "UnitOfWork"]
 
 
 class _DeferredSession:
