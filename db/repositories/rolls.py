@@ -254,10 +254,11 @@ class RollRepo:
         False when that head was read without the lock (a /r's peek) and has moved since:
         nothing was written, and the next ``head_for_append`` reads it under the lock."""
         unlocked, self._unlocked = self._unlocked, None
-        if unlocked is not None and self._express is not None:
-            claim = self._express.express_claim()
-            if claim is not None and unlocked[1].log_id == log_id:
-                return await self._append_claimed(claim, unlocked, entry, actor_user_id, label)
+        if unlocked is not None:
+            claim = self._express.express_claim() if self._express is not None else None
+            if claim is None:  # claimed since the unlocked read: read again, under the lock
+                return False
+            return await self._append_claimed(claim, unlocked, entry, actor_user_id, label)
         conn = await self._driver()
         await conn.execute(
             _APPEND, log_id, entry.seq, entry.roll_id, entry.epoch, entry.actor, entry.subject,
