@@ -86,9 +86,8 @@ def _context(source: str, head: str, extra: str = "") -> str:
 # parameters: through SQLAlchemy this statement cost twice the driver's own CPU. An update
 # that will roll locks the chat's log and reads its head here, after the claim (a claimed
 # update only): one round trip less per roll.
-_CLAIM_WITH_CONTEXT = _CLAIM_CTE.replace(":bot", "$1").replace(":upd", "$2") + _context(
-    "claim", "roll_log_head"
-)
+_CLAIM_CTE_DRIVER = _CLAIM_CTE.replace(":bot", "$1").replace(":upd", "$2")
+_CLAIM_WITH_CONTEXT = _CLAIM_CTE_DRIVER + _context("claim", "roll_log_head")
 # The same rows read without claiming or locking anything, and whether the update was
 # already processed: the first of a /r's two round trips (``UnitOfWork.peek_update``).
 _PEEK_WITH_CONTEXT = _context(
@@ -97,9 +96,7 @@ _PEEK_WITH_CONTEXT = _context(
     "roll_log_peek",
     ", one.done",
 )
-_CLAIM_ON_DRIVER = _CLAIM_CTE.replace(":bot", "$1").replace(":upd", "$2") + (
-    "SELECT update_id FROM claim"
-)
+_CLAIM_ON_DRIVER = _CLAIM_CTE_DRIVER + "SELECT update_id FROM claim"
 
 
 def _part(row: Sequence[Any], at: int, names: tuple[str, ...]) -> dict[str, Any] | None:
