@@ -171,7 +171,8 @@ class RollRepo:
         ``roll_id`` and the chain's head — one call, two statements (``roll_log_head``): the
         read comes after the lock, so it sees everything the previous append (or a /reveal)
         committed. Read with the update's claim if it was told of this roll (then no
-        statement here); once: the append comes next."""
+        statement here); once: the append comes next. A /r's head read by its peek, without
+        the lock, is handed out while the update is unclaimed: ``append`` then checks it."""
         prefetched, self._prefetched = self._prefetched, None
         if prefetched is not None and prefetched[0] == (chat_id, roll_id):
             _, head, locked = prefetched
