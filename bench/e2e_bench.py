@@ -63,6 +63,30 @@ async def _admin_url() -> str:
     return await asyncio.to_thread(_embedded_admin_url)
 
 
+class _Steal:
+    """The share of CPU time the hypervisor gave to other guests while a section ran
+    (``steal`` in /proc/stat), in percent: how much a figure of this run was crowded out.
+    None where the kernel does not report it."""
+
+    def __init__(self) -> None:
+        self._start = self._read()
+
+    @staticmethod
+    def _read() -> tuple[int, int] | None:
+        try:
+            with open("/proc/stat", encoding="ascii") as fh:
+                fields = [int(v) for v in fh.readline().split()[1:]]
+        except (OSError, ValueError):
+            return None
+        return (fields[7], sum(fields)) if len(fields) > 7 else None
+
+    def percent(self) -> float | None:
+        end = self._read()
+        if self._start is None or end is None or end[1] == self._start[1]:
+            return None
+        return round(100 * (end[0] - self._start[0]) / (end[1] - self._start[1]), 1)
+
+
 async def _timed(emu: BotAPIEmulator, kind: str, n: int, send: Callable[[], None]) -> float:
     """Seconds from ``send()`` until the emulator has seen ``n`` events of ``kind`` from the
     bot. Counted by a listener: a predicate scanning the chats (or a waiter per press) on
@@ -152,10 +176,9 @@ async def _pairs(
     return pairs
 
 
-async def _latency(
-    emu: BotAPIEmulator, rate: int, seconds: float, users: range
-) -> dict[str, float]:
+async def _latency(emu: BotAPIEmulator, rate: int, seconds: float, users: range) -> dict[str, Any]:
     """Inject at a fixed rate; latency = reply sent − update injected."""
+    steal = _Steal()
     total = int(rate * seconds)
     sent: list[tuple[int, int, float]] = []
     replied: dict[tuple[int, int], float] = {}
@@ -187,6 +210,7 @@ async def _latency(
         "answered": len(latencies),
         "p50_ms": round(statistics.median(latencies), 1),
         "p99_ms": round(latencies[int(len(latencies) * 0.99) - 1], 1),
+        "cpu_steal_percent": steal.percent(),
     }
 
 
@@ -271,7 +295,9 @@ async def run() -> dict[str, Any]:
         runtime.start_polling()
         await _warm_up(emu, "/r 1d6", users)  # users, chats, epochs and commitments
         await runtime.stop()
+        steal = _Steal()
         pairs = await _pairs(emu, echo, build, n, users)
+        pairs_steal = steal.percent()
         runtime = build()
         settle_heap()
         runtime.start_polling()
@@ -291,6 +317,7 @@ async def run() -> dict[str, Any]:
             "roll_to_echo_ratio": round(ratio, 3),
             "roll_to_echo_ratio_quartiles": [round(quartiles[0], 3), round(quartiles[2], 3)],
             "pairs_echo_roll": [[round(e, 1), round(r, 1)] for e, r in pairs],
+            "pairs_cpu_steal_percent": pairs_steal,
             "latency_at_200_per_second": latency,
             "roll_button_presses_per_second": round(presses, 1),
             "roll_button_presses_per_second_over_10_chats": round(spread, 1),
