@@ -308,7 +308,7 @@ async def run() -> dict[str, Any]:
             spread = await _button_rate(emu, engine, runtime, 300, chats=10, base=7000)
         finally:
             await runtime.stop()
-        ratios = sorted(r / e for e, r in pairs)
+        ratios = [r / e for e, r in pairs]
         ratio = statistics.median(ratios)
         quartiles = statistics.quantiles(ratios, n=4)
         return {
