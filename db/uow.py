@@ -15,7 +15,7 @@ statement, or with the first other statement, or at commit — always with its e
 from __future__ import annotations
 
 import inspect
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from types import TracebackType
 from typing import Any, cast
 
@@ -50,14 +50,27 @@ class _DeferredSession:
     def __getattr__(self, name: str) -> Any:
         uow = self._uow
         attribute = getattr(uow.session, name)
-        if uow.express_claim() is None or not inspect.iscoroutinefunction(attribute):
+        if uow.express_claim() is None or not callable(attribute):
             return attribute
 
-        async def claimed_first(*args: Any, **kwargs: Any) -> Any:
-            await uow.driver()  # begins the transaction and claims the update in it
-            return await attribute(*args, **kwargs)
+        # Told apart by what a call returns, not by the method: SQLModel wraps ``execute``
+        # (deprecation) in a plain function that returns the coroutine, which a check of the
+        # method took for a plain call — its statements then ran before the claim.
+        def claimed_first(*args: Any, **kwargs: Any) -> Any:
+            result = attribute(*args, **kwargs)
+            return _after_claim(uow, result) if inspect.isawaitable(result) else result
 
         return claimed_first
+
+
+async def _after_claim(uow: UnitOfWork, statement: Awaitable[Any]) -> Any:
+    try:
+        await uow.driver()  # begins the transaction and claims the update in it
+    except BaseException:
+        if inspect.iscoroutine(statement):
+            statement.close()  # never to run: the claim refused the unit
+        raise
+    return await statement
 
 
 class UnitOfWork:

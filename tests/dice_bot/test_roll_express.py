@@ -155,9 +155,11 @@ async def test_another_write_claims_the_update_first_in_its_transaction(
     factory = create_session_factory(log_open)
     async with UnitOfWork(factory) as uow:
         assert await _peek(uow, 106, "msg:31:1")
-        await uow.users.upsert(_user(77, "Renamed"))
+        await uow.users.upsert(_user(77, "Renamed"))  # through SQLModel's session.execute
         count = "SELECT count(*) FROM processed_updates"
-        assert await (await uow.driver()).fetchval(count) == 1  # claimed in its transaction
+        # claimed in its transaction (asked through the unit's own session, which claims
+        # nothing itself: the upsert did)
+        assert (await uow.session.execute(text(count))).scalar_one() == 1
         async with log_open.connect() as conn:  # not committed yet
             assert (await conn.execute(text(count))).scalar_one() == 0
         await _roll(uow, "msg:31:1")
