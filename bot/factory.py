@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 import handlers
+from bot.express import ExpressCache
 from bot.fsm_storage import PostgresStorage
 from bot.i18n import I18n
 from bot.middlewares import (
@@ -60,7 +61,9 @@ def create_dispatcher(
     in_flight = InFlightMiddleware()
     dp.update.outer_middleware(in_flight)
     dp.update.outer_middleware(IsolationMiddleware(dp.fsm))
-    dp.update.outer_middleware(UnitOfWorkMiddleware(session_factory, storage, roll_hint=roll_hint))
+    dp.update.outer_middleware(
+        UnitOfWorkMiddleware(session_factory, storage, roll_hint=roll_hint, express=ExpressCache())
+    )
     dp.update.outer_middleware(
         FSMContextMiddleware(storage, DisabledEventIsolation(), dp.fsm.strategy)
     )

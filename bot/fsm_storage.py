@@ -173,13 +173,15 @@ class PostgresStorage(BaseStorage):
         self, keys: list[str], rows: Iterable[tuple[str, str | None, Mapping[str, Any]]]
     ) -> None:
         """Remember, for this update, the rows read under ``keys`` elsewhere (the unit of
-        work reads them with its claim); keys without a row are remembered as empty."""
+        work reads them with its claim); keys without a row are remembered as empty. What was
+        remembered of them before is replaced: a read is never older than the memo (a write
+        forgets its key), and an update handled again reads its rows again."""
         memo = _memo.get()
         if memo is None:
             return
         found = {key: (state, dict(data)) for key, state, data in rows}
         for key in keys:
-            memo.setdefault(key, found.get(key))
+            memo[key] = found.get(key)
 
     async def _fetch(self, key: StorageKey) -> Row:
         storage_key = self._keys.build(key)

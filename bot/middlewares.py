@@ -4,9 +4,10 @@
 2. ``IsolationMiddleware`` — one update at a time per chat and user, inside the FSM memo scope.
 3. ``UnitOfWorkMiddleware`` — opens the update's unit of work and claims its update_id, reading
    the sender, chat, game and FSM rows with it; an update already processed is dropped here.
-   A /r is only read here and claimed with its roll (``UnitOfWork.peek_update``). Commits
-   once when the handler returns normally; an exception rolls everything back (including the
-   claim, so a redelivery is handled again).
+   A /r is only read here and claimed with its roll (``UnitOfWork.peek_update``), or not even
+   read when this process remembers those rows (``bot/express.py``). Commits once when the
+   handler returns normally; an exception rolls everything back (including the claim, so a
+   redelivery is handled again).
 4. aiogram's ``FSMContextMiddleware`` (without a lock of its own) — the state, from the memo.
 5. ``ContextMiddleware`` — resolves the user, the chat and the locale (``t`` translator).
 """
@@ -26,11 +27,12 @@ from aiogram.types import User as TgUser
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.express import ExpressCache, context_key
 from bot.fsm_storage import PostgresStorage, update_scope
 from bot.i18n import I18n, resolve_locale
 from db.repositories.updates import Prefetched
 from db.repositories.users import TelegramUser
-from db.uow import AlreadyProcessed, StaleConnection, UnitOfWork
+from db.uow import AlreadyProcessed, StaleConnection, StaleContext, UnitOfWork
 
 logger = logging.getLogger(__name__)
 
@@ -92,66 +94,82 @@ RollHint = Callable[[Update], tuple[int, str] | None]
 class UnitOfWorkMiddleware(BaseMiddleware):
     def __init__(
         self, session_factory: async_sessionmaker[AsyncSession], storage: PostgresStorage,
-        roll_hint: RollHint | None = None,
+        roll_hint: RollHint | None = None, express: ExpressCache | None = None,
     ) -> None:  # fmt: skip
         self._factory = session_factory
         self._storage = storage
         self._roll_hint = roll_hint
+        self._express = express
 
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
         assert isinstance(event, Update)
-        for attempt in (1, 2):
-            async with UnitOfWork(self._factory) as uow:
-                try:
-                    prefetched = await self._claim(
-                        uow, event, data, self._storage, self._roll_hint
-                    )
-                except StaleConnection:
-                    # A pooled connection the server dropped (a restart, a failover): nothing
-                    # has happened yet, so the update simply starts again on a fresh one.
-                    if attempt == 1:
-                        logger.warning("update %s: stale connection, retrying", event.update_id)
-                        continue
+        remembered, reconnected = self._express is not None, False
+        fresh = dict(data)  # a second attempt starts from what this one was given
+        while True:
+            try:
+                return await self._handle(handler, event, data, remembered=remembered)
+            except StaleConnection:
+                # A pooled connection the server dropped (a restart, a failover): nothing
+                # has happened yet, so the update simply starts again on a fresh one.
+                if reconnected:
                     raise
-                if prefetched is None:
-                    logger.info("update %s already processed: skipped", event.update_id)
-                    return None
-                data["uow"] = uow
-                try:
-                    result = await handler(event, data)
-                    await uow.commit()
-                except AlreadyProcessed:
-                    # A /r read before its claim (``UnitOfWork.peek_update``), claimed by
-                    # another delivery meanwhile: that one handled it.
-                    logger.info("update %s processed meanwhile: skipped", event.update_id)
-                    return None
-                return result
-        return None
+                reconnected = True
+                logger.warning("update %s: stale connection, retrying", event.update_id)
+            except StaleContext:
+                # A /r handled with remembered rows that changed meanwhile: nothing written
+                # or sent yet (its first statement is its claim), so it starts again from a
+                # read, as a /r whose rows are not remembered (which checks no stamp).
+                if not remembered:
+                    raise
+                remembered = False
+                logger.info("update %s: its rows changed since remembered", event.update_id)
+            data = dict(fresh)
 
-    @staticmethod
+    async def _handle(
+        self, handler: Handler, event: Update, data: dict[str, Any], *, remembered: bool
+    ) -> Any:
+        async with UnitOfWork(self._factory) as uow:
+            prefetched = await self._claim(uow, event, data, remembered=remembered)
+            if prefetched is None:
+                logger.info("update %s already processed: skipped", event.update_id)
+                return None
+            data["uow"] = uow
+            try:
+                result = await handler(event, data)
+                await uow.commit()
+            except AlreadyProcessed:
+                # A /r read before its claim (``UnitOfWork.peek_update``), claimed by
+                # another delivery meanwhile: that one handled it.
+                logger.info("update %s processed meanwhile: skipped", event.update_id)
+                return None
+            appended = uow.rolls.appended()
+            if appended is not None and self._express is not None:
+                self._express.keep_head(*appended)
+            return result
+
     async def _claim(
-        uow: UnitOfWork, event: Update, data: dict[str, Any], storage: PostgresStorage,
-        roll_hint: RollHint | None,
-    ) -> Prefetched | None:  # fmt: skip
+        self, uow: UnitOfWork, event: Update, data: dict[str, Any], *, remembered: bool
+    ) -> Prefetched | None:
         """Claim the update and read the sender, chat, live game, membership and FSM rows
         with it (and the log's head, for an update that will roll)."""
         tg_user: TgUser | None = data.get("event_from_user")
         tg_chat: TgChat | None = data.get("event_chat")
         user_id = tg_user.id if tg_user else None
         fsm_key = data.get(FSM_KEY)
+        storage = self._storage
         fsm_keys = storage.prefetch_keys(fsm_key) if fsm_key is not None else []
         chat_id = tg_chat.id if tg_chat else None
-        roll = roll_hint(event) if roll_hint is not None else None
-        if roll is not None:  # read now, claimed with the roll's append
-            prefetched = await uow.peek_update(
-                data["bot"].id, event.update_id, user_id=user_id, chat_id=chat_id,
-                fsm_keys=fsm_keys, roll=roll,
+        roll = self._roll_hint(event) if self._roll_hint is not None else None
+        bot_id = data["bot"].id
+        if roll is not None:  # read now (or remembered), claimed with the roll's append
+            prefetched = await self._read_roll(
+                uow, bot_id, event.update_id, user_id=user_id, chat_id=chat_id,
+                fsm_keys=fsm_keys, roll=roll, remembered=remembered,
             )  # fmt: skip
         else:
             prefetched = await uow.claim_update(
-                data["bot"].id, event.update_id, user_id=user_id, chat_id=chat_id,
-                fsm_keys=fsm_keys,
-            )  # fmt: skip
+                bot_id, event.update_id, user_id=user_id, chat_id=chat_id, fsm_keys=fsm_keys
+            )
         if prefetched is None:
             return None
         storage.prefetched(fsm_keys, prefetched.fsm)
@@ -162,6 +180,36 @@ class UnitOfWorkMiddleware(BaseMiddleware):
             uow.games.remember_live(
                 tg_chat.id, prefetched.game, user_id=user_id, role=prefetched.role
             )
+        return prefetched
+
+    async def _read_roll(
+        self, uow: UnitOfWork, bot_id: int, update_id: int, *, user_id: int | None,
+        chat_id: int | None, fsm_keys: list[str], roll: tuple[int, str], remembered: bool,
+    ) -> Prefetched | None:  # fmt: skip
+        """A /r's rows: remembered (``bot/express.py``) when this process knows them and the
+        log's head, else read by a peek (and remembered for the next one)."""
+        express = self._express
+        if express is None:
+            return await uow.peek_update(
+                bot_id, update_id, user_id=user_id, chat_id=chat_id, fsm_keys=fsm_keys,
+                roll=roll,
+            )  # fmt: skip
+        key = context_key(bot_id, user_id, chat_id, fsm_keys)
+        known = express.lookup(key, roll[0]) if remembered else None
+        if known is not None:
+            prefetched = uow.handle_remembered(
+                bot_id, update_id, user_id=user_id, chat_id=chat_id, fsm_keys=fsm_keys,
+                roll=roll, prefetched=known[0], head=known[1],
+            )  # fmt: skip
+            if prefetched is not None:
+                return prefetched
+        if not remembered:
+            express.forget(key)  # changed: whatever the read below finds, not these
+        prefetched = await uow.peek_update(
+            bot_id, update_id, user_id=user_id, chat_id=chat_id, fsm_keys=fsm_keys, roll=roll
+        )
+        if prefetched is not None:
+            express.keep_context(key, prefetched)
         return prefetched
 
 

@@ -8,8 +8,11 @@ first use, bound to that connection: the hot path (the claim, a roll) runs on th
 connection and never needs one. Opening a session and letting it check out its own connection
 cost about 200 µs of CPU per update, more than the update's statements (``make bench``).
 
-A /r's unit claims its update late (``peek_update``): with the roll's append, in one
-statement, or with the first other statement, or at commit — always with its effects.
+A /r's unit claims its update late (``peek_update``, or ``handle_remembered`` without even a
+read first): with the roll's append, in one statement, or with the first other statement, or
+at commit — always with its effects. Rows remembered from an earlier update are checked at
+that claim (their stamp, migration 0014); if they changed, nothing is written
+(``StaleContext``) and the update is handled again from a fresh read.
 """
 
 from __future__ import annotations
@@ -27,12 +30,12 @@ from db.repositories.chats import ChatRepo
 from db.repositories.games import CharacterRepo, GameRepo
 from db.repositories.ledger import LedgerRepo
 from db.repositories.requests import RequestRepo
-from db.repositories.rolls import AlreadyProcessed, RollRepo
+from db.repositories.rolls import AlreadyProcessed, LogHead, RollRepo, StaleContext, Stamp
 from db.repositories.trackers import TrackerRepo
 from db.repositories.updates import Prefetched, ProcessedUpdateRepo
 from db.repositories.users import UserRepo
 
-__all__ = ["AlreadyProcessed", "StaleConnection", "UnitOfWork"]
+__all__ = ["AlreadyProcessed", "StaleConnection", "StaleContext", "UnitOfWork"]
 
 
 class StaleConnection(Exception):
@@ -82,6 +85,8 @@ class UnitOfWork:
         # (bot_id, update_id) read by a peek and not claimed yet (``peek_update``)
         self._unclaimed: tuple[int, int] | None = None
         self._raw: asyncpg.Connection | None = None  # the driver connection, in a transaction
+        # while unclaimed: the rows the update is handled with, checked when it is claimed
+        self._stamp: Stamp | None = None
 
     @property
     def connection(self) -> AsyncConnection:
@@ -130,6 +135,7 @@ class UnitOfWork:
                 # Back to the pool; a transaction still open is rolled back on the way.
                 await self.connection.close()
                 self._connection = self._session = self._raw = self._unclaimed = None
+                self._stamp = None
 
     async def claim_update(
         self, bot_id: int, update_id: int, *, user_id: int | None, chat_id: int | None,
@@ -183,9 +189,31 @@ class UnitOfWork:
         self._unclaimed = (bot_id, update_id)
         return prefetched
 
+    def handle_remembered(
+        self, bot_id: int, update_id: int, *, user_id: int | None, chat_id: int | None,
+        fsm_keys: Sequence[str], roll: tuple[int, str], prefetched: Prefetched, head: LogHead,
+    ) -> Prefetched | None:  # fmt: skip
+        """``peek_update`` without its read: the rows an earlier update of the same sender and
+        chat read (``prefetched``, with their stamp) and the log's head after this process's
+        last append in the chat — a /r in one round trip, its append (``RollRepo.append``)
+        checking both. Whatever changed since, the append writes nothing: a moved head takes
+        the locked path, changed rows raise ``StaleContext`` (as does the claim of a unit that
+        writes anything first). None when the head cannot take the roll (``peek_update``)."""
+        assert prefetched.stamp is not None
+        if not self.rolls.remember_unlocked(*roll, head):
+            return None
+        self._unclaimed = (bot_id, update_id)
+        self._stamp = Stamp(user_id, chat_id, fsm_keys, prefetched.stamp)
+        return prefetched
+
     def express_claim(self) -> tuple[int, int] | None:
-        """(bot id, update id) while the update read by ``peek_update`` is unclaimed."""
+        """(bot id, update id) while the update read by ``peek_update`` (or handled with
+        remembered rows) is unclaimed."""
         return self._unclaimed
+
+    def stamp(self) -> Stamp | None:
+        """The rows the unclaimed update is handled with and their stamp, if known."""
+        return self._stamp if self._unclaimed is not None else None
 
     def claimed_by_append(self) -> None:
         self._claimed, self._unclaimed = self._unclaimed, None
@@ -201,10 +229,20 @@ class UnitOfWork:
         """Claim the update a peek read, first thing in the transaction just begun; another
         delivery that claimed it meanwhile makes this one done (``AlreadyProcessed``)."""
         key, self._unclaimed = self._unclaimed, None
+        stamp, self._stamp = self._stamp, None
         assert key is not None
         self.rolls.forget_head()  # read without the lock: not for a locked append
-        if not await self.updates.claim_on_driver(*key):
-            raise AlreadyProcessed(f"update {key[1]}")
+        if stamp is None:
+            if not await self.updates.claim_on_driver(*key):
+                raise AlreadyProcessed(f"update {key[1]}")
+        else:
+            now = await self.updates.claim_stamped(
+                *key, user_id=stamp.user_id, chat_id=stamp.chat_id, fsm_keys=stamp.fsm_keys
+            )
+            if now is None:
+                raise AlreadyProcessed(f"update {key[1]}")
+            if now != stamp.value:  # the unit is about to write after rows that changed
+                raise StaleContext(f"update {key[1]}")
         self._claimed = key
 
     async def driver(self) -> asyncpg.Connection:
@@ -254,19 +292,24 @@ class UnitOfWork:
     async def commit(self) -> None:
         if self._unclaimed is not None:
             # Nothing claimed the update a peek read (the roll went another way): claim it
-            # now, with whatever the unit's session holds.
+            # now, with whatever the unit's session holds. Its rows are checked only if it
+            # holds writes: a unit that writes nothing keeps what it did (what it sent cannot
+            # be taken back by handling the update again).
+            session = self._session
+            if session is None or not (session.new or session.dirty or session.deleted):
+                self._stamp = None
             await self.driver()
         self._raw = None
-        self.rolls.forget_head()
         if self._session is not None:
             await self._session.commit()  # flushes; commits too if the session began
         if self.connection.in_transaction():
             await self.connection.commit()
         await self._end_driver_transaction("commit")
+        self.rolls.transaction_ended(committed=True)
 
     async def _roll_back(self) -> None:
         self._raw = None
-        self.rolls.forget_head()
+        self.rolls.transaction_ended(committed=False)
         if self._session is not None:
             await self._session.rollback()
         if self.connection.in_transaction():
@@ -298,6 +341,7 @@ class UnitOfWork:
         the next start). Re-claiming costs nothing on the path that commits normally."""
         await self._roll_back()
         if self._unclaimed is not None:
+            self._stamp = None  # a refusal: nothing written, nothing to check
             await self.driver()  # the claim, alone in the transaction the unit commits
         elif self._claimed is not None:
             await self.updates.claim(*self._claimed)

@@ -78,11 +78,11 @@ _APPEND = (
     "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)"
 )
 
-# The rest of a /r as one autocommitted statement (migration 0013): lock, check the head the
-# roll was chained to, claim the update, append.
-_APPEND_CLAIMED = (
-    "SELECT roll_append_claimed($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, "
-    "$15, $16, $17, $18)"
+# The rest of a /r as one autocommitted statement (migrations 0013, 0014): check the rows it
+# was handled with, lock, check the head the roll was chained to, claim the update, append.
+_APPEND_STAMPED = (
+    "SELECT roll_append_stamped($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, "
+    "$15, $16, $17, $18, $19, $20, $21)"
 )
 
 Driver = Callable[[], Awaitable[asyncpg.Connection]]
@@ -101,9 +101,29 @@ class Express(Protocol):
     def claimed_by_append(self) -> None:
         """The append claimed the update and committed."""
 
+    def stamp(self) -> Stamp | None:
+        """The rows the update is handled with, and the stamp they had when read."""
+
+
+@dataclass(frozen=True)
+class Stamp:
+    """Which rows an unclaimed update was handled with (the sender, the chat and the FSM
+    keys it read) and ``roll_context_stamp`` of them when they were read (migration 0014)."""
+
+    user_id: int | None
+    chat_id: int | None
+    fsm_keys: Sequence[str]
+    value: str
+
 
 class AlreadyProcessed(Exception):
     """The update this unit handles was claimed by another delivery meanwhile: it is done."""
+
+
+class StaleContext(Exception):
+    """The rows an unclaimed update was handled with, remembered from an earlier update
+    (``UnitOfWork.handle_remembered``), changed before its claim: nothing was written, and the
+    update is to be handled again from a fresh read (``UnitOfWorkMiddleware``)."""
 
 
 def _log_head(rows: Sequence[Mapping[str, Any]], roll_id: str) -> LogHead:
@@ -142,6 +162,9 @@ class RollRepo:
         # read by a peek (``remember_peeked``), for an append that checks it (``append``).
         self._prefetched: tuple[tuple[int, str], LogHead, bool] | None = None
         self._unlocked: tuple[int, LogHead] | None = None  # (chat id, head) handed out
+        self._handed: tuple[int, LogHead] | None = None  # the last head handed out, any way
+        # (chat id, the log's head after this unit's append, whether it is committed)
+        self._appended: tuple[int, LogHead, bool] | None = None
 
     def remember_head(self, chat_id: int, roll_id: str, rows: Sequence[Mapping[str, Any]]) -> None:
         """Keep the head the claim read (``ProcessedUpdateRepo.claim_with_context``) for
@@ -156,7 +179,11 @@ class RollRepo:
         not (the usual path then reads it under the lock)."""
         if not rows:
             return False
-        head = _log_head(rows, roll_id)
+        return self.remember_unlocked(chat_id, roll_id, _log_head(rows, roll_id))
+
+    def remember_unlocked(self, chat_id: int, roll_id: str, head: LogHead) -> bool:
+        """``remember_peeked`` for a head read earlier (a peek's, or one remembered after an
+        append: ``appended``)."""
         if head.epoch is None or head.existing is not None:
             return False
         self._prefetched = ((chat_id, roll_id), head, False)
@@ -164,7 +191,22 @@ class RollRepo:
 
     def forget_head(self) -> None:
         """The transaction ended: its lock, and the head read under it, are gone."""
-        self._prefetched = self._unlocked = None
+        self._prefetched = self._unlocked = self._handed = None
+
+    def transaction_ended(self, *, committed: bool) -> None:
+        """``forget_head``, and the head an append in the transaction made is the log's head
+        once committed, or none of it when rolled back."""
+        self.forget_head()
+        if self._appended is not None and not self._appended[2]:
+            chat_id, head, _ = self._appended
+            self._appended = (chat_id, head, True) if committed else None
+
+    def appended(self) -> tuple[int, LogHead] | None:
+        """(chat id, the log's head) after this unit's last committed append, when it is
+        known: the next roll in that chat can be chained to it unread (its append checks)."""
+        if self._appended is None or not self._appended[2]:
+            return None
+        return self._appended[0], self._appended[1]
 
     async def head_for_append(self, chat_id: int, roll_id: str) -> LogHead:
         """Lock the chat's log (creating it), then read the open epoch, the entry under
@@ -177,12 +219,16 @@ class RollRepo:
         if prefetched is not None and prefetched[0] == (chat_id, roll_id):
             _, head, locked = prefetched
             if locked:
-                return head
+                return self._hand(chat_id, head)
             if self._express is not None and self._express.express_claim() is not None:
                 self._unlocked = (chat_id, head)
-                return head
+                return self._hand(chat_id, head)
         conn = await self._driver()
-        return _log_head(await conn.fetch(_HEAD, chat_id, roll_id), roll_id)
+        return self._hand(chat_id, _log_head(await conn.fetch(_HEAD, chat_id, roll_id), roll_id))
+
+    def _hand(self, chat_id: int, head: LogHead) -> LogHead:
+        self._handed = (chat_id, head)
+        return head
 
     async def log_id(self, chat_id: int) -> int:
         """The chat's log, created on first use."""
@@ -266,7 +312,18 @@ class RollRepo:
             entry.expression, list(entry.faces), entry.result, entry.outcome, entry.created_at,
             entry.prev_hash, entry.hash, actor_user_id, label,
         )  # fmt: skip
+        handed = self._handed
+        if handed is not None and handed[1].log_id == log_id:
+            self._chained(handed[0], handed[1], entry, committed=False)
         return True
+
+    def _chained(self, chat_id: int, head: LogHead, entry: LogEntry, *, committed: bool) -> None:
+        """Remember the log's head after ``entry``, appended to ``head`` — unless the roll
+        opened its epoch (the head read had none, and an ``Epoch`` is more than its number)."""
+        if head.epoch is not None and head.epoch.epoch == entry.epoch:
+            self._appended = (chat_id, LogHead(head.log_id, head.epoch, None, entry), committed)
+        else:
+            self._appended = None
 
     async def _append_claimed(
         self, claim: tuple[int, int], unlocked: tuple[int, LogHead], entry: LogEntry,
@@ -277,16 +334,25 @@ class RollRepo:
         assert self._express is not None
         chat_id, head = unlocked
         prev_seq = head.last.seq if head.last is not None else None
+        stamp = self._express.stamp()
+        assert stamp is None or stamp.chat_id == chat_id  # a /r's rows are its own chat's
+        checked = (
+            (stamp.user_id, list(stamp.fsm_keys), stamp.value) if stamp else (None, None, None)
+        )
         conn = await self._express.bare()
         status = await conn.fetchval(
-            _APPEND_CLAIMED, *claim, chat_id, prev_seq, entry.seq, entry.roll_id, entry.epoch,
-            entry.actor, entry.subject, entry.expression, list(entry.faces), entry.result,
-            entry.outcome, entry.created_at, entry.prev_hash, entry.hash, actor_user_id, label,
+            _APPEND_STAMPED, *checked, *claim, chat_id, prev_seq, entry.seq, entry.roll_id,
+            entry.epoch, entry.actor, entry.subject, entry.expression, list(entry.faces),
+            entry.result, entry.outcome, entry.created_at, entry.prev_hash, entry.hash,
+            actor_user_id, label,
         )  # fmt: skip
+        if status == "context":
+            raise StaleContext(f"update {claim[1]}")
         if status == "done":
             raise AlreadyProcessed(f"update {claim[1]}")
         if status == "ok":
             self._express.claimed_by_append()
+            self._chained(chat_id, head, entry, committed=True)
             return True
         return False
 

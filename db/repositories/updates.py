@@ -26,6 +26,9 @@ class Prefetched:
     # the chat's log head, locked (``roll_log_head`` rows), when the claim was told the update
     # will roll (``claim_with_context``); None otherwise
     log_head: list[Mapping[str, Any]] | None = None
+    # which versions of those rows these are (``roll_context_stamp``, migration 0014): read by
+    # a peek only, for the append to check (``RollRepo.append``)
+    stamp: str | None = None
 
 
 # The claim and, in the same round trip, the rows nearly every update reads next. Literal SQL:
@@ -90,13 +93,16 @@ _CLAIM_CTE_DRIVER = _CLAIM_CTE.replace(":bot", "$1").replace(":upd", "$2")
 _CLAIM_WITH_CONTEXT = _CLAIM_CTE_DRIVER + _context("claim", "roll_log_head")
 # The same rows read without claiming or locking anything, and whether the update was
 # already processed: the first of a /r's two round trips (``UnitOfWork.peek_update``).
+_STAMP = "roll_context_stamp($3::bigint, $4::bigint, $5::text[])"
 _PEEK_WITH_CONTEXT = _context(
     "(SELECT EXISTS (SELECT 1 FROM processed_updates p WHERE p.bot_id = $1 "
     "AND p.update_id = $2) AS done) one",
     "roll_log_peek",
-    ", one.done",
+    f", one.done, {_STAMP} AS stamp",
 )
 _CLAIM_ON_DRIVER = _CLAIM_CTE_DRIVER + "SELECT update_id FROM claim"
+# The claim of an update handled with remembered rows, and the stamp of those rows now.
+_CLAIM_STAMPED = _CLAIM_CTE_DRIVER + f"SELECT update_id, {_STAMP} FROM claim"
 
 
 def _part(row: Sequence[Any], at: int, names: tuple[str, ...]) -> dict[str, Any] | None:
@@ -107,7 +113,9 @@ def _part(row: Sequence[Any], at: int, names: tuple[str, ...]) -> dict[str, Any]
     return dict(zip(names, row[at : at + len(names)], strict=True))
 
 
-def _prefetched(rows: Sequence[asyncpg.Record], with_head: bool) -> Prefetched:
+def _prefetched(
+    rows: Sequence[asyncpg.Record], with_head: bool, stamp: str | None = None
+) -> Prefetched:
     """A claim's or a peek's rows as plain column mappings (the head's only when asked)."""
     row = rows[0]
     # jsonb arrives decoded: SQLAlchemy sets a codec on every connection it opens
@@ -121,7 +129,7 @@ def _prefetched(rows: Sequence[asyncpg.Record], with_head: bool) -> Prefetched:
         ]
     return Prefetched(
         _part(row, _USER_AT, _USER_COLUMNS), _part(row, _CHAT_AT, _CHAT_COLUMNS),
-        _part(row, _GAME_AT, _GAME_COLUMNS), row[_ROLE_AT], fsm, head,
+        _part(row, _GAME_AT, _GAME_COLUMNS), row[_ROLE_AT], fsm, head, stamp,
     )  # fmt: skip
 
 
@@ -144,6 +152,18 @@ class ProcessedUpdateRepo:
         """``claim`` on the driver connection, in the transaction it begins there."""
         conn = await self._driver()
         return await conn.fetchval(_CLAIM_ON_DRIVER, bot_id, update_id) is not None
+
+    async def claim_stamped(
+        self, bot_id: int, update_id: int, *, user_id: int | None, chat_id: int | None,
+        fsm_keys: Sequence[str],
+    ) -> str | None:  # fmt: skip
+        """``claim_on_driver`` for an update handled with remembered rows: the stamp of those
+        rows now (``roll_context_stamp``), or None if the update was already processed."""
+        conn = await self._driver()
+        row = await conn.fetchrow(
+            _CLAIM_STAMPED, bot_id, update_id, user_id, chat_id, list(fsm_keys)
+        )
+        return None if row is None else str(row[1])
 
     async def claim_with_context(
         self, bot_id: int, update_id: int, *, user_id: int | None, chat_id: int | None,
@@ -172,7 +192,7 @@ class ProcessedUpdateRepo:
         rows = await conn.fetch(
             _PEEK_WITH_CONTEXT, bot_id, update_id, user_id, chat_id, list(fsm_keys), *roll
         )
-        return None if rows[0]["done"] else _prefetched(rows, True)
+        return None if rows[0]["done"] else _prefetched(rows, True, rows[0]["stamp"])
 
     async def prune(self, older_than: timedelta) -> int:
         """Forget claims older than Telegram ever redelivers (it keeps updates for 24 hours)."""

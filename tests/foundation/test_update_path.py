@@ -1,7 +1,8 @@
 """What one update costs the database: a plain /r is two round trips on the driver connection,
 no transaction of its own — a read of the sender, chat, game, FSM rows and the log's head, then
-one statement that claims the update and appends (``UnitOfWork.peek_update``) — none through
-SQLAlchemy and nothing on the FSM's own pool; the chat's first roll takes the locked path
+one statement that claims the update and appends (``UnitOfWork.peek_update``) — and one once
+the process remembers those rows (``bot/express.py``); none through SQLAlchemy and nothing on
+the FSM's own pool; the chat's first roll takes the locked path
 (begin, claim with the head, epoch, append, commit); a two-step flow reads its state from its
 claim."""
 
@@ -55,7 +56,7 @@ def _driver_statements(engine: AsyncEngine) -> Iterator[list[str]]:
             connection.remove_query_logger(log)
 
 
-async def test_a_roll_is_two_round_trips(running: Harness) -> None:
+async def test_a_roll_is_one_round_trip_once_its_rows_are_remembered(running: Harness) -> None:
     emu, runtime = running.emu, running.runtime
     assert runtime is not None and runtime.update_engine is not None
     emu.add_user(ALICE, "Alice", language_code="en")
@@ -67,23 +68,28 @@ async def test_a_roll_is_two_round_trips(running: Harness) -> None:
     assert first[peek + 1 : peek + 3] == ["BEGIN;", "WITH claim AS"]  # no head yet: locked
     assert first[-1] == "COMMIT;" and "INSERT INTO rolls" in first
 
-    with (
-        _statements(runtime.fsm_engine) as fsm,
-        _statements(runtime.update_engine) as orm,
-        _driver_statements(runtime.update_engine) as driver,
-    ):
-        sent = emu.send_text(ALICE, ALICE, "/r 4dF+2")
-        await emu.wait_bot_message(ALICE, contains="4dF", after=sent.message_id)
-        await emu.wait_idle()
-    assert [s for s in fsm if "update_inbox" not in s] == []  # the polled batch, not the FSM
-    assert orm == []
-    assert driver == [
+    async def roll() -> tuple[list[str], list[str], list[str]]:
+        assert runtime is not None and runtime.update_engine is not None
+        with (
+            _statements(runtime.fsm_engine) as fsm,
+            _statements(runtime.update_engine) as orm,
+            _driver_statements(runtime.update_engine) as driver,
+        ):
+            sent = emu.send_text(ALICE, ALICE, "/r 4dF+2")
+            await emu.wait_bot_message(ALICE, contains="4dF", after=sent.message_id)
+            await emu.wait_idle()
+        return [s for s in fsm if "update_inbox" not in s], orm, driver  # not the polled batch
+
+    # The sender's rows are not remembered yet (the first roll took the locked path).
+    assert await roll() == ([], [], [
         "SELECT u.id, u.first_name,",  # with roll_log_peek(): the head, nothing locked
-        "SELECT roll_append_claimed($1, $2,",  # lock, check the head, claim, append: committed
-    ]
+        "SELECT roll_append_stamped($1, $2,",  # check, lock, check the head, claim, append
+    ])  # fmt: skip
+    # Remembered since, with the head its append made: one statement, committed by itself.
+    assert await roll() == ([], [], ["SELECT roll_append_stamped($1, $2,"])
     async with running.engine.connect() as conn:
         logged = (await conn.execute(text("SELECT count(*) FROM rolls"))).scalar_one()
-    assert logged == 2
+    assert logged == 3
 
 
 async def test_a_two_step_flow_reads_its_state_from_the_claim(running: Harness) -> None:
