@@ -3,6 +3,7 @@ deliver it again) and keeps nothing, and a redelivered update has one effect."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -15,7 +16,11 @@ from sqlalchemy import text
 
 from bot.app import build_runtime
 from bot.config import Settings
+from bot.services import rolls as roll_service
 from bot.webhook import create_webhook_app
+from db.database import create_session_factory
+from db.uow import UnitOfWork
+from engine.dice.verify import verify_export
 from tests.conftest import Harness
 
 SECRET = "s3cret-token_1"
@@ -94,3 +99,55 @@ async def test_webhook_secret_failures_and_redelivery(hook: tuple[str, Harness])
 
     assert await _post(url, _update(11, "/boom"), SECRET) == 500
     assert await _claims(h) == 1  # the failed update left nothing behind
+
+
+@pytest.fixture
+async def two_workers(harness: Harness, database_url: str) -> AsyncIterator[list[str]]:
+    """Two webhook workers on one database, each with what its own process remembers."""
+    settings = Settings.model_validate({"DATABASE_URL": database_url, "BOT_TOKEN": "x"})
+    runners, urls = [], []
+    for _ in range(2):
+        runtime = build_runtime(
+            token=harness.emu.token, api_url=harness.emu.base_url, engine=harness.engine,
+            settings=settings, limits=harness.limits,
+        )  # fmt: skip
+        app = create_webhook_app(runtime.dispatcher, runtime.bot, path="/hook", secret=SECRET)
+        runner = web.AppRunner(app)
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        host, port = runner.addresses[0][:2]
+        runners.append(runner)
+        urls.append(f"http://{host}:{port}/hook")
+    yield urls
+    for runner in runners:
+        await runner.cleanup()
+
+
+async def test_two_workers_roll_one_chain_whatever_each_remembers(
+    two_workers: list[str], harness: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Alice's rolls go to either worker: each remembers her rows and the head its own last
+    append made, which the other's appends keep moving — every roll still lands once, in one
+    verified chain, under the name she has when it is rolled."""
+    emu = harness.emu
+    emu.add_user(1001, "Alice", language_code="en")
+    emu.send_text(1001, 1001, "hi")  # Alice has started the bot
+    order = [0, 0, 1, 1, 0, 1, 0, 0, 1, 1, 1, 0]
+    for n, worker in enumerate(order, start=100):
+        if n == 106:  # renamed meanwhile (her /profile, handled by a third process)
+            async with harness.engine.begin() as conn:
+                await conn.execute(text("UPDATE users SET display_name = 'Lady Alice'"))
+        with caplog.at_level(logging.INFO, logger="bot.middlewares"):
+            assert await _post(two_workers[worker], _update(n, "/r 1d20"), SECRET) == 200
+    # the rename was met once by each worker, at its first roll after it: both remembered
+    # her old rows, and each then read them again
+    assert sum("changed since remembered" in r.getMessage() for r in caplog.records) == 2
+    replies = [m.text for m in emu.bot_messages(1001) if "Log #" in m.text]
+    assert [int(r.split("Log #")[1].split()[0]) for r in replies] == list(range(1, 13))
+    assert all("Lady Alice" in r for r in replies[6:]) and "Lady" not in replies[5]
+    async with UnitOfWork(create_session_factory(harness.engine)) as uow:
+        exported = await roll_service.export(uow, 1001)
+    assert exported is not None and verify_export(exported).ok
+    assert [e.actor for e in exported.entries] == ["Alice"] * 6 + ["Lady Alice"] * 6
+    assert await _claims(harness) == 12
