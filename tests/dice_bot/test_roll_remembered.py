@@ -7,13 +7,12 @@ entry, one verified chain."""
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
 from aiogram.fsm.storage.base import DefaultKeyBuilder, StorageKey
-from sqlalchemy import event, text
+from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.express import ExpressCache, context_key
@@ -24,6 +23,7 @@ from db.repositories.updates import Prefetched
 from db.uow import UnitOfWork
 from engine.dice.verify import verify_export
 from tests.conftest import Harness
+from tests.helpers.statements import driver_statements
 
 ALICE, BOB = 1001, 1002
 GROUP = -300700
@@ -37,33 +37,11 @@ async def _sql(engine: AsyncEngine, sql: str, **params: Any) -> Any:
         return result.scalar_one() if result.returns_rows else None
 
 
-@contextmanager
-def _driver_statements(engine: AsyncEngine) -> Iterator[list[str]]:
-    """The statements of the update path's asyncpg connections, first words only."""
-    seen: list[str] = []
-    logged: list[Any] = []
-
-    def log(record: Any) -> None:
-        seen.append(" ".join(record.query.split()[:3]))
-
-    def on_checkout(dbapi_connection: Any, *_args: object) -> None:
-        dbapi_connection.driver_connection.add_query_logger(log)
-        logged.append(dbapi_connection.driver_connection)
-
-    event.listen(engine.sync_engine, "checkout", on_checkout)
-    try:
-        yield seen
-    finally:
-        event.remove(engine.sync_engine, "checkout", on_checkout)
-        for connection in logged:
-            connection.remove_query_logger(log)
-
-
 async def _roll(h: Harness, user: int, chat: int, notation: str = "1d20") -> tuple[str, list[str]]:
     """Send a /r and wait for its reply: (the reply, the update path's statements)."""
     runtime = h.runtime
     assert runtime is not None and runtime.update_engine is not None
-    with _driver_statements(runtime.update_engine) as statements:
+    with driver_statements(runtime.update_engine) as statements:
         sent = h.emu.send_text(user, chat, f"/r {notation}")
         reply = await h.emu.wait_for(lambda: _reply(h, chat, sent.message_id))
         await h.emu.wait_idle()

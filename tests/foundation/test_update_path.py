@@ -8,59 +8,19 @@ claim."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Any
-
-from sqlalchemy import event, text
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy import text
 
 from tests.conftest import Harness
+from tests.helpers.statements import driver_statements, orm_statements
 
 ALICE = 1001
-
-
-@contextmanager
-def _statements(engine: AsyncEngine) -> Iterator[list[str]]:
-    seen: list[str] = []
-
-    def hook(_conn: object, _cursor: object, statement: str, *_args: object) -> None:
-        seen.append(" ".join(statement.split()[:3]))
-
-    event.listen(engine.sync_engine, "before_cursor_execute", hook)
-    try:
-        yield seen
-    finally:
-        event.remove(engine.sync_engine, "before_cursor_execute", hook)
-
-
-@contextmanager
-def _driver_statements(engine: AsyncEngine) -> Iterator[list[str]]:
-    """Every statement the asyncpg connections checked out meanwhile ran (SQLAlchemy's too)."""
-    seen: list[str] = []
-    logged: list[Any] = []
-
-    def log(record: Any) -> None:
-        seen.append(" ".join(record.query.split()[:3]))
-
-    def on_checkout(dbapi_connection: Any, *_args: object) -> None:
-        dbapi_connection.driver_connection.add_query_logger(log)
-        logged.append(dbapi_connection.driver_connection)
-
-    event.listen(engine.sync_engine, "checkout", on_checkout)
-    try:
-        yield seen
-    finally:
-        event.remove(engine.sync_engine, "checkout", on_checkout)
-        for connection in logged:
-            connection.remove_query_logger(log)
 
 
 async def test_a_roll_is_one_round_trip_once_its_rows_are_remembered(running: Harness) -> None:
     emu, runtime = running.emu, running.runtime
     assert runtime is not None and runtime.update_engine is not None
     emu.add_user(ALICE, "Alice", language_code="en")
-    with _driver_statements(runtime.update_engine) as first:
+    with driver_statements(runtime.update_engine) as first:
         emu.send_text(ALICE, ALICE, "/r 1d6")  # the first roll opens the chat's log and epoch
         await emu.wait_bot_message(ALICE, contains="1d6")
         await emu.wait_idle()
@@ -71,9 +31,9 @@ async def test_a_roll_is_one_round_trip_once_its_rows_are_remembered(running: Ha
     async def roll() -> tuple[list[str], list[str], list[str]]:
         assert runtime is not None and runtime.update_engine is not None
         with (
-            _statements(runtime.fsm_engine) as fsm,
-            _statements(runtime.update_engine) as orm,
-            _driver_statements(runtime.update_engine) as driver,
+            orm_statements(runtime.fsm_engine) as fsm,
+            orm_statements(runtime.update_engine) as orm,
+            driver_statements(runtime.update_engine) as driver,
         ):
             sent = emu.send_text(ALICE, ALICE, "/r 4dF+2")
             await emu.wait_bot_message(ALICE, contains="4dF", after=sent.message_id)
@@ -99,7 +59,7 @@ async def test_a_two_step_flow_reads_its_state_from_the_claim(running: Harness) 
     emu.send_text(ALICE, ALICE, "/profile")
     await emu.wait_bot_message(ALICE, contains="Step 1 of 2")
     await emu.wait_idle()
-    with _statements(runtime.fsm_engine) as fsm:
+    with orm_statements(runtime.fsm_engine) as fsm:
         emu.send_text(ALICE, ALICE, "Alice the Bold")
         await emu.wait_bot_message(ALICE, contains="Step 2 of 2")
         await emu.wait_idle()

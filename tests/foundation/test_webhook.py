@@ -43,13 +43,19 @@ async def hook(harness: Harness, database_url: str) -> AsyncIterator[tuple[str, 
     boom._parent_router = runtime.dispatcher
     runtime.dispatcher["webhook"] = ("https://bot.example/tg/hook", SECRET)
     app = create_webhook_app(runtime.dispatcher, runtime.bot, path="/tg/hook", secret=SECRET)
+    runner, url = await _serve(app, "/tg/hook")
+    yield url, harness
+    await runner.cleanup()
+
+
+async def _serve(app: web.Application, path: str) -> tuple[web.AppRunner, str]:
+    """The app on a free local port: its runner (to clean up) and the hook's URL."""
     runner = web.AppRunner(app)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
     await site.start()
     host, port = runner.addresses[0][:2]
-    yield f"http://{host}:{port}/tg/hook", harness
-    await runner.cleanup()
+    return runner, f"http://{host}:{port}{path}"
 
 
 def _update(update_id: int, text_: str) -> dict[str, Any]:
@@ -112,13 +118,9 @@ async def two_workers(harness: Harness, database_url: str) -> AsyncIterator[list
             settings=settings, limits=harness.limits,
         )  # fmt: skip
         app = create_webhook_app(runtime.dispatcher, runtime.bot, path="/hook", secret=SECRET)
-        runner = web.AppRunner(app)
-        await runner.setup()
-        site = web.TCPSite(runner, "127.0.0.1", 0)
-        await site.start()
-        host, port = runner.addresses[0][:2]
+        runner, url = await _serve(app, "/hook")
         runners.append(runner)
-        urls.append(f"http://{host}:{port}/hook")
+        urls.append(url)
     yield urls
     for runner in runners:
         await runner.cleanup()
