@@ -91,9 +91,11 @@ def _context(source: str, head: str, extra: str = "") -> str:
 # update only): one round trip less per roll.
 _CLAIM_CTE_DRIVER = _CLAIM_CTE.replace(":bot", "$1").replace(":upd", "$2")
 _CLAIM_WITH_CONTEXT = _CLAIM_CTE_DRIVER + _context("claim", "roll_log_head")
-# The same rows read without claiming or locking anything, and whether the update was
-# already processed: the first of a /r's two round trips (``UnitOfWork.peek_update``).
+# Which versions of the sender's, chat's, game's, membership's and FSM rows there are now.
 _STAMP = "roll_context_stamp($3::bigint, $4::bigint, $5::text[])"
+# The same rows read without claiming or locking anything, their stamp, and whether the update
+# was already processed: the first of a /r's two round trips while this process does not
+# remember its rows (``UnitOfWork.peek_update``; then ``bot/express.py``).
 _PEEK_WITH_CONTEXT = _context(
     "(SELECT EXISTS (SELECT 1 FROM processed_updates p WHERE p.bot_id = $1 "
     "AND p.update_id = $2) AS done) one",
