@@ -18,7 +18,7 @@ that claim (their stamp, migration 0014); if they changed, nothing is written
 from __future__ import annotations
 
 import inspect
-from collections.abc import Awaitable, Sequence
+from collections.abc import Coroutine, Sequence
 from types import TracebackType
 from typing import Any, cast
 
@@ -58,20 +58,21 @@ class _DeferredSession:
 
         # Told apart by what a call returns, not by the method: SQLModel wraps ``execute``
         # (deprecation) in a plain function that returns the coroutine, which a check of the
-        # method took for a plain call — its statements then ran before the claim.
+        # method took for a plain call — its statements then ran before the claim. Only a
+        # coroutine waits for the claim: what else a call returns (``begin_nested``'s context
+        # manager) is handed back as it is, and the statements run in it claim first.
         def claimed_first(*args: Any, **kwargs: Any) -> Any:
             result = attribute(*args, **kwargs)
-            return _after_claim(uow, result) if inspect.isawaitable(result) else result
+            return _after_claim(uow, result) if inspect.iscoroutine(result) else result
 
         return claimed_first
 
 
-async def _after_claim(uow: UnitOfWork, statement: Awaitable[Any]) -> Any:
+async def _after_claim(uow: UnitOfWork, statement: Coroutine[Any, Any, Any]) -> Any:
     try:
         await uow.driver()  # begins the transaction and claims the update in it
     except BaseException:
-        if inspect.iscoroutine(statement):
-            statement.close()  # never to run: the claim refused the unit
+        statement.close()  # never to run: the claim refused the unit
         raise
     return await statement
 

@@ -161,8 +161,8 @@ class RollRepo:
         # (``remember_head``); good until the transaction ends (``forget_head``). Unlocked:
         # read by a peek (``remember_peeked``), for an append that checks it (``append``).
         self._prefetched: tuple[tuple[int, str], LogHead, bool] | None = None
-        self._unlocked: tuple[int, LogHead] | None = None  # (chat id, head) handed out
-        self._handed: tuple[int, LogHead] | None = None  # the last head handed out, any way
+        # (chat id, head, read without the lock) handed out for the append that comes next
+        self._handed: tuple[int, LogHead, bool] | None = None
         # (chat id, the log's head after this unit's append, whether it is committed)
         self._appended: tuple[int, LogHead, bool] | None = None
 
@@ -191,7 +191,7 @@ class RollRepo:
 
     def forget_head(self) -> None:
         """The transaction ended: its lock, and the head read under it, are gone."""
-        self._prefetched = self._unlocked = self._handed = None
+        self._prefetched = self._handed = None
 
     def transaction_ended(self, *, committed: bool) -> None:
         """``forget_head``, and the head an append in the transaction made is the log's head
@@ -221,13 +221,12 @@ class RollRepo:
             if locked:
                 return self._hand(chat_id, head)
             if self._express is not None and self._express.express_claim() is not None:
-                self._unlocked = (chat_id, head)
-                return self._hand(chat_id, head)
+                return self._hand(chat_id, head, unlocked=True)
         conn = await self._driver()
         return self._hand(chat_id, _log_head(await conn.fetch(_HEAD, chat_id, roll_id), roll_id))
 
-    def _hand(self, chat_id: int, head: LogHead) -> LogHead:
-        self._handed = (chat_id, head)
+    def _hand(self, chat_id: int, head: LogHead, *, unlocked: bool = False) -> LogHead:
+        self._handed = (chat_id, head, unlocked)
         return head
 
     async def log_id(self, chat_id: int) -> int:
@@ -300,19 +299,18 @@ class RollRepo:
         """Append ``entry`` after the head ``head_for_append`` returned. True when appended;
         False when that head was read without the lock (a /r's peek) and has moved since:
         nothing was written, and the next ``head_for_append`` reads it under the lock."""
-        unlocked, self._unlocked = self._unlocked, None
-        if unlocked is not None:
+        handed, self._handed = self._handed, None
+        if handed is not None and handed[2]:
             claim = self._express.express_claim() if self._express is not None else None
             if claim is None:  # claimed since the unlocked read: read again, under the lock
                 return False
-            return await self._append_claimed(claim, unlocked, entry, actor_user_id, label)
+            return await self._append_claimed(claim, handed[:2], entry, actor_user_id, label)
         conn = await self._driver()
         await conn.execute(
             _APPEND, log_id, entry.seq, entry.roll_id, entry.epoch, entry.actor, entry.subject,
             entry.expression, list(entry.faces), entry.result, entry.outcome, entry.created_at,
             entry.prev_hash, entry.hash, actor_user_id, label,
         )  # fmt: skip
-        handed = self._handed
         if handed is not None and handed[1].log_id == log_id:
             self._chained(handed[0], handed[1], entry, committed=False)
         return True
