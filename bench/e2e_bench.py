@@ -18,6 +18,8 @@ import asyncio
 import os
 import resource
 import statistics
+import tempfile
+import threading
 import time
 import uuid
 from collections.abc import Callable
@@ -85,6 +87,37 @@ class _Steal:
         if self._start is None or end is None or end[1] == self._start[1]:
             return None
         return round(100 * (end[0] - self._start[0]) / (end[1] - self._start[1]), 1)
+
+
+class _DiskFlushes:
+    """The slowest of small ``fdatasync`` calls made every 50 ms while a section runs, in a
+    temporary file (``BENCH_FLUSH_DIR``, else the temporary directory — on the development
+    machines the disk Postgres writes its WAL to): every roll commits with a WAL flush, so a
+    latency percentile includes the disk's worst flushes, and this says how bad they were."""
+
+    def __init__(self) -> None:
+        self._durations: list[float] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._probe, daemon=True)
+        self._thread.start()
+
+    def _probe(self) -> None:
+        directory = os.environ.get("BENCH_FLUSH_DIR") or tempfile.gettempdir()
+        with tempfile.TemporaryFile(dir=directory) as fh:
+            while not self._stop.wait(0.05):
+                os.pwrite(fh.fileno(), b"\0" * 4096, 0)
+                started = time.perf_counter()
+                os.fdatasync(fh.fileno())
+                self._durations.append((time.perf_counter() - started) * 1000)
+
+    def summary(self) -> dict[str, Any]:
+        self._stop.set()
+        self._thread.join()
+        durations = self._durations or [0.0]
+        return {
+            "disk_flush_max_ms": round(max(durations), 1),
+            "disk_flushes_over_50_ms": sum(d > 50 for d in durations),
+        }
 
 
 async def _timed(emu: BotAPIEmulator, kind: str, n: int, send: Callable[[], None]) -> float:
@@ -178,7 +211,7 @@ async def _pairs(
 
 async def _latency(emu: BotAPIEmulator, rate: int, seconds: float, users: range) -> dict[str, Any]:
     """Inject at a fixed rate; latency = reply sent − update injected."""
-    steal = _Steal()
+    steal, flushes = _Steal(), _DiskFlushes()
     total = int(rate * seconds)
     sent: list[tuple[int, int, float]] = []
     replied: dict[tuple[int, int], float] = {}
@@ -211,6 +244,7 @@ async def _latency(emu: BotAPIEmulator, rate: int, seconds: float, users: range)
         "p50_ms": round(statistics.median(latencies), 1),
         "p99_ms": round(latencies[int(len(latencies) * 0.99) - 1], 1),
         "cpu_steal_percent": steal.percent(),
+        **flushes.summary(),
     }
 
 
