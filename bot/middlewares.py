@@ -197,12 +197,10 @@ class UnitOfWorkMiddleware(BaseMiddleware):
         key = context_key(bot_id, user_id, chat_id, fsm_keys)
         known = express.lookup(key, roll[0]) if remembered else None
         if known is not None:
-            prefetched = uow.handle_remembered(
+            return uow.handle_remembered(
                 bot_id, update_id, user_id=user_id, chat_id=chat_id, fsm_keys=fsm_keys,
                 roll=roll, prefetched=known[0], head=known[1],
             )  # fmt: skip
-            if prefetched is not None:
-                return prefetched
         if not remembered:
             express.forget(key)  # changed: whatever the read below finds, not these
         prefetched = await uow.peek_update(

@@ -193,16 +193,17 @@ class UnitOfWork:
     def handle_remembered(
         self, bot_id: int, update_id: int, *, user_id: int | None, chat_id: int | None,
         fsm_keys: Sequence[str], roll: tuple[int, str], prefetched: Prefetched, head: LogHead,
-    ) -> Prefetched | None:  # fmt: skip
+    ) -> Prefetched:  # fmt: skip
         """``peek_update`` without its read: the rows an earlier update of the same sender and
         chat read (``prefetched``, with their stamp) and the log's head after this process's
         last append in the chat — a /r in one round trip, its append (``RollRepo.append``)
         checking both. Whatever changed since, the append writes nothing: a moved head takes
         the locked path, changed rows raise ``StaleContext`` (as does the claim of a unit that
-        writes anything first). None when the head cannot take the roll (``peek_update``)."""
+        writes anything first)."""
         assert prefetched.stamp is not None
-        if not self.rolls.remember_unlocked(*roll, head):
-            return None
+        # a head remembered after an append always has its epoch (``RollRepo._chained``)
+        taken = self.rolls.remember_unlocked(*roll, head)
+        assert taken
         self._unclaimed = (bot_id, update_id)
         self._stamp = Stamp(user_id, chat_id, fsm_keys, prefetched.stamp)
         return prefetched
