@@ -235,6 +235,7 @@ async def _latency(emu: BotAPIEmulator, rate: int, seconds: float, users: range)
         await emu.wait_for(lambda: len(replied) >= total, timeout=120)
     finally:
         unsubscribe()
+        flushed = flushes.summary()  # stopped however the run ended
     latencies = sorted(
         (replied[(uid, mid)] - at) * 1000 for uid, mid, at in sent if (uid, mid) in replied
     )
@@ -244,7 +245,7 @@ async def _latency(emu: BotAPIEmulator, rate: int, seconds: float, users: range)
         "p50_ms": round(statistics.median(latencies), 1),
         "p99_ms": round(latencies[int(len(latencies) * 0.99) - 1], 1),
         "cpu_steal_percent": steal.percent(),
-        **flushes.summary(),
+        **flushed,
     }
 
 
