@@ -314,3 +314,14 @@ async def test_the_stamp_changes_with_each_row_and_only_then(clean_db: AsyncEngi
         "VALUES (5, 'fate', 'X', 1, 'UTC')",
     )
     assert await _stamp(engine, keys) == stamps[-1]
+
+
+async def test_the_stamp_is_plpgsql_so_its_plan_is_kept(clean_db: AsyncEngine) -> None:
+    """Every remembered /r calls the stamp. As a SQL function with subqueries PostgreSQL planned
+    it again on every call (twice the server's CPU of the whole append; migration 0015)."""
+    language = await _sql(
+        clean_db,
+        "SELECT l.lanname FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang "
+        "WHERE p.proname = 'roll_context_stamp'",
+    )
+    assert language == "plpgsql"
