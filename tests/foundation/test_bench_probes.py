@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import time
 
 from bench.e2e_bench import _DiskFlushes, _Steal
+from bench.scale_bench import _cpu_seconds
 
 
 def test_the_disk_flush_probe_times_flushes_while_a_section_runs() -> None:
@@ -37,3 +41,15 @@ def test_the_steal_probe_gives_a_share_or_nothing() -> None:
     time.sleep(0.05)
     percent = steal.percent()
     assert percent is None or 0.0 <= percent <= 100.0
+
+
+def test_cpu_of_a_process_counts_its_ended_children_when_asked() -> None:
+    """The scale-out bench sums Postgres's CPU over its processes: a backend that ended meanwhile
+    must still count (the postmaster holds it as its reaped children's CPU)."""
+    before = _cpu_seconds(os.getpid(), reaped=True)
+    own_before = _cpu_seconds(os.getpid())
+    burn = "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.3: pass"
+    subprocess.run([sys.executable, "-c", burn], check=True)  # ended and waited for
+    assert _cpu_seconds(os.getpid(), reaped=True) - before >= 0.25
+    assert _cpu_seconds(os.getpid()) - own_before < 0.25  # not the process's own
+    assert _cpu_seconds(2**22 + 12345) == 0.0  # no such process
