@@ -11,11 +11,11 @@ NULL chat failed every update that was not a roll. So the function itself return
 a NULL chat, whatever plan calls it.
 """
 
-import importlib.util
 from collections.abc import Sequence
-from pathlib import Path
 
 from alembic import op
+
+from db.migration_history import earlier_definition
 
 revision: str = "0012"
 down_revision: str | None = "0011"
@@ -30,14 +30,7 @@ _GUARD = """BEGIN
 
 
 def _previous() -> str:
-    """0011's definition (migration files are not a package: loaded by path)."""
-    path = Path(__file__).with_name("0011_roll_log_head.py")
-    spec = importlib.util.spec_from_file_location("roll_log_head_0011", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    definition: str = module.HEAD_FUNCTION
-    return definition.replace("CREATE FUNCTION", "CREATE OR REPLACE FUNCTION", 1)
+    return earlier_definition("0011_roll_log_head.py", "HEAD_FUNCTION")
 
 
 def upgrade() -> None:

@@ -15,11 +15,11 @@ Same arguments, result and snapshot: a non-volatile PL/pgSQL function runs in th
 the statement calling it, as the SQL function did.
 """
 
-import importlib.util
 from collections.abc import Sequence
-from pathlib import Path
 
 from alembic import op
+
+from db.migration_history import earlier_definition
 
 revision: str = "0015"
 down_revision: str | None = "0014"
@@ -45,14 +45,7 @@ $$
 
 
 def _previous() -> str:
-    """0014's definition (migration files are not a package: loaded by path)."""
-    path = Path(__file__).with_name("0014_roll_context_stamp.py")
-    spec = importlib.util.spec_from_file_location("roll_context_stamp_0014", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    definition: str = module.STAMP_FUNCTION
-    return definition.replace("CREATE FUNCTION", "CREATE OR REPLACE FUNCTION", 1)
+    return earlier_definition("0014_roll_context_stamp.py", "STAMP_FUNCTION")
 
 
 def upgrade() -> None:
