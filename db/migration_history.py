@@ -7,14 +7,14 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-VERSIONS = Path(__file__).with_name("migrations") / "versions"
+from db.database import MIGRATIONS_DIR
 
 
 def earlier_definition(filename: str, constant: str) -> str:
     """The SQL ``constant`` of the migration ``filename``, as ``CREATE OR REPLACE``: run again,
     it puts the earlier definition back over a later one."""
-    spec = importlib.util.spec_from_file_location(f"migration_{Path(filename).stem}",
-                                                  VERSIONS / filename)  # fmt: skip
+    path = MIGRATIONS_DIR / "versions" / filename
+    spec = importlib.util.spec_from_file_location(f"migration_{Path(filename).stem}", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
