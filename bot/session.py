@@ -31,6 +31,8 @@ from aiogram.methods.base import TelegramType
 from aiogram.types import TelegramObject
 from aiohttp import ClientError
 
+from bot.edge import clean_response
+
 _JSON = {"Content-Type": "application/json"}
 
 
@@ -42,6 +44,8 @@ class BotSession(AiohttpSession):
         # The text of the getUpdates response last received, for the polling inbox: its
         # loop clears it before each call, so a value here is always that call's.
         self.polled: str | None = None
+        # The ids of the polled updates whose text was cleaned (``bot/edge.py``).
+        self.cleaned: set[int] = set()
 
     async def make_request(
         self, bot: Bot, method: TelegramMethod[TelegramType], timeout: int | None = None
@@ -58,6 +62,9 @@ class BotSession(AiohttpSession):
             ) as resp:
                 raw_result = await resp.text()
                 if isinstance(method, GetUpdates):
+                    # Text the database cannot hold is cleaned here, before anything parses
+                    # or stores it: a regex scan when there is none.
+                    raw_result, self.cleaned = clean_response(raw_result)
                     self.polled = raw_result
         except TimeoutError as e:
             raise TelegramNetworkError(method=method, message="Request timeout error") from e

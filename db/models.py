@@ -18,6 +18,7 @@ from sqlalchemy import (
     Integer,
     LargeBinary,
     String,
+    Text,
     UniqueConstraint,
     func,
     text,
@@ -90,6 +91,24 @@ class UpdateInbox(SQLModel, table=True):
     update_id: int = Field(sa_column=Column(BigInteger, primary_key=True, autoincrement=False))
     payload: dict[str, Any] = Field(sa_column=Column(JSONB, nullable=False))
     received_at: datetime = _created()
+
+
+class UpdateDeadLetter(SQLModel, table=True):
+    """An update set aside: it could not be stored, or its handling failed three times. The
+    payload is the update's JSON text, ASCII-escaped (lossless: ``text`` holds what ``jsonb``
+    refuses); ``python -m bot.dead_letters`` lists and replays them."""
+
+    __tablename__ = "update_dead_letters"
+
+    bot_id: int = Field(sa_column=Column(BigInteger, primary_key=True, autoincrement=False))
+    update_id: int = Field(sa_column=Column(BigInteger, primary_key=True, autoincrement=False))
+    payload: str = Field(sa_column=Column(Text, nullable=False))
+    error: str = Field(sa_column=Column(Text, nullable=False))
+    attempts: int = Field(default=1)
+    failed_at: datetime = _created()
+    replayed_at: datetime | None = Field(
+        default=None, sa_column=Column(DateTime(timezone=True), nullable=True)
+    )
 
 
 class FsmRecord(SQLModel, table=True):

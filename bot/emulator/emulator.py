@@ -54,6 +54,11 @@ class BotAPIEmulator:
         # webhook mode: POSTs the queued updates while a webhook is set (bot/emulator/webhook.py)
         self.webhook_pusher = WebhookPusher(self._state)
 
+    def continue_numbering(self, last_update_id: int) -> None:
+        """Number updates after ``last_update_id``, as Telegram numbers them after the bot's
+        last update (a sandbox started again on its earlier database)."""
+        self._state.queue.continue_after(last_update_id)
+
     # lifecycle ------------------------------------------------------------------------
     @property
     def base_url(self) -> str:

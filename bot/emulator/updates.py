@@ -48,6 +48,10 @@ class UpdateQueue:
     def __len__(self) -> int:
         return len(self._items)
 
+    def continue_after(self, update_id: int) -> None:
+        """Number the next update after ``update_id`` (a sandbox restarted on its database)."""
+        self._next_id = max(self._next_id, update_id + 1)
+
     def put(self, update: dict[str, Any]) -> int:
         if "update_id" not in update:
             update = {"update_id": self._next_id, **update}

@@ -7,6 +7,7 @@ from typing import Any
 
 import asyncpg
 from sqlalchemy import delete, text
+from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -34,9 +35,16 @@ class Prefetched:
 # The claim and, in the same round trip, the rows nearly every update reads next. Literal SQL:
 # building this as an ORM statement and loading four entities per update was the largest CPU
 # cost on the update path.
+# A claim older than Telegram's redelivery window (24 hours) was an earlier update that
+# carried the same id (Telegram picks a random id after a week without updates; a restarted
+# sandbox numbered from 1 again): it is taken over, never swallows the new one. The same
+# window in ``roll_append_claimed`` (migration 0016) and wherever a claim is looked up.
+CLAIM_WINDOW = "interval '26 hours'"
+_LIVE_CLAIM = f"p.processed_at > now() - {CLAIM_WINDOW}"
 _CLAIM_CTE = (
     "WITH claim AS (INSERT INTO processed_updates (bot_id, update_id) VALUES (:bot, :upd) "
-    "ON CONFLICT (bot_id, update_id) DO NOTHING RETURNING update_id), "
+    "ON CONFLICT (bot_id, update_id) DO UPDATE SET processed_at = now() "
+    f"WHERE processed_updates.processed_at < now() - {CLAIM_WINDOW} RETURNING update_id), "
     # out of the inbox with the same commit as its effects (see bot/polling.py)
     "unboxed AS (DELETE FROM update_inbox WHERE bot_id = :bot AND update_id = :upd) "
 )
@@ -98,7 +106,7 @@ _STAMP = "roll_context_stamp($3::bigint, $4::bigint, $5::text[])"
 # remember its rows (``UnitOfWork.peek_update``; then ``bot/express.py``).
 _PEEK_WITH_CONTEXT = _context(
     "(SELECT EXISTS (SELECT 1 FROM processed_updates p WHERE p.bot_id = $1 "
-    "AND p.update_id = $2) AS done) one",
+    f"AND p.update_id = $2 AND {_LIVE_CLAIM}) AS done) one",
     "roll_log_peek",
     f", one.done, {_STAMP} AS stamp",
 )
@@ -205,9 +213,10 @@ class ProcessedUpdateRepo:
         return int(result.rowcount or 0)  # type: ignore[attr-defined]
 
 
-# --- the long-polling inbox (bot/polling.py) -------------------------------------------------
-# Plain SQL on a connection of their own, outside any unit of work: the inbox is written before
-# Telegram is told the batch arrived, and read once at start.
+# --- the long-polling inbox (bot/polling.py) and the dead letters ----------------------------
+# Plain SQL on the small autocommit engine, outside any unit of work: the inbox is written
+# before Telegram is told the batch arrived; each statement below stands alone (what must
+# happen together is one statement).
 
 _STASH = (
     "INSERT INTO update_inbox (bot_id, update_id, payload) "
@@ -217,13 +226,78 @@ _STASH = (
 STASH = text(_STASH.format("CAST(:batch AS jsonb)"))  # a JSON array of updates
 # the text of a getUpdates response ({"ok": true, "result": [updates]}), as Telegram sent it
 STASH_POLLED = text(_STASH.format("CAST(:response AS jsonb) -> 'result'"))
-UNFINISHED = text(
-    "SELECT payload FROM update_inbox i WHERE bot_id = :bot AND received_at > now() - "
-    "make_interval(secs => :max_age) AND NOT EXISTS (SELECT 1 FROM processed_updates p "
-    "WHERE p.bot_id = i.bot_id AND p.update_id = i.update_id) ORDER BY update_id"
+_LIVE = (
+    "EXISTS (SELECT 1 FROM processed_updates p WHERE p.bot_id = i.bot_id "
+    f"AND p.update_id = i.update_id AND {_LIVE_CLAIM})"
 )
-DROP_DONE = text(
-    "DELETE FROM update_inbox i WHERE bot_id = :bot AND (received_at <= now() - "
-    "make_interval(secs => :max_age) OR EXISTS (SELECT 1 FROM processed_updates p "
-    "WHERE p.bot_id = i.bot_id AND p.update_id = i.update_id))"
+# Updates waiting in the inbox, oldest first, but for those this process is handling now.
+WAITING = text(
+    "SELECT payload FROM update_inbox i WHERE bot_id = :bot "
+    f"AND NOT {_LIVE} AND NOT (update_id = ANY(CAST(:busy AS bigint[]))) "
+    "ORDER BY update_id LIMIT :limit"
 )
+DROP_DONE = text(f"DELETE FROM update_inbox i WHERE bot_id = :bot AND {_LIVE}")
+# Nothing leaves the inbox unsaid: what waited past the replay window is parked, not dropped.
+EXPIRE = text(
+    "WITH gone AS (DELETE FROM update_inbox i WHERE bot_id = :bot AND received_at <= now() - "
+    f"make_interval(secs => :max_age) AND NOT {_LIVE} RETURNING bot_id, update_id, payload) "
+    "INSERT INTO update_dead_letters (bot_id, update_id, payload, error) "
+    "SELECT bot_id, update_id, payload::text, :error FROM gone "
+    "ON CONFLICT (bot_id, update_id) DO NOTHING"
+)
+DEPTH = text(
+    "SELECT count(*), coalesce(extract(epoch FROM now() - min(received_at)), 0) "
+    "FROM update_inbox WHERE bot_id = :bot"
+)
+# Set an update aside, closed: its claim (a redelivery is skipped; an old claim of the same id
+# is taken over) and out of the inbox, in the one statement that parks it.
+PARK = text(
+    "WITH dead AS (INSERT INTO update_dead_letters (bot_id, update_id, payload, error) "
+    "VALUES (:bot, :upd, :payload, :error) ON CONFLICT (bot_id, update_id) DO UPDATE SET "
+    "payload = excluded.payload, error = excluded.error, "
+    "attempts = update_dead_letters.attempts + 1, failed_at = now(), replayed_at = NULL "
+    "RETURNING 1), "
+    "claim AS (INSERT INTO processed_updates (bot_id, update_id) VALUES (:bot, :upd) "
+    "ON CONFLICT (bot_id, update_id) DO UPDATE SET processed_at = now() RETURNING 1), "
+    "unboxed AS (DELETE FROM update_inbox WHERE bot_id = :bot AND update_id = :upd "
+    "RETURNING 1) "
+    "SELECT (SELECT count(*) FROM dead) + (SELECT count(*) FROM claim) "
+    "+ (SELECT count(*) FROM unboxed)"
+)
+DEAD_LETTERS = text(
+    "SELECT update_id, attempts, failed_at, replayed_at, error, length(payload) AS size "
+    "FROM update_dead_letters WHERE bot_id = :bot "
+    "AND (replayed_at IS NULL OR :all) ORDER BY failed_at DESC LIMIT :limit"
+)
+DEAD_LETTER_COUNT = text(
+    "SELECT count(*) FROM update_dead_letters WHERE bot_id = :bot AND replayed_at IS NULL"
+)
+DEAD_LETTER = text(
+    "SELECT payload FROM update_dead_letters WHERE bot_id = :bot AND update_id = :upd "
+    "AND replayed_at IS NULL FOR UPDATE"
+)
+# A replay: the update goes back to the inbox (a running bot handles it within seconds), its
+# claim is forgotten, the letter is marked. Run in one transaction with DEAD_LETTER.
+REPLAY = text(
+    "WITH marked AS (UPDATE update_dead_letters SET replayed_at = now() "
+    "WHERE bot_id = :bot AND update_id = :upd RETURNING 1), "
+    "unclaimed AS (DELETE FROM processed_updates WHERE bot_id = :bot AND update_id = :upd "
+    "RETURNING 1) "
+    "INSERT INTO update_inbox (bot_id, update_id, payload) "
+    "VALUES (:bot, :upd, CAST(:payload AS jsonb)) "
+    "ON CONFLICT (bot_id, update_id) DO UPDATE SET payload = excluded.payload, "
+    "received_at = now()"
+)
+
+_LAST_ID = text(
+    "SELECT greatest((SELECT max(update_id) FROM processed_updates WHERE bot_id = :bot), "
+    "(SELECT max(update_id) FROM update_inbox WHERE bot_id = :bot), "
+    "(SELECT max(update_id) FROM update_dead_letters WHERE bot_id = :bot))"
+)
+
+
+async def last_update_id(engine: AsyncEngine, bot_id: int) -> int:
+    """The highest update id the bot has seen (0 for none)."""
+    async with engine.connect() as conn:
+        value = (await conn.execute(_LAST_ID, {"bot": bot_id})).scalar_one()
+    return int(value or 0)
