@@ -20,11 +20,14 @@ from bot.config import Settings
 from bot.factory import create_bot, create_dispatcher
 from bot.i18n import I18n
 from bot.leader import PollingLock
+from bot.metrics import Metrics, serve_metrics
 from bot.middlewares import InFlightMiddleware
 from bot.outbound import Limits
+from bot.polling import METRICS, QUEUES, FairQueues
 from bot.scheduler import setup_scheduler
 from bot.webhook import create_webhook_app, webhook_path
 from db.database import EmbeddedPostgres, create_engine, create_session_factory, migrate
+from db.repositories.updates import last_update_id
 from db.uow import UnitOfWork
 
 logger = logging.getLogger(__name__)
@@ -35,7 +38,8 @@ SHUTDOWN_GRACE_SECONDS = 30.0
 # waits for a second connection of the pool it already holds one of (that deadlocked a burst).
 UPDATE_CONCURRENCY = 16
 FSM_POOL = 8  # FSM reads and writes are single short statements
-PROCESSED_UPDATES_KEPT = timedelta(days=7)
+PROCESSED_UPDATES_KEPT = timedelta(days=2)  # the claim ignores those older than 26 hours
+HOUSEKEEPING = "housekeeping"  # workflow data: the pruning task
 
 
 @dataclass
@@ -91,6 +95,27 @@ class BotRuntime:
 async def _on_shutdown(dispatcher: Dispatcher) -> None:
     in_flight: InFlightMiddleware = dispatcher["in_flight"]
     await in_flight.wait_idle(SHUTDOWN_GRACE_SECONDS)
+    queues: FairQueues | None = dispatcher.workflow_data.pop(QUEUES, None)
+    if queues is not None:
+        await queues.cancel_running()
+    housekeeping: asyncio.Task[None] | None = dispatcher.workflow_data.pop(HOUSEKEEPING, None)
+    if housekeeping is not None:
+        housekeeping.cancel()
+
+
+async def _housekeeping(factory: Any, every: float = 3600.0) -> None:
+    """Forget old processed-update claims now and every hour while running (a process that
+    runs for weeks must not keep them all; the claim itself ignores those past Telegram's
+    redelivery window, so this is only about space)."""
+    while True:
+        try:
+            async with UnitOfWork(factory) as uow:
+                pruned = await uow.updates.prune(PROCESSED_UPDATES_KEPT)
+                await uow.commit()
+            logger.info("forgot %d old processed-update records", pruned)
+        except Exception as error:  # the database may be away: next hour, then
+            logger.warning("housekeeping: %s", error)
+        await asyncio.sleep(every)
 
 
 async def _on_startup(bot: Bot, dispatcher: Dispatcher) -> None:
@@ -106,10 +131,7 @@ async def _on_startup(bot: Bot, dispatcher: Dispatcher) -> None:
             drop_pending_updates=False,
         )
     await register_commands(bot, dispatcher["i18n"])
-    async with UnitOfWork(dispatcher["session_factory"]) as uow:
-        pruned = await uow.updates.prune(PROCESSED_UPDATES_KEPT)
-        await uow.commit()
-    logger.info("forgot %d old processed-update records", pruned)
+    dispatcher[HOUSEKEEPING] = asyncio.create_task(_housekeeping(dispatcher["session_factory"]))
     me = await bot.get_me()
     logger.info("bot @%s is up", me.username)
 
@@ -123,6 +145,7 @@ def build_runtime(
     limits: Limits | None = None,
 ) -> BotRuntime:
     i18n = I18n(settings.default_locale.value)
+    metrics = Metrics()
     # Updates get pools of their own (the FSM's apart from the units of work: an update holds
     # its unit of work while aiogram-dialog reads the FSM, so one shared pool could deadlock),
     # without pre-ping: a ping costs three round trips per checkout (BEGIN; ; ROLLBACK). A
@@ -140,12 +163,13 @@ def build_runtime(
         isolation_level="AUTOCOMMIT",
     )  # fmt: skip
     dp = create_dispatcher(
-        fsm_engine=fsm_engine, session_factory=create_session_factory(update_engine), i18n=i18n
-    )
+        fsm_engine=fsm_engine, session_factory=create_session_factory(update_engine), i18n=i18n,
+        metrics=metrics,
+    )  # fmt: skip
     dp["session_factory"] = create_session_factory(engine)
     dp.startup.register(_on_startup)
     dp.shutdown.register(_on_shutdown)
-    bot = create_bot(token, api_url=api_url, limits=limits)
+    bot = create_bot(token, api_url=api_url, limits=limits, metrics=metrics)
     # Scheduled milestones: one leader among all processes (advisory lock), hooked to the
     # dispatcher's startup/shutdown, so polling, webhook and sandbox modes all get it.
     setup_scheduler(dp, engine=engine, bot=bot, i18n=i18n)
@@ -190,7 +214,16 @@ async def run(settings: Settings, *, stdin: TextIO, stdout: TextIO) -> None:
             if settings.webhook:
                 await serve_webhook(runtime, settings)
             else:
-                await runtime.run_until_stopped()
+                metrics = None
+                if settings.metrics_listen is not None:
+                    metrics = await serve_metrics(
+                        runtime.dispatcher[METRICS], settings.metrics_listen
+                    )
+                try:
+                    await runtime.run_until_stopped()
+                finally:
+                    if metrics is not None:
+                        await metrics.cleanup()
         else:
             await _run_sandbox(settings, engine, stdin=stdin, stdout=stdout)
     finally:
@@ -204,9 +237,11 @@ async def serve_webhook(runtime: BotRuntime, settings: Settings) -> None:
     assert settings.webhook_url is not None
     secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
     runtime.dispatcher["webhook"] = (settings.webhook_url, secret)
+    assert secret is not None  # Settings refuse webhook mode without it
     app = create_webhook_app(
-        runtime.dispatcher, runtime.bot, path=webhook_path(settings.webhook_url), secret=secret
-    )
+        runtime.dispatcher, runtime.bot, path=webhook_path(settings.webhook_url), secret=secret,
+        metrics=settings.metrics_listen is not None,
+    )  # fmt: skip
     host, _, port = settings.webhook_listen.rpartition(":")
     runner = web.AppRunner(app)
     await runner.setup()
@@ -230,6 +265,9 @@ async def _run_sandbox(
     from bot.sandbox import run_sandbox
 
     emulator = BotAPIEmulator()
+    # Numbering goes on from the last run's: updates numbered from 1 again would meet that
+    # run's claims (Telegram's own ids only grow, but after a week without updates).
+    emulator.continue_numbering(await last_update_id(engine, emulator.bot_id))
     base_url = await emulator.start(host="127.0.0.1", port=0)
     logger.info("sandbox: Bot API emulator on %s", base_url)
     runtime = build_runtime(

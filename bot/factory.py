@@ -15,6 +15,7 @@ import handlers
 from bot.express import ExpressCache
 from bot.fsm_storage import PostgresStorage
 from bot.i18n import I18n
+from bot.metrics import Metrics
 from bot.middlewares import (
     ContextMiddleware,
     InFlightMiddleware,
@@ -22,12 +23,17 @@ from bot.middlewares import (
     UnitOfWorkMiddleware,
 )
 from bot.outbound import Limits, OutboundLimiter, ResilienceMiddleware
-from bot.polling import INBOX_ENGINE, InboxDispatcher
+from bot.polling import INBOX_ENGINE, METRICS, InboxDispatcher
+from bot.replay import ReplayGuard
+from bot.runner import UpdateRunner
 from bot.session import BotSession
 from handlers.dice import roll_hint
 
 
-def create_bot(token: str, *, api_url: str | None, limits: Limits | None = None) -> Bot:
+def create_bot(
+    token: str, *, api_url: str | None, limits: Limits | None = None,
+    metrics: Metrics | None = None,
+) -> Bot:  # fmt: skip
     session = BotSession(api=TelegramAPIServer.from_base(api_url)) if api_url else BotSession()
     bot = Bot(
         token=token,
@@ -40,7 +46,10 @@ def create_bot(token: str, *, api_url: str | None, limits: Limits | None = None)
             allow_sending_without_reply=True,
         ),
     )
-    bot.session.middleware(ResilienceMiddleware(OutboundLimiter(limits or Limits())))
+    # Outermost: a call an earlier attempt of the same update made is not made again
+    # (bot/replay.py), nor paced.
+    bot.session.middleware(ReplayGuard())
+    bot.session.middleware(ResilienceMiddleware(OutboundLimiter(limits or Limits()), metrics))
     return bot
 
 
@@ -49,6 +58,7 @@ def create_dispatcher(
     fsm_engine: AsyncEngine,
     session_factory: async_sessionmaker[AsyncSession],
     i18n: I18n,
+    metrics: Metrics | None = None,
 ) -> Dispatcher:
     # One update at a time per chat and user (wizard steps must not overtake each other);
     # different users and chats still run concurrently.
@@ -61,6 +71,9 @@ def create_dispatcher(
     in_flight = InFlightMiddleware()
     dp.update.outer_middleware(in_flight)
     dp.update.outer_middleware(IsolationMiddleware(dp.fsm))
+    # Inside the chat's lock (a retry keeps the chat's order), around the unit of work.
+    metrics = metrics or Metrics()
+    dp.update.outer_middleware(UpdateRunner(fsm_engine, i18n, metrics))
     dp.update.outer_middleware(
         UnitOfWorkMiddleware(session_factory, storage, roll_hint=roll_hint, express=ExpressCache())
     )
@@ -73,6 +86,7 @@ def create_dispatcher(
     # error middleware reads it for an update that failed before, e.g. in its claim.
     dp["fsm_storage"] = storage
     dp[INBOX_ENGINE] = fsm_engine  # autocommit, small: one INSERT per polled batch
+    dp[METRICS] = metrics
     dp["in_flight"] = in_flight
     dp.include_routers(*handlers.routers())  # aiogram-dialog is mounted inside them
     return dp

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from io import BytesIO
 from pathlib import Path
+from typing import Any
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -92,6 +93,14 @@ def locale_from_language_code(code: str | None, default: str) -> str:
         if base in SUPPORTED:
             return base
     return default
+
+
+def update_locale(update: Any, default: str) -> str:
+    """The locale of an update's sender, from the update alone (no database): for words said
+    where the update's own context is not at hand (errors, faults, parking)."""
+    source = update.callback_query or update.message
+    user = source.from_user if source is not None else None
+    return locale_from_language_code(user.language_code if user else None, default)
 
 
 def resolve_locale(

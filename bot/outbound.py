@@ -33,6 +33,8 @@ from aiogram.exceptions import (
 from aiogram.methods import GetUpdates, TelegramMethod
 from aiogram.methods.base import Response, TelegramType
 
+from bot.metrics import Metrics
+
 logger = logging.getLogger(__name__)
 
 Clock = Callable[[], float]
@@ -45,9 +47,11 @@ class Limits:
     chat_per_second: float = 1.0
     group_per_minute: int = 20
     global_per_second: int = 30
-    max_retries: int = 6
+    # 5xx and network errors: 0.5, 1, 2, 4, then every 5 s — about 30 s in all, and a call
+    # goes out within 5 s of Telegram's return (``bot/runner.py`` rides out what is left)
+    max_retries: int = 9
     backoff_base: float = 0.5
-    backoff_cap: float = 30.0
+    backoff_cap: float = 5.0
 
 
 @dataclass
@@ -118,8 +122,9 @@ def _chat_of(method: TelegramMethod[Any]) -> int | str | None:
 
 
 class ResilienceMiddleware(BaseRequestMiddleware):
-    def __init__(self, limiter: OutboundLimiter) -> None:
+    def __init__(self, limiter: OutboundLimiter, metrics: Metrics | None = None) -> None:
         self.limiter = limiter
+        self._metrics = metrics
 
     async def __call__(
         self,
@@ -150,11 +155,17 @@ class ResilienceMiddleware(BaseRequestMiddleware):
             try:
                 return await make_request(bot, method)
             except TelegramRetryAfter as error:
+                if self._metrics is not None:
+                    self._metrics.telegram_errors.labels("429").inc()
+                    self._metrics.telegram_waits.inc(error.retry_after)
                 if attempt == limits.max_retries:
                     raise
                 logger.warning("429 on %s: waiting %ss", type(method).__name__, error.retry_after)
                 await asyncio.sleep(error.retry_after)
             except (TelegramServerError, TelegramNetworkError) as error:
+                if self._metrics is not None:
+                    code = "0" if isinstance(error, TelegramNetworkError) else "5xx"
+                    self._metrics.telegram_errors.labels(code).inc()
                 if attempt == limits.max_retries:
                     raise
                 delay = min(limits.backoff_cap, limits.backoff_base * 2**attempt)

@@ -127,6 +127,14 @@ class UnitOfWork:
     ) -> None:
         try:
             if exc_type is not None:
+                # A connection the server dropped is not pooled again: the next unit would
+                # meet it dead (a /r with remembered rows runs no statement before its
+                # append, so no first-statement check would catch it).
+                if self._connection is not None and not self._connection.closed:
+                    try:
+                        await self._drop_if_closed()
+                    except Exception:  # checking a broken connection may itself fail
+                        await self.connection.invalidate()
                 await self._roll_back()
         finally:
             try:

@@ -9,7 +9,8 @@ from aiogram.exceptions import TelegramAPIError
 from aiogram.types import ErrorEvent, Update
 from aiogram_dialog.api.exceptions import OutdatedIntent, UnknownIntent
 
-from bot.i18n import I18n, locale_from_language_code
+from bot.i18n import I18n, update_locale
+from bot.runner import Parked
 from bot.webhook import UpdateFailure
 
 logger = logging.getLogger(__name__)
@@ -24,14 +25,16 @@ async def on_error(
         logger.info("update %s: stale or foreign wizard button", update.update_id)
         await _answer_stale(update, i18n)
         return True
-    logger.error(
-        "update %s failed: %r", update.update_id, event.exception, exc_info=event.exception
-    )
-    if update_failure is not None:
+    parked = isinstance(event.exception, Parked)
+    if not parked:
+        logger.error(
+            "update %s failed: %r", update.update_id, event.exception, exc_info=event.exception
+        )
+    if update_failure is not None and not parked:
         # Webhook mode: answer 500 so Telegram delivers the update again (nothing was kept).
         update_failure.failed = True
         return True
-    t = i18n.translator(_locale_of(update, i18n.default_locale))
+    t = i18n.translator(update_locale(update, i18n.default_locale))
     text = t("Sorry, something went wrong. Please try again; if it keeps happening, tell the GM.")
     try:
         if update.callback_query is not None:
@@ -47,17 +50,11 @@ async def _answer_stale(update: Update, i18n: I18n) -> None:
     query = update.callback_query
     if query is None:
         return
-    t = i18n.translator(_locale_of(update, i18n.default_locale))
+    t = i18n.translator(update_locale(update, i18n.default_locale))
     try:
         await query.answer(t("This button is not yours or no longer active."), show_alert=True)
     except TelegramAPIError:
         logger.info("could not answer a stale button in update %s", update.update_id)
-
-
-def _locale_of(update: Update, default: str) -> str:
-    source = update.callback_query or update.message
-    user = source.from_user if source is not None else None
-    return locale_from_language_code(user.language_code if user else None, default)
 
 
 def create_router() -> Router:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from datetime import timedelta
+from types import SimpleNamespace
 
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -61,6 +62,7 @@ async def test_a_polled_batch_goes_to_the_inbox_as_it_came(clean_db: AsyncEngine
     parsed updates."""
     from aiogram.types import Update
 
+    from bot.i18n import I18n
     from bot.polling import _stash
 
     sent = [
@@ -70,8 +72,10 @@ async def test_a_polled_batch_goes_to_the_inbox_as_it_came(clean_db: AsyncEngine
                                       "chat": {"id": 5, "type": "private"}}},
     ]  # fmt: skip
     updates = [Update.model_validate(u) for u in sent]
-    await _stash(clean_db, 1, updates, json.dumps({"ok": True, "result": sent}))
-    await _stash(clean_db, 2, updates, None)
+    i18n = I18n("ru")
+    first, second = SimpleNamespace(id=1), SimpleNamespace(id=2)  # two bots' inboxes
+    await _stash(clean_db, first, updates, json.dumps({"ok": True, "result": sent}), i18n)  # type: ignore[arg-type]
+    await _stash(clean_db, second, updates, None, i18n)  # type: ignore[arg-type]
     async with clean_db.connect() as conn:
         rows = (
             await conn.execute(
