@@ -6,13 +6,19 @@ import asyncio
 import logging
 import sys
 
+from pydantic import ValidationError
+
 from bot.app import run
 from bot.config import load_settings, setup_logging
 from bot.leader import AlreadyPolling
 
 
 def main() -> None:
-    settings = load_settings()
+    try:
+        settings = load_settings()
+    except ValidationError as invalid:
+        sys.stderr.write(f"not starting: the configuration is invalid\n{invalid}\n")
+        sys.exit(2)
     setup_logging(settings.log_level, to_stderr_only=settings.sandbox)
     try:
         asyncio.run(run(settings, stdin=sys.stdin, stdout=sys.stdout))

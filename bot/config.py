@@ -10,7 +10,7 @@ import sys
 from enum import StrEnum
 from pathlib import Path
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -40,6 +40,9 @@ class Settings(BaseSettings):
     webhook_url: str | None = Field(default=None, alias="WEBHOOK_URL")
     webhook_secret: SecretStr | None = Field(default=None, alias="WEBHOOK_SECRET")
     webhook_listen: str = Field(default="0.0.0.0:8080", alias="WEBHOOK_LISTEN")
+    # Prometheus metrics: off unless set (``host:port``; polling mode serves them there, on
+    # loopback as a rule; webhook mode serves them on the webhook server when set to "webhook")
+    metrics_listen: str | None = Field(default=None, alias="METRICS_LISTEN")
 
     @field_validator(
         "bot_token",
@@ -47,12 +50,23 @@ class Settings(BaseSettings):
         "telegram_api_url",
         "webhook_url",
         "webhook_secret",
+        "metrics_listen",
         mode="before",
     )
     @classmethod
     def _empty_is_none(cls, value: object) -> object:
         # An empty variable in .env or compose means "not set", not "the empty string".
         return None if value == "" else value
+
+    @model_validator(mode="after")
+    def _webhook_needs_secret(self) -> Settings:
+        # Without the secret anyone who finds the URL can post updates as any user.
+        if self.webhook and self.webhook_secret is None:
+            raise ValueError(
+                "WEBHOOK_SECRET is required in webhook mode (WEBHOOK_URL set): 1-256 "
+                "characters of A-Z a-z 0-9 _ -, the same for every worker"
+            )
+        return self
 
     @property
     def sandbox(self) -> bool:

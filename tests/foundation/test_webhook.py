@@ -1,5 +1,7 @@
-"""Webhook mode: the secret header is required, a failed update answers 500 (Telegram will
-deliver it again) and keeps nothing, and a redelivered update has one effect."""
+"""Webhook mode: the secret is required (to start, and in every request's header), a body that
+is not an update answers 400, an update that keeps failing is parked and answered 200 (the
+runner's retries are in tests/foundation/test_db_faults.py), and a redelivered update has one
+effect."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from typing import Any
 
 import aiohttp
 import pytest
-from aiogram import F, Router
+from aiogram import Bot, Dispatcher, F, Router
 from aiogram.types import Message
 from aiohttp import web
 from sqlalchemy import text
@@ -103,8 +105,45 @@ async def test_webhook_secret_failures_and_redelivery(hook: tuple[str, Harness])
     assert len(emu.bot_messages(1001)) == 1 and await _claims(h) == 1
     assert "Hello, Alice!" in emu.bot_messages(1001)[0].text
 
-    assert await _post(url, _update(11, "/boom"), SECRET) == 500
-    assert await _claims(h) == 1  # the failed update left nothing behind
+    # An update that keeps failing is tried three times, then parked and closed: 200, the
+    # sender gets the apology once, and a redelivery is skipped.
+    assert await _post(url, _update(11, "/boom"), SECRET) == 200
+    assert await _claims(h) == 2
+    assert await _post(url, _update(11, "/boom"), SECRET) == 200
+    apologies = [m for m in emu.bot_messages(1001) if "Sorry" in m.text]
+    assert len(apologies) == 1
+    async with h.engine.connect() as conn:
+        parked = (
+            await conn.execute(text("SELECT update_id, error, payload FROM update_dead_letters"))
+        ).all()
+    assert [(row[0], "kaboom" in row[1], '"/boom"' in row[2]) for row in parked] == [
+        (11, True, True)
+    ]
+
+
+async def test_webhook_refuses_bodies_that_are_not_updates(hook: tuple[str, Harness]) -> None:
+    url, h = hook
+    async with aiohttp.ClientSession() as session:
+        for body in ("{not json", "[1, 2]", '{"update_id": "x"}', '{"no": "id"}'):
+            async with session.post(
+                url, data=body, headers={"X-Telegram-Bot-Api-Secret-Token": SECRET}
+            ) as r:
+                assert r.status == 400, body
+                assert "Traceback" not in await r.text()
+    assert await _claims(h) == 0
+
+
+def test_webhook_mode_refuses_to_start_without_a_secret(database_url: str) -> None:
+    with pytest.raises(ValueError, match="WEBHOOK_SECRET is required"):
+        Settings.model_validate(
+            {
+                "DATABASE_URL": database_url,
+                "BOT_TOKEN": "1:x",
+                "WEBHOOK_URL": "https://b.example/h",
+            }
+        )
+    with pytest.raises(ValueError, match="needs a secret"):
+        create_webhook_app(Dispatcher(), Bot("1:x"), path="/h", secret="")
 
 
 @pytest.fixture
