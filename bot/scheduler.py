@@ -24,6 +24,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
 from aiogram import Bot, Dispatcher
+from apscheduler.events import EVENT_JOB_ERROR, EVENT_JOB_EXECUTED, JobExecutionEvent
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.base import BaseTrigger
 from apscheduler.triggers.cron import CronTrigger
@@ -32,6 +33,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 
 from bot import jobs
 from bot.i18n import I18n
+from bot.metrics import Metrics
 from bot.services import schedules as service
 from db.database import create_session_factory
 from db.repositories.schedules import CHANNEL, ScheduledGame, ScheduleRepo
@@ -130,6 +132,7 @@ class SchedulerLeader:
             engine.url, poolclass=NullPool, connect_args={"server_settings": KEEPALIVES}
         )
         self._context = jobs.JobContext(create_session_factory(engine), bot, i18n, now)
+        self.metrics: Metrics | None = None  # jobs run and failed, when the runtime counts
         self._key = key
         self._retry = retry_interval
         self._sync_interval = sync_interval
@@ -211,12 +214,18 @@ class SchedulerLeader:
             await conn.rollback()
             logger.info("scheduler: idle_session_timeout not supported by this server")
 
+    def _count_job(self, event: JobExecutionEvent) -> None:
+        assert self.metrics is not None
+        self.metrics.jobs.labels("failed" if event.exception else "ok").inc()
+
     async def _lead(self, conn: AsyncConnection) -> None:
         raw = await conn.get_raw_connection()
         driver: Any = raw.driver_connection
         await driver.add_listener(CHANNEL, lambda *_: self._wake.set())
         jobs.install(self._context)
         scheduler = create_scheduler()
+        if self.metrics is not None:
+            scheduler.add_listener(self._count_job, EVENT_JOB_EXECUTED | EVENT_JOB_ERROR)
         scheduler.start()
         self._scheduler = scheduler
         self._signatures = {}
@@ -274,6 +283,7 @@ def setup_scheduler(
     """Run a ``SchedulerLeader`` for as long as the dispatcher runs (its startup and shutdown
     hooks: polling and webhook alike); handlers get it as ``scheduler``."""
     leader = SchedulerLeader(engine, bot, i18n, **options)
+    leader.metrics = dispatcher.get("metrics")
     dispatcher["scheduler"] = leader
     dispatcher.startup.register(_start_leader)
     dispatcher.shutdown.register(_stop_leader)
