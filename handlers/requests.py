@@ -106,6 +106,8 @@ async def press_roll(
         notify(callback_answer, t(refused.reason), alert=True)
         return
     except request_service.RollForPlayer as asked:
+        # the answer says it too; the confirmation is a message with buttons
+        notify(callback_answer, t("Roll for the player? ({name})", name=asked.player))
         await message.reply(
             views.roll_for_question(t, asked.player),
             reply_markup=views.roll_for_keyboard(t, request_id=asked.request.id),

@@ -101,6 +101,8 @@ async def _roll(
             user_id=user.id, user_name=user.name, t=card_t,
         )  # fmt: skip
     except service.RollForPlayer as asked:
+        # the answer says it too; the confirmation is a message with buttons
+        notify(callback_answer, t("Roll for the player? ({name})", name=asked.player))
         d = callback_data
         await message.reply(
             request_views.roll_for_question(t, asked.player),
