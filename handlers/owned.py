@@ -31,7 +31,7 @@ def carries(message: Message, *kinds: type[CallbackData], **same: Any) -> bool:
             if data is None:
                 continue
             for kind in kinds:
-                if not data.startswith(kind.__prefix__ + kind.__separator__):  # type: ignore[attr-defined]
+                if not data.startswith(kind.__prefix__ + kind.__separator__):
                     continue
                 try:
                     unpacked = kind.unpack(data)

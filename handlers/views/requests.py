@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from fractions import Fraction
 from html import escape
@@ -244,16 +245,15 @@ def roll_for_question(t: Translator, player: str) -> str:
 
 
 def roll_for_keyboard(
-    t: Translator, data: type[CallbackData] = RollForCD, **ids: int
+    t: Translator, data: Callable[..., CallbackData] = RollForCD, **ids: int
 ) -> InlineKeyboardMarkup:
     """«Roll» / «Don't roll» of the GM's confirmation (``data`` with ``ids`` and ``go``)."""
+    yes, no = data(**ids, go=True).pack(), data(**ids, go=False).pack()
     return InlineKeyboardMarkup(
         inline_keyboard=[
             [
-                InlineKeyboardButton(text=t("🎲 Yes, roll"), callback_data=data(**ids, go=True).pack()),
-                InlineKeyboardButton(
-                    text=t("✖️ Don't roll"), callback_data=data(**ids, go=False).pack()
-                ),
+                InlineKeyboardButton(text=t("🎲 Yes, roll"), callback_data=yes),
+                InlineKeyboardButton(text=t("✖️ Don't roll"), callback_data=no),
             ]
         ]
     )
