@@ -292,6 +292,8 @@ async def _button_rate(
         card = await runtime.bot.send_message(
             game.chat_id, views.card(t, request, "GM", f"P{target}", None), reply_markup=keyboard
         )
+        async with UnitOfWork(factory) as uow:  # a request's 🎲 works only on its own card
+            await request_service.attach_card(uow, request, card.message_id)
         cards.append((target, game.chat_id, card.message_id, keyboard))
 
     def press() -> None:

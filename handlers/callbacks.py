@@ -155,3 +155,21 @@ class WillpowerCD(CallbackData, prefix="wp"):
     """Storyteller: spend a Willpower point before rolling a request (+1 automatic success)."""
 
     request_id: int
+
+
+class RollForCD(CallbackData, prefix="rqf"):
+    """A GM confirms (``go``) or drops rolling request ``request_id`` for its player; pressed
+    on the confirmation the GM's 🎲 on the player's card brought up."""
+
+    request_id: int
+    go: bool
+
+
+class CardForCD(CallbackData, prefix="cdf"):
+    """A GM confirms (``go``) or drops rolling slot ``slot`` of multi-roll card ``tracker_id``
+    (drawn when the slot had ``n`` rolls) for its player."""
+
+    tracker_id: int
+    slot: int
+    n: int
+    go: bool

@@ -25,8 +25,8 @@ from engine.common import SheetModel, Violation
 from handlers import wizards
 from handlers.callbacks import ApproveCD, ProposalCD, ReturnCD, SheetPageCD, notify
 from handlers.filters import HasGame, IsGM
+from handlers.owned import carries, show
 from handlers.views import characters as views
-from handlers.views.edit import edit_text
 from handlers.views.games import deep_link
 from handlers.views.sheets import render_sheet, sheet_pages
 from handlers.wizards.common import WizardStart, clean_text
@@ -200,8 +200,9 @@ async def approve(
     if approved is None:
         notify(callback_answer, t("Already decided."))
         return
-    if isinstance(query.message, Message):
-        await edit_text(query.message, views.approved(t, approved))
+    if isinstance(query.message, Message):  # the submission card, never another message
+        text = views.approved(t, approved)
+        await show(query.message, text, None, ApproveCD, character_id=approved.id)
     await _tell_owner(bot, i18n, uow, approved, views.approved_for_player)
 
 
@@ -283,8 +284,9 @@ async def decide_proposal(
         return
     _, character = decided
     render = views.change_accepted if callback_data.accept else views.change_rejected
-    if isinstance(query.message, Message):
-        await edit_text(query.message, render(t, character))
+    if isinstance(query.message, Message):  # the proposal's card, never another message
+        text = render(t, character)
+        await show(query.message, text, None, ProposalCD, proposal_id=callback_data.proposal_id)
     await _tell_owner(bot, i18n, uow, character, render)
 
 
@@ -349,20 +351,15 @@ async def sheet_page(
         return
     pages = _pages(found, t, locale)
     page = min(max(callback_data.page, 0), len(pages) - 1)
+    # Only the same character's sheet is redrawn (keeping its «Edit» link); a forged press
+    # anywhere else gets the page as a new message.
+    own = carries(query.message, SheetPageCD, character_id=found.id)
+    markup = query.message.reply_markup if own else None
     edit_url = next(
-        (
-            b.url
-            for row in (
-                query.message.reply_markup.inline_keyboard if query.message.reply_markup else []
-            )
-            for b in row
-            if b.url
-        ),
-        None,
+        (b.url for row in (markup.inline_keyboard if markup else []) for b in row if b.url), None
     )
-    await edit_text(
-        query.message, pages[page], views.sheet_keyboard(t, found.id, pages, page, edit_url)
-    )
+    keyboard = views.sheet_keyboard(t, found.id, pages, page, edit_url)
+    await show(query.message, pages[page], keyboard, SheetPageCD, character_id=found.id)
 
 
 async def history(

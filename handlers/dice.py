@@ -19,8 +19,8 @@ from engine.dice.parser import parse
 from engine.errors import EngineError
 from handlers.callbacks import LogPageCD
 from handlers.filters import ChatAdmin
+from handlers.owned import show
 from handlers.views import dice as views
-from handlers.views.edit import edit_text
 
 ROLL_COMMANDS = ("roll", "r")  # the filter's and the hint's: one list
 
@@ -134,11 +134,8 @@ async def log_page(
     rolls, total = await roll_service.recent(
         uow, query.message.chat.id, page=page, per_page=views.LOG_PAGE_SIZE
     )
-    await edit_text(
-        query.message,
-        views.log_page(t, rolls, total, page),
-        reply_markup=views.log_keyboard(t, total, page),
-    )
+    text = views.log_page(t, rolls, total, page)
+    await show(query.message, text, views.log_keyboard(t, total, page), LogPageCD)
 
 
 async def export_log(message: Message, t: Translator, uow: UnitOfWork) -> None:

@@ -12,8 +12,9 @@ from bot.services import settings as settings_service
 from db.uow import UnitOfWork
 from handlers.callbacks import LangCD, Screen, ScreenCD, notify
 from handlers.filters import ChatAdmin
+from handlers.owned import show
+from handlers.start import SCREENS
 from handlers.views import common as views
-from handlers.views.edit import edit_text
 
 
 async def set_language_by_argument(
@@ -37,8 +38,8 @@ async def language_menu(message: Message, t: Translator, locale: str) -> None:
 
 async def language_menu_screen(query: CallbackQuery, t: Translator, locale: str) -> None:
     if isinstance(query.message, Message):
-        await edit_text(
-            query.message, views.language_text(t), reply_markup=views.language_keyboard(locale)
+        await show(
+            query.message, views.language_text(t), views.language_keyboard(locale), *SCREENS
         )
 
 
@@ -58,7 +59,7 @@ async def choose_language(
     )
     t = i18n.translator(locale)
     notify(callback_answer, t("Language set: {name}.", name=views.LANGUAGE_NAMES[locale]))
-    await edit_text(message, views.language_text(t), reply_markup=views.language_keyboard(locale))
+    await show(message, views.language_text(t), views.language_keyboard(locale), *SCREENS)
 
 
 async def not_allowed(

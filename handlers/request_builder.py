@@ -24,6 +24,7 @@ from engine.errors import EngineError
 from engine.systems import storyteller
 from handlers.callbacks import notify
 from handlers.filters import IsGM
+from handlers.owned import carries
 from handlers.views import request_builder as builder
 from handlers.views import requests as views
 from handlers.views.edit import edit_text
@@ -83,7 +84,8 @@ async def pump(
     t: Translator, uow: UnitOfWork, user: UserDTO,
 ) -> None:  # fmt: skip
     await change_card(query, callback_answer, t, uow, lambda message: option_service.pump(
-        uow, request_id=callback_data.request_id, chat_id=message.chat.id, user_id=user.id,
+        uow, request_id=callback_data.request_id, chat_id=message.chat.id,
+        message_id=message.message_id, user_id=user.id,
         dice=callback_data.dice,
     ))  # fmt: skip
 
@@ -93,7 +95,8 @@ async def modify(
     t: Translator, uow: UnitOfWork, user: UserDTO,
 ) -> None:  # fmt: skip
     await change_card(query, callback_answer, t, uow, lambda message: option_service.modify(
-        uow, request_id=callback_data.request_id, chat_id=message.chat.id, user_id=user.id,
+        uow, request_id=callback_data.request_id, chat_id=message.chat.id,
+        message_id=message.message_id, user_id=user.id,
         dice=callback_data.dice,
     ))  # fmt: skip
 
@@ -103,7 +106,8 @@ async def gear(
     t: Translator, uow: UnitOfWork, user: UserDTO,
 ) -> None:  # fmt: skip
     await change_card(query, callback_answer, t, uow, lambda message: option_service.choose(
-        uow, request_id=callback_data.request_id, chat_id=message.chat.id, user_id=user.id,
+        uow, request_id=callback_data.request_id, chat_id=message.chat.id,
+        message_id=message.message_id, user_id=user.id,
         weapon=callback_data.weapon, stat=callback_data.stat, boost=callback_data.boost,
     ))  # fmt: skip
 
@@ -123,6 +127,10 @@ async def build(
         or found.game_id != game.id
         or found.status != "active"
     ):
+        notify(callback_answer, t("This button is no longer active."), alert=True)
+        return
+    if callback_data.t != builder.UNSET and not carries(message, BuildCD, c=found.id):
+        # the steps edit their own message only, never one a forged button was sent on
         notify(callback_answer, t("This button is no longer active."), alert=True)
         return
     if callback_data.t == builder.CANCEL:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+
 from aiogram import F, Router
+from aiogram.exceptions import TelegramAPIError
 from aiogram.filters import Command, CommandObject
-from aiogram.types import CallbackQuery, Message
+from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
 from aiogram.utils.callback_answer import CallbackAnswer
 
 from bot.i18n import Translator
@@ -17,9 +20,17 @@ from db.repositories.games import GameDTO
 from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
 from engine.errors import EngineError
-from handlers.callbacks import InvokeCD, InvokeMenuCD, RollRequestCD, WillpowerCD, notify
+from handlers.callbacks import (
+    InvokeCD,
+    InvokeMenuCD,
+    RollForCD,
+    RollRequestCD,
+    WillpowerCD,
+    notify,
+)  # fmt: skip
 from handlers.filters import HasGame, IsGM
 from handlers.games import gm_only, no_game
+from handlers.owned import carries
 from handlers.request_builder import change_card, pending_card
 from handlers.views import requests as views
 from handlers.views.edit import edit_markup, edit_text
@@ -89,21 +100,78 @@ async def press_roll(
     try:
         result = await request_service.press(
             uow, request_id=callback_data.request_id, chat_id=message.chat.id,
-            user_id=user.id, user_name=user.name,
+            message_id=message.message_id, user_id=user.id, user_name=user.name,
         )  # fmt: skip
     except request_service.RequestRefused as refused:
         notify(callback_answer, t(refused.reason), alert=True)
         return
+    except request_service.RollForPlayer as asked:
+        # the answer says it too; the confirmation is a message with buttons
+        notify(callback_answer, t("Roll for the player? ({name})", name=asked.player))
+        await message.reply(
+            views.roll_for_question(t, asked.player),
+            reply_markup=views.roll_for_keyboard(t, request_id=asked.request.id),
+        )
+        return
     if not result.first:
         notify(callback_answer, t("Already rolled."))
         return
+    text, markup = await _rolled(uow, t, locale, result, user)
+    await edit_text(message, text, markup)
+
+
+async def _rolled(
+    uow: UnitOfWork, t: Translator, locale: str, result: request_service.PressResult,
+    user: UserDTO,
+) -> tuple[str, InlineKeyboardMarkup | None]:  # fmt: skip
     target = await uow.users.get(result.request.target_user_id)
     aspects = await invoke_service.aspects_for(uow, result.request)
-    await edit_text(
-        message,
+    return (
         views.rolled_card(t, locale, result, target.name if target else user.name),
         views.invoke_menu_keyboard(t, result.request.id) if aspects else None,
     )
+
+
+async def roll_for(
+    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: RollForCD,
+    t: Translator, locale: str, uow: UnitOfWork, user: UserDTO,
+) -> None:  # fmt: skip
+    """The GM's answer on the confirmation: roll for the player (the request's own card shows
+    the result and who rolled), or not; the confirmation goes either way."""
+    message = query.message
+    if not isinstance(message, Message) or not carries(
+        message, RollForCD, request_id=callback_data.request_id
+    ):
+        notify(callback_answer, t("This button is no longer active."), alert=True)
+        return
+    if callback_data.go:
+        try:
+            result = await request_service.press(
+                uow, request_id=callback_data.request_id, chat_id=message.chat.id,
+                message_id=None, user_id=user.id, user_name=user.name, for_player=True,
+            )  # fmt: skip
+        except request_service.RequestRefused as refused:
+            notify(callback_answer, t(refused.reason), alert=True)
+            return
+        if not result.first:
+            notify(callback_answer, t("Already rolled."))
+        elif result.request.message_id is not None and message.bot is not None:
+            text, markup = await _rolled(uow, t, locale, result, user)
+            with contextlib.suppress(TelegramAPIError):  # the card is gone: the roll stands
+                await message.bot.edit_message_text(
+                    text, chat_id=message.chat.id, message_id=result.request.message_id,
+                    reply_markup=markup,
+                )  # fmt: skip
+    try:
+        await message.delete()
+    except TelegramAPIError:  # too old to delete: at least no buttons are left on it
+        await edit_markup(message, None)
+
+
+async def roll_for_refused(
+    query: CallbackQuery, callback_answer: CallbackAnswer, t: Translator
+) -> None:
+    notify(callback_answer, t("Only the GM can do that."), alert=True)
 
 
 async def spend_willpower(
@@ -111,7 +179,8 @@ async def spend_willpower(
     t: Translator, uow: UnitOfWork, user: UserDTO,
 ) -> None:  # fmt: skip
     await change_card(query, callback_answer, t, uow, lambda message: willpower_service.spend(
-        uow, request_id=callback_data.request_id, chat_id=message.chat.id, user_id=user.id,
+        uow, request_id=callback_data.request_id, chat_id=message.chat.id,
+        message_id=message.message_id, user_id=user.id,
     ))  # fmt: skip
 
 
@@ -121,7 +190,11 @@ async def invoke_menu(
 ) -> None:  # fmt: skip
     message = query.message
     request = await uow.requests.get(callback_data.request_id)
-    if not isinstance(message, Message) or request is None or request.chat_id != message.chat.id:
+    if (
+        not isinstance(message, Message)
+        or request is None
+        or not request.shown_at(message.chat.id, message.message_id)
+    ):
         notify(callback_answer, t("This button is no longer active."), alert=True)
         return
     game = await uow.games.get(request.game_id)
@@ -151,8 +224,9 @@ async def invoke_aspect(
         return
     try:
         invoked = await invoke_service.invoke(
-            uow, request_id=callback_data.request_id, chat_id=message.chat.id, user_id=user.id,
-            user_name=user.name, aspect=callback_data.aspect, mode=callback_data.mode,
+            uow, request_id=callback_data.request_id, chat_id=message.chat.id,
+            message_id=message.message_id, user_id=user.id, user_name=user.name,
+            aspect=callback_data.aspect, mode=callback_data.mode,
         )  # fmt: skip
     except RequestRefused as refused:
         notify(callback_answer, t(refused.reason), alert=True)
@@ -177,6 +251,8 @@ def create_router() -> Router:
     router.message.register(gm_only, Command("request"), HasGame())
     router.message.register(no_game, Command("request"))
     router.callback_query.register(press_roll, RollRequestCD.filter())
+    router.callback_query.register(roll_for, RollForCD.filter(), IsGM())
+    router.callback_query.register(roll_for_refused, RollForCD.filter())
     router.callback_query.register(invoke_menu, InvokeMenuCD.filter())
     router.callback_query.register(spend_willpower, WillpowerCD.filter())
     router.callback_query.register(invoke_aspect, InvokeCD.filter())

@@ -8,9 +8,12 @@ from aiogram.types import CallbackQuery, InaccessibleMessage, Message
 
 from bot.i18n import Translator
 from db.repositories.users import UserDTO
-from handlers.callbacks import Screen, ScreenCD
+from handlers.callbacks import LangCD, Screen, ScreenCD
+from handlers.owned import show
 from handlers.views import common as views
-from handlers.views.edit import edit_text
+
+# The start message's screens: its own buttons, and the language menu it opens.
+SCREENS = (ScreenCD, LangCD)
 
 
 async def start(message: Message, t: Translator, user: UserDTO) -> None:
@@ -29,16 +32,13 @@ async def show_home(query: CallbackQuery, t: Translator, user: UserDTO) -> None:
     if message is None or isinstance(message, InaccessibleMessage):
         return
     in_group = message.chat.type != "private"
-    await edit_text(
-        message,
-        views.start_text(t, user.name, in_group=in_group),
-        reply_markup=views.start_keyboard(t),
-    )
+    text = views.start_text(t, user.name, in_group=in_group)
+    await show(message, text, views.start_keyboard(t), *SCREENS)
 
 
 async def show_help(query: CallbackQuery, t: Translator) -> None:
     if isinstance(query.message, Message):
-        await edit_text(query.message, views.help_text(t), reply_markup=views.back_keyboard(t))
+        await show(query.message, views.help_text(t), views.back_keyboard(t), *SCREENS)
 
 
 def create_router() -> Router:

@@ -15,7 +15,7 @@ from bot.i18n import N_
 from bot.services import ledger
 from bot.services import rolls as roll_service
 from bot.services.games import is_gm
-from bot.services.requests import RequestRefused
+from bot.services.requests import RequestRefused, on_card
 from bot.systems import SYSTEMS
 from db.repositories.requests import RequestDTO
 from db.uow import UnitOfWork
@@ -53,6 +53,7 @@ async def invoke(
     *,
     request_id: int,
     chat_id: int,
+    message_id: int,
     user_id: int,
     user_name: str,
     aspect: int,
@@ -60,7 +61,8 @@ async def invoke(
 ) -> Invoked:
     """Pay a fate point and apply the invoke; raises ``RequestRefused`` or ``EngineError``."""
     request = await uow.requests.get(request_id, for_update=True)
-    if request is None or request.chat_id != chat_id or mode not in (BONUS, REROLL):
+    request = on_card(request, chat_id=chat_id, message_id=message_id)
+    if mode not in (BONUS, REROLL):
         raise RequestRefused(N_("This button is no longer active."))
     if request.status != "rolled":
         raise RequestRefused(N_("Roll first, then invoke."))

@@ -21,7 +21,7 @@ from typing import Any, Final
 from bot.i18n import N_
 from bot.services import ledger
 from bot.services.games import is_gm
-from bot.services.requests import RequestRefused
+from bot.services.requests import RequestRefused, check_live, on_card
 from bot.systems import SYSTEMS
 from db.repositories.games import GameDTO
 from db.repositories.requests import RequestDTO
@@ -170,14 +170,16 @@ async def offer(uow: UnitOfWork, game: GameDTO, request: RequestDTO) -> Offer:
 
 
 async def _pending(
-    uow: UnitOfWork, request_id: int, chat_id: int, user_id: int, *, gm_only: bool = False
-) -> tuple[RequestDTO, GameDTO]:
+    uow: UnitOfWork, request_id: int, where: tuple[int, int], user_id: int, *,
+    gm_only: bool = False,
+) -> tuple[RequestDTO, GameDTO]:  # fmt: skip
+    """The pending request whose card is the pressed message ``where`` (chat, message)."""
     request = await uow.requests.get(request_id, for_update=True)
-    if request is None or request.chat_id != chat_id:
-        raise RequestRefused(N_("This button is no longer active."))
+    request = on_card(request, chat_id=where[0], message_id=where[1])
     if request.status != "pending":
         raise RequestRefused(N_("Already rolled."))
     game = await uow.games.get(request.game_id)
+    check_live(game)
     assert game is not None
     gm = await is_gm(uow, game, user_id)
     if gm_only and not gm:
@@ -201,10 +203,16 @@ async def _save(
 
 
 async def pump(
-    uow: UnitOfWork, *, request_id: int, chat_id: int, user_id: int, dice: int
+    uow: UnitOfWork,
+    *,
+    request_id: int,
+    chat_id: int,
+    message_id: int,
+    user_id: int,
+    dice: int,
 ) -> RequestDTO:
     """Pump the requested cliché by ``dice`` for this roll (paid right after it); once."""
-    request, game = await _pending(uow, request_id, chat_id, user_id)
+    request, game = await _pending(uow, request_id, (chat_id, message_id), user_id)
     if game.system != "cliche" or "cliche" not in request.options:
         raise RequestRefused(N_("This button is no longer active."))
     if request.options.get("pump"):
@@ -222,10 +230,16 @@ async def pump(
 
 
 async def modify(
-    uow: UnitOfWork, *, request_id: int, chat_id: int, user_id: int, dice: int
+    uow: UnitOfWork,
+    *,
+    request_id: int,
+    chat_id: int,
+    message_id: int,
+    user_id: int,
+    dice: int,
 ) -> RequestDTO:
     """The GM toggles a named matter modifier (one positive, one negative at most)."""
-    request, game = await _pending(uow, request_id, chat_id, user_id, gm_only=True)
+    request, game = await _pending(uow, request_id, (chat_id, message_id), user_id, gm_only=True)
     base = matter_base(request)
     if game.system != "matter" or base is None or dice not in _BY_DICE:
         raise RequestRefused(N_("This button is no longer active."))
@@ -248,7 +262,8 @@ def _lifegear_expression(
 
 
 async def choose(
-    uow: UnitOfWork, *, request_id: int, chat_id: int, user_id: int, weapon: int, stat: int,
+    uow: UnitOfWork, *, request_id: int, chat_id: int, message_id: int, user_id: int,
+    weapon: int, stat: int,
     boost: int = -1,
 ) -> RequestDTO:  # fmt: skip
     """Lifegear: take the sheet's weapon number ``weapon`` (−1: none, −2: keep), for a weapon
@@ -256,7 +271,7 @@ async def choose(
     number ``boost`` (an ability, Help or item used before the roll, spent when rolled).
     Raises ``EngineError`` when the sheet's rules refuse it (a broken weapon, a spent ability,
     a stat the weapon does not use)."""
-    request, game = await _pending(uow, request_id, chat_id, user_id)
+    request, game = await _pending(uow, request_id, (chat_id, message_id), user_id)
     if game.system != "lifegear" or "stat" not in request.options:
         raise RequestRefused(N_("This button is no longer active."))
     found = await _sheet(uow, game, request.target_user_id)

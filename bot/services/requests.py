@@ -58,6 +58,7 @@ class PressResult:
     logged: roll_service.LoggedRoll
     first: bool  # this press settled the request (shows the result); the others see it done
     system: str = ""
+    by: str | None = None  # the GM who rolled it for the player, if not the player
 
 
 class RequestRefused(Exception):
@@ -66,6 +67,33 @@ class RequestRefused(Exception):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
+
+
+class RollForPlayer(Exception):
+    """A GM pressed a player's 🎲: nothing is rolled until the GM confirms (``for_player``)."""
+
+    def __init__(self, request: RequestDTO, player: str) -> None:
+        super().__init__(player)
+        self.request = request
+        self.player = player
+
+
+INACTIVE = N_("This button is no longer active.")
+ARCHIVED = N_("This game is archived: its requests can no longer be rolled.")
+
+
+def on_card(request: RequestDTO | None, *, chat_id: int, message_id: int | None) -> RequestDTO:
+    """The request whose own card is the pressed message; refused otherwise (a forged button
+    must not turn another message — a tracker, a sealed roll — into this card)."""
+    if request is None or not request.shown_at(chat_id, message_id):
+        raise RequestRefused(INACTIVE)
+    return request
+
+
+def check_live(game: GameDTO | None) -> None:
+    """A request of an archived game changes no more."""
+    if game is None or game.archived:
+        raise RequestRefused(ARCHIVED)
 
 
 EVERYONE = ("all", "все", "всем")
@@ -219,25 +247,33 @@ async def attach_card(uow: UnitOfWork, request: RequestDTO, message_id: int) -> 
 
 
 async def press(
-    uow: UnitOfWork, *, request_id: int, chat_id: int, user_id: int, user_name: str
-) -> PressResult:
-    """Check who pressed where, then roll once. Raises ``RequestRefused`` for a wrong press."""
+    uow: UnitOfWork, *, request_id: int, chat_id: int, message_id: int | None, user_id: int,
+    user_name: str, for_player: bool = False,
+) -> PressResult:  # fmt: skip
+    """Check who pressed where, then roll once. Raises ``RequestRefused`` for a wrong press.
+    The 🎲 is pressed on the request's own card (``message_id``); a GM pressing a player's 🎲
+    gets ``RollForPlayer`` and rolls only when confirming (``for_player``, pressed on the
+    confirmation, which the handler checks)."""
     request = await uow.requests.get(request_id)
-    if request is None or request.chat_id != chat_id:
-        raise RequestRefused(N_("This button is no longer active."))
+    if request is None or request.chat_id != chat_id or request.message_id is None:
+        raise RequestRefused(INACTIVE)
+    if not for_player:
+        on_card(request, chat_id=chat_id, message_id=message_id)
     if request.status == "cancelled":
         raise RequestRefused(N_("This request was cancelled."))
     game = await uow.games.get(request.game_id)
-    allowed = user_id == request.target_user_id or (
-        game is not None and await is_gm(uow, game, user_id)
-    )
-    if not allowed:
+    player = user_id == request.target_user_id
+    if not player and not (game is not None and await is_gm(uow, game, user_id)):
         raise RequestRefused(N_("This roll is for someone else."))
+    target = await uow.users.get(request.target_user_id)
+    if request.status == "pending":
+        check_live(game)
+        if not player and not for_player:
+            raise RollForPlayer(request, target.name if target else str(request.target_user_id))
     from bot.services import request_options  # it imports this module
 
     if game is not None and request.status == "pending":
         await request_options.check_before_roll(uow, game, request)
-    target = await uow.users.get(request.target_user_id)
     logged = await roll_service.roll_logged(
         uow,
         chat_id=chat_id,
@@ -256,4 +292,5 @@ async def press(
     await uow.commit()
     updated = rolled or await uow.requests.get(request.id)
     assert updated is not None
-    return PressResult(updated, logged, rolled is not None, game.system if game else "")
+    by = None if player else logged.entry.actor  # who rolled for the player, on the card
+    return PressResult(updated, logged, rolled is not None, game.system if game else "", by)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.i18n import N_
 from bot.services import ledger
 from bot.services.games import is_gm
-from bot.services.requests import RequestRefused
+from bot.services.requests import RequestRefused, check_live, on_card
 from db.repositories.requests import RequestDTO
 from db.uow import UnitOfWork
 from engine.dice.ast import Cmp, Dice
@@ -30,17 +30,19 @@ def offered(system: str, expression: str) -> bool:
     return system == "storyteller" and pool_difficulty(expression) is not None
 
 
-async def spend(uow: UnitOfWork, *, request_id: int, chat_id: int, user_id: int) -> RequestDTO:
+async def spend(
+    uow: UnitOfWork, *, request_id: int, chat_id: int, message_id: int, user_id: int
+) -> RequestDTO:
     """Pay one Willpower of the request's player (ledger) and mark the request; commits.
     Raises ``RequestRefused`` or the engine's ``EngineError`` (no Willpower left)."""
     request = await uow.requests.get(request_id, for_update=True)
-    if request is None or request.chat_id != chat_id:
-        raise RequestRefused(N_("This button is no longer active."))
+    request = on_card(request, chat_id=chat_id, message_id=message_id)
     if request.status != "pending":
         raise RequestRefused(N_("Already rolled."))
     if request.bonus:
         raise RequestRefused(N_("Willpower is already spent on this roll."))
     game = await uow.games.get(request.game_id)
+    check_live(game)
     assert game is not None
     if not offered(game.system, request.expression):
         raise RequestRefused(N_("This button is no longer active."))

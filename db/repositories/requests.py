@@ -35,6 +35,15 @@ class RequestDTO:
     trait: str | None = None
     options: dict[str, Any] = field(default_factory=dict)
 
+    def shown_at(self, chat_id: int, message_id: int | None) -> bool:
+        """Whether the message is this request's own card (a button forged onto any other
+        message, or naming a request whose card was never posted, is not)."""
+        return (
+            self.chat_id == chat_id
+            and self.message_id is not None
+            and (self.message_id == message_id)
+        )
+
     @property
     def roll_id(self) -> str:
         """The log's roll id of the current (latest) roll of this request."""

@@ -10,6 +10,7 @@ import asyncio
 import weakref
 
 from aiogram import F, Router
+from aiogram.exceptions import TelegramAPIError
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 from aiogram.utils.callback_answer import CallbackAnswer
@@ -21,11 +22,14 @@ from db.repositories.chats import ChatDTO
 from db.repositories.games import GameDTO
 from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
-from handlers.callbacks import notify
+from handlers.callbacks import CardForCD, notify
 from handlers.filters import HasGame, IsGM
 from handlers.games import gm_only, no_game
+from handlers.owned import carries
 from handlers.trackers import registry
-from handlers.trackers.common import chat_translator, post, refresh
+from handlers.trackers.common import chat_translator, post, redraw, refresh
+from handlers.views import requests as request_views
+from handlers.views.edit import edit_markup
 from handlers.views.trackers import cards as views
 from handlers.views.trackers.cards import CardCancelCD, CardRollCD
 
@@ -96,6 +100,17 @@ async def _roll(
             message_id=message.message_id, slot=callback_data.slot, count=callback_data.n,
             user_id=user.id, user_name=user.name, t=card_t,
         )  # fmt: skip
+    except service.RollForPlayer as asked:
+        # the answer says it too; the confirmation is a message with buttons
+        notify(callback_answer, t("Roll for the player? ({name})", name=asked.player))
+        d = callback_data
+        await message.reply(
+            request_views.roll_for_question(t, asked.player),
+            reply_markup=request_views.roll_for_keyboard(
+                t, CardForCD, tracker_id=d.tracker_id, slot=d.slot, n=d.n
+            ),
+        )
+        return
     except core.TrackerRefused as refused:
         # A second tap on one's own button is no mistake: a short note, not an alert.
         notify(callback_answer, t(refused.reason), alert=refused.reason != service.ROLLED)
@@ -103,6 +118,45 @@ async def _roll(
     roll = tracker.state["slots"][callback_data.slot]["rolls"][-1]
     notify(callback_answer, f"🎲 {roll['total']}")
     await refresh(message, uow, card_t, tracker)
+
+
+async def roll_for(
+    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: CardForCD,
+    uow: UnitOfWork, user: UserDTO, t: Translator, i18n: I18n, chat_info: ChatDTO | None,
+) -> None:  # fmt: skip
+    """The GM's answer on the confirmation: roll the slot for its player (the card's own
+    message shows it, and who rolled), or not; the confirmation goes either way."""
+    message, d = query.message, callback_data
+    if not isinstance(message, Message) or not carries(
+        message, CardForCD, tracker_id=d.tracker_id, slot=d.slot, n=d.n
+    ):
+        notify(callback_answer, t("This button is no longer active."), alert=True)
+        return
+    if d.go:
+        card_t = chat_translator(i18n, chat_info)
+        async with _lock(d.tracker_id):
+            try:
+                tracker = await service.press(
+                    uow, tracker_id=d.tracker_id, chat_id=message.chat.id, message_id=None,
+                    slot=d.slot, count=d.n, user_id=user.id, user_name=user.name, t=card_t,
+                    for_player=True,
+                )  # fmt: skip
+            except core.TrackerRefused as refused:
+                notify(callback_answer, t(refused.reason), alert=refused.reason != service.ROLLED)
+                return
+            roll = tracker.state["slots"][d.slot]["rolls"][-1]
+            notify(callback_answer, f"🎲 {roll['total']}")
+            await redraw(message, uow, card_t, tracker)
+    try:
+        await message.delete()
+    except TelegramAPIError:  # too old to delete: at least no buttons are left on it
+        await edit_markup(message, None)
+
+
+async def roll_for_refused(
+    query: CallbackQuery, callback_answer: CallbackAnswer, t: Translator
+) -> None:
+    notify(callback_answer, t("Only the GM can do that."), alert=True)
 
 
 async def press_cancel(
@@ -134,5 +188,7 @@ def create_router() -> Router:
     router.message.register(gm_only, Command(*COMMANDS), HasGame())
     router.message.register(no_game, Command(*COMMANDS))
     router.callback_query.register(press_roll, CardRollCD.filter())
+    router.callback_query.register(roll_for, CardForCD.filter(), IsGM())
+    router.callback_query.register(roll_for_refused, CardForCD.filter())
     router.callback_query.register(press_cancel, CardCancelCD.filter())
     return router

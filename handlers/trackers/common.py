@@ -142,7 +142,7 @@ async def attempt(
     try:
         result = await step()
     except refusals as refused:
-        if rollback:
+        if rollback or isinstance(refused, core.NotItsMessage):
             await uow.rollback()
         notify(callback_answer, t(refused.reason), alert=True)
         return None
@@ -153,6 +153,34 @@ async def attempt(
         return None
     await uow.commit()
     return result
+
+
+async def step_on(
+    message: Message,
+    callback_answer: CallbackAnswer,
+    uow: UnitOfWork,
+    t: Translator,
+    step: Callable[[], Awaitable[TrackerDTO]],
+    *,
+    refusals: tuple[type[Refusal], ...] = (core.TrackerRefused,),
+    rollback: bool = True,
+) -> TrackerDTO | None:
+    """``attempt`` a step pressed on ``message``, which must be the stepped tracker's current
+    message: a press on an old copy (re-posted by /tracker) or on any other message (a forged
+    button) is refused and what the step wrote is rolled back, so such a press never moves a
+    tracker nor redraws a message that is not the tracker's. The step loads the tracker
+    locked, so /tracker cannot move it in between."""
+
+    async def on_its_message() -> TrackerDTO:
+        tracker = await step()
+        if not core.shown_on(tracker, chat_id=message.chat.id, message_id=message.message_id):
+            raise core.NotItsMessage()
+        return tracker
+
+    return await attempt(
+        callback_answer, uow, t, on_its_message, refusals=(*refusals, core.NotItsMessage),
+        rollback=rollback,
+    )  # fmt: skip
 
 
 async def step_and_refresh(
@@ -166,9 +194,11 @@ async def step_and_refresh(
     refusals: tuple[type[Refusal], ...] = (core.TrackerRefused,),
     rollback: bool = True,
 ) -> None:
-    """The usual tracker button: ``attempt`` the step, then redraw the pressed message in the
-    chat's language ``chat_t``."""
-    tracker = await attempt(callback_answer, uow, t, step, refusals=refusals, rollback=rollback)
+    """The usual tracker button: ``step_on`` the pressed message, then redraw it in the chat's
+    language ``chat_t``."""
+    tracker = await step_on(
+        message, callback_answer, uow, t, step, refusals=refusals, rollback=rollback
+    )
     if tracker is not None:
         await refresh(message, uow, chat_t, tracker)
 
@@ -199,7 +229,9 @@ async def press_undo(
     if not isinstance(message, Message):
         return
     try:
-        tracker = await core.load(uow, callback_data.tracker_id, chat_id=message.chat.id)
+        tracker = await core.load(
+            uow, callback_data.tracker_id, chat_id=message.chat.id, message_id=message.message_id
+        )
         if tracker.version != callback_data.v:
             raise core.TrackerRefused(core.STALE)
         tracker, _action = await core.undo(uow, game, tracker, actor_user_id=query.from_user.id)

@@ -69,8 +69,9 @@ def _button(press: Press) -> Callable[..., Awaitable[None]]:
 
         async def step() -> TrackerDTO:
             tracker = await core.load(
-                uow, callback_data.tracker_id, chat_id=message.chat.id, kind=service.KIND
-            )
+                uow, callback_data.tracker_id, chat_id=message.chat.id, kind=service.KIND,
+                message_id=message.message_id,
+            )  # fmt: skip
             return await press(callback_data, uow, game, tracker, query.from_user, chat_t)
 
         await common.step_and_refresh(message, callback_answer, uow, data["t"], chat_t, step)
@@ -181,8 +182,9 @@ async def press_request_invoke(
     done = await common.attempt(
         callback_answer, uow, t,
         lambda: service.invoke_on_request(
-            uow, request_id=d.request_id, chat_id=message.chat.id, user_id=user.id,
-            user_name=user.name, v=d.v, zone=d.z, aspect=d.a, mode=d.m,
+            uow, request_id=d.request_id, chat_id=message.chat.id,
+            message_id=message.message_id, user_id=user.id, user_name=user.name, v=d.v,
+            zone=d.z, aspect=d.a, mode=d.m,
         ),
         refusals=(RequestRefused, core.TrackerRefused),
     )  # fmt: skip

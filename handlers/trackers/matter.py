@@ -32,11 +32,11 @@ from handlers.callbacks import notify
 from handlers.filters import GameSystem, IsGM
 from handlers.games import gm_only, no_game
 from handlers.trackers.common import (
-    attempt,
     button,
     chat_translator,
     in_rows,
     open_and_post,
+    step_on,
     undo_button,
 )
 from handlers.trackers.registry import Rendered, register
@@ -299,7 +299,7 @@ async def _step(
     message = query.message
     if not isinstance(message, Message):
         return
-    tracker = await attempt(callback_answer, uow, t, action)
+    tracker = await step_on(message, callback_answer, uow, t, action)
     if tracker is None:
         return
     text, keyboard = await render(uow, chat_translator(i18n, chat_info), tracker, menu, cid)
@@ -415,7 +415,10 @@ async def press_menu(
         return
     d = callback_data
     try:
-        tracker = await core.load(uow, d.tracker_id, chat_id=game.chat_id, kind=service.KIND)
+        tracker = await core.load(
+            uow, d.tracker_id, chat_id=message.chat.id, kind=service.KIND,
+            message_id=message.message_id,
+        )  # fmt: skip
         if tracker.version != d.v:
             raise core.TrackerRefused(core.STALE)
         if not await is_gm(uow, game, user.id):

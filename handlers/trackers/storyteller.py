@@ -178,6 +178,8 @@ async def press_view(
             uow, game, cd.tracker_id, chat_id=message.chat.id, v=cd.v,
             user_id=query.from_user.id, mode=cd.m if cd.s != "m" else "",
         )  # fmt: skip
+        if not core.shown_on(tracker, chat_id=message.chat.id, message_id=message.message_id):
+            raise core.NotItsMessage()
     except core.TrackerRefused as refused:
         notify(callback_answer, t(refused.reason), alert=True)
         return

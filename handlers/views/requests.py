@@ -1,10 +1,12 @@
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from fractions import Fraction
 from html import escape
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from aiogram.filters.callback_data import CallbackData
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.i18n import Translator
@@ -16,7 +18,7 @@ from bot.services.willpower import with_willpower as willpower_reading
 from db.repositories.requests import RequestDTO
 from engine.dice.render import render_html
 from engine.systems.storyteller import PoolRoll
-from handlers.callbacks import InvokeCD, InvokeMenuCD, RollRequestCD, WillpowerCD
+from handlers.callbacks import InvokeCD, InvokeMenuCD, RollForCD, RollRequestCD, WillpowerCD
 from handlers.views.dice import ROLL_BODY_LIMIT, percent, short_hash
 from handlers.views.request_options import option_lines, option_rows
 
@@ -115,8 +117,15 @@ def willpower_line(t: Translator, locale: str, pool: PoolRoll | None) -> str | N
 
 def rolled_card(t: Translator, locale: str, result: PressResult, player: str) -> str:
     request, logged = result.request, result.logged
+    name, what = f"<b>{escape(player)}</b>", _what(request)
+    head = t("🎲 {player} rolled {what}", player=name, what=what)
+    if result.by is not None:  # a GM rolled it for the player: the card says so
+        head = "\n".join([
+            t("🎲 Roll for: {player} — {what}", player=name, what=what),
+            t("🧙 Rolled for the player by the GM: {name}", name=escape(result.by)),
+        ])  # fmt: skip
     lines = [
-        t("🎲 {player} rolled {what}", player=f"<b>{escape(player)}</b>", what=_what(request)),
+        head,
         render_html(logged.result, locale, limit=ROLL_BODY_LIMIT),
         *option_lines(t, request, rolled=True),
     ]
@@ -228,3 +237,23 @@ def invoked_card(t: Translator, locale: str, invoked: Invoked, player: str) -> s
     )
     lines.append(f"<i>{footer}</i>")
     return "\n".join(lines)
+
+
+def roll_for_question(t: Translator, player: str) -> str:
+    """A GM pressed a player's 🎲: rolling uses up the player's roll, so ask first."""
+    return t("Roll for the player? ({name})", name=f"<b>{escape(player)}</b>")
+
+
+def roll_for_keyboard(
+    t: Translator, data: Callable[..., CallbackData] = RollForCD, **ids: int
+) -> InlineKeyboardMarkup:
+    """«Roll» / «Don't roll» of the GM's confirmation (``data`` with ``ids`` and ``go``)."""
+    yes, no = data(**ids, go=True).pack(), data(**ids, go=False).pack()
+    return InlineKeyboardMarkup(
+        inline_keyboard=[
+            [
+                InlineKeyboardButton(text=t("🎲 Yes, roll"), callback_data=yes),
+                InlineKeyboardButton(text=t("✖️ Don't roll"), callback_data=no),
+            ]
+        ]
+    )

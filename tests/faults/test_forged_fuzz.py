@@ -165,7 +165,12 @@ async def _table(h: Harness) -> dict[int, list[int]]:
                 await request_service.attach_card(uow, request, card.message_id)
                 if n == 2:  # one of them rolled already
                     await request_service.press(
-                        uow, request_id=request.id, chat_id=group, user_id=target, user_name="A"
+                        uow,
+                        request_id=request.id,
+                        chat_id=group,
+                        message_id=card.message_id,
+                        user_id=target,
+                        user_name="A",
                     )
         for uid in (ALICE, BOB):
             emu.send_text(uid, group, "/res")

@@ -478,11 +478,23 @@ def waiting(state: dict[str, Any]) -> list[str]:
 # --- a press ---------------------------------------------------------------------------------
 
 
-async def _load(uow: UnitOfWork, tracker_id: int, chat_id: int, message_id: int) -> TrackerDTO:
+class RollForPlayer(core.TrackerRefused):
+    """A GM pressed a player's 🎲: nothing is rolled until the GM confirms (``for_player``)."""
+
+    def __init__(self, player: str) -> None:
+        super().__init__(player)
+        self.player = player
+
+
+async def _load(
+    uow: UnitOfWork, tracker_id: int, chat_id: int, message_id: int | None
+) -> TrackerDTO:
     """The card, locked; refused unless the button is on this card's own message (a forged
-    button naming another card of the chat must not turn this message into that card)."""
-    tracker = await core.load(uow, tracker_id, chat_id=chat_id)
-    if tracker.kind not in KINDS or tracker.message_id not in (None, message_id):
+    button naming another card of the chat must not turn this message into that card, and an
+    old copy re-posted by /tracker is not the card). ``message_id`` None: pressed on a GM's
+    confirmation, which the handler checked."""
+    tracker = await core.load(uow, tracker_id, chat_id=chat_id, message_id=message_id)
+    if tracker.kind not in KINDS or tracker.message_id is None:
         raise core.TrackerRefused(N_("This tracker is not here."))
     return tracker
 
@@ -492,16 +504,19 @@ async def press(
     *,
     tracker_id: int,
     chat_id: int,
-    message_id: int,
+    message_id: int | None,
     slot: int,
     count: int,
     user_id: int,
     user_name: str,
     t: Translator,
+    for_player: bool = False,
 ) -> TrackerDTO:
     """Roll once for ``slot`` if the presser may and the button (drawn when the slot had
-    ``count`` rolls) is current; raises ``core.TrackerRefused`` otherwise. Commits."""
-    tracker = await _load(uow, tracker_id, chat_id, message_id)
+    ``count`` rolls) is current; raises ``core.TrackerRefused`` otherwise. A GM pressing a
+    player's 🎲 gets ``RollForPlayer`` and rolls only when confirming (``for_player``, pressed
+    on the confirmation: ``message_id`` None). Commits."""
+    tracker = await _load(uow, tracker_id, chat_id, None if for_player else message_id)
     state = tracker.state
     slots = state["slots"]
     if not 0 <= slot < len(slots):
@@ -513,12 +528,17 @@ async def press(
             raise core.TrackerRefused(N_("This roll is for someone else."))
     if len(slots[slot]["rolls"]) != count or not can_roll(state, slot):
         raise core.TrackerRefused(ROLLED)
+    for_someone = owner is not None and owner != user_id  # a player's roll, by a GM
+    if for_someone and not for_player:
+        raise RollForPlayer(slots[slot]["name"])
     logged = await roll_service.roll_logged(
         uow, chat_id=chat_id, roll_id=f"trk:{tracker.id}:{slot}:{tracker.version}",
         text=slots[slot]["notation"], actor=user_name, subject=slots[slot]["name"],
         actor_user_id=user_id, stored=True, commit=False,
     )  # fmt: skip
     new = apply_roll(state, slot, logged.result, logged.entry.seq, t)
+    if for_someone:  # the card says who rolled for the player
+        new["slots"][slot]["rolls"][-1]["by"] = user_name
     moved = await core.step(
         uow, tracker, expected_version=tracker.version, actor_user_id=user_id,
         action=f"roll:{slot}", state=new, end=bool(new["done"]),

@@ -29,6 +29,20 @@ class TrackerRefused(Exception):
 
 
 STALE = N_("That button is out of date: the tracker has moved on. Use the current buttons.")
+ELSEWHERE = N_("This is not the tracker's current message: /tracker shows it.")
+
+
+class NotItsMessage(TrackerRefused):
+    """A press on a message that is not the tracker's current one: an old copy left by
+    /tracker, or any other message a forged button was sent on. What the step wrote is undone."""
+
+    def __init__(self) -> None:
+        super().__init__(ELSEWHERE)
+
+
+def shown_on(tracker: TrackerDTO, *, chat_id: int, message_id: int) -> bool:
+    """Whether the message is the tracker's current one (the only one whose presses count)."""
+    return tracker.chat_id == chat_id and tracker.message_id == message_id
 
 
 async def open_tracker(
@@ -52,13 +66,18 @@ async def open_tracker(
 
 
 async def load(
-    uow: UnitOfWork, tracker_id: int, *, chat_id: int, kind: str | None = None
-) -> TrackerDTO:
+    uow: UnitOfWork, tracker_id: int, *, chat_id: int, kind: str | None = None,
+    message_id: int | None = None,
+) -> TrackerDTO:  # fmt: skip
     """The tracker, locked for this transaction; refused when it belongs to another chat (a
-    forged button), is of another kind, or is over."""
+    forged button), is of another kind, or is over; with ``message_id`` (the pressed message)
+    also unless that is the tracker's current message (``NotItsMessage``). Presses that take a
+    step are checked after it instead, by ``handlers.trackers.common.step_on``."""
     tracker = await uow.trackers.get(tracker_id, for_update=True)
     if tracker is None or tracker.chat_id != chat_id or (kind and tracker.kind != kind):
         raise TrackerRefused(N_("This tracker is not here."))
+    if message_id is not None and not shown_on(tracker, chat_id=chat_id, message_id=message_id):
+        raise NotItsMessage()
     if not tracker.is_open:
         raise TrackerRefused(N_("This is over."))
     return tracker

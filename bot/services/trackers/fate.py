@@ -34,7 +34,7 @@ from bot.services import ledger
 from bot.services import rolls as roll_service
 from bot.services.games import is_gm
 from bot.services.invokes import BONUS, REROLL, Invoked
-from bot.services.requests import RequestRefused
+from bot.services.requests import RequestRefused, on_card
 from bot.services.trackers import core
 from bot.systems import SYSTEMS
 from db.repositories.games import CharacterDTO, GameDTO
@@ -760,14 +760,15 @@ async def free_invokes_for_request(
 
 
 async def invoke_on_request(
-    uow: UnitOfWork, *, request_id: int, chat_id: int, user_id: int, user_name: str,
-    v: int, zone: int, aspect: int, mode: str,
+    uow: UnitOfWork, *, request_id: int, chat_id: int, message_id: int, user_id: int,
+    user_name: str, v: int, zone: int, aspect: int, mode: str,
 ) -> tuple[Invoked, TrackerDTO]:  # fmt: skip
     """Spend a free invoke the player's character holds on the conflict's board for +2 or a
     reroll on a rolled request card: a tracker step (the GM may undo it there) and no fate
     point. Raises ``RequestRefused``, ``TrackerRefused`` or ``EngineError``."""
     request = await uow.requests.get(request_id, for_update=True)
-    if request is None or request.chat_id != chat_id or mode not in (BONUS, REROLL):
+    request = on_card(request, chat_id=chat_id, message_id=message_id)
+    if mode not in (BONUS, REROLL):
         raise RequestRefused(INACTIVE)
     if request.status != "rolled":
         raise RequestRefused(N_("Roll first, then invoke."))

@@ -34,12 +34,14 @@ class CardCancelCD(CallbackData, prefix="crx"):
     v: int
 
 
-def _roll_line(roll: dict[str, Any]) -> str:
+def _roll_line(t: Translator, roll: dict[str, Any]) -> str:
     parts = [f"[{escape(roll['shown'])}] = <b>{roll['total']}</b>"]
     if roll.get("words"):
         parts.append(escape(roll["words"]))
     if roll.get("note"):
         parts.append(escape(roll["note"]))
+    if roll.get("by"):  # a GM rolled it for the player
+        parts.append(t("🧙 rolled for the player by the GM: {name}", name=escape(roll["by"])))
     return "   " + " · ".join(parts) + f" <i>#{roll['seq']}</i>"
 
 
@@ -71,7 +73,7 @@ def text(t: Translator, tracker: TrackerDTO) -> str:
     log: list[str] = []
     for index, slot in enumerate(state["slots"]):
         log.append(_slot_line(t, state, index))
-        log.extend(_roll_line(roll) for roll in slot["rolls"])
+        log.extend(_roll_line(t, roll) for roll in slot["rolls"])
         if service.can_roll(state, index) and tracker.is_open:
             log.append("   " + t("⏳ waiting for the roll"))
     result = _result_line(t, state)
