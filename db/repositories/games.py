@@ -307,7 +307,10 @@ class CharacterRepo:
         stmt = select(Character).where(col(Character.id) == character_id)
         if for_update:
             stmt = stmt.with_for_update()
-        row = (await self._session.execute(stmt)).scalar_one_or_none()
+        # Read afresh: ``write_sheets`` is plain SQL, so a row loaded earlier in this unit (and
+        # kept past commit) would otherwise come back with its old sheet and version.
+        result = await self._session.execute(stmt, execution_options={"populate_existing": True})
+        row = result.scalar_one_or_none()
         return _character(row) if row else None
 
     async def lock_many(self, character_ids: list[int]) -> list[CharacterDTO]:
