@@ -53,3 +53,17 @@ async def test_milestone_undo_is_its_own_batch_once(running: Harness) -> None:
     again = await tb.press_data(h, GM, preview, undo)
     assert again.show_alert and again.text == RU("Already undone.")
     assert await _sheets(h.engine) == after
+
+
+async def test_a_panel_does_not_undo_a_milestones_change(running: Harness) -> None:
+    h = running
+    mira, _boris, _npc = await _table(h, "fate", _fate_table())
+    preview = await _preview(h, "minor")
+    await _press(h, GM, preview, "mlc:")
+    applied = await _sheets(h.engine)
+    panel = await tb.send_for_buttons(h, GM, "/res Мира", "run:")  # shows the milestone's state
+    refused = await tb.press_data(h, GM, panel, tb.button_data(panel, "run:"))
+    assert refused.show_alert
+    assert refused.text == RU("This change belongs to a milestone or a fight: undo it there.")
+    assert await _sheets(h.engine) == applied and applied[mira]["fate_points"] == 3
+    assert await tb.scalar(h, "SELECT count(*) FROM ledger WHERE undone_at IS NOT NULL") == 0
