@@ -57,6 +57,13 @@ class ArchiveCD(CallbackData, prefix="arc"):
     confirm: bool
 
 
+class CogmRemoveCD(CallbackData, prefix="cgr"):
+    """The GM takes co-GM powers back from ``user_id`` (the button on the /game card)."""
+
+    game_id: int
+    user_id: int
+
+
 class ApproveCD(CallbackData, prefix="apv"):
     """The GM approves a submitted character."""
 

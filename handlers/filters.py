@@ -63,6 +63,22 @@ class IsGM(BaseFilter):
         return {"game": game}
 
 
+class IsMainGM(BaseFilter):
+    """The sender is THE GM of the chat's live game — not a co-GM: archiving, /options, /cogm,
+    /uncogm and /timezone are the GM's alone (README, "Who may do what"); hands over ``game``."""
+
+    async def __call__(
+        self, event: Message | CallbackQuery, uow: UnitOfWork
+    ) -> bool | dict[str, Any]:
+        message = _message_of(event)
+        if message is None or event.from_user is None:
+            return False
+        game = await uow.games.live_for_chat(message.chat.id)
+        if game is None or game.gm_user_id != event.from_user.id:
+            return False
+        return {"game": game}
+
+
 class GameSystem(BaseFilter):
     """The chat's live game runs ``system``; hands it over as ``game``. Lets two systems'
     routers share a command word (/scene) without seeing each other's games."""

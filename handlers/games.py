@@ -1,4 +1,5 @@
-"""/newgame, /game, /options, /cogm, /timezone and archiving — a group becomes a game."""
+"""/newgame, /game, and the GM's own /options, /cogm, /uncogm, /timezone and archiving — a
+group becomes a game."""
 
 from __future__ import annotations
 
@@ -8,17 +9,17 @@ from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.fsm.context import FSMContext
 from aiogram.fsm.state import State, StatesGroup
-from aiogram.types import CallbackQuery, Message
+from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
 from aiogram.utils.callback_answer import CallbackAnswer
 
-from bot.i18n import Translator
+from bot.i18n import N_, Translator
 from bot.services import games as game_service
 from bot.services.profile import parse_timezone
 from db.repositories.games import GameDTO
 from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
-from handlers.callbacks import ArchiveCD, GameOptionCD, NewGameCD, notify
-from handlers.filters import HasGame, IsGM
+from handlers.callbacks import ArchiveCD, CogmRemoveCD, GameOptionCD, NewGameCD, notify
+from handlers.filters import HasGame, IsGM, IsMainGM
 from handlers.views import games as views
 from handlers.views.edit import edit_text
 
@@ -96,19 +97,25 @@ async def _create(
         await message.answer(text, reply_markup=keyboard)
 
 
-async def show_game(
-    message: Message, game: GameDTO, t: Translator, uow: UnitOfWork, bot: Bot
-) -> None:
+async def _card(
+    game: GameDTO, t: Translator, uow: UnitOfWork, bot: Bot
+) -> tuple[str, InlineKeyboardMarkup]:
     members = await uow.games.members(game.id)
     characters = await uow.characters.for_game(game.id, statuses=("pending", "active"))
     log_id = await uow.rolls.existing_log_id(game.chat_id)
     epoch = await uow.rolls.open_epoch(log_id) if log_id is not None else None
     token = await game_service.character_link_token(uow, game)
     me = await bot.me()
-    await message.answer(
-        views.game_card(t, game, members, characters, epoch),
-        reply_markup=views.game_keyboard(t, views.deep_link(me.username or "", token), game),
-    )
+    link = views.deep_link(me.username or "", token)
+    text = views.game_card(t, game, members, characters, epoch)
+    return text, views.game_keyboard(t, link, game, members)
+
+
+async def show_game(
+    message: Message, game: GameDTO, t: Translator, uow: UnitOfWork, bot: Bot
+) -> None:
+    text, keyboard = await _card(game, t, uow, bot)
+    await message.answer(text, reply_markup=keyboard)
 
 
 async def no_game(message: Message, t: Translator) -> None:
@@ -163,6 +170,34 @@ async def add_cogm(message: Message, game: GameDTO, t: Translator, uow: UnitOfWo
     await message.answer(t("{name} is now a co-GM.", name=escape(target.full_name)))
 
 
+async def remove_cogm(message: Message, game: GameDTO, t: Translator, uow: UnitOfWork) -> None:
+    target = message.reply_to_message.from_user if message.reply_to_message else None
+    if target is None or target.is_bot:
+        await message.answer(
+            t("Reply with /uncogm to a message of the co-GM, or use the button on /game.")
+        )
+        return
+    if await game_service.remove_cogm(uow, game, target.id):
+        await message.answer(t("{name} is no longer a co-GM.", name=escape(target.full_name)))
+    else:
+        await message.answer(t("That person is not a co-GM."))
+
+
+async def remove_cogm_button(
+    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: CogmRemoveCD,
+    game: GameDTO, t: Translator, uow: UnitOfWork, bot: Bot,
+) -> None:  # fmt: skip
+    if not isinstance(query.message, Message) or callback_data.game_id != game.id:
+        notify(callback_answer, t("This button is no longer active."), alert=True)
+        return
+    if not await game_service.remove_cogm(uow, game, callback_data.user_id):
+        notify(callback_answer, t("That person is not a co-GM."), alert=True)
+        return
+    notify(callback_answer, t("No longer a co-GM."))
+    text, keyboard = await _card(game, t, uow, bot)
+    await edit_text(query.message, text, keyboard)
+
+
 async def set_timezone(
     message: Message, command: CommandObject, game: GameDTO, t: Translator, uow: UnitOfWork
 ) -> None:
@@ -196,6 +231,9 @@ async def archive(
         await edit_text(query.message, t("The game is archived. Start a new one with /newgame."))
 
 
+COGM_REFUSAL = N_("Only the game's GM can do that, not a co-GM.")
+
+
 async def gm_only(message: Message, t: Translator) -> None:
     await message.answer(t("Only the GM can do that."))
 
@@ -204,6 +242,20 @@ async def gm_only_button(
     query: CallbackQuery, callback_answer: CallbackAnswer, t: Translator
 ) -> None:
     notify(callback_answer, t("Only the GM can do that."), alert=True)
+
+
+async def cogm_refused(message: Message, t: Translator) -> None:
+    await message.answer(t(COGM_REFUSAL))
+
+
+async def cogm_refused_button(
+    query: CallbackQuery, callback_answer: CallbackAnswer, t: Translator
+) -> None:
+    notify(callback_answer, t(COGM_REFUSAL), alert=True)
+
+
+GM_ONLY = ("options", "cogm", "uncogm", "timezone")
+GM_ONLY_BUTTONS = (GameOptionCD, ArchiveCD, CogmRemoveCD)
 
 
 def create_router() -> Router:
@@ -215,24 +267,34 @@ def create_router() -> Router:
     router.callback_query.register(pick_system, NewGameCD.filter())
     router.message.register(got_title, NewGameSG.title, F.text)
 
+    # The GM's alone (README, "Who may do what"); a co-GM is told so, anyone else too.
     gm = Router(name=__name__ + ".gm")
-    gm.message.filter(IsGM())
-    gm.callback_query.filter(IsGM())
+    gm.message.filter(IsMainGM())
+    gm.callback_query.filter(IsMainGM())
     gm.message.register(options, Command("options"))
     gm.message.register(add_cogm, Command("cogm"))
+    gm.message.register(remove_cogm, Command("uncogm"))
     gm.message.register(set_timezone, Command("timezone"))
     gm.callback_query.register(change_option, GameOptionCD.filter())
     gm.callback_query.register(archive, ArchiveCD.filter())
+    gm.callback_query.register(remove_cogm_button, CogmRemoveCD.filter())
+
+    cogm = Router(name=__name__ + ".cogm")
+    cogm.message.filter(IsGM())
+    cogm.callback_query.filter(IsGM())
+    cogm.message.register(cogm_refused, Command(*GM_ONLY))
+    for data in GM_ONLY_BUTTONS:
+        cogm.callback_query.register(cogm_refused_button, data.filter())
 
     refused = Router(name=__name__ + ".refused")
     refused.message.filter(HasGame())
-    refused.message.register(gm_only, Command("options", "cogm", "timezone"))
-    refused.callback_query.register(gm_only_button, GameOptionCD.filter())
-    refused.callback_query.register(gm_only_button, ArchiveCD.filter())
+    refused.message.register(gm_only, Command(*GM_ONLY))
+    for data in GM_ONLY_BUTTONS:
+        refused.callback_query.register(gm_only_button, data.filter())
     refused.message.register(show_game, Command("game"))
 
     without_game = Router(name=__name__ + ".without_game")
-    without_game.message.register(no_game, Command("game", "options", "cogm", "timezone"))
+    without_game.message.register(no_game, Command("game", *GM_ONLY))
 
-    router.include_routers(gm, refused, without_game)
+    router.include_routers(gm, cogm, refused, without_game)
     return router

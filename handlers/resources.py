@@ -206,7 +206,10 @@ async def undo(
     game: GameDTO, t: Translator, locale: str, uow: UnitOfWork, user: UserDTO,
 ) -> None:  # fmt: skip
     try:
-        undone = await service.undo(uow, game=game, user_id=user.id)
+        undone = await service.undo(
+            uow, game=game, user_id=user.id, character_id=callback_data.character_id,
+            version=callback_data.version,
+        )  # fmt: skip
     except service.Refused as refused:
         notify(callback_answer, t(refused.reason), alert=True)
         return
@@ -221,7 +224,8 @@ async def undo(
         return
     sheet = service.load(found)
     text = views.panel_text(t, locale, found, sheet, line=line)
-    await edit_text(query.message, text, views.panel_keyboard(t, locale, found, sheet))
+    keyboard = views.panel_keyboard(t, locale, found, sheet, undo=False)
+    await edit_text(query.message, text, keyboard)
 
 
 def create_router() -> Router:

@@ -117,6 +117,14 @@ async def add_cogm(uow: UnitOfWork, game: GameDTO, user_id: int) -> None:
     await uow.commit()
 
 
+async def remove_cogm(uow: UnitOfWork, game: GameDTO, user_id: int) -> bool:
+    """The GM takes a co-GM's powers back; the person stays at the table as a player (their
+    characters stay theirs). False if they were no co-GM. Commits."""
+    removed = await uow.games.remove_cogm(game.id, user_id)
+    await uow.commit()
+    return removed
+
+
 async def archive(uow: UnitOfWork, game: GameDTO) -> bool:
     done = await uow.games.archive(game.id)
     await uow.commit()

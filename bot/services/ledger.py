@@ -6,6 +6,7 @@ statement, the engine operation runs on each sheet (an ``EngineError`` from any 
 nothing), the new sheets are written in one statement and the ledger rows in one more — so a
 milestone over a hundred characters is still a handful of statements. Concurrent spends queue
 on the row locks and the database's CHECK refuses an overspend whatever the code path.
+An undo names the batch it undoes (``undo_batch``); nothing here undoes "the newest".
 The caller commits once.
 """
 
@@ -15,7 +16,7 @@ import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Final
 
 from bot.i18n import N_
 from bot.services.characters import diff
@@ -26,6 +27,13 @@ from db.uow import UnitOfWork
 from engine.common import SheetModel
 
 Mutation = Callable[[SheetModel], SheetModel]
+
+# DECISION: an undo is for a mistake just made. Past an hour the button lying in the chat is
+# refused (the opposite press, or a fresh action, puts things right instead); the same bound
+# for the resource panel, milestones and trackers.
+UNDO_WINDOW: Final = timedelta(hours=1)
+ALREADY_UNDONE: Final = N_("Already undone.")
+TOO_OLD: Final = N_("That change is too old to undo.")
 
 
 class LedgerError(Exception):
@@ -104,44 +112,40 @@ def _entry(
     )  # fmt: skip
 
 
-async def undo_last(
+async def undo_batch(
     uow: UnitOfWork,
     *,
     game: GameDTO,
+    batch: str,
     actor_user_id: int,
-    max_age: timedelta | None = None,
+    max_age: timedelta = UNDO_WINDOW,
 ) -> list[LedgerDTO]:
-    """The GM undoes the game's newest action (a whole batch) if nothing touched those sheets
-    since; the undo is itself a ledger entry. Raises ``LedgerError`` otherwise. No commit."""
-    entries = await uow.ledger.last_batch(game.id)
-    if not entries:
-        raise LedgerError(N_("Nothing to undo."))
-    if max_age is not None and datetime.now(UTC) - entries[0].created_at > max_age:
-        raise LedgerError(N_("That change is too old to undo."))
-    return await _restore(uow, game, entries, actor_user_id)
-
-
-async def undo_batch(
-    uow: UnitOfWork, *, game: GameDTO, batch: str, actor_user_id: int
-) -> list[LedgerDTO]:
-    """Undo one given batch (a tracker's step) if nothing touched those sheets since; an
-    already undone or unknown batch restores nothing. Raises ``LedgerError``. No commit."""
+    """Undo exactly ``batch`` (the one its button names, never "the newest"): its sheets come
+    back as they were before it, and the undo is itself a ledger entry. Refused
+    (``LedgerError``) when the batch is unknown, already undone, older than ``max_age``, or
+    any of its sheets changed since. At most once: the batch is stamped by a conditional
+    update, so a second press — concurrent or later — stamps nothing and writes nothing.
+    No commit; nothing is written when refused."""
     entries = await uow.ledger.batch_entries(game.id, batch)
-    return await _restore(uow, game, entries, actor_user_id) if entries else []
-
-
-async def _restore(
-    uow: UnitOfWork, game: GameDTO, entries: list[LedgerDTO], actor_user_id: int
-) -> list[LedgerDTO]:
+    if not entries or any(e.kind == "undo" for e in entries):
+        raise LedgerError(N_("Nothing to undo."))
+    if all(e.undone for e in entries):
+        raise LedgerError(ALREADY_UNDONE)
+    if datetime.now(UTC) - entries[0].created_at > max_age:
+        raise LedgerError(TOO_OLD)
     rows = {r.id: r for r in await uow.characters.lock_many([e.character_id for e in entries])}
     if any(rows[e.character_id].version != e.version_after for e in entries):
+        # Read again under the locks: a concurrent undo of this batch may have won meanwhile.
+        if any(e.undone for e in await uow.ledger.batch_entries(game.id, batch)):
+            raise LedgerError(ALREADY_UNDONE)
         raise LedgerError(N_("Those sheets changed since; undo is not possible."))
+    if not await uow.ledger.claim_undo(game.id, batch):  # the first write: nothing to roll back
+        raise LedgerError(ALREADY_UNDONE)
     spec = SYSTEMS[game.system]
-    batch = new_batch()
+    undo = new_batch()
     restored = {e.character_id: e.sheet_before for e in entries}
     await uow.characters.write_sheets(restored, spec.schema_version)
-    await uow.ledger.add_many([_undo_entry(e, actor_user_id, batch) for e in entries])
-    await uow.ledger.mark_undone(entries[0].batch)
+    await uow.ledger.add_many([_undo_entry(e, actor_user_id, undo) for e in entries])
     return entries
 
 

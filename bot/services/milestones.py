@@ -346,13 +346,12 @@ def _mutations(
 
 
 async def undo(uow: UnitOfWork, game: GameDTO, *, batch: str, actor_user_id: int) -> int:
-    """Undo the milestone ``batch`` if it is still the game's newest action and under an hour
-    old; commits. Returns how many sheets were restored. Raises ``ledger.LedgerError``."""
-    newest = await uow.ledger.last_batch(game.id)
-    if not newest or newest[0].batch != batch:
-        raise ledger.LedgerError(N_("This milestone can no longer be undone."))
-    entries = await ledger.undo_last(
-        uow, game=game, actor_user_id=actor_user_id, max_age=UNDO_WINDOW
+    """Undo exactly the milestone ``batch`` (named by its notice's button) if it is under an
+    hour old and none of its sheets changed since — unrelated changes to other characters do
+    not matter; once only. Commits. Returns how many sheets were restored. Raises
+    ``ledger.LedgerError``."""
+    entries = await ledger.undo_batch(
+        uow, game=game, batch=batch, actor_user_id=actor_user_id, max_age=UNDO_WINDOW
     )
     await uow.commit()
     return len(entries)

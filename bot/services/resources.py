@@ -415,17 +415,32 @@ class Undone:
     names: dict[int, str]
 
 
-async def undo(uow: UnitOfWork, *, game: GameDTO, user_id: int) -> Undone:
-    """The GM undoes the game's last change (``ledger.undo_last``) and commits."""
+async def undo(
+    uow: UnitOfWork, *, game: GameDTO, user_id: int, character_id: int, version: int
+) -> Undone:
+    """The GM undoes the change that made ``version`` of the character — the state the panel
+    showed when its button was drawn — and commits.
+
+    DECISION: refused once anything changed that sheet since (a newer press on the same panel,
+    a fight's step): the ledger restores whole sheets, so undoing the older change would erase
+    the newer one with it. Changes of a milestone or a fight are undone on their own message
+    (undoing them here would leave the fight's state or the milestone's notice behind)."""
     if not await is_gm(uow, game, user_id):
         raise Refused(N_("Only the GM can do that."))
+    entry = await uow.ledger.produced(game.id, character_id, version)
+    if entry is None:
+        raise Refused(N_("Nothing to undo."))
+    if entry.kind == "undo":
+        raise Refused(ledger.ALREADY_UNDONE)
+    if entry.kind.startswith("milestone.") or await uow.trackers.has_batch(game.id, entry.batch):
+        raise Refused(N_("This change belongs to a milestone or a fight: undo it there."))
     try:
-        entries = await ledger.undo_last(uow, game=game, actor_user_id=user_id)
+        entries = await ledger.undo_batch(uow, game=game, batch=entry.batch, actor_user_id=user_id)
     except ledger.LedgerError as error:
         raise Refused(error.reason) from error
     await uow.commit()
     names: dict[int, str] = {}
-    for entry in entries:
-        found = await uow.characters.get(entry.character_id)
-        names[entry.character_id] = found.name if found else "?"
+    for undone in entries:
+        found = await uow.characters.get(undone.character_id)
+        names[undone.character_id] = found.name if found else "?"
     return Undone(entries, names)

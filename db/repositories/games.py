@@ -199,6 +199,21 @@ class GameRepo:
             stmt.on_conflict_do_nothing(index_elements=["game_id", "user_id"])
         )
 
+    async def remove_cogm(self, game_id: int, user_id: int) -> bool:
+        """A co-GM becomes a player of the game; False if the user was no co-GM."""
+        self._forget_member(game_id, user_id)
+        stmt = (
+            update(GameMember)
+            .where(
+                col(GameMember.game_id) == game_id,
+                col(GameMember.user_id) == user_id,
+                col(GameMember.role) == "cogm",
+            )
+            .values(role="player")
+            .returning(col(GameMember.user_id))
+        )
+        return (await self._session.execute(stmt)).first() is not None
+
     async def role(self, game_id: int, user_id: int) -> str | None:
         if (game_id, user_id) in self._roles:
             return self._roles[(game_id, user_id)]
@@ -307,7 +322,10 @@ class CharacterRepo:
         stmt = select(Character).where(col(Character.id) == character_id)
         if for_update:
             stmt = stmt.with_for_update()
-        row = (await self._session.execute(stmt)).scalar_one_or_none()
+        # Read afresh: ``write_sheets`` is plain SQL, so a row loaded earlier in this unit (and
+        # kept past commit) would otherwise come back with its old sheet and version.
+        result = await self._session.execute(stmt, execution_options={"populate_existing": True})
+        row = result.scalar_one_or_none()
         return _character(row) if row else None
 
     async def lock_many(self, character_ids: list[int]) -> list[CharacterDTO]:

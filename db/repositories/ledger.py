@@ -66,47 +66,42 @@ class LedgerRepo:
             return
         await self._session.execute(insert(LedgerEntry).values([e.__dict__ for e in entries]))
 
-    async def last_batch(self, game_id: int) -> list[LedgerDTO]:
-        """The newest batch of the game that is not undone yet."""
-        newest = (
-            select(LedgerEntry.batch)
-            .where(
-                col(LedgerEntry.game_id) == game_id,
-                col(LedgerEntry.undone_at).is_(None),
-                col(LedgerEntry.kind) != "undo",
-            )
-            .order_by(col(LedgerEntry.id).desc())
-            .limit(1)
-            .scalar_subquery()
-        )
+    async def batch_entries(self, game_id: int, batch: str) -> list[LedgerDTO]:
+        """Every entry of one batch of the game, undone or not (empty if unknown); read afresh,
+        not from the session's identity map, so a second read sees a concurrent undo."""
         stmt = (
             select(LedgerEntry)
-            .where(col(LedgerEntry.game_id) == game_id, col(LedgerEntry.batch) == newest)
+            .where(col(LedgerEntry.game_id) == game_id, col(LedgerEntry.batch) == batch)
             .order_by(col(LedgerEntry.id))
         )
-        return [_dto(r) for r in (await self._session.execute(stmt)).scalars()]
+        result = await self._session.execute(stmt, execution_options={"populate_existing": True})
+        return [_dto(r) for r in result.scalars()]
 
-    async def batch_entries(self, game_id: int, batch: str) -> list[LedgerDTO]:
-        """The entries of one batch that are not undone yet (empty if undone or unknown)."""
+    async def produced(self, game_id: int, character_id: int, version: int) -> LedgerDTO | None:
+        """The entry that made ``version`` of the character (None: no ledger change did)."""
+        stmt = select(LedgerEntry).where(
+            col(LedgerEntry.game_id) == game_id,
+            col(LedgerEntry.character_id) == character_id,
+            col(LedgerEntry.version_after) == version,
+        )
+        row = (await self._session.execute(stmt.limit(1))).scalar_one_or_none()
+        return _dto(row) if row is not None else None
+
+    async def claim_undo(self, game_id: int, batch: str) -> int:
+        """Stamp the batch undone unless it already is; how many entries this call stamped.
+        Concurrent claims of one batch queue on its rows and the later one stamps none."""
         stmt = (
-            select(LedgerEntry)
+            update(LedgerEntry)
             .where(
                 col(LedgerEntry.game_id) == game_id,
                 col(LedgerEntry.batch) == batch,
                 col(LedgerEntry.undone_at).is_(None),
+                col(LedgerEntry.kind) != "undo",
             )
-            .order_by(col(LedgerEntry.id))
-        )
-        return [_dto(r) for r in (await self._session.execute(stmt)).scalars()]
-
-    async def mark_undone(self, batch: str) -> int:
-        stmt = (
-            update(LedgerEntry)
-            .where(col(LedgerEntry.batch) == batch, col(LedgerEntry.undone_at).is_(None))
             .values(undone_at=utcnow())
+            .returning(col(LedgerEntry.id))
         )
-        result = await self._session.execute(stmt)
-        return int(result.rowcount or 0)  # type: ignore[attr-defined]
+        return len((await self._session.execute(stmt)).all())
 
     async def for_character(self, character_id: int, *, limit: int = 20) -> list[LedgerDTO]:
         stmt = (

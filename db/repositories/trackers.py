@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select, text, update
@@ -41,6 +42,8 @@ class StepDTO:
     action: str
     state_before: dict[str, Any]
     batch: str | None
+    undone: bool = False
+    created_at: datetime | None = None
 
 
 def _dto(row: Tracker) -> TrackerDTO:
@@ -166,14 +169,41 @@ class TrackerRepo:
             .limit(1)
         )
         row = (await self._session.execute(stmt)).scalar_one_or_none()
-        if row is None:
-            return None
-        assert row.id is not None
-        return StepDTO(
-            row.id, row.tracker_id, row.version, row.actor_user_id, row.action,
-            dict(row.state_before), row.batch,
-        )  # fmt: skip
+        return _step(row) if row is not None else None
 
-    async def mark_undone(self, step_id: int) -> None:
-        stmt = update(TrackerStep).where(col(TrackerStep.id) == step_id).values(undone=True)
-        await self._session.execute(stmt)
+    async def step_at(self, tracker_id: int, version: int) -> StepDTO | None:
+        """The step that made ``version`` of the tracker (None for the opening version)."""
+        stmt = select(TrackerStep).where(
+            col(TrackerStep.tracker_id) == tracker_id, col(TrackerStep.version) == version
+        )
+        result = await self._session.execute(stmt, execution_options={"populate_existing": True})
+        row = result.scalar_one_or_none()
+        return _step(row) if row is not None else None
+
+    async def has_batch(self, game_id: int, batch: str) -> bool:
+        """Whether a step of one of the game's trackers wrote ledger ``batch``."""
+        stmt = (
+            select(col(TrackerStep.id))
+            .join(Tracker, col(Tracker.id) == col(TrackerStep.tracker_id))
+            .where(col(Tracker.game_id) == game_id, col(TrackerStep.batch) == batch)
+            .limit(1)
+        )
+        return (await self._session.execute(stmt)).first() is not None
+
+    async def mark_undone(self, step_id: int) -> bool:
+        """Stamp the step undone unless it already is (False then: another undo won)."""
+        stmt = (
+            update(TrackerStep)
+            .where(col(TrackerStep.id) == step_id, col(TrackerStep.undone).is_(False))
+            .values(undone=True)
+            .returning(col(TrackerStep.id))
+        )
+        return (await self._session.execute(stmt)).first() is not None
+
+
+def _step(row: TrackerStep) -> StepDTO:
+    assert row.id is not None
+    return StepDTO(
+        row.id, row.tracker_id, row.version, row.actor_user_id, row.action,
+        dict(row.state_before), row.batch, row.undone, row.created_at,
+    )  # fmt: skip

@@ -34,7 +34,8 @@ MAX_TEXT = 4096
 
 
 class TrackerUndoCD(CallbackData, prefix="tku"):
-    """The GM takes back the last step of tracker ``tracker_id`` (shown at version ``v``)."""
+    """The GM takes back the step that is the newest of tracker ``tracker_id`` at version ``v``
+    (the version the button was drawn at: that names one step, refused once it moved on)."""
 
     tracker_id: int
     v: int
@@ -232,10 +233,11 @@ async def press_undo(
         tracker = await core.load(
             uow, callback_data.tracker_id, chat_id=message.chat.id, message_id=message.message_id
         )
-        if tracker.version != callback_data.v:
-            raise core.TrackerRefused(core.STALE)
-        tracker, _action = await core.undo(uow, game, tracker, actor_user_id=query.from_user.id)
+        tracker, _action = await core.undo(
+            uow, game, tracker, actor_user_id=query.from_user.id, shown=callback_data.v
+        )
     except core.TrackerRefused as refused:
+        await uow.rollback()
         notify(callback_answer, t(refused.reason), alert=True)
         return
     await uow.commit()

@@ -10,7 +10,7 @@ from bot.services.games import GameOption
 from bot.systems import SYSTEMS
 from db.repositories.games import CharacterDTO, GameDTO, MemberDTO
 from db.repositories.rolls import Epoch
-from handlers.callbacks import ArchiveCD, GameOptionCD, NewGameCD
+from handlers.callbacks import ArchiveCD, CogmRemoveCD, GameOptionCD, NewGameCD
 
 STATUS_NAMES = {
     "pending": N_("awaiting approval"),
@@ -110,18 +110,24 @@ def game_card(
     return "\n".join(lines)
 
 
-def game_keyboard(t: Translator, link: str, game: GameDTO) -> InlineKeyboardMarkup:
-    return InlineKeyboardMarkup(
-        inline_keyboard=[
-            [InlineKeyboardButton(text="🧙 " + t("Create character"), url=link)],
-            [
-                InlineKeyboardButton(
-                    text="🗄 " + t("Archive"),
-                    callback_data=ArchiveCD(game_id=game.id, confirm=False).pack(),
-                )
-            ],
-        ]
-    )
+NAME_SHOWN = 24  # characters of a name on a button
+
+
+def game_keyboard(
+    t: Translator, link: str, game: GameDTO, members: list[MemberDTO]
+) -> InlineKeyboardMarkup:
+    """«Create character» for everyone; the GM's own buttons (archive, and one per co-GM to
+    take the powers back) are checked again when pressed."""
+    rows = [[InlineKeyboardButton(text="🧙 " + t("Create character"), url=link)]]
+    for member in members:
+        if member.role == "cogm":
+            name = member.name if len(member.name) <= NAME_SHOWN else member.name[:23] + "…"
+            data = CogmRemoveCD(game_id=game.id, user_id=member.user_id)
+            text = "➖ " + t("Remove co-GM: {name}", name=name)
+            rows.append([InlineKeyboardButton(text=text, callback_data=data.pack())])
+    archive = ArchiveCD(game_id=game.id, confirm=False)
+    rows.append([InlineKeyboardButton(text="🗄 " + t("Archive"), callback_data=archive.pack())])
+    return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
 def archive_question(t: Translator, game: GameDTO) -> tuple[str, InlineKeyboardMarkup]:

@@ -103,9 +103,11 @@ class MatterStateCD(CallbackData, prefix="rms"):
 
 
 class UndoCD(CallbackData, prefix="run"):
-    """GM only: undo the game's last change, then show this character's panel again."""
+    """GM only: undo the change that made ``version`` of the character (the state the panel
+    showed when the button was drawn), then show this character's panel again."""
 
     character_id: int
+    version: int
 
 
 def resources_button(t: Translator, character_id: int) -> InlineKeyboardButton:
@@ -345,15 +347,18 @@ _ROWS: Final[dict[tuple[str, PanelView], Callable[[Translator, str, int, Any], R
 
 def panel_keyboard(
     t: Translator, locale: str, character: CharacterDTO, sheet: SheetModel,
-    view: PanelView = PanelView.MAIN,
+    view: PanelView = PanelView.MAIN, *, undo: bool = True,
 ) -> InlineKeyboardMarkup:  # fmt: skip
+    """``undo`` false: no undo button (the panel shows the result of an undo)."""
     cid = character.id
     build = _ROWS.get((character.system, view))
     if build is None:
         view, build = PanelView.MAIN, _ROWS[(character.system, PanelView.MAIN)]
     rows = build(t, locale, cid, sheet)
     if view is PanelView.MAIN:
-        rows.append([_b("↩️ " + t("Undo last"), UndoCD(character_id=cid))])
+        if undo:
+            data = UndoCD(character_id=cid, version=character.version)
+            rows.append([_b("↩️ " + t("Undo last"), data)])
     else:
         rows.append([_b("⬅️ " + t("Back"), ResViewCD(character_id=cid, view=PanelView.MAIN))])
     return InlineKeyboardMarkup(inline_keyboard=rows)

@@ -50,6 +50,11 @@ async def _fate_points(engine: AsyncEngine, character_id: int) -> int:
         )
 
 
+async def _only_batch(engine: AsyncEngine) -> str:
+    async with engine.connect() as conn:
+        return str((await conn.execute(text("SELECT DISTINCT batch FROM ledger"))).scalar_one())
+
+
 async def test_fifty_concurrent_spends_against_three_points_grant_exactly_three(
     clean_db: AsyncEngine,
 ) -> None:
@@ -99,14 +104,16 @@ async def test_a_batch_is_one_action_and_undo_restores_it_once(clean_db: AsyncEn
         await uow.commit()
     assert {c.name for c in changed} == {"Мира", "Борис"}
     assert changed[0].diff == [{"path": "fate_points", "before": 3, "after": 2}]
+    batch = await _only_batch(clean_db)
     async with UnitOfWork(factory) as uow:
-        undone = await ledger.undo_last(uow, game=game, actor_user_id=1000)
+        undone = await ledger.undo_batch(uow, game=game, batch=batch, actor_user_id=1000)
         await uow.commit()
     assert len(undone) == 2
     assert (await _fate_points(clean_db, mira), await _fate_points(clean_db, boris)) == (3, 3)
     async with UnitOfWork(factory) as uow:
-        with pytest.raises(ledger.LedgerError):  # the undo is not undone by undoing again
-            await ledger.undo_last(uow, game=game, actor_user_id=1000)
+        with pytest.raises(ledger.LedgerError) as refused:  # the batch is undone only once
+            await ledger.undo_batch(uow, game=game, batch=batch, actor_user_id=1000)
+    assert refused.value.reason == ledger.ALREADY_UNDONE
 
 
 async def test_undo_is_refused_when_a_later_change_touched_the_sheet(
@@ -125,4 +132,6 @@ async def test_undo_is_refused_when_a_later_change_touched_the_sheet(
         )
     async with UnitOfWork(factory) as uow:
         with pytest.raises(ledger.LedgerError):
-            await ledger.undo_last(uow, game=game, actor_user_id=1000)
+            await ledger.undo_batch(
+                uow, game=game, batch=await _only_batch(clean_db), actor_user_id=1000
+            )

@@ -236,7 +236,7 @@ async def test_gm_undo_restores_the_last_change(table: Harness) -> None:
     await _press(table, ALICE, panel, views.FatePointCD(character_id=cid, delta=-1).pack())
     assert (await stored_sheet(table, cid))["fate_points"] == 2
     await _edited(table, panel, 1)
-    undo = views.UndoCD(character_id=cid).pack()
+    undo = views.UndoCD(character_id=cid, version=2).pack()  # the change that made version 2
     refused = await _press(table, ALICE, panel, undo)
     assert refused.show_alert and (await stored_sheet(table, cid))["fate_points"] == 2
     await _press(table, GM, panel, undo)
@@ -244,7 +244,8 @@ async def test_gm_undo_restores_the_last_change(table: Harness) -> None:
     shown = await _edited(table, panel, 2)
     assert "↩️" in shown.text and "fate_points: 2 → 3" in shown.text
     assert await ledger_kinds(table) == ["fate.fp.spend", "undo"]
-    again = await _press(table, GM, panel, undo)
+    assert not any(b["callback_data"].startswith("run:") for b in buttons(shown))
+    again = await press_data(table, GM, panel, undo)
     assert again.show_alert and (await stored_sheet(table, cid))["fate_points"] == 3
 
 
@@ -273,7 +274,7 @@ async def test_forged_presses_are_refused_and_change_nothing(table: Harness) -> 
         views.FatePointCD(character_id=cid, delta=-3).pack(),  # not a button we ever sent
         views.StressCD(character_id=cid, track=TrackKind.PHYSICAL, box=9, mark=True).pack(),
         views.ResViewCD(character_id=elsewhere, view=views.PanelView.SLOTS).pack(),
-        views.UndoCD(character_id=cid).pack(),  # not a GM
+        views.UndoCD(character_id=cid, version=1).pack(),  # not a GM
         "rfp:abc:-1",
         "rfp:",
         "garbage",

@@ -116,10 +116,10 @@ async def test_undo_restores_state_and_sheets_and_only_for_the_gm(clean_db: Asyn
     async with UnitOfWork(factory) as uow:
         loaded = await core.load(uow, tracker.id, chat_id=game.chat_id)
         with pytest.raises(core.TrackerRefused):
-            await core.undo(uow, game, loaded, actor_user_id=ALICE)
+            await core.undo(uow, game, loaded, actor_user_id=ALICE, shown=2)
     async with UnitOfWork(factory) as uow:
         loaded = await core.load(uow, tracker.id, chat_id=game.chat_id)
-        undone, action = await core.undo(uow, game, loaded, actor_user_id=GM)
+        undone, action = await core.undo(uow, game, loaded, actor_user_id=GM, shown=2)
         await uow.commit()
     assert (undone.state, undone.version, action) == ({"hit": False}, 3, "hit")
     async with UnitOfWork(factory) as uow:
@@ -127,4 +127,4 @@ async def test_undo_restores_state_and_sheets_and_only_for_the_gm(clean_db: Asyn
         assert row is not None and row.sheet["fate_points"] == 3
         loaded = await core.load(uow, tracker.id, chat_id=game.chat_id)
         with pytest.raises(core.TrackerRefused):  # nothing left to undo
-            await core.undo(uow, game, loaded, actor_user_id=GM)
+            await core.undo(uow, game, loaded, actor_user_id=GM, shown=3)

@@ -4,8 +4,11 @@ Every action names the version it was shown (the buttons carry it): the step is 
 conditional update on that version plus a journal row unique per (tracker, version), so two
 concurrent presses, a stale button or a redelivered update produce one step, never two. A step
 that changes sheets passes the ledger batch it wrote; undoing the step undoes that batch (only
-while no later change touched those sheets). Rolls stay in the log: the log is append-only, an
-undone step's roll is simply no longer counted. Nothing here commits; the caller does, once.
+while no later change touched those sheets, within an hour). Each undo button names its step
+through the version it was drawn at, so a double press or an old button undoes nothing more
+(the GM may still walk a fight back step by step, each time with the fresh button). Rolls stay
+in the log: the log is append-only, an undone step's roll is simply no longer counted. Nothing
+here commits; the caller does, once.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from typing import Any
 from bot.i18n import N_
 from bot.services import ledger
 from bot.services.games import is_gm
+from db.models import utcnow
 from db.repositories.games import GameDTO
 from db.repositories.trackers import TrackerDTO
 from db.uow import UnitOfWork
@@ -118,20 +122,34 @@ async def step(
 
 
 async def undo(
-    uow: UnitOfWork, game: GameDTO, tracker: TrackerDTO, *, actor_user_id: int
+    uow: UnitOfWork, game: GameDTO, tracker: TrackerDTO, *, actor_user_id: int, shown: int
 ) -> tuple[TrackerDTO, str]:
-    """The GM takes back the newest step not undone yet: the state before it comes back and
-    its ledger batch is undone. Returns the tracker and the undone step's action name."""
+    """The GM takes back the step the pressed button names: the newest step not undone yet as
+    the tracker stood at version ``shown`` (the version the button was drawn at; the journal is
+    unique per version, so that is one step). The state before it comes back and its ledger
+    batch is undone. Refused when the tracker moved on since (that step already undone, or
+    another step taken), or the step is older than ``ledger.UNDO_WINDOW``. Returns the tracker
+    and the undone step's action name. A refusal may follow writes: the caller rolls back."""
     if not await is_gm(uow, game, actor_user_id):
         raise TrackerRefused(N_("Only the GM can do that."))
+    if tracker.version != shown:
+        named = await uow.trackers.step_at(tracker.id, shown)
+        if named is not None and named.undone:
+            raise TrackerRefused(ledger.ALREADY_UNDONE)
+        raise TrackerRefused(STALE)
     last = await uow.trackers.last_undoable(tracker.id)
     if last is None:
         raise TrackerRefused(N_("Nothing to undo."))
+    if last.created_at is not None and utcnow() - last.created_at > ledger.UNDO_WINDOW:
+        raise TrackerRefused(ledger.TOO_OLD)
     if last.batch is not None:
         try:
             await ledger.undo_batch(uow, game=game, batch=last.batch, actor_user_id=actor_user_id)
         except ledger.LedgerError as error:
-            raise TrackerRefused(error.reason) from error
+            if error.reason != ledger.ALREADY_UNDONE:  # undone elsewhere: the sheets are back
+                raise TrackerRefused(error.reason) from error
+    if not await uow.trackers.mark_undone(last.id):
+        raise TrackerRefused(ledger.ALREADY_UNDONE)
     moved = await uow.trackers.advance(
         tracker.id, expected_version=tracker.version, state=last.state_before
     )
@@ -141,7 +159,6 @@ async def undo(
         tracker_id=tracker.id, version=moved.version, actor_user_id=actor_user_id,
         action="undo", state_before=tracker.state, batch=None,
     )  # fmt: skip
-    await uow.trackers.mark_undone(last.id)
     return moved, last.action
 
 
