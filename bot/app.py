@@ -23,7 +23,7 @@ from bot.leader import PollingLock
 from bot.metrics import Metrics, serve_metrics
 from bot.middlewares import InFlightMiddleware
 from bot.outbound import Limits
-from bot.polling import METRICS, QUEUES, FairQueues
+from bot.polling import METRICS, QUEUES, FairQueues, InboxDispatcher
 from bot.scheduler import setup_scheduler
 from bot.webhook import create_webhook_app, webhook_path
 from db.database import EmbeddedPostgres, create_engine, create_session_factory, migrate
@@ -245,6 +245,9 @@ async def serve_webhook(runtime: BotRuntime, settings: Settings) -> None:
     host, _, port = settings.webhook_listen.rpartition(":")
     runner = web.AppRunner(app)
     await runner.setup()
+    dispatcher = runtime.dispatcher
+    assert isinstance(dispatcher, InboxDispatcher)
+    inbox = asyncio.create_task(dispatcher.serve_inbox(runtime.bot, concurrency=4))
     await web.TCPSite(runner, host or "0.0.0.0", int(port)).start()
     logger.info("webhook: listening on %s for %s", settings.webhook_listen, settings.webhook_url)
     stop = asyncio.Event()
@@ -254,6 +257,7 @@ async def serve_webhook(runtime: BotRuntime, settings: Settings) -> None:
     try:
         await stop.wait()
     finally:
+        inbox.cancel()
         await runner.cleanup()  # runs the dispatcher's shutdown: in-flight updates finish
         await runtime.fsm_engine.dispose()
 

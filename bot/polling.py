@@ -246,6 +246,17 @@ class InboxDispatcher(Dispatcher):
                 if update.update_id not in refused:
                     queues.submit(update)
 
+    async def serve_inbox(self, bot: Bot, *, concurrency: int) -> None:
+        """Webhook mode: no polling, but the inbox still gets what an operator replays
+        (``python -m bot.dead_letters``); several workers may drain it at once (each update
+        takes effect once: its claim)."""
+        queues = FairQueues(
+            lambda update: self._process_update(bot=bot, update=update),
+            concurrency=concurrency,
+        )  # fmt: skip
+        self[QUEUES] = queues
+        await self._drain(self[INBOX_ENGINE], bot, queues)
+
     async def _drain(self, engine: AsyncEngine, bot: Bot, queues: FairQueues) -> None:
         """Hand the inbox's waiting updates to the queues, now and every ``DRAIN_EVERY``
         seconds; quietly wait while the database is away."""

@@ -47,3 +47,36 @@ async def test_sandbox_session_with_embedded_postgres() -> None:
     assert "Сага" in text  # the game was created
     assert "Шаг 1 из 4" in text  # the deep link opened the creation wizard in the DM
     assert "Traceback" not in errors
+
+
+async def _sandbox(data_dir: object, script: str) -> tuple[int | None, str, str]:
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot",
+        cwd=ROOT,
+        env=bot_env(DATA_DIR=str(data_dir), TELEGRAM_API_URL=""),
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        out, err = await asyncio.wait_for(proc.communicate(script.encode()), timeout=90)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+    return proc.returncode, out.decode(), err.decode()
+
+
+async def test_a_restarted_sandbox_answers_from_its_first_message() -> None:
+    """The second ``make run`` on the same data numbers its updates after the first run's: with
+    numbering from 1 again, the first run's claims swallowed its first messages silently."""
+    data_dir = ROOT / ".data" / f"sandbox-test-{uuid.uuid4().hex[:8]}"
+    try:
+        code, text, errors = await _sandbox(data_dir, "/start\n/help\n/start\n/quit\n")
+        assert code == 0, errors
+        code, text, errors = await _sandbox(data_dir, "/as bob en\n/start\n/quit\n")
+        assert code == 0, errors
+    finally:
+        shutil.rmtree(data_dir, ignore_errors=True)
+    assert "Hello, Bob!" in text or "Hello, bob!" in text, text
+    assert "Traceback" not in errors

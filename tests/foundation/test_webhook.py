@@ -37,16 +37,23 @@ async def hook(harness: Harness, database_url: str) -> AsyncIterator[tuple[str, 
     )  # fmt: skip
     boom = Router(name="boom")
 
+    broken = {"on": True}
+
     @boom.message(F.text == "/boom")
     async def explode(message: Message) -> None:
-        raise RuntimeError("kaboom")
+        if broken["on"]:
+            raise RuntimeError("kaboom")
+        await message.answer("fixed")
 
     runtime.dispatcher.sub_routers.insert(0, boom)
     boom._parent_router = runtime.dispatcher
     runtime.dispatcher["webhook"] = ("https://bot.example/tg/hook", SECRET)
     app = create_webhook_app(runtime.dispatcher, runtime.bot, path="/tg/hook", secret=SECRET)
     runner, url = await _serve(app, "/tg/hook")
+    harness.runtime = runtime  # for the tests' look at it (not started as polling)
+    harness.broken = broken  # type: ignore[attr-defined]
     yield url, harness
+    harness.runtime = None
     await runner.cleanup()
 
 
@@ -119,6 +126,34 @@ async def test_webhook_secret_failures_and_redelivery(hook: tuple[str, Harness])
     assert [(row[0], "kaboom" in row[1], '"/boom"' in row[2]) for row in parked] == [
         (11, True, True)
     ]
+
+
+async def test_a_parked_update_replayed_is_handled_by_a_webhook_worker(
+    hook: tuple[str, Harness],
+) -> None:
+    """Webhook mode drains the inbox too: what an operator replays is handled there."""
+    import asyncio
+    import io
+
+    from bot.dead_letters import replay
+    from bot.polling import InboxDispatcher
+
+    url, h = hook
+    emu = h.emu
+    emu.add_user(1001, "Alice", language_code="en")
+    emu.send_text(1001, 1001, "hi")  # Alice has started the bot
+    assert await _post(url, _update(21, "/boom"), SECRET) == 200  # parked
+    assert h.runtime is not None and isinstance(h.runtime.dispatcher, InboxDispatcher)
+    inbox = asyncio.create_task(h.runtime.dispatcher.serve_inbox(h.runtime.bot, concurrency=4))
+    try:
+        h.broken["on"] = False  # type: ignore[attr-defined]
+        assert await replay(h.engine, emu.bot_id, 21, io.StringIO())
+        await emu.wait_for(
+            lambda: any(m.text == "fixed" for m in emu.bot_messages(1001)), timeout=10
+        )
+    finally:
+        inbox.cancel()
+    assert sum(m.text == "fixed" for m in emu.bot_messages(1001)) == 1
 
 
 async def test_webhook_refuses_bodies_that_are_not_updates(hook: tuple[str, Harness]) -> None:
