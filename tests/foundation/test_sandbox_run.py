@@ -20,35 +20,6 @@ SCRIPT = (
 )
 
 
-async def test_sandbox_session_with_embedded_postgres() -> None:
-    # Under the project, not /tmp: run as root, the embedded server's own system user must be
-    # able to reach its data directory.
-    data_dir = ROOT / ".data" / f"sandbox-test-{uuid.uuid4().hex[:8]}"
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot",
-        cwd=ROOT,
-        env=bot_env(DATA_DIR=str(data_dir), TELEGRAM_API_URL=""),
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )  # fmt: skip
-    try:
-        out, err = await asyncio.wait_for(proc.communicate(SCRIPT.encode()), timeout=90)
-    finally:
-        if proc.returncode is None:
-            proc.kill()
-            await proc.wait()
-        shutil.rmtree(data_dir, ignore_errors=True)
-    text, errors = out.decode(), err.decode()
-    assert proc.returncode == 0, errors
-    assert "Привет, alice!" in text or "Привет, Alice!" in text, text
-    assert "Команды" in text  # the help screen after pressing button 1
-    assert "Hello, Bob!" in text or "Hello, bob!" in text, text
-    assert "Сага" in text  # the game was created
-    assert "Шаг 1 из 4" in text  # the deep link opened the creation wizard in the DM
-    assert "Traceback" not in errors
-
-
 async def _sandbox(data_dir: object, script: str) -> tuple[int | None, str, str]:
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot",
@@ -65,6 +36,23 @@ async def _sandbox(data_dir: object, script: str) -> tuple[int | None, str, str]
             proc.kill()
             await proc.wait()
     return proc.returncode, out.decode(), err.decode()
+
+
+async def test_sandbox_session_with_embedded_postgres() -> None:
+    # Under the project, not /tmp: run as root, the embedded server's own system user must be
+    # able to reach its data directory.
+    data_dir = ROOT / ".data" / f"sandbox-test-{uuid.uuid4().hex[:8]}"
+    try:
+        code, text, errors = await _sandbox(data_dir, SCRIPT)
+    finally:
+        shutil.rmtree(data_dir, ignore_errors=True)
+    assert code == 0, errors
+    assert "Привет, alice!" in text or "Привет, Alice!" in text, text
+    assert "Команды" in text  # the help screen after pressing button 1
+    assert "Hello, Bob!" in text or "Hello, bob!" in text, text
+    assert "Сага" in text  # the game was created
+    assert "Шаг 1 из 4" in text  # the deep link opened the creation wizard in the DM
+    assert "Traceback" not in errors
 
 
 async def test_a_restarted_sandbox_answers_from_its_first_message() -> None:
