@@ -15,6 +15,7 @@ engine through a ``ScriptedSource``.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 from collections.abc import Callable
@@ -24,9 +25,12 @@ from typing import Any, Final
 
 from bot.i18n import N_
 from bot.services import ledger
+from bot.services.characters import diff
 from bot.services.rolls import roll_logged
 from bot.systems import SYSTEMS
 from db.repositories.games import CharacterDTO, GameDTO
+from db.repositories.ledger import NewEntry
+from db.repositories.sheet_batch import SheetBatchRepo, SheetWrite
 from db.uow import UnitOfWork
 from engine.common import Change, SheetModel
 from engine.dice.source import ScriptedSource
@@ -281,6 +285,94 @@ async def apply(
         for c in plan.characters
     )
     return Applied(replace(plan, characters=done), batch if changed else None, rolled)
+
+
+@dataclass(frozen=True)
+class Scheduled:
+    """A milestone the scheduler applies (no preview): ``key`` names it in the result (the
+    occurrence's id)."""
+
+    key: int
+    game: GameDTO
+    kind: str
+
+
+def rolls_dice(game: GameDTO, kind: str) -> bool:
+    """Cliché advancement rolls through the roll log, one statement per roll: not for
+    ``apply_many``."""
+    return game.system == "cliche" and kind == ADVANCEMENT
+
+
+async def apply_many(uow: UnitOfWork, items: list[Scheduled]) -> dict[int, Applied]:
+    """Apply each item's milestone to every active character of its game, as the GM would
+    (the system actor, one ledger batch per item), for any number of games in a fixed
+    number of statements: the games and their characters locked in one statement each (id
+    order, as every other path), the engine run per character here, the sheets written back
+    in one statement and the ledger rows in one more. Items of one game are applied in the
+    order given, each on the sheets the one before left. Does not commit; raises what the
+    engine or the database raises (nothing is written then).
+    """
+    for item in items:
+        _check_kind(item.game, item.kind)
+        if rolls_dice(item.game, item.kind):
+            raise MilestoneRefused(N_("No such milestone in this game."))
+    sheets = SheetBatchRepo(uow.session)
+    game_ids = sorted({item.game.id for item in items})
+    await sheets.lock_games(game_ids)
+    by_game: dict[int, list[CharacterDTO]] = {}
+    for row in await sheets.lock_active(game_ids):
+        by_game.setdefault(row.game_id, []).append(row)
+    written: dict[int, SheetWrite] = {}
+    entries: list[NewEntry] = []
+    last: dict[int, dict[str, Any]] = {}
+    results: dict[int, Applied] = {}
+    for item in items:
+        game, rows = item.game, by_game.get(item.game.id, [])
+        spec, rule, batch = SYSTEMS[game.system], _rule(game, item.kind), ledger.new_batch()
+        planned: list[CharacterPlan] = []
+        changed = False
+        for row in rows:
+            now = written.get(row.id)
+            stored = now.sheet if now else row.sheet
+            version = now.version if now else row.version
+            before = spec.load(stored, now.schema_version if now else row.schema_version)
+            after, changes = rule(before)
+            if not changes:
+                continue
+            planned.append(CharacterPlan(row.id, row.name, tuple(changes)))
+            after_json = after.model_dump(mode="json")
+            fields = diff(before.model_dump(mode="json"), after_json)
+            if not fields:
+                continue
+            changed = True
+            written[row.id] = SheetWrite(row.id, after_json, version + 1, spec.schema_version)
+            entries.append(
+                NewEntry(
+                    game_id=game.id,
+                    character_id=row.id,
+                    actor_user_id=game.gm_user_id,
+                    kind=f"milestone.{item.kind}",
+                    reason=item.kind,
+                    batch=batch,
+                    diff=fields,
+                    sheet_before=stored,
+                    sheet_after=after_json,
+                    version_before=version,
+                    version_after=version + 1,
+                )
+            )
+        plan = Plan(game.system, item.kind, tuple(planned), len(rows) - len(planned))
+        results[item.key] = Applied(plan, batch if changed else None)
+        last[game.id] = {
+            "preview": -item.key,
+            "kind": item.kind,
+            "batch": batch if changed else None,
+        }
+        await asyncio.sleep(0)  # a thousand tables at one tick: other updates go on meanwhile
+    await sheets.write_sheets(list(written.values()))
+    await uow.ledger.add_bulk(entries)
+    await sheets.set_game_data(LAST_KEY, last)
+    return results
 
 
 async def _roll_advancements(
