@@ -105,36 +105,30 @@ async def _send(
         logger.exception("schedule post to chat %s failed", chat_id)
 
 
-Post = tuple[int, str | None, InlineKeyboardMarkup | None]
-
-
-def _posts(fired: service.Fired, translated: tuple[Translator, str]) -> list[Post]:
-    t, locale = translated
-    chat_id = fired.game.chat_id
-    return [
-        (chat_id, views.skipped(t, fired), None),
-        (chat_id, views.notice(t, locale, fired), views.notice_keyboard(t, fired)),
-    ]
+Notice = tuple[service.Fired, tuple[Translator, str]]
 
 
 class _Notices:
     """Posts sent after their transaction committed, by a few background senders: a
     thousand notices go out at the outbound layer's pace (30/s in all) while the next
-    batches are applied, and leave room for everyone else's replies. A game's posts stay
-    in order (one sender takes them all)."""
+    batches are applied, and leave room for everyone else's replies. Each is rendered by its
+    sender, just before it goes; a game's posts stay in order (one sender takes them all)."""
 
     def __init__(self, ctx: JobContext, senders: int = NOTICE_SENDERS) -> None:
         self._ctx = ctx
-        self._queue: asyncio.Queue[list[Post] | None] = asyncio.Queue()
+        self._queue: asyncio.Queue[Notice | None] = asyncio.Queue()
         self._senders = [asyncio.create_task(self._send()) for _ in range(senders)]
 
-    def put(self, posts: list[Post]) -> None:
-        self._queue.put_nowait(posts)
+    def put(self, fired: service.Fired, translated: tuple[Translator, str]) -> None:
+        self._queue.put_nowait((fired, translated))
 
     async def _send(self) -> None:
-        while (posts := await self._queue.get()) is not None:
-            for chat_id, text, markup in posts:
-                await _send(self._ctx, chat_id, text, markup)
+        while (notice := await self._queue.get()) is not None:
+            fired, (t, locale) = notice
+            chat_id = fired.game.chat_id
+            await _send(self._ctx, chat_id, views.skipped(t, fired))
+            markup = views.notice_keyboard(t, fired)
+            await _send(self._ctx, chat_id, views.notice(t, locale, fired), markup)
 
     async def close(self) -> None:
         """Wait until every notice put is sent."""
@@ -203,14 +197,14 @@ async def _fire_batch(ctx: JobContext, schedule_ids: list[int], notices: _Notice
     async with UnitOfWork(ctx.session_factory) as uow:
         tick = await service.run_batch(uow, schedule_ids, now=ctx.now)
     for fired in tick.fired:
-        notices.put(_posts(fired, _translator_for(ctx, fired.chat_locale)))
+        notices.put(fired, _translator_for(ctx, fired.chat_locale))
     for schedule_id in tick.one_by_one:
         async with UnitOfWork(ctx.session_factory) as uow:
             one = await service.run(uow, schedule_id, now=ctx.now)
             if one is None:
                 continue
             translated = await _translator(uow, ctx, one.game.chat_id)
-        notices.put(_posts(one, translated))
+        notices.put(one, translated)
 
 
 async def remind_schedule(schedule_id: int, *, context: JobContext | None = None) -> None:

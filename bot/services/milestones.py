@@ -29,8 +29,7 @@ from bot.services.characters import diff
 from bot.services.rolls import roll_logged
 from bot.systems import SYSTEMS
 from db.repositories.games import CharacterDTO, GameDTO
-from db.repositories.ledger import NewEntry
-from db.repositories.sheet_batch import SheetBatchRepo, SheetWrite
+from db.repositories.sheet_batch import LockedSheet, SheetBatchRepo, SheetChange
 from db.uow import UnitOfWork
 from engine.common import Change, SheetModel
 from engine.dice.source import ScriptedSource
@@ -307,10 +306,10 @@ async def apply_many(uow: UnitOfWork, items: list[Scheduled]) -> dict[int, Appli
     """Apply each item's milestone to every active character of its game, as the GM would
     (the system actor, one ledger batch per item), for any number of games in a fixed
     number of statements: the games and their characters locked in one statement each (id
-    order, as every other path), the engine run per character here, the sheets written back
-    in one statement and the ledger rows in one more. Items of one game are applied in the
-    order given, each on the sheets the one before left. Does not commit; raises what the
-    engine or the database raises (nothing is written then).
+    order, as every other path), the engine run per character here, the sheets and their
+    ledger entries written in one more. Items of one game are applied in the order given,
+    each on the sheets the one before left. Does not commit; raises what the engine or the
+    database raises (nothing is written then).
     """
     for item in items:
         _check_kind(item.game, item.kind)
@@ -319,23 +318,25 @@ async def apply_many(uow: UnitOfWork, items: list[Scheduled]) -> dict[int, Appli
     sheets = SheetBatchRepo(uow.session)
     game_ids = sorted({item.game.id for item in items})
     await sheets.lock_games(game_ids)
-    by_game: dict[int, list[CharacterDTO]] = {}
+    by_game: dict[int, list[LockedSheet]] = {}
     for row in await sheets.lock_active(game_ids):
         by_game.setdefault(row.game_id, []).append(row)
-    written: dict[int, SheetWrite] = {}
-    entries: list[NewEntry] = []
+    current: dict[int, tuple[dict[str, Any], int]] = {}  # sheet, schema: as changed so far
+    rounds: list[list[SheetChange]] = []  # a character's n-th change goes in round n
+    times: dict[int, int] = {}  # changes of a character so far
     last: dict[int, dict[str, Any]] = {}
     results: dict[int, Applied] = {}
     for item in items:
         game, rows = item.game, by_game.get(item.game.id, [])
         spec, rule, batch = SYSTEMS[game.system], _rule(game, item.kind), ledger.new_batch()
         planned: list[CharacterPlan] = []
-        changed = False
+        changed = 0
         for row in rows:
-            now = written.get(row.id)
-            stored = now.sheet if now else row.sheet
-            version = now.version if now else row.version
-            before = spec.load(stored, now.schema_version if now else row.schema_version)
+            if row.id in current:
+                stored, schema = current[row.id]
+            else:  # decoded here, a game at a time, not all at once in the driver
+                stored, schema = json.loads(row.sheet_json), row.schema_version
+            before = spec.load(stored, schema)
             after, changes = rule(before)
             if not changes:
                 continue
@@ -344,21 +345,23 @@ async def apply_many(uow: UnitOfWork, items: list[Scheduled]) -> dict[int, Appli
             fields = diff(before.model_dump(mode="json"), after_json)
             if not fields:
                 continue
-            changed = True
-            written[row.id] = SheetWrite(row.id, after_json, version + 1, spec.schema_version)
-            entries.append(
-                NewEntry(
-                    game_id=game.id,
+            changed += 1
+            current[row.id] = (after_json, spec.schema_version)
+            n = times.get(row.id, 0)
+            times[row.id] = n + 1
+            if n == len(rounds):
+                rounds.append([])
+            rounds[n].append(
+                SheetChange(
                     character_id=row.id,
+                    game_id=game.id,
                     actor_user_id=game.gm_user_id,
                     kind=f"milestone.{item.kind}",
                     reason=item.kind,
                     batch=batch,
-                    diff=fields,
-                    sheet_before=stored,
-                    sheet_after=after_json,
-                    version_before=version,
-                    version_after=version + 1,
+                    diff_json=json.dumps(fields, ensure_ascii=False),
+                    sheet_json=json.dumps(after_json, ensure_ascii=False),
+                    schema_version=spec.schema_version,
                 )
             )
         plan = Plan(game.system, item.kind, tuple(planned), len(rows) - len(planned))
@@ -369,8 +372,8 @@ async def apply_many(uow: UnitOfWork, items: list[Scheduled]) -> dict[int, Appli
             "batch": batch if changed else None,
         }
         await asyncio.sleep(0)  # a thousand tables at one tick: other updates go on meanwhile
-    await sheets.write_sheets(list(written.values()))
-    await uow.ledger.add_bulk(entries)
+    for changes in rounds:
+        await sheets.change(changes)
     await sheets.set_game_data(LAST_KEY, last)
     return results
 

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select, text, update
+from sqlalchemy import select, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -117,39 +116,3 @@ class LedgerRepo:
             .limit(limit)
         )
         return [_dto(r) for r in (await self._session.execute(stmt)).scalars()]
-
-    async def add_bulk(self, entries: list[NewEntry]) -> None:
-        """Any number of entries in one statement of fixed shape (arrays, not a VALUES row
-        per entry): a scheduled tick writes thousands at once."""
-        if not entries:
-            return
-        dumps = json.dumps
-        await self._session.execute(
-            text(
-                "INSERT INTO ledger (game_id, character_id, actor_user_id, kind, reason, batch, "
-                "diff, sheet_before, sheet_after, version_before, version_after) "
-                "SELECT v.game_id, v.character_id, v.actor_user_id, v.kind, v.reason, v.batch, "
-                "CAST(v.diff AS jsonb), CAST(v.sheet_before AS jsonb), "
-                "CAST(v.sheet_after AS jsonb), v.version_before, v.version_after "
-                "FROM unnest(CAST(:game_ids AS integer[]), CAST(:character_ids AS integer[]), "
-                "CAST(:actors AS bigint[]), CAST(:kinds AS text[]), CAST(:reasons AS text[]), "
-                "CAST(:batches AS text[]), CAST(:diffs AS text[]), CAST(:befores AS text[]), "
-                "CAST(:afters AS text[]), CAST(:versions_before AS integer[]), "
-                "CAST(:versions_after AS integer[])) WITH ORDINALITY AS v(game_id, "
-                "character_id, actor_user_id, kind, reason, batch, diff, sheet_before, "
-                "sheet_after, version_before, version_after, n) ORDER BY v.n"
-            ),
-            {
-                "game_ids": [e.game_id for e in entries],
-                "character_ids": [e.character_id for e in entries],
-                "actors": [e.actor_user_id for e in entries],
-                "kinds": [e.kind for e in entries],
-                "reasons": [e.reason for e in entries],
-                "batches": [e.batch for e in entries],
-                "diffs": [dumps(e.diff, ensure_ascii=False) for e in entries],
-                "befores": [dumps(e.sheet_before, ensure_ascii=False) for e in entries],
-                "afters": [dumps(e.sheet_after, ensure_ascii=False) for e in entries],
-                "versions_before": [e.version_before for e in entries],
-                "versions_after": [e.version_after for e in entries],
-            },
-        )

@@ -1,5 +1,6 @@
-"""Characters and game data of many games in one statement each (a scheduled tick over a
-thousand tables). Never commits."""
+"""Characters of many games changed through the ledger in one statement each (a scheduled
+tick over a thousand tables). Sheets travel as JSON text: the caller decodes and encodes them
+one game at a time, between its other work. Never commits."""
 
 from __future__ import annotations
 
@@ -8,19 +9,33 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select, text
-from sqlmodel import col
+from sqlalchemy import text
 from sqlmodel.ext.asyncio.session import AsyncSession
-
-from db.models import Character
-from db.repositories.games import CharacterDTO
 
 
 @dataclass(frozen=True)
-class SheetWrite:
+class LockedSheet:
+    id: int
+    game_id: int
+    name: str
+    sheet_json: str  # as stored
+    version: int
+    schema_version: int
+
+
+@dataclass(frozen=True)
+class SheetChange:
+    """A character's new sheet and its ledger entry (the sheet before and the versions are
+    taken from the row itself)."""
+
     character_id: int
-    sheet: dict[str, Any]
-    version: int  # the version it gets (one up per change applied in the batch)
+    game_id: int
+    actor_user_id: int
+    kind: str
+    reason: str | None
+    batch: str
+    diff_json: str
+    sheet_json: str  # the sheet after
     schema_version: int
 
 
@@ -39,53 +54,58 @@ class SheetBatchRepo:
                 {"ids": sorted(game_ids)},
             )
 
-    async def lock_active(self, game_ids: list[int]) -> list[CharacterDTO]:
+    async def lock_active(self, game_ids: list[int]) -> list[LockedSheet]:
         """Every active character (NPCs too) of the games, locked, in id order (the order
         every other path locks characters in)."""
         if not game_ids:
             return []
-        table = Character.__table__  # type: ignore[attr-defined]
-        stmt = (
-            select(table)
-            .where(col(Character.game_id).in_(game_ids), col(Character.status) == "active")
-            .order_by(col(Character.id))
-            .with_for_update()
+        rows = await self._session.execute(
+            text(
+                "SELECT id, game_id, name, sheet::text, version, schema_version FROM characters "
+                "WHERE game_id = ANY(CAST(:ids AS integer[])) AND status = 'active' "
+                "ORDER BY id FOR UPDATE"
+            ),
+            {"ids": sorted(game_ids)},
         )
-        rows = (await self._session.execute(stmt)).mappings()
-        return [
-            CharacterDTO(
-                r["id"],
-                r["game_id"],
-                r["owner_user_id"],
-                r["is_npc"],
-                r["system"],
-                r["name"],
-                r["status"],
-                dict(r["sheet"]),
-                r["version"],
-                r["review_comment"],
-                r["schema_version"],
-            )
-            for r in rows
-        ]
+        return [LockedSheet(*r) for r in rows]
 
-    async def write_sheets(self, writes: list[SheetWrite]) -> None:
-        """New sheets, versions and schema versions of any number of characters."""
-        if not writes:
+    async def change(self, changes: list[SheetChange]) -> None:
+        """Write the sheets and their ledger entries in ONE statement: the update's new
+        sheets are the entries' ``sheet_after``, and the rows as they were before it (the
+        statement's snapshot) give ``sheet_before`` and the versions — so each sheet crosses
+        the network and is parsed once. At most one change per character (several changes of
+        one character: one call each, in order)."""
+        if not changes:
             return
         await self._session.execute(
             text(
-                "UPDATE characters AS c SET sheet = CAST(v.sheet AS jsonb), version = v.version, "
-                "schema_version = v.schema_version, updated_at = now() "
-                "FROM unnest(CAST(:ids AS integer[]), CAST(:sheets AS text[]), "
-                "CAST(:versions AS integer[]), CAST(:schemas AS integer[])) "
-                "AS v(id, sheet, version, schema_version) WHERE c.id = v.id"
+                "WITH v AS (SELECT * FROM unnest(CAST(:ids AS integer[]), "
+                "CAST(:games AS integer[]), CAST(:actors AS bigint[]), CAST(:kinds AS text[]), "
+                "CAST(:reasons AS text[]), CAST(:batches AS text[]), CAST(:diffs AS text[]), "
+                "CAST(:sheets AS text[]), CAST(:schemas AS integer[])) WITH ORDINALITY "
+                "AS v(id, game_id, actor_user_id, kind, reason, batch, diff, sheet, "
+                "schema_version, n)), "
+                "written AS (UPDATE characters AS c SET sheet = CAST(v.sheet AS jsonb), "
+                "version = c.version + 1, schema_version = v.schema_version, updated_at = now() "
+                "FROM v WHERE c.id = v.id RETURNING c.id, c.sheet, c.version) "
+                "INSERT INTO ledger (game_id, character_id, actor_user_id, kind, reason, batch, "
+                "diff, sheet_before, sheet_after, version_before, version_after) "
+                "SELECT v.game_id, v.id, v.actor_user_id, v.kind, v.reason, v.batch, "
+                "CAST(v.diff AS jsonb), prior.sheet, written.sheet, prior.version, "
+                "written.version FROM v JOIN written ON written.id = v.id "
+                "JOIN characters AS prior ON prior.id = v.id "
+                "ORDER BY v.n"
             ),
             {
-                "ids": [w.character_id for w in writes],
-                "sheets": [json.dumps(w.sheet, ensure_ascii=False) for w in writes],
-                "versions": [w.version for w in writes],
-                "schemas": [w.schema_version for w in writes],
+                "ids": [c.character_id for c in changes],
+                "games": [c.game_id for c in changes],
+                "actors": [c.actor_user_id for c in changes],
+                "kinds": [c.kind for c in changes],
+                "reasons": [c.reason for c in changes],
+                "batches": [c.batch for c in changes],
+                "diffs": [c.diff_json for c in changes],
+                "sheets": [c.sheet_json for c in changes],
+                "schemas": [c.schema_version for c in changes],
             },
         )
 

@@ -203,3 +203,56 @@ async def test_a_failed_batch_rolls_back_alone_and_is_redone(
     await jobs.catch_up(context=_context(engine, bot, clock))
     await _applied_once(engine, tables)
     _notices_once(emu, tables)
+
+
+async def test_two_schedules_of_one_game_at_one_tick_apply_in_turn(
+    clean_db: AsyncEngine, flood_emulator: BotAPIEmulator, bot: Bot
+) -> None:
+    engine, emu = clean_db, flood_emulator
+    tables = await _tables(engine, emu)
+    game_id, chat_id, rest = tables[0]
+    async with engine.begin() as conn:  # the first table: marked stress, a rest stop, then
+        await conn.execute(  # a minor milestone at the same minute
+            text(
+                "UPDATE characters SET sheet = jsonb_set(sheet, '{stress,physical}', '[1]') "
+                "WHERE game_id = :g"
+            ),
+            {"g": game_id},
+        )
+        await conn.execute(
+            text("UPDATE schedules SET kind = 'rest_stop' WHERE id = :s"), {"s": rest}
+        )
+        minor = (
+            await conn.execute(
+                text(
+                    "INSERT INTO schedules (game_id, kind, weekday, minute_of_day, created_by, "
+                    "created_at) VALUES (:g, 'minor', NULL, 540, 7, :created) RETURNING id"
+                ),
+                {"g": game_id, "created": CREATED},
+            )
+        ).scalar_one()
+    clock = Clock(DUE.replace(second=1))
+    with orm_statements(engine) as statements:
+        await jobs.fire_schedules([minor, rest], context=_context(engine, bot, clock))
+    # In schedule order: the rest stop clears the stress, then the minor milestone refills
+    # the fate points on what it left — one ledger batch each, versions chained 1 → 2 → 3,
+    # written in two statements (one per round of changes to the same characters).
+    entries = await _rows(
+        engine,
+        "SELECT kind, character_id, version_before, version_after, "
+        "(sheet_before->>'fate_points')::int, (sheet_after->>'fate_points')::int, "
+        "jsonb_array_length(sheet_before->'stress'->'physical'), "
+        "jsonb_array_length(sheet_after->'stress'->'physical') FROM ledger ORDER BY id",
+    )
+    characters = sorted({e[1] for e in entries})
+    assert len(characters) == PER_GAME
+    assert entries == [("milestone.rest_stop", c, 1, 2, 1, 1, 1, 0) for c in characters] + [
+        ("milestone.minor", c, 2, 3, 1, 3, 0, 0) for c in characters
+    ]
+    assert len([s for s in statements if s.startswith("WITH v AS")]) == 2
+    posts = [m.text for m in emu.bot_messages(chat_id)]
+    assert len(posts) == 2 and "1 → 3" not in posts[0] and "1 → 3" in posts[1]
+    occurrences = await _rows(
+        engine, "SELECT schedule_id, status FROM schedule_occurrences ORDER BY schedule_id"
+    )
+    assert occurrences == [(rest, "applied"), (minor, "applied")]
