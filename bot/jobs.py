@@ -126,19 +126,23 @@ class _Notices:
         while (notice := await self._queue.get()) is not None:
             fired, (t, locale) = notice
             chat_id = fired.game.chat_id
-            await _send(self._ctx, chat_id, views.skipped(t, fired))
-            markup = views.notice_keyboard(t, fired)
-            await _send(self._ctx, chat_id, views.notice(t, locale, fired), markup)
+            try:
+                await _send(self._ctx, chat_id, views.skipped(t, fired))
+                markup = views.notice_keyboard(t, fired)
+                await _send(self._ctx, chat_id, views.notice(t, locale, fired), markup)
+            except Exception:  # one broken notice must not stop the others
+                logger.exception("schedule notice to chat %s failed", chat_id)
 
     async def close(self) -> None:
         """Wait until every notice put is sent."""
         for _ in self._senders:
             self._queue.put_nowait(None)
-        try:
-            await asyncio.gather(*self._senders)
-        finally:
-            for task in self._senders:
-                task.cancel()
+        await asyncio.gather(*self._senders)
+
+    def cancel(self) -> None:
+        """Stopping: what is not sent yet is dropped (the milestones are applied)."""
+        for task in self._senders:
+            task.cancel()
 
 
 async def fire_schedule(schedule_id: int, *, context: JobContext | None = None) -> None:
@@ -189,8 +193,10 @@ async def fire_schedules(schedule_ids: list[int], *, context: JobContext | None 
                         await _fire_batch(ctx, [schedule_id], notices)
                     except Exception:  # left for the next run (catch-up) to try again
                         logger.exception("schedule %s failed", schedule_id)
-    finally:
-        await notices.close()
+    except BaseException:  # cancelled: stopping
+        notices.cancel()
+        raise
+    await notices.close()
 
 
 async def _fire_batch(ctx: JobContext, schedule_ids: list[int], notices: _Notices) -> None:
