@@ -256,3 +256,37 @@ async def test_two_schedules_of_one_game_at_one_tick_apply_in_turn(
         engine, "SELECT schedule_id, status FROM schedule_occurrences ORDER BY schedule_id"
     )
     assert occurrences == [(rest, "applied"), (minor, "applied")]
+
+
+async def test_a_run_killed_midway_is_finished_once_by_the_next_start(
+    clean_db: AsyncEngine,
+    flood_emulator: BotAPIEmulator,
+    bot: Bot,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    engine, emu = clean_db, flood_emulator
+    tables = await _tables(engine, emu)
+    monkeypatch.setattr(jobs, "BATCH_GAMES", 10)
+    clock = Clock(DUE.replace(second=1))
+    ids = [s for _, _, s in tables]
+    killed = asyncio.create_task(jobs.fire_schedules(ids, context=_context(engine, bot, clock)))
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 30
+    while not (await _rows(engine, "SELECT 1 FROM schedule_occurrences LIMIT 1")):
+        assert loop.time() < deadline and not killed.done()
+        await asyncio.sleep(0.005)
+    killed.cancel()  # the process dies after the first batch committed, somewhere in the next
+    with pytest.raises(asyncio.CancelledError):
+        await killed
+    done = len(await _rows(engine, "SELECT 1 FROM schedule_occurrences"))
+    assert 0 < done < GAMES and done % 10 == 0  # whole batches only
+
+    await jobs.catch_up(context=_context(engine, bot, clock))  # the next start
+    await _applied_once(engine, tables)
+    # Notices go after the commit: those queued when the process died are lost, none twice.
+    for _, chat_id, _ in tables:
+        posts = [m.text for m in emu.bot_messages(chat_id)]
+        assert len(posts) <= 1 and all("1 → 3" in p for p in posts)
+    sent = {c.params.get("chat_id") for c in emu.calls_to("sendMessage") if c.ok}
+    assert len(sent) >= GAMES - done
+    assert [c for c in emu.calls if c.error_code == 429] == []
