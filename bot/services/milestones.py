@@ -372,8 +372,8 @@ async def apply_many(uow: UnitOfWork, items: list[Scheduled]) -> dict[int, Appli
             "batch": batch if changed else None,
         }
         await asyncio.sleep(0)  # a thousand tables at one tick: other updates go on meanwhile
-    for changes in rounds:
-        await sheets.change(changes)
+    for round_of_changes in rounds:
+        await sheets.change(round_of_changes)
     await sheets.set_game_data(LAST_KEY, last)
     return results
 
