@@ -129,12 +129,13 @@ class _DatabaseClock:
             self.last_commit = time.perf_counter()
 
 
-async def _loop_lag(stop: asyncio.Event, worst: list[float]) -> None:
-    """The longest the event loop kept a 10 ms sleeper waiting past its time."""
+async def _loop_lag(stop: asyncio.Event, lags: list[float]) -> None:
+    """How long the event loop kept a 10 ms sleeper waiting past its time, each time (the
+    worst includes one-off work: aiogram's first reply builds its response models)."""
     while not stop.is_set():
         started = time.perf_counter()
         await asyncio.sleep(0.01)
-        worst[0] = max(worst[0], time.perf_counter() - started - 0.01)
+        lags.append(time.perf_counter() - started - 0.01)
 
 
 async def run(admin_url: str) -> dict[str, Any]:
@@ -156,8 +157,8 @@ async def run(admin_url: str) -> dict[str, Any]:
         context = jobs.JobContext(
             create_session_factory(engine), bot, I18n("ru"), lambda: DUE + timedelta(seconds=1)
         )
-        stop, lag = asyncio.Event(), [0.0]
-        lag_task = asyncio.create_task(_loop_lag(stop, lag))
+        stop, lags = asyncio.Event(), [0.0]
+        lag_task = asyncio.create_task(_loop_lag(stop, lags))
         started = time.perf_counter()
         # As the scheduler runs them: every schedule's job starts at 09:00.
         await asyncio.gather(*(jobs.fire_schedule(s, context=context) for s, _ in tables))
@@ -192,7 +193,8 @@ async def run(admin_url: str) -> dict[str, Any]:
             "http_429": sum(1 for c in emu.calls if c.error_code == 429),
             "sql_statements": statements,
             "batch_games": jobs.BATCH_GAMES,
-            "event_loop_lag_max_ms": round(lag[0] * 1000, 1),
+            "event_loop_lag_p99_ms": round(sorted(lags)[len(lags) * 99 // 100] * 1000, 1),
+            "event_loop_lag_max_ms": round(max(lags) * 1000, 1),
             "ledger_rows": counts[0],
             "ledger_batches": counts[1],
             "occurrences_applied": counts[2],
