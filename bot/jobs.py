@@ -9,10 +9,12 @@ own ``context`` with a controlled clock.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Final
 
 from aiogram import Bot
 from aiogram.exceptions import TelegramAPIError
@@ -31,12 +33,27 @@ from handlers.views import schedules as views
 logger = logging.getLogger(__name__)
 
 
+BATCH_GAMES: Final = 150  # schedules per transaction: a failure loses little, locks are short
+NOTICE_SENDERS: Final = 4  # notices in flight at once (the outbound layer paces them)
+TICK_WINDOW: Final = 0.05  # seconds: the jobs of one tick gather this long into one run
+
+
+class _Tick:
+    """The ``fire_schedule`` jobs of one instant, run together by ``fire_schedules``: the
+    scheduler starts a thousand jobs due at 21:00 within one pass of its loop."""
+
+    def __init__(self) -> None:
+        self.waiting: dict[int, asyncio.Future[None]] = {}
+        self.task: asyncio.Task[None] | None = None
+
+
 @dataclass(frozen=True)
 class JobContext:
     session_factory: async_sessionmaker[AsyncSession]
     bot: Bot
     i18n: I18n
     now: Callable[[], datetime] = field(default=service.utcnow)
+    _gathering: list[_Tick] = field(default_factory=list, repr=False, compare=False)
 
 
 _installed: JobContext | None = None
@@ -69,6 +86,14 @@ async def _translator(uow: UnitOfWork, ctx: JobContext, chat_id: int) -> tuple[T
     return ctx.i18n.translator(locale), locale
 
 
+def _translator_for(ctx: JobContext, chat_locale: str | None) -> tuple[Translator, str]:
+    locale = resolve_locale(
+        chat_locale=chat_locale, user_locale=None, language_code=None,
+        default=ctx.i18n.default_locale, is_group=True,
+    )  # fmt: skip
+    return ctx.i18n.translator(locale), locale
+
+
 async def _send(
     ctx: JobContext, chat_id: int, text: str | None, markup: InlineKeyboardMarkup | None = None
 ) -> None:
@@ -80,17 +105,112 @@ async def _send(
         logger.exception("schedule post to chat %s failed", chat_id)
 
 
+Notice = tuple[service.Fired, tuple[Translator, str]]
+
+
+class _Notices:
+    """Posts sent after their transaction committed, by a few background senders: a
+    thousand notices go out at the outbound layer's pace (30/s in all) while the next
+    batches are applied, and leave room for everyone else's replies. Each is rendered by its
+    sender, just before it goes; a game's posts stay in order (one sender takes them all)."""
+
+    def __init__(self, ctx: JobContext, senders: int = NOTICE_SENDERS) -> None:
+        self._ctx = ctx
+        self._queue: asyncio.Queue[Notice | None] = asyncio.Queue()
+        self._senders = [asyncio.create_task(self._send()) for _ in range(senders)]
+
+    def put(self, fired: service.Fired, translated: tuple[Translator, str]) -> None:
+        self._queue.put_nowait((fired, translated))
+
+    async def _send(self) -> None:
+        while (notice := await self._queue.get()) is not None:
+            fired, (t, locale) = notice
+            chat_id = fired.game.chat_id
+            try:
+                await _send(self._ctx, chat_id, views.skipped(t, fired))
+                markup = views.notice_keyboard(t, fired)
+                await _send(self._ctx, chat_id, views.notice(t, locale, fired), markup)
+            except Exception:  # one broken notice must not stop the others
+                logger.exception("schedule notice to chat %s failed", chat_id)
+
+    async def close(self) -> None:
+        """Wait until every notice put is sent."""
+        for _ in self._senders:
+            self._queue.put_nowait(None)
+        await asyncio.gather(*self._senders)
+
+    def cancel(self) -> None:
+        """Stopping: what is not sent yet is dropped (the milestones are applied)."""
+        for task in self._senders:
+            task.cancel()
+
+
 async def fire_schedule(schedule_id: int, *, context: JobContext | None = None) -> None:
-    """What is due of the schedule: apply (and post the notice), report skipped ones."""
+    """What is due of the schedule: apply (and post the notice), report skipped ones. The
+    jobs due at the same instant are run together (``fire_schedules``); returns when this
+    one's notice is sent."""
     ctx = _context(context)
+    tick = ctx._gathering[-1] if ctx._gathering else None
+    if tick is None:
+        tick = _Tick()
+        ctx._gathering.append(tick)
+        tick.task = asyncio.create_task(_run_tick(ctx, tick))
+    waiting = tick.waiting.get(schedule_id)
+    if waiting is None:
+        waiting = tick.waiting[schedule_id] = asyncio.get_running_loop().create_future()
+    await asyncio.shield(waiting)
+
+
+async def _run_tick(ctx: JobContext, tick: _Tick) -> None:
+    try:
+        await asyncio.sleep(TICK_WINDOW)
+    finally:
+        ctx._gathering.remove(tick)
+    try:
+        await fire_schedules(list(tick.waiting), context=ctx)
+    finally:
+        for waiting in tick.waiting.values():
+            if not waiting.done():
+                waiting.set_result(None)
+
+
+async def fire_schedules(schedule_ids: list[int], *, context: JobContext | None = None) -> None:
+    """What is due of each schedule, in transactions of ``BATCH_GAMES`` schedules (a batch
+    that fails is rolled back alone and tried again schedule by schedule); each batch's
+    notices are sent once it committed, in the background, while the next one is applied."""
+    ctx = _context(context)
+    ids = sorted(set(schedule_ids))
+    notices = _Notices(ctx)
+    try:
+        for start in range(0, len(ids), BATCH_GAMES):
+            batch = ids[start : start + BATCH_GAMES]
+            try:
+                await _fire_batch(ctx, batch, notices)
+            except Exception:
+                logger.exception("schedules %s..%s: batch failed, one by one", batch[0], batch[-1])
+                for schedule_id in batch:
+                    try:
+                        await _fire_batch(ctx, [schedule_id], notices)
+                    except Exception:  # left for the next run (catch-up) to try again
+                        logger.exception("schedule %s failed", schedule_id)
+    except BaseException:  # cancelled: stopping
+        notices.cancel()
+        raise
+    await notices.close()
+
+
+async def _fire_batch(ctx: JobContext, schedule_ids: list[int], notices: _Notices) -> None:
     async with UnitOfWork(ctx.session_factory) as uow:
-        fired = await service.run(uow, schedule_id, now=ctx.now)
-        if fired is None:
-            return
-        t, locale = await _translator(uow, ctx, fired.game.chat_id)
-    chat_id = fired.game.chat_id
-    await _send(ctx, chat_id, views.skipped(t, fired))
-    await _send(ctx, chat_id, views.notice(t, locale, fired), views.notice_keyboard(t, fired))
+        tick = await service.run_batch(uow, schedule_ids, now=ctx.now)
+    for fired in tick.fired:
+        notices.put(fired, _translator_for(ctx, fired.chat_locale))
+    for schedule_id in tick.one_by_one:
+        async with UnitOfWork(ctx.session_factory) as uow:
+            one = await service.run(uow, schedule_id, now=ctx.now)
+            if one is None:
+                continue
+            translated = await _translator(uow, ctx, one.game.chat_id)
+        notices.put(one, translated)
 
 
 async def remind_schedule(schedule_id: int, *, context: JobContext | None = None) -> None:
@@ -135,8 +255,4 @@ async def catch_up(*, context: JobContext | None = None) -> None:
     ctx = _context(context)
     async with UnitOfWork(ctx.session_factory) as uow:
         ids = [item.schedule.id for item in await ScheduleRepo(uow.session).active()]
-    for schedule_id in ids:
-        try:
-            await fire_schedule(schedule_id, context=ctx)
-        except Exception:  # one broken schedule must not stop the others
-            logger.exception("catch-up of schedule %s failed", schedule_id)
+    await fire_schedules(ids, context=ctx)

@@ -1,8 +1,9 @@
 """Outbound resilience: a bot-session middleware that paces and retries Bot API calls.
 
 * Pacing: every chat has a small token bucket (bursts of 3, then 1 message/s), groups also a
-  sliding window of 20 new messages a minute, and all chats share 30 requests/s. A call that
-  would exceed a limit waits its turn, so bursts queue instead of failing.
+  sliding window of 20 new messages a minute, and all chats share 30 requests/s (a request
+  counts in that window until a second after its answer). A call that would exceed a limit
+  waits its turn, so bursts queue instead of failing.
 * Order: calls to one chat are serialised; a chat waiting out a 429 does not hold up others.
 * Retry: 429 waits ``retry_after`` and tries again; 5xx and network errors back off
   exponentially. getUpdates is left to the polling loop, which has its own back-off.
@@ -62,6 +63,15 @@ class _ChatState:
     recent_sends: deque[float] = field(default_factory=deque)
 
 
+@dataclass
+class _Send:
+    """A request in the global window: counted from ``at``; while ``in_flight`` (sent, not
+    answered yet) it never leaves the window."""
+
+    at: float
+    in_flight: bool = False
+
+
 class OutboundLimiter:
     """Waits until a call to a chat fits Telegram's documented limits."""
 
@@ -72,7 +82,7 @@ class OutboundLimiter:
         self._clock = clock
         self._sleep = sleep
         self._chats: dict[int | str, _ChatState] = {}
-        self._global: deque[float] = deque()
+        self._global: list[_Send] = []
         self._global_lock = asyncio.Lock()
 
     def chat(self, chat_id: int | str) -> _ChatState:
@@ -82,14 +92,38 @@ class OutboundLimiter:
             self._chats[chat_id] = state
         return state
 
-    async def acquire(self, chat_id: int | str, *, new_message: bool) -> None:
-        """Call with the chat's lock held."""
+    async def acquire(
+        self, chat_id: int | str, *, new_message: bool, in_flight: bool = False
+    ) -> _Send:
+        """Call with the chat's lock held. ``in_flight``: the send counts until ``sent`` is
+        called with what this returns (then from that moment on)."""
         state = self.chat(chat_id)
         await self._take_chat_token(state)
         if new_message and isinstance(chat_id, int) and chat_id < 0:
             await self._fit_window(state.recent_sends, self.limits.group_per_minute, 60.0)
         async with self._global_lock:
-            await self._fit_window(self._global, self.limits.global_per_second, 1.0)
+            return await self._fit_global(in_flight)
+
+    def sent(self, send: _Send) -> None:
+        """The request was answered. Telegram counts it when it arrives, which may be later
+        than it left (a busy event loop, the network): counting it from its answer keeps any
+        thirty-one arrivals more than a second apart however uneven the delays, so a burst
+        of notices never earns a 429."""
+        send.at = self._clock()
+        send.in_flight = False
+
+    async def _fit_global(self, in_flight: bool) -> _Send:
+        size = self.limits.global_per_second
+        while True:
+            now = self._clock()
+            self._global = [s for s in self._global if s.in_flight or now - s.at < 1.0]
+            if len(self._global) < size:
+                send = _Send(now, in_flight)
+                self._global.append(send)
+                return send
+            answered = [s.at for s in self._global if not s.in_flight]
+            # all in flight: look again shortly (only when thirty requests are outstanding)
+            await self._sleep(1.0 - (now - min(answered)) if answered else 0.01)
 
     async def _take_chat_token(self, state: _ChatState) -> None:
         limits = self.limits
@@ -139,10 +173,13 @@ class ResilienceMiddleware(BaseRequestMiddleware):
             return await self._with_retries(make_request, bot, method)
         state = self.limiter.chat(chat_id)
         async with state.lock:
-            await self.limiter.acquire(
-                chat_id, new_message=type(method).__name__.startswith("Send")
+            send = await self.limiter.acquire(
+                chat_id, new_message=type(method).__name__.startswith("Send"), in_flight=True
             )
-            return await self._with_retries(make_request, bot, method)
+            try:
+                return await self._with_retries(make_request, bot, method)
+            finally:
+                self.limiter.sent(send)
 
     async def _with_retries(
         self,

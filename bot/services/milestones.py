@@ -15,6 +15,7 @@ engine through a ``ScriptedSource``.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 from collections.abc import Callable
@@ -24,9 +25,11 @@ from typing import Any, Final
 
 from bot.i18n import N_
 from bot.services import ledger
+from bot.services.characters import diff
 from bot.services.rolls import roll_logged
 from bot.systems import SYSTEMS
 from db.repositories.games import CharacterDTO, GameDTO
+from db.repositories.sheet_batch import LockedSheet, SheetBatchRepo, SheetChange
 from db.uow import UnitOfWork
 from engine.common import Change, SheetModel
 from engine.dice.source import ScriptedSource
@@ -281,6 +284,98 @@ async def apply(
         for c in plan.characters
     )
     return Applied(replace(plan, characters=done), batch if changed else None, rolled)
+
+
+@dataclass(frozen=True)
+class Scheduled:
+    """A milestone the scheduler applies (no preview): ``key`` names it in the result (the
+    occurrence's id)."""
+
+    key: int
+    game: GameDTO
+    kind: str
+
+
+def rolls_dice(game: GameDTO, kind: str) -> bool:
+    """Cliché advancement rolls through the roll log, one statement per roll: not for
+    ``apply_many``."""
+    return game.system == "cliche" and kind == ADVANCEMENT
+
+
+async def apply_many(uow: UnitOfWork, items: list[Scheduled]) -> dict[int, Applied]:
+    """Apply each item's milestone to every active character of its game, as the GM would
+    (the system actor, one ledger batch per item), for any number of games in a fixed
+    number of statements: the games and their characters locked in one statement each (id
+    order, as every other path), the engine run per character here, the sheets and their
+    ledger entries written in one more. Items of one game are applied in the order given,
+    each on the sheets the one before left. Does not commit; raises what the engine or the
+    database raises (nothing is written then).
+    """
+    for item in items:
+        _check_kind(item.game, item.kind)
+        if rolls_dice(item.game, item.kind):
+            raise MilestoneRefused(N_("No such milestone in this game."))
+    sheets = SheetBatchRepo(uow.session)
+    game_ids = sorted({item.game.id for item in items})
+    await sheets.lock_games(game_ids)
+    by_game: dict[int, list[LockedSheet]] = {}
+    for row in await sheets.lock_active(game_ids):
+        by_game.setdefault(row.game_id, []).append(row)
+    current: dict[int, tuple[dict[str, Any], int]] = {}  # sheet, schema: as changed so far
+    rounds: list[list[SheetChange]] = []  # a character's n-th change goes in round n
+    times: dict[int, int] = {}  # changes of a character so far
+    last: dict[int, dict[str, Any]] = {}
+    results: dict[int, Applied] = {}
+    for item in items:
+        game, rows = item.game, by_game.get(item.game.id, [])
+        spec, rule, batch = SYSTEMS[game.system], _rule(game, item.kind), ledger.new_batch()
+        planned: list[CharacterPlan] = []
+        changed = 0
+        for row in rows:
+            if row.id in current:
+                stored, schema = current[row.id]
+            else:  # decoded here, a game at a time, not all at once in the driver
+                stored, schema = json.loads(row.sheet_json), row.schema_version
+            before = spec.load(stored, schema)
+            after, changes = rule(before)
+            if not changes:
+                continue
+            planned.append(CharacterPlan(row.id, row.name, tuple(changes)))
+            after_json = after.model_dump(mode="json")
+            fields = diff(before.model_dump(mode="json"), after_json)
+            if not fields:
+                continue
+            changed += 1
+            current[row.id] = (after_json, spec.schema_version)
+            n = times.get(row.id, 0)
+            times[row.id] = n + 1
+            if n == len(rounds):
+                rounds.append([])
+            rounds[n].append(
+                SheetChange(
+                    character_id=row.id,
+                    game_id=game.id,
+                    actor_user_id=game.gm_user_id,
+                    kind=f"milestone.{item.kind}",
+                    reason=item.kind,
+                    batch=batch,
+                    diff_json=json.dumps(fields, ensure_ascii=False),
+                    sheet_json=json.dumps(after_json, ensure_ascii=False),
+                    schema_version=spec.schema_version,
+                )
+            )
+        plan = Plan(game.system, item.kind, tuple(planned), len(rows) - len(planned))
+        results[item.key] = Applied(plan, batch if changed else None)
+        last[game.id] = {
+            "preview": -item.key,
+            "kind": item.kind,
+            "batch": batch if changed else None,
+        }
+        await asyncio.sleep(0)  # a thousand tables at one tick: other updates go on meanwhile
+    for round_of_changes in rounds:
+        await sheets.change(round_of_changes)
+    await sheets.set_game_data(LAST_KEY, last)
+    return results
 
 
 async def _roll_advancements(

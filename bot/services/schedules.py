@@ -27,7 +27,13 @@ from apscheduler.triggers.cron import CronTrigger
 from bot.i18n import N_
 from bot.services import milestones
 from db.repositories.games import GameDTO
-from db.repositories.schedules import ScheduleDTO, ScheduleRepo
+from db.repositories.schedules import (
+    DueScheduleRow,
+    NewOccurrence,
+    ScheduleBatchRepo,
+    ScheduleDTO,
+    ScheduleRepo,
+)
 from db.uow import UnitOfWork
 
 logger = logging.getLogger(__name__)
@@ -163,6 +169,7 @@ class Fired:
     late: bool
     skipped: int
     skipped_last: datetime | None
+    chat_locale: str | None = None  # the chat's language, when read with the schedule
 
     @property
     def empty(self) -> bool:
@@ -224,6 +231,99 @@ async def run(uow: UnitOfWork, schedule_id: int, *, now: Clock = utcnow) -> Fire
         game, schedule, latest if in_grace else None, applied,
         in_grace and at - latest > LATE_AFTER, len(skipped), skipped[-1] if skipped else None,
     )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Tick:
+    """What ``run_batch`` did: ``fired`` (in schedule order), and the schedules it left to
+    ``run`` one by one (cliché advancement: its dice go through the roll log)."""
+
+    fired: list[Fired]
+    one_by_one: list[int]
+
+
+@dataclass(frozen=True)
+class _Due:
+    row: DueScheduleRow
+    latest: datetime
+    in_grace: bool
+    skipped: list[datetime]
+
+    def claims(self) -> list[NewOccurrence]:
+        sid = self.row.schedule.id
+        found = []
+        if self.skipped:
+            found.append(NewOccurrence(sid, self.skipped[-1], "skipped", len(self.skipped)))
+        if self.in_grace:
+            found.append(NewOccurrence(sid, self.latest, "applied"))
+        return found
+
+
+def _due(row: DueScheduleRow, at: datetime) -> _Due | None:
+    schedule, game = row.schedule, row.game
+    since = max(schedule.created_at, row.last_occurrence or schedule.created_at)
+    due = occurrences(trigger(schedule, game.timezone), since, at)
+    if not due:
+        return None
+    latest = due[-1]
+    in_grace = at - latest <= max(timedelta(hours=schedule.grace_hours), LATE_AFTER)
+    return _Due(row, latest, in_grace, due[:-1] if in_grace else due)
+
+
+async def run_batch(uow: UnitOfWork, schedule_ids: list[int], *, now: Clock = utcnow) -> Tick:
+    """``run`` for many schedules (of many games) in ONE transaction and a fixed number of
+    statements: their due occurrences claimed in one insert (the same unique key: a concurrent
+    or repeated run waits there and then finds them taken), the milestones applied by
+    ``milestones.apply_many``, the occurrences finished in one update. Commits; raises (and
+    writes nothing) when any part fails — the caller retries smaller batches."""
+    repo = ScheduleBatchRepo(uow.session)
+    at = now()
+    todo: list[_Due] = []
+    one_by_one: list[int] = []
+    for row in await repo.due_rows(sorted(set(schedule_ids))):
+        if row.schedule.kind not in milestones.kinds(row.game.system):
+            logger.warning("schedule %s: no milestone %r here", row.schedule.id, row.schedule.kind)
+        elif milestones.rolls_dice(row.game, row.schedule.kind):
+            one_by_one.append(row.schedule.id)
+        elif (found := _due(row, at)) is not None:
+            todo.append(found)
+    claimed = await repo.claim_many([c for d in todo for c in d.claims()])
+    won: list[tuple[_Due, int | None]] = []
+    partly: list[int] = []
+    for d in todo:
+        ids = [claimed.get((c.schedule_id, c.occurrence_at)) for c in d.claims()]
+        if all(ids):
+            won.append((d, ids[-1] if d.in_grace else None))
+        else:  # another run has some of them: it handles this schedule, as ``run`` would
+            partly += [i for i in ids if i is not None]
+    await repo.release(partly)
+    items = [
+        milestones.Scheduled(occurrence_id, d.row.game, d.row.schedule.kind)
+        for d, occurrence_id in won
+        if occurrence_id is not None
+    ]
+    applied = await milestones.apply_many(uow, items) if items else {}
+    await repo.finish_many(
+        [
+            (key, "empty" if result.plan.empty else "applied", result.batch)
+            for key, result in applied.items()
+        ]
+    )
+    await uow.commit()
+    fired = [
+        Fired(
+            d.row.game,
+            d.row.schedule,
+            d.latest if d.in_grace else None,
+            applied.get(occurrence_id) if occurrence_id is not None else None,
+            d.in_grace and at - d.latest > LATE_AFTER,
+            len(d.skipped),
+            d.skipped[-1] if d.skipped else None,
+            d.row.chat_locale,
+        )
+        for d, occurrence_id in won
+    ]
+    return Tick(fired, one_by_one)
 
 
 async def _apply(

@@ -11,6 +11,7 @@ from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Game
+from db.repositories.games import GameDTO
 from db.schedule_models import Schedule, ScheduleOccurrence
 
 CHANNEL = "schedules_changed"  # NOTIFY channel: the scheduler's leader re-reads the schedules
@@ -162,3 +163,109 @@ class ScheduleRepo:
     async def notify_changed(self) -> None:
         """Delivered at commit to the scheduler's leader (any process)."""
         await self._session.execute(text(f"NOTIFY {CHANNEL}"))
+
+
+# --- many schedules at one tick (set-based: a statement per batch, not per game) ------------
+
+
+@dataclass(frozen=True)
+class DueScheduleRow:
+    """A schedule with its game, the game's chat language and its last occurrence handled."""
+
+    schedule: ScheduleDTO
+    game: GameDTO
+    chat_locale: str | None
+    last_occurrence: datetime | None
+
+
+@dataclass(frozen=True)
+class NewOccurrence:
+    schedule_id: int
+    occurrence_at: datetime
+    status: str
+    skipped: int = 0
+
+
+class ScheduleBatchRepo:
+    """The statements of a scheduled tick over many games; each handles a whole batch."""
+
+    def __init__(self, session: AsyncSession) -> None:
+        self._session = session
+
+    async def due_rows(self, schedule_ids: list[int]) -> list[DueScheduleRow]:
+        """The enabled schedules among ``schedule_ids`` of live games, in id order."""
+        rows = await self._session.execute(
+            text(
+                "SELECT s.id, s.game_id, s.kind, s.weekday, s.minute_of_day, s.remind_minutes, "
+                "s.grace_hours, s.enabled, s.created_by, s.created_at, "
+                "g.chat_id, g.system, g.title, g.gm_user_id, g.options, g.timezone, c.locale, "
+                "(SELECT max(o.occurrence_at) FROM schedule_occurrences o "
+                " WHERE o.schedule_id = s.id) "
+                "FROM schedules s JOIN games g ON g.id = s.game_id "
+                "LEFT JOIN chats c ON c.id = g.chat_id "
+                "WHERE s.id = ANY(CAST(:ids AS integer[])) AND s.enabled "
+                "AND g.archived_at IS NULL ORDER BY s.id"
+            ),
+            {"ids": schedule_ids},
+        )
+        return [
+            DueScheduleRow(
+                ScheduleDTO(*r[:10]),
+                GameDTO(r[1], r[10], r[11], r[12], r[13], dict(r[14] or {}), r[15], False),
+                r[16],
+                r[17],
+            )
+            for r in rows
+        ]
+
+    async def claim_many(self, claims: list[NewOccurrence]) -> dict[tuple[int, datetime], int]:
+        """Insert the occurrence rows in one statement, in (schedule, instant) order so two
+        concurrent claims of overlapping sets queue instead of deadlocking; an existing row
+        (handled, or being handled, by someone else: the insert waits for that transaction)
+        is left out. (schedule id, instant) → occurrence id of the rows inserted."""
+        if not claims:
+            return {}
+        ordered = sorted(claims, key=lambda c: (c.schedule_id, c.occurrence_at))
+        rows = await self._session.execute(
+            text(
+                "INSERT INTO schedule_occurrences (schedule_id, occurrence_at, status, skipped) "
+                "SELECT v.schedule_id, v.occurrence_at, v.status, v.skipped "
+                "FROM unnest(CAST(:sids AS integer[]), CAST(:ats AS timestamptz[]), "
+                "CAST(:statuses AS text[]), CAST(:skipped AS integer[])) WITH ORDINALITY "
+                "AS v(schedule_id, occurrence_at, status, skipped, n) ORDER BY n "
+                "ON CONFLICT ON CONSTRAINT schedule_occurrences_once DO NOTHING "
+                "RETURNING schedule_id, occurrence_at, id"
+            ),
+            {
+                "sids": [c.schedule_id for c in ordered],
+                "ats": [c.occurrence_at for c in ordered],
+                "statuses": [c.status for c in ordered],
+                "skipped": [c.skipped for c in ordered],
+            },
+        )
+        return {(r[0], r[1]): r[2] for r in rows}
+
+    async def release(self, occurrence_ids: list[int]) -> None:
+        """Take back rows this transaction inserted (a schedule only partly claimed)."""
+        if occurrence_ids:
+            await self._session.execute(
+                text("DELETE FROM schedule_occurrences WHERE id = ANY(CAST(:ids AS integer[]))"),
+                {"ids": occurrence_ids},
+            )
+
+    async def finish_many(self, finished: list[tuple[int, str, str | None]]) -> None:
+        """(occurrence id, status, ledger batch) for each applied occurrence, one statement."""
+        if not finished:
+            return
+        await self._session.execute(
+            text(
+                "UPDATE schedule_occurrences AS o SET status = v.status, batch = v.batch "
+                "FROM unnest(CAST(:ids AS integer[]), CAST(:statuses AS text[]), "
+                "CAST(:batches AS text[])) AS v(id, status, batch) WHERE o.id = v.id"
+            ),
+            {
+                "ids": [f[0] for f in finished],
+                "statuses": [f[1] for f in finished],
+                "batches": [f[2] for f in finished],
+            },
+        )

@@ -64,3 +64,19 @@ async def test_global_limit_thirty_per_second_across_chats() -> None:
         async with limiter.chat(chat).lock:
             await limiter.acquire(chat, new_message=True)
     assert vt.now >= 1.0
+
+
+async def test_global_window_counts_a_request_until_its_answer() -> None:
+    vt = VirtualTime()
+    limiter = OutboundLimiter(Limits(), vt.clock, vt.sleep)
+    # Thirty requests leave at once and are answered only 0.8 s later (a busy event loop, a
+    # slow network): Telegram may have seen them arrive just before the answers.
+    sends = [
+        await limiter.acquire(chat, new_message=True, in_flight=True) for chat in range(1, 31)
+    ]
+    vt.now = 0.8
+    for send in sends:
+        limiter.sent(send)
+    # The thirty-first waits a second from those answers, not from when the others left.
+    await limiter.acquire(31, new_message=True, in_flight=True)
+    assert vt.now >= 1.8
