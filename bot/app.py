@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from bot.commands import register_commands
 from bot.config import Settings
+from bot.cpu import CpuPool
 from bot.factory import create_bot, create_dispatcher
 from bot.i18n import I18n
 from bot.leader import PollingLock
@@ -91,6 +92,8 @@ class BotRuntime:
 async def _on_shutdown(dispatcher: Dispatcher) -> None:
     in_flight: InFlightMiddleware = dispatcher["in_flight"]
     await in_flight.wait_idle(SHUTDOWN_GRACE_SECONDS)
+    cpu: CpuPool = dispatcher["cpu"]
+    await cpu.close()  # after the updates in flight: one may still wait for its job
 
 
 async def _on_startup(bot: Bot, dispatcher: Dispatcher) -> None:
