@@ -134,5 +134,5 @@ def verify_report(t: Translator, locale: str, report: VerifyReport | None) -> st
 
 def odds_lines(t: Translator, title: str, rows: list[tuple[str, Fraction]]) -> str:
     lines = [f"🎯 <code>{escape(title)}</code>"]
-    lines += [f"{escape(name)}: <b>{percent(p)}</b>" for name, p in rows]
+    lines += [f"{escape(name)}: <b>{escape(percent(p))}</b>" for name, p in rows]  # "<0.1%"
     return "\n".join(lines)

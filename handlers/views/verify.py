@@ -109,9 +109,7 @@ def _comparison(t: Translator, verdict: FileVerdict, comparison: Comparison) -> 
 def _proven(t: Translator, report: VerifyReport) -> list[str]:
     lines = []
     if report.recomputed:
-        lines.append(
-            t("Rolls re-rolled from revealed seeds, dice as logged: {n}.", n=report.recomputed)
-        )
+        lines.append(t("Rolls re-rolled from revealed seeds: {n}.", n=report.recomputed))
     if report.unrevealed_epochs:
         lines.append(
             t(
