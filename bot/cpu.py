@@ -61,6 +61,11 @@ class CpuPool:
         self._closed = False
         self.started = 0  # worker processes started, for tests and logs
 
+    @property
+    def alive(self) -> bool:
+        """A worker process is running."""
+        return self._process is not None and self._process.returncode is None
+
     async def run(self, function: Callable[..., T], *args: Any, timeout: float) -> T:
         """``function(*args)`` in the worker; its exception is raised here (it must pickle,
         as ``EngineError`` does). ``CpuTimeout`` past ``timeout`` seconds of work."""

@@ -219,3 +219,8 @@ async def test_odds_errors_are_escaped_and_large_pools_answered(running: Harness
     emu.send_text(ALICE, ALICE, "/odds 17d1000")
     pool = await emu.wait_bot_message(ALICE, after=refused.message_id, timeout=30)
     assert "17d1000" in pool.text and "average: " in pool.text
+    assert running.runtime is not None
+    worker = running.runtime.dispatcher["cpu"]
+    assert worker.alive
+    await running.stop()  # the dispatcher's shutdown ends the worker process
+    assert not worker.alive
