@@ -58,7 +58,8 @@ async def verify_file(
     uow: UnitOfWork, cpu: CpuPool,
 ) -> None:  # fmt: skip
     """/verify sent with (or in reply to) an exported log file: check that file."""
-    document = message.document or (message.reply_to_message and message.reply_to_message.document)
+    replied = message.reply_to_message
+    document = message.document or (replied.document if replied is not None else None)
     assert document is not None
     if (document.file_size or 0) > verify_service.MAX_EXPORT_BYTES:
         await message.reply(t("The file is too large for a roll log."))

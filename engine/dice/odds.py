@@ -317,15 +317,16 @@ def _unsupported(expression: str, problem_ru: str, problem_en: str) -> OddsError
 class _Exact:
     """Counts over a common denominator, for one expression."""
 
-    def __init__(self, expression: str) -> None:
+    def __init__(self, expression: str, max_work: int = MAX_WORK) -> None:
         self.expression = expression
+        self.max_work = max_work
         self.dice = 0
         self.work = 0
 
     def spend(self, steps: int) -> None:
         """Count convolution steps against ``MAX_WORK`` before doing them."""
         self.work += steps
-        if self.work > MAX_WORK:
+        if self.work > self.max_work:
             raise _unsupported(self.expression, "слишком много исходов", "too many outcomes")
 
     def node(self, node: Node) -> tuple[Counts, int]:
@@ -400,10 +401,14 @@ _EXACT: Final[dict[type[Any], Callable[[_Exact, Any], tuple[Counts, int]]]] = {
 
 
 @lru_cache(maxsize=1024)
-def distribution(expression: str) -> Distribution:
-    """The exact distribution of a sum of plain dice and constants (``1d8+1d6+3``)."""
+def distribution(expression: str, *, max_work: int = MAX_WORK) -> Distribution:
+    """The exact distribution of a sum of plain dice and constants (``1d8+1d6+3``).
+
+    ``max_work`` lowers the cap on convolution steps (``OddsError`` past it): a caller that
+    cannot hand the work to another process keeps it short (``MAX_WORK`` takes a few tenths
+    of a second)."""
     parsed = parse(expression)
-    counts, den = _Exact(expression).node(parsed.root)
+    counts, den = _Exact(expression, max_work).node(parsed.root)
     return _to_distribution(counts, den)
 
 
