@@ -53,6 +53,13 @@ class FileVerdict:
     scope: Scope
     here: bool  # the file names the chat /verify was sent in
     comparison: Comparison | None
+    revealed_since: tuple[int, ...] = ()  # epochs secret in the file, revealed in the chat
+
+    @property
+    def secret(self) -> tuple[int, ...]:
+        """Epochs whose rolls were not re-rolled because their seed is still secret."""
+        since = self.revealed_since
+        return tuple(e for e in self.check.report.unrevealed_epochs if e not in since)
 
     @property
     def intact(self) -> bool:
@@ -95,14 +102,16 @@ async def verify_file(
         return FileVerdict(check, Scope.NOT_SHOWN, False, None)
     log_id = await uow.rolls.existing_log_id(target)
     if log_id is None:
-        reference = Reference((), 0, {})
-    else:
-        reference = Reference(
-            await uow.rolls.hashes(log_id, upto=len(check.digest.entries)),
-            await uow.rolls.count(log_id),
-            await uow.rolls.commitments(log_id),
-        )
-    return FileVerdict(check, Scope.COMPARED, here, compare(check.digest, reference))
+        nothing = Reference((), 0, {})  # no rolls there: any entry in the file is not its
+        return FileVerdict(check, Scope.COMPARED, here, compare(check.digest, nothing))
+    reference = Reference(
+        await uow.rolls.hashes(log_id, upto=len(check.digest.entries)),
+        await uow.rolls.count(log_id),
+        await uow.rolls.commitments(log_id),
+    )
+    revealed = await uow.rolls.revealed_epochs(log_id)
+    since = tuple(e for e in check.report.unrevealed_epochs if e in revealed)
+    return FileVerdict(check, Scope.COMPARED, here, compare(check.digest, reference), since)
 
 
 async def verify_chat(uow: UnitOfWork, cpu: CpuPool, chat_id: int) -> VerifyReport | None:

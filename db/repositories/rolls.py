@@ -442,6 +442,13 @@ class RollRepo:
         stmt = select(SeedEpoch.epoch, SeedEpoch.commitment).where(col(SeedEpoch.log_id) == log_id)
         return {int(e): str(c) for e, c in (await self._session.execute(stmt)).all()}
 
+    async def revealed_epochs(self, log_id: int) -> frozenset[int]:
+        """The numbers of the epochs whose seed is published."""
+        stmt = select(SeedEpoch.epoch).where(
+            col(SeedEpoch.log_id) == log_id, col(SeedEpoch.revealed_at).is_not(None)
+        )
+        return frozenset(int(e) for e in (await self._session.execute(stmt)).scalars().all())
+
     async def move_chat(self, old_chat_id: int, new_chat_id: int) -> None:
         """Group → supergroup: the log follows the chat (entries keep their log id)."""
         stmt = (

@@ -9,7 +9,7 @@ from bot.cpu import CpuBusy, CpuError, CpuTimeout
 from bot.i18n import Translator
 from bot.services.verify import FileVerdict, Scope
 from engine.dice.errors import VerifyTooLarge
-from engine.dice.verify import Comparison, VerifyReport
+from engine.dice.verify import Comparison
 from engine.errors import EngineError
 
 PROBLEMS_SHOWN = 10
@@ -106,16 +106,25 @@ def _comparison(t: Translator, verdict: FileVerdict, comparison: Comparison) -> 
     return lines
 
 
-def _proven(t: Translator, report: VerifyReport) -> list[str]:
+def _proven(t: Translator, verdict: FileVerdict) -> list[str]:
     lines = []
+    report = verdict.check.report
     if report.recomputed:
         lines.append(t("Rolls re-rolled from revealed seeds: {n}.", n=report.recomputed))
-    if report.unrevealed_epochs:
+    if verdict.secret:
         lines.append(
             t(
                 "Seed epochs still secret: {epochs}. Their rolls cannot be re-rolled: their "
                 "results are unproven until /reveal.",
-                epochs=_numbers(report.unrevealed_epochs),
+                epochs=_numbers(verdict.secret),
+            )
+        )
+    if verdict.revealed_since:
+        lines.append(
+            t(
+                "Seed epochs revealed after this export: {epochs}. Their rolls were not "
+                "re-rolled: export the log again (/log export) to check them too.",
+                epochs=_numbers(verdict.revealed_since),
             )
         )
     return lines
@@ -147,7 +156,7 @@ def file_verdict(t: Translator, locale: str, verdict: FileVerdict) -> str:
             )
         else:
             lines.append(t("The file names no chat of this bot: it was compared with no log."))
-    lines += _proven(t, verdict.check.report)
+    lines += _proven(t, verdict)
     if comparison is None:
         lines.append(t("A file alone cannot show that entries were cut off the end."))
     return "\n".join(lines)

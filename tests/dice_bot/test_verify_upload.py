@@ -224,3 +224,17 @@ async def test_odds_errors_are_escaped_and_large_pools_answered(running: Harness
     assert worker.alive
     await running.stop()  # the dispatcher's shutdown ends the worker process
     assert not worker.alive
+
+
+async def test_an_export_from_before_a_reveal_says_how_to_check_its_rolls(
+    running: Harness,
+) -> None:
+    _setup(running)
+    content = await _export(running, 2, reveal=False)
+    running.emu.send_text(GM, GROUP, "/reveal")
+    await running.emu.wait_bot_message(GROUP, contains="закрыта")
+    text = await _upload(running, ALICE, ALICE, content)
+    assert text.startswith("✅")  # entries, hashes and commitments are the chat's own
+    assert "Matches the chat's log up to entry #2." in text
+    assert "revealed after this export: 1" in text and "/log export" in text
+    assert "still secret" not in text  # it is not: the chat published it
