@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
+import pytest
+
 from bot.services import rolls as roll_service
 from bot.services import verify as verify_service
 from bot.services.verify import LIMITS
@@ -21,6 +23,7 @@ from engine.dice.log import (
     new_entry,
     record_roll,
 )
+from engine.dice.verify import VerifyLimits
 from tests.conftest import Harness
 
 GM, ALICE, BOB, CAROL = 1000, 1001, 1002, 1003
@@ -238,3 +241,15 @@ async def test_an_export_from_before_a_reveal_says_how_to_check_its_rolls(
     assert "Matches the chat's log up to entry #2." in text
     assert "revealed after this export: 1" in text and "/log export" in text
     assert "still secret" not in text  # it is not: the chat published it
+
+
+async def test_a_chats_own_log_past_the_limits_gets_the_offline_command(
+    running: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _setup(running)
+    await _export(running, 3, reveal=False)
+    # three entries stand in for twenty thousand: the limit is the same check
+    monkeypatch.setattr(verify_service, "LIMITS", VerifyLimits(entries=2))
+    running.emu.send_text(ALICE, GROUP, "/verify")
+    reply = await running.emu.wait_bot_message(GROUP, contains="Too large")
+    assert "3 entries, at most 2" in reply.text and OFFLINE in reply.text
