@@ -35,7 +35,7 @@ async def odds(
     except CpuError as error:
         await message.reply(views.cpu_failed(t, error))
         return
-    rows = [(t(row.key, **row.params), row.p) for row in view.rows]
+    rows = [(t(row.key, **row.params), row.p, row.mean) for row in view.rows]
     await message.reply(dice_views.odds_lines(t, view.expression, rows))
 
 

@@ -31,6 +31,7 @@ class OddsRow:
     key: str  # what the row is, as a message id for the view to translate
     params: dict[str, int]
     p: Fraction
+    mean: bool = False  # ``p`` is the mean, not a probability
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,12 @@ async def odds_for(cpu: CpuPool, text: str) -> OddsView:
     return OddsView(
         table.expression,
         tuple(
-            OddsRow(_KEYS[row.kind], {} if row.n is None else {"n": row.n}, row.p)
+            OddsRow(
+                _KEYS[row.kind],
+                {} if row.n is None else {"n": row.n},
+                row.p,
+                mean=row.kind is OddsRowKind.AVERAGE,
+            )
             for row in table.rows
         ),
     )
