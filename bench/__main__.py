@@ -13,7 +13,15 @@ import sys
 import time
 from typing import Any
 
-from bench import dice_bench, e2e_bench, memory, milestone_bench, resilience_bench, scale_bench
+from bench import (
+    dice_bench,
+    e2e_bench,
+    memory,
+    milestone_bench,
+    resilience_bench,
+    scale_bench,
+    verify_bench,
+)
 
 
 async def _milestones() -> dict[str, Any]:
@@ -34,6 +42,7 @@ def main() -> None:
     report["scale_out_webhook"] = asyncio.run(scale_bench.run())
     report["milestones"] = asyncio.run(_milestones())
     report["resilience"] = asyncio.run(_resilience())
+    report["verify_upload"] = asyncio.run(verify_bench.run())
     report["memory_1000_wizards"] = asyncio.run(memory.run())
     report["seconds"] = round(time.time() - started, 2)
     sys.stdout.write(json.dumps(report, ensure_ascii=False, indent=1) + "\n")

@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from bot.commands import register_commands
 from bot.config import Settings
+from bot.cpu import CpuPool
 from bot.factory import create_bot, create_dispatcher
 from bot.i18n import I18n
 from bot.leader import PollingLock
@@ -101,6 +102,8 @@ async def _on_shutdown(dispatcher: Dispatcher) -> None:
     housekeeping: asyncio.Task[None] | None = dispatcher.workflow_data.pop(HOUSEKEEPING, None)
     if housekeeping is not None:
         housekeeping.cancel()
+    cpu: CpuPool = dispatcher["cpu"]
+    await cpu.close()  # after the updates in flight: one may still wait for its job
 
 
 async def _housekeeping(factory: Any, every: float = 3600.0) -> None:

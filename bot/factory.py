@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 import handlers
+from bot.cpu import CpuPool
 from bot.express import ExpressCache
 from bot.fsm_storage import PostgresStorage
 from bot.i18n import I18n
@@ -88,5 +89,6 @@ def create_dispatcher(
     dp[INBOX_ENGINE] = fsm_engine  # autocommit, small: one INSERT per polled batch
     dp[METRICS] = metrics
     dp["in_flight"] = in_flight
+    dp["cpu"] = CpuPool()  # no process until the first heavy job; closed by ``build_runtime``
     dp.include_routers(*handlers.routers())  # aiogram-dialog is mounted inside them
     return dp

@@ -18,6 +18,11 @@ class EngineError(Exception):
     def render(self, locale: str) -> str:
         return self.msg.render(locale)
 
+    def __reduce__(self) -> tuple[type[EngineError], tuple[Msg]]:
+        # Pickled by its message (a worker process raises it, the bot renders it): the
+        # default would rebuild it from the English text, which is no ``Msg``.
+        return self.__class__, (self.msg,)
+
 
 class RuleViolation(EngineError):
     """An operation that the rules of a system forbid in the current state."""

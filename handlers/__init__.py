@@ -34,6 +34,7 @@ from handlers import (
     service,
     start,
     trackers,
+    verify,
     wizards,
 )
 from handlers.callbacks import AnswerOnSuccess
@@ -66,10 +67,11 @@ def routers() -> list[Router]:
         *trackers.create_routers(),
     ]
     # Before the zone, routers no wizard needs and whose filters no other router shares: dice
-    # (/r, /odds, /log, /verify: no other router takes them, so /r, the hottest message, meets
-    # one router's filters) and roll requests (/request and its card's buttons; no free text,
-    # so a command typed mid-wizard still reaches the zone). They skip the zone's middlewares.
-    first = [dice.create_router(), requests.create_router()]
+    # (/r, /log, /reveal: no other router takes them, so /r, the hottest message, meets one
+    # router's filters), /verify and /odds (their own router, after dice's) and roll requests
+    # (/request and its card's buttons; no free text, so a command typed mid-wizard still
+    # reaches the zone). They skip the zone's middlewares.
+    first = [dice.create_router(), verify.create_router(), requests.create_router()]
     for router in [*first, *own]:
         # Every button press gets an answer, so no button keeps spinning. Per router, not on
         # the dispatcher: aiogram-dialog answers its own callbacks and a second answer fails.

@@ -1,17 +1,17 @@
-"""/roll (/r), /odds, /log (pages, export), /reveal and /verify."""
+"""/roll (/r), /log (pages, export) and /reveal; /verify and /odds are ``handlers.verify``."""
 
 from __future__ import annotations
 
 from html import escape
 
-from aiogram import Bot, F, Router
+from aiogram import F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import BufferedInputFile, CallbackQuery, Message, Update
 
 from bot.i18n import Translator
-from bot.services import odds as odds_service
 from bot.services import rolls as roll_service
 from bot.services import sheet_rolls
+from bot.services import verify as verify_service
 from bot.systems import SYSTEMS
 from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
@@ -103,19 +103,6 @@ def _is_notation(text: str) -> bool:
     return True
 
 
-async def odds(message: Message, command: CommandObject, t: Translator, locale: str) -> None:
-    if not command.args:
-        await message.answer(t("Write an expression: <code>/odds 4dF+2 vs 3</code>."))
-        return
-    try:
-        view = odds_service.odds_for(command.args)
-    except EngineError as error:
-        await message.reply(error.render(locale))
-        return
-    rows = [(t(row.key, **row.params), row.p) for row in view.rows]
-    await message.reply(views.odds_lines(t, view.expression, rows))
-
-
 async def show_log(message: Message, t: Translator, uow: UnitOfWork) -> None:
     rolls, total = await roll_service.recent(
         uow, message.chat.id, page=0, per_page=views.LOG_PAGE_SIZE
@@ -139,42 +126,20 @@ async def log_page(
 
 
 async def export_log(message: Message, t: Translator, uow: UnitOfWork) -> None:
-    data = await roll_service.export(uow, message.chat.id)
-    if data is None:
+    exported = await verify_service.export_text(uow, message.chat.id)
+    if exported is None:
         await message.answer(t("No rolls in this chat yet."))
         return
-    document = BufferedInputFile(data.dumps().encode("utf-8"), filename="roll-log.json")
+    content, entries = exported
+    document = BufferedInputFile(content, filename="roll-log.json")
     await message.answer_document(
-        document, caption=t("Roll log: {n} entries. Check it with /verify.", n=len(data.entries))
+        document, caption=t("Roll log: {n} entries. Check it with /verify.", n=entries)
     )
 
 
 async def reveal(message: Message, t: Translator, uow: UnitOfWork) -> None:
     result = await roll_service.reveal(uow, message.chat.id)
     await message.answer(views.revealed(t, result))
-
-
-async def verify(message: Message, t: Translator, locale: str, uow: UnitOfWork) -> None:
-    report = await roll_service.verify(uow, message.chat.id)
-    await message.answer(views.verify_report(t, locale, report))
-
-
-async def verify_file(
-    message: Message, command: CommandObject, bot: Bot, t: Translator, locale: str
-) -> None:
-    """/verify sent with (or in reply to) an exported log file: check that file."""
-    document = message.document or (message.reply_to_message and message.reply_to_message.document)
-    assert document is not None
-    if (document.file_size or 0) > roll_service.MAX_EXPORT_BYTES:
-        await message.reply(t("The file is too large for a roll log."))
-        return
-    data = await bot.download(document.file_id)
-    try:
-        report = roll_service.verify_file(data.read() if data else b"", command.args or "")
-    except EngineError as error:
-        await message.reply(error.render(locale))
-        return
-    await message.reply(views.verify_report(t, locale, report))
 
 
 async def reveal_refused(message: Message, t: Translator) -> None:
@@ -184,13 +149,9 @@ async def reveal_refused(message: Message, t: Translator) -> None:
 def create_router() -> Router:
     router = Router(name=__name__)
     router.message.register(roll, Command(*ROLL_COMMANDS))
-    router.message.register(odds, Command("odds"))
     router.message.register(export_log, Command("log"), F.text.regexp(r"^/\S+\s+export\s*$"))
     router.message.register(show_log, Command("log"))
     router.callback_query.register(log_page, LogPageCD.filter())
     router.message.register(reveal, Command("reveal"), ChatAdmin())
     router.message.register(reveal_refused, Command("reveal"))
-    with_file = F.document | F.reply_to_message.document
-    router.message.register(verify_file, Command("verify"), with_file)
-    router.message.register(verify, Command("verify"))
     return router

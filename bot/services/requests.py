@@ -24,7 +24,7 @@ from db.repositories.requests import RequestDTO
 from db.uow import UnitOfWork
 from engine.common import SheetModel
 from engine.dice.ast import Cmp, Dice
-from engine.dice.odds import distribution, matter_pool, storyteller_pool
+from engine.dice.odds import MAX_WORK, distribution, matter_pool, storyteller_pool
 from engine.dice.parser import parse
 from engine.errors import EngineError
 from engine.systems.matter.rolls import CHANCE_NOTATION
@@ -195,6 +195,9 @@ def parse_spec(text: str) -> RequestSpec:
     return RequestSpec(parsed.canonical, target, note[:NOTE_MAX] if note else None, due_in)
 
 
+CARD_ODDS_WORK = MAX_WORK // 5
+
+
 def chance(expression: str, target: int | None) -> Fraction | None:
     """The exact chance of success shown on the card, where it is defined."""
     if expression == CHANCE_NOTATION:
@@ -205,7 +208,9 @@ def chance(expression: str, target: int | None) -> Fraction | None:
             return _pool_chance(root)
         if target is None:
             return None
-        return distribution(expression).p_at_least(target)
+        # On the event loop (every card redraw): a fifth of /odds' budget, some 70 ms at most;
+        # a larger sum's card shows no chance, /odds (in the worker process) still has it.
+        return distribution(expression, max_work=CARD_ODDS_WORK).p_at_least(target)
     except EngineError:
         return None  # no exact odds for this expression: the card simply shows none
 

@@ -8,10 +8,9 @@ from datetime import UTC, datetime
 from db.repositories.rolls import Epoch, StoredRoll
 from db.uow import UnitOfWork
 from engine.dice.hmac_source import commitment, new_seed
-from engine.dice.log import LogEntry, RollLogExport, loads, record_roll, replay
+from engine.dice.log import LogEntry, RollLogExport, record_roll, replay
 from engine.dice.parser import parse
 from engine.dice.results import RollResult
-from engine.dice.verify import VerifyReport, verify_export
 
 
 @dataclass(frozen=True)
@@ -137,26 +136,3 @@ async def export(uow: UnitOfWork, chat_id: int) -> RollLogExport | None:
     if log_id is None:
         return None
     return await uow.rolls.export(log_id, game=f"chat:{chat_id}")
-
-
-MAX_EXPORT_BYTES = 5 * 1024 * 1024
-
-
-def verify_file(content: bytes, seeds_text: str) -> VerifyReport:
-    """Check an exported log; ``seeds_text`` may add revealed seeds as ``EPOCH=HEX`` words.
-
-    Raises ``EngineError`` (``LogFormatError``) for a file that is not a roll log.
-    """
-    seeds: dict[int, bytes] = {}
-    for word in seeds_text.split():
-        epoch, _, value = word.partition("=")
-        try:
-            seeds[int(epoch)] = bytes.fromhex(value)
-        except ValueError:
-            continue  # not a seed word: ignore it, as the command's help shows the form
-    return verify_export(loads(content), seeds or None)
-
-
-async def verify(uow: UnitOfWork, chat_id: int) -> VerifyReport | None:
-    data = await export(uow, chat_id)
-    return verify_export(data) if data is not None else None

@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 import asyncpg
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select, text, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -86,6 +86,28 @@ _APPEND_STAMPED = (
 )
 
 Driver = Callable[[], Awaitable[asyncpg.Connection]]
+
+# The export file (``engine.dice.log``, format rollog/1) built by the server: the same values
+# as ``RollRepo.export`` then ``RollLogExport.dumps`` (keys sorted, seeds of revealed epochs
+# only), one entry per line instead of one value per line.
+_EXPORT_TEXT = """
+SELECT json_build_object(
+  'entries', COALESCE((
+    SELECT json_agg(json_build_object(
+      'actor', r.actor, 'created_at', r.created_at, 'epoch', r.epoch,
+      'expression', r.expression, 'faces', r.faces, 'hash', r.hash, 'outcome', r.outcome,
+      'prev_hash', r.prev_hash, 'result', r.result, 'roll_id', r.roll_id, 'seq', r.seq,
+      'subject', r.subject) ORDER BY r.seq)
+    FROM rolls r WHERE r.log_id = :log_id), '[]'::json),
+  'epochs', COALESCE((
+    SELECT json_agg(json_build_object(
+      'commitment', e.commitment, 'epoch', e.epoch,
+      'seed', CASE WHEN e.revealed_at IS NULL THEN NULL ELSE encode(e.seed, 'hex') END)
+      ORDER BY e.epoch)
+    FROM seed_epochs e WHERE e.log_id = :log_id), '[]'::json),
+  'format', 'rollog/1',
+  'game', CAST(:game AS text))::text
+"""
 
 
 class Express(Protocol):
@@ -399,6 +421,33 @@ class RollRepo:
             ),
             entries=tuple(_entry(r) for r in rows),
         )
+
+    async def export_text(self, log_id: int, game: str) -> str:
+        """``export`` as the file's text, built by the server (``_EXPORT_TEXT``): a large log
+        costs the bot's event loop one string, not a Python object per field."""
+        stmt = text(_EXPORT_TEXT).bindparams(log_id=log_id, game=game)
+        return str((await self._session.execute(stmt)).scalar_one())
+
+    async def hashes(self, log_id: int, *, upto: int) -> tuple[str, ...]:
+        """The hashes of entries 1…``upto`` (fewer if the log is shorter), in order."""
+        stmt = (
+            select(Roll.hash)
+            .where(col(Roll.log_id) == log_id, col(Roll.seq) <= upto)
+            .order_by(col(Roll.seq))
+        )
+        return tuple((await self._session.execute(stmt)).scalars().all())
+
+    async def commitments(self, log_id: int) -> dict[int, str]:
+        """Every epoch's commitment by its number (published ones: they need no reveal)."""
+        stmt = select(SeedEpoch.epoch, SeedEpoch.commitment).where(col(SeedEpoch.log_id) == log_id)
+        return {int(e): str(c) for e, c in (await self._session.execute(stmt)).all()}
+
+    async def revealed_epochs(self, log_id: int) -> frozenset[int]:
+        """The numbers of the epochs whose seed is published."""
+        stmt = select(SeedEpoch.epoch).where(
+            col(SeedEpoch.log_id) == log_id, col(SeedEpoch.revealed_at).is_not(None)
+        )
+        return frozenset(int(e) for e in (await self._session.execute(stmt)).scalars().all())
 
     async def move_chat(self, old_chat_id: int, new_chat_id: int) -> None:
         """Group → supergroup: the log follows the chat (entries keep their log id)."""

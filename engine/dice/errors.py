@@ -61,6 +61,22 @@ register_messages(
             "ru": "Неверный параметр для расчёта шансов: {problem_ru}.",
             "en": "Invalid odds parameter: {problem_en}.",
         },
+        "dice.verify.too_large.entries": {
+            "ru": "записей: {count}, можно не больше {limit}",
+            "en": "{count} entries, at most {limit}",
+        },
+        "dice.verify.too_large.faces": {
+            "ru": "в записи №{seq} кубиков: {count}, можно не больше {limit}",
+            "en": "entry #{seq} has {count} dice, at most {limit}",
+        },
+        "dice.verify.too_large.text": {
+            "ru": "общая длина выражений бросков: {count}, можно не больше {limit} символов",
+            "en": "roll expressions of {count} characters, at most {limit}",
+        },
+        "dice.verify.too_large.dice": {
+            "ru": "кубиков для пересчёта: {count}, можно не больше {limit}",
+            "en": "{count} dice to recompute, at most {limit}",
+        },
         "dice.log.bad_format": {
             "ru": "Файл журнала бросков повреждён: {problem}.",
             "en": "The roll log file is malformed: {problem}.",
@@ -117,3 +133,8 @@ def invalid_error(pos: int, problem_ru: str, problem_en: str) -> DiceSyntaxError
     return DiceSyntaxError(
         msg("dice.syntax.invalid", pos=pos + 1, problem_ru=problem_ru, problem_en=problem_en)
     )
+
+
+class VerifyTooLarge(DiceError):
+    """A roll log is past the limits of an online check (``engine.dice.verify.VerifyLimits``);
+    the offline ``python -m engine.verify`` has none."""

@@ -184,8 +184,30 @@ _ENTRY_FIELDS: Final[dict[str, type | tuple[type, ...]]] = {
 }  # fmt: skip
 
 
+# A field name or value from the file is repeated in an error only this long, and a list of
+# them only this many: the error goes back to whoever sent the file, in one short message.
+ECHO_CHARS: Final = 40
+ECHO_ITEMS: Final = 3
+# Integers are what the bot's database holds (BIGINT): a larger one is no logged roll, and a
+# number of thousands of digits would only make every message about it too long.
+MAX_INT: Final = 2**63 - 1
+
+
 def _bad(problem: str) -> LogFormatError:
     return LogFormatError(msg("dice.log.bad_format", problem=problem))
+
+
+def echo(value: object) -> str:
+    """A value from the file, clipped to ``ECHO_CHARS`` for an error message (not escaped:
+    the message is plain text, escaped where it is rendered as HTML)."""
+    text = value if isinstance(value, str) else repr(value)
+    return repr(text if len(text) <= ECHO_CHARS else text[: ECHO_CHARS - 1] + "…")
+
+
+def _names(names: Sequence[str]) -> str:
+    shown = [echo(n) for n in names[:ECHO_ITEMS]]
+    more = len(names) - len(shown)
+    return "[" + ", ".join(shown) + (f", … +{more}" if more > 0 else "") + "]"
 
 
 def _is(value: object, kind: type | tuple[type, ...]) -> bool:
@@ -199,12 +221,15 @@ def entry_from_json(data: object, where: str = "entry") -> LogEntry:
     if set(data) != set(_ENTRY_FIELDS):
         missing = sorted(set(_ENTRY_FIELDS) - set(data))
         extra = sorted(set(data) - set(_ENTRY_FIELDS))
-        raise _bad(f"{where}: missing fields {missing}, unknown fields {extra}")
+        raise _bad(f"{where}: missing fields {_names(missing)}, unknown fields {_names(extra)}")
     for name, kind in _ENTRY_FIELDS.items():
         if not _is(data[name], kind):
             raise _bad(f"{where}: field {name!r} has the wrong type")
     if not all(_is(f, int) for f in data["faces"]):
         raise _bad(f"{where}: faces must be integers")
+    numbers = (data["seq"], data["epoch"], data["result"], *data["faces"])
+    if not all(-MAX_INT <= n <= MAX_INT for n in numbers):
+        raise _bad(f"{where}: a number is out of range")
     return LogEntry(
         data["seq"], data["roll_id"], data["epoch"], data["actor"], data["subject"],
         data["expression"], tuple(data["faces"]), data["result"], data["outcome"],
@@ -217,6 +242,8 @@ def _epoch_from_json(data: object, where: str) -> EpochRecord:
         raise _bad(f"{where} must have exactly epoch, commitment, seed")
     if not _is(data["epoch"], int) or not _is(data["commitment"], str):
         raise _bad(f"{where}: wrong field types")
+    if not -MAX_INT <= data["epoch"] <= MAX_INT:
+        raise _bad(f"{where}: a number is out of range")
     if not _is(data["seed"], (str, type(None))):
         raise _bad(f"{where}: seed must be a hex string or null")
     return EpochRecord(data["epoch"], data["commitment"], data["seed"])

@@ -15,17 +15,27 @@ Checks, in this order, and reports each problem at the entry where it shows:
 
 Entries of epochs whose seed is still secret are chain-checked only; the report lists those
 epochs in ``unrevealed_epochs``.
+
+Online, with ``limits`` (``VerifyLimits``), the size of the work is checked before any of it
+(entries, dice per entry, the length of the expressions to re-roll, the dice they declare) and
+a file past them is refused with ``VerifyTooLarge``; every check is O(entries), whatever the
+numbers in the file. A file alone cannot show that it is the whole log, nor whose log it is:
+``compare`` holds it against the log the bot keeps (``Reference``).
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import StrEnum
+from typing import Final
 
+from engine.dice.errors import VerifyTooLarge
 from engine.dice.hmac_source import commitment
-from engine.dice.log import GENESIS_HASH, LogEntry, RollLogExport, entry_hash, replay
+from engine.dice.log import GENESIS_HASH, LogEntry, RollLogExport, entry_hash, loads, replay
+from engine.dice.parser import MAX_DICE, parse
 from engine.errors import EngineError
 from engine.text import Msg, ParamValue, msg, register_messages
 
@@ -110,6 +120,56 @@ register_messages(
 
 
 @dataclass(frozen=True, slots=True)
+class VerifyLimits:
+    """How much an online check takes on. ``text`` is the length of the expressions to
+    re-roll (reading a long one costs more than rolling its dice); ``dice`` the dice they
+    declare. Explosions and rerolls may roll more than declared: the check stops (too large)
+    past twice ``dice`` rolled."""
+
+    entries: int = 20_000
+    dice_per_entry: int = MAX_DICE
+    text: int = 200_000
+    dice: int = 200_000
+
+
+def _too_large(what: str, count: int, limit: int, **params: ParamValue) -> VerifyTooLarge:
+    key = f"dice.verify.too_large.{what}"
+    return VerifyTooLarge(msg(key, count=count, limit=limit, **params))
+
+
+def check_entry_count(count: int, limits: VerifyLimits) -> None:
+    """Raise ``VerifyTooLarge`` for a log of more than ``limits.entries`` entries."""
+    if count > limits.entries:
+        raise _too_large("entries", count, limits.entries)
+
+
+def check_bounds(export: RollLogExport, seeds: Mapping[int, bytes], limits: VerifyLimits) -> None:
+    """Raise ``VerifyTooLarge`` when verifying ``export`` with ``seeds`` (the valid ones by
+    epoch) would pass ``limits``; cheap next to the work it spares."""
+    entries = export.entries
+    check_entry_count(len(entries), limits)
+    for entry in entries:
+        if len(entry.faces) > limits.dice_per_entry:
+            count, limit = len(entry.faces), limits.dice_per_entry
+            raise _too_large("faces", count, limit, seq=entry.seq)
+    rerolled = [e.expression for e in entries if e.epoch in seeds]
+    text = sum(map(len, rerolled))
+    if text > limits.text:
+        raise _too_large("text", text, limits.text)
+    declared: dict[str, int] = {}
+    dice = 0
+    for expression in rerolled:
+        if expression not in declared:
+            try:
+                declared[expression] = parse(expression, stored=True).dice_count
+            except EngineError:
+                declared[expression] = 0  # reported at the entry (bad_expression)
+        dice += declared[expression]
+    if dice > limits.dice:
+        raise _too_large("dice", dice, limits.dice)
+
+
+@dataclass(frozen=True, slots=True)
 class Problem:
     """One failed check. ``index`` is the 0-based position in the file (None for epochs)."""
 
@@ -176,12 +236,16 @@ def _epoch_problem(kind: ProblemKind, epoch: int, **params: ParamValue) -> Probl
 
 
 class _Checker:
-    def __init__(self, export: RollLogExport, seeds: Mapping[int, bytes]) -> None:
+    def __init__(
+        self, export: RollLogExport, seeds: Mapping[int, bytes], dice_budget: int | None = None
+    ) -> None:
         self.entries = export.entries
         self.epochs = {e.epoch for e in export.epochs}
         self.seeds = seeds
         self.problems: list[Problem] = []
         self.recomputed = 0
+        self.dice_budget = dice_budget
+        self.dice_rolled = 0
         self.by_seq: dict[int, LogEntry] = {}
         for entry in reversed(self.entries):
             self.by_seq[entry.seq] = entry  # the first occurrence wins
@@ -195,11 +259,11 @@ class _Checker:
     def run(self) -> None:
         seen_seq: set[int] = set()
         seen_ids: set[str] = set()
-        later = {e.seq for e in self.entries}
+        every_seq = sorted({e.seq for e in self.entries})
         prev: LogEntry | None = None
         expected = 1
         for index, entry in enumerate(self.entries):
-            self.check_seq(index, entry, expected, seen_seq, later)
+            self.check_seq(index, entry, expected, seen_seq, every_seq)
             self.check_hashes(index, entry)
             self.check_other(index, entry, prev, seen_ids)
             self.check_dice(index, entry)
@@ -209,9 +273,14 @@ class _Checker:
             prev = entry
 
     def check_seq(
-        self, index: int, entry: LogEntry, expected: int, seen: set[int], all_seqs: set[int]
+        self, index: int, entry: LogEntry, expected: int, seen: set[int], every_seq: list[int]
     ) -> bool:
-        """True when the entry is where its seq says; reports the problem otherwise."""
+        """True when the entry is where its seq says; reports the problem otherwise.
+
+        ``every_seq``: the file's seqs, sorted. Every seq seen so far is below ``expected``,
+        so an entry skipping ahead was reordered when some entry numbered ``expected`` up to
+        its own seq is still to come (one bisection, however wide the gap), else the ones in
+        between are missing."""
         seq = entry.seq
         if seq == expected:
             return True
@@ -219,7 +288,7 @@ class _Checker:
             self.add(ProblemKind.DUPLICATE, index, entry, what="seq")
         elif seq < expected:
             self.add(ProblemKind.REORDERED, index, entry, position=index + 1, expected=expected)
-        elif any(s in all_seqs and s not in seen for s in range(expected, seq)):
+        elif every_seq[bisect_left(every_seq, expected)] < seq:  # seq itself is in the list
             self.add(ProblemKind.REORDERED, index, entry, position=index + 1, expected=expected)
         else:
             self.add(ProblemKind.MISSING, index, entry, first=expected, last=seq - 1)
@@ -257,9 +326,14 @@ class _Checker:
         try:
             result = replay(entry, seed)
         except EngineError as exc:
-            self.add(ProblemKind.BAD_EXPRESSION, index, entry, error=exc.render("en"))
+            error = exc.render("en")
+            error = error if len(error) <= 120 else error[:119] + "…"
+            self.add(ProblemKind.BAD_EXPRESSION, index, entry, error=error)
             return
         self.recomputed += 1
+        self.dice_rolled += len(result.faces)
+        if self.dice_budget is not None and self.dice_rolled > self.dice_budget:
+            raise _too_large("dice", self.dice_rolled, self.dice_budget // 2)
         if result.faces != entry.faces:
             stored, expected = _faces(entry.faces), _faces(result.faces)
             self.add(ProblemKind.WRONG_DICE, index, entry, stored=stored, expected=expected)
@@ -290,14 +364,18 @@ def verify_export(
     seeds: Mapping[int, bytes] | None = None,
     *,
     head_hash: str | None = None,
+    limits: VerifyLimits | None = None,
 ) -> VerifyReport:
     """Verify an export; ``seeds`` adds or overrides revealed seeds by epoch number.
 
     ``head_hash``, the latest hash published in the chat, also catches entries removed from
-    the end (the chain alone cannot: a shorter chain is still a valid chain).
+    the end (the chain alone cannot: a shorter chain is still a valid chain). With ``limits``
+    a file past them raises ``VerifyTooLarge``, before any work.
     """
     valid, problems = _seeds(export, seeds or {})
-    checker = _Checker(export, valid)
+    if limits is not None:
+        check_bounds(export, valid, limits)
+    checker = _Checker(export, valid, None if limits is None else 2 * limits.dice)
     checker.run()
     if head_hash is not None:
         last = export.entries[-1] if export.entries else None
@@ -315,3 +393,107 @@ def verify_export(
         unrevealed_epochs=tuple(sorted(used - set(valid) - {p.epoch for p in problems})),
         problems=(*problems, *checker.problems),
     )
+
+
+# -- against the log the bot keeps ----------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class FileDigest:
+    """What comparing a verified file needs, small enough to hand around: per entry in file
+    order its seq and hash ("" when the hash is not its content's, ``edited``), and the
+    file's epochs with their commitments."""
+
+    game: str
+    entries: tuple[tuple[int, str], ...]
+    commitments: tuple[tuple[int, str], ...]
+
+
+def digest(export: RollLogExport, report: VerifyReport) -> FileDigest:
+    edited = {p.index for p in report.problems if p.kind is ProblemKind.EDITED}
+    return FileDigest(
+        export.game,
+        tuple((e.seq, "" if i in edited else e.hash) for i, e in enumerate(export.entries)),
+        tuple((e.epoch, e.commitment.lower()) for e in export.epochs),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Reference:
+    """The log the bot keeps for the chat a file names: the hashes of its first entries
+    (``hashes[i]`` is entry ``i + 1``'s; at least as many as the file has, when the log has
+    them), how many entries it has, and every epoch's commitment."""
+
+    hashes: tuple[str, ...]
+    total: int
+    commitments: Mapping[int, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """A file held against the bot's log. ``matched``: the file's first entries that are the
+    log's entries 1…matched, exactly (each hash covers every field and the one before it).
+    ``differs``: an entry after those is not the log's (changed, made up, out of place, or
+    past the log's end: ``extra``). ``total``: entries in the log, so ``matched < total``
+    with nothing differing means the file stops early. ``epochs``: the file's epochs whose
+    commitment is not the log's."""
+
+    matched: int
+    file_entries: int
+    total: int
+    differs: bool
+    extra: bool
+    epochs: tuple[int, ...]
+
+    @property
+    def identical(self) -> bool:
+        """The file is the whole log as the bot keeps it."""
+        return not self.differs and not self.epochs and self.matched == self.total
+
+
+def compare(file: FileDigest, reference: Reference) -> Comparison:
+    """Hold a file (``digest``) against the bot's log; O(entries)."""
+    matched = 0
+    for position, (seq, hash_) in enumerate(file.entries):
+        if (
+            seq != position + 1
+            or position >= len(reference.hashes)
+            or not hash_
+            or hash_ != reference.hashes[position]
+        ):
+            break
+        matched += 1
+    count = len(file.entries)
+    epochs = tuple(
+        epoch for epoch, value in file.commitments if reference.commitments.get(epoch) != value
+    )
+    return Comparison(
+        matched=matched,
+        file_entries=count,
+        total=reference.total,
+        differs=matched < count,
+        extra=matched < count and matched >= reference.total,
+        epochs=epochs,
+    )
+
+
+PROBLEMS_KEPT: Final = 50  # a file can have a problem at every entry; a reply shows ten
+
+
+@dataclass(frozen=True, slots=True)
+class FileCheck:
+    """``check_file``'s answer: the report (its first ``PROBLEMS_KEPT`` problems), how many
+    problems there were, and the file's ``digest`` to hold against the bot's log."""
+
+    report: VerifyReport
+    problems: int
+    digest: FileDigest
+
+
+def check_file(
+    content: bytes, seeds: Mapping[int, bytes], limits: VerifyLimits | None
+) -> FileCheck:
+    """Read and verify an export file: what the bot runs in its worker process. Raises
+    ``LogFormatError`` for a file that is no roll log, ``VerifyTooLarge`` past ``limits``."""
+    export = loads(content)
+    report = verify_export(export, seeds, limits=limits)
+    kept = replace(report, problems=report.problems[:PROBLEMS_KEPT])
+    return FileCheck(kept, len(report.problems), digest(export, report))

@@ -132,7 +132,15 @@ def verify_report(t: Translator, locale: str, report: VerifyReport | None) -> st
     return t("❌ The log does not verify:") + "\n" + problems
 
 
-def odds_lines(t: Translator, title: str, rows: list[tuple[str, Fraction]]) -> str:
+def odds_lines(t: Translator, title: str, rows: list[tuple[str, Fraction, bool]]) -> str:
+    """Rows of (name, value, whether the value is a mean rather than a probability)."""
     lines = [f"🎯 <code>{escape(title)}</code>"]
-    lines += [f"{escape(name)}: <b>{percent(p)}</b>" for name, p in rows]
+    lines += [
+        f"{escape(name)}: <b>{_mean(p) if mean else escape(percent(p))}</b>"  # "<0.1%"
+        for name, p, mean in rows
+    ]
     return "\n".join(lines)
+
+
+def _mean(value: Fraction) -> str:
+    return f"{float(value):.2f}".rstrip("0").rstrip(".")

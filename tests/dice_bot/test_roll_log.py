@@ -198,7 +198,7 @@ async def test_verify_an_uploaded_export_and_catch_a_forgery(running: Harness) -
 
     emu.send_document(ALICE, ALICE, "roll-log.json", content, caption="/verify")
     good = await emu.wait_bot_message(ALICE)
-    assert good.text.startswith("✅") and "3 rolls recomputed" in good.text
+    assert good.text.startswith("✅") and "re-rolled from revealed seeds: 3" in good.text
 
     forged = json.loads(content)
     forged["entries"][1]["result"] += 1  # someone "improves" the second roll

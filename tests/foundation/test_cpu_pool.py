@@ -1,0 +1,52 @@
+"""The worker process that takes CPU-heavy work off the event loop (``bot.cpu``)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from bot.cpu import CpuBusy, CpuPool, CpuTimeout
+from engine.dice.errors import DiceSyntaxError
+from engine.dice.odds import odds_table
+from engine.dice.parser import parse
+
+
+async def test_a_job_past_its_time_limit_is_stopped_and_the_next_gets_a_new_worker() -> None:
+    pool = CpuPool()
+    try:
+        assert not pool.alive and pool.started == 0  # nothing started before the first job
+        with pytest.raises(CpuTimeout):
+            await pool.run(time.sleep, 30, timeout=0.5)
+        assert not pool.alive  # killed, not left running
+        table = await pool.run(odds_table, "2d6 vs 7", timeout=30)
+        assert table.expression == "2d6 vs 7" and pool.started == 2
+    finally:
+        await pool.close()
+    assert not pool.alive
+
+
+async def test_engine_errors_come_back_as_themselves() -> None:
+    pool = CpuPool()
+    try:
+        with pytest.raises(DiceSyntaxError) as caught:
+            await pool.run(parse, "2d6+", timeout=30)
+        assert caught.value.render("ru").startswith("Выражение оборвалось")
+        assert pool.started == 1 and pool.alive  # a job's own error keeps the worker
+    finally:
+        await pool.close()
+
+
+async def test_callers_past_the_queue_are_told_at_once() -> None:
+    pool = CpuPool(max_waiting=1)
+    try:
+        running = asyncio.create_task(pool.run(time.sleep, 1.0, timeout=30))
+        await asyncio.sleep(0.05)
+        waiting = asyncio.create_task(pool.run(time.sleep, 0, timeout=30))
+        await asyncio.sleep(0.05)
+        with pytest.raises(CpuBusy):
+            await pool.run(time.sleep, 0, timeout=30)
+        await asyncio.gather(running, waiting)
+    finally:
+        await pool.close()
