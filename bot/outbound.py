@@ -27,11 +27,12 @@ from aiogram.client.session.middlewares.base import (
     NextRequestMiddlewareType,
 )
 from aiogram.exceptions import (
+    TelegramBadRequest,
     TelegramNetworkError,
     TelegramRetryAfter,
     TelegramServerError,
 )
-from aiogram.methods import GetUpdates, TelegramMethod
+from aiogram.methods import AnswerCallbackQuery, GetUpdates, TelegramMethod
 from aiogram.methods.base import Response, TelegramType
 
 from bot.metrics import Metrics
@@ -155,6 +156,9 @@ def _chat_of(method: TelegramMethod[Any]) -> int | str | None:
     return chat_id if isinstance(chat_id, int | str) else None
 
 
+_LATE_ANSWER = ("query is too old", "query ID is invalid")
+
+
 class ResilienceMiddleware(BaseRequestMiddleware):
     def __init__(self, limiter: OutboundLimiter, metrics: Metrics | None = None) -> None:
         self.limiter = limiter
@@ -169,6 +173,8 @@ class ResilienceMiddleware(BaseRequestMiddleware):
         if isinstance(method, GetUpdates):
             return await make_request(bot, method)
         chat_id = _chat_of(method)
+        if isinstance(method, AnswerCallbackQuery):
+            return await self._answer(make_request, bot, method)
         if chat_id is None:
             return await self._with_retries(make_request, bot, method)
         state = self.limiter.chat(chat_id)
@@ -180,6 +186,26 @@ class ResilienceMiddleware(BaseRequestMiddleware):
                 return await self._with_retries(make_request, bot, method)
             finally:
                 self.limiter.sent(send)
+
+    async def _answer(
+        self,
+        make_request: NextRequestMiddlewareType[TelegramType],
+        bot: Bot,
+        method: TelegramMethod[TelegramType],
+    ) -> Response[TelegramType]:
+        """An answer Telegram no longer takes (the press is over ~15 s old: the bot was down,
+        or a crashed process answered it before its update was handled again) only costs the
+        spinner: the press still takes effect."""
+        try:
+            return await self._with_retries(make_request, bot, method)
+        except TelegramBadRequest as error:
+            if (
+                "query is too old" not in error.message
+                and "query ID is invalid" not in error.message
+            ):
+                raise
+            logger.info("a press answered too late: %s", error.message)
+            return Response[bool](ok=True, result=True)  # type: ignore[return-value]
 
     async def _with_retries(
         self,

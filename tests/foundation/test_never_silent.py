@@ -266,3 +266,20 @@ async def test_operators_read_the_metrics(running: Harness) -> None:
     for name in ("bot_update_seconds_bucket", "bot_inbox_depth", "bot_dead_letters",
                  "bot_db_errors_total", "bot_scheduler_jobs_total"):  # fmt: skip
         assert name in body
+
+
+async def test_a_press_answered_too_late_still_takes_effect(running: Harness) -> None:
+    """After downtime Telegram refuses answers to old presses ("query is too old"): the
+    spinner is gone anyway, so the press must still do what it asks — not fail, retry and be
+    parked with an apology."""
+    emu = running.emu
+    _people(emu)
+    emu.send_text(ALICE, ALICE, "/start")
+    start = await emu.wait_for(lambda: emu.bot_messages(ALICE) and emu.bot_messages(ALICE)[-1])
+    greeting = start.text
+    emu.callback_query_ttl = 0.0  # every answer comes too late
+    emu.press(ALICE, ALICE, start.message_id, "scr:help")
+    await emu.wait_for(lambda: start.text != greeting, timeout=10)  # edited in place
+    await emu.wait_idle()
+    assert await _scalar(running, "SELECT count(*) FROM update_dead_letters") == 0
+    assert not any("Sorry" in m.text for m in emu.bot_messages(ALICE))
