@@ -379,8 +379,8 @@ def _roll_rows(t: Translator, tracker: TrackerDTO, roster: dict[int, Fighter]) -
             rows.append([button(label[:60], data)])
         for o, plan in enumerate(service.plans(tracker, fighter)):
             label = f"🎲 {name}: {service.plan_label(fighter, plan)}"
-            data = LgRollCD(tid=tid, v=v, c=cid, o=o, k=service.plan_key(plan))
-            rows.append([button(label[:60], data)])
+            roll = LgRollCD(tid=tid, v=v, c=cid, o=o, k=service.plan_key(plan))
+            rows.append([button(label[:60], roll)])
     return rows
 
 
