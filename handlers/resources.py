@@ -41,6 +41,7 @@ _TO_OP: Final[dict[type[CallbackData], Callable[[Any], service.Op]]] = {
     views.ClicheDiceCD: lambda d: service.ClicheDice(d.index, d.key, d.delta),
     views.GearStateCD: lambda d: service.GearState(d.index, d.key, d.state),
     views.MatterStateCD: lambda d: service.MatterState(d.state, d.on),
+    views.MatterHealthCD: lambda d: service.MatterHealth(d.delta),
 }
 
 
@@ -107,8 +108,9 @@ async def _apply(
 ) -> service.Applied | None:  # fmt: skip
     try:
         applied = await service.apply(
-            uow, game=game, user_id=user.id, character_id=callback_data.character_id, op=op
-        )
+            uow, game=game, user_id=user.id, character_id=callback_data.character_id, op=op,
+            actor_name=user.name, locale=locale,
+        )  # fmt: skip
     except service.Refused as refused:
         notify(callback_answer, t(refused.reason), alert=True)
         return None

@@ -140,6 +140,11 @@ def option_fields(system: str) -> tuple[GameOption, ...]:
             GameOption("dot_cap", N_("Max dots per skill"), 1, 5),
         ),
         "storyteller": (GameOption("freebies", N_("Freebie points"), 0, 50),),
+        "lifegear": (
+            GameOption(
+                "damage_choice_hours", N_("Hours a player has to choose lost gear"), 1, 168
+            ),
+        ),
     }
     return table.get(system, ())
 

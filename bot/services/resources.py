@@ -7,8 +7,11 @@ applies the rule, writes and records) and commits once. The engine's refusals
 (``EngineError``) propagate untouched so the handler can show them in the user's language.
 
 Matter states applied here are applied by the GM's ruling, without a resistance roll
-(``resist=False``); the one state that would still roll at once (Регенерация on a wounded
-character) is not offered, and a dice source that refuses to roll guards the rest.
+(``resist=False``). Every one of the 23 states is offered: a state whose rules still roll at once
+(Регенерация on a wounded character) rolls through the verifiable roll log first
+(``roll_state``), and the ledger's operation replays the logged faces on the locked sheet.
+Health changes by one (a point of damage or of healing) through the engine's own
+``apply_damage`` and ``heal``, against the effective max Health the states leave.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from bot.i18n import N_
 from bot.services import characters as character_service
 from bot.services import ledger
 from bot.services.games import is_gm
+from bot.services.rolls import roll_logged
 from bot.systems import SYSTEMS
 from db.repositories.games import CharacterDTO, GameDTO
 from db.repositories.ledger import LedgerDTO
@@ -32,14 +36,12 @@ from engine.errors import RuleViolation
 from engine.systems import cliche, fate, lifegear, matter, storyteller
 from engine.systems.fate import AbsorbOption, Nature, SlotId, StressMarks, TrackKind
 from engine.systems.lifegear import ItemState
-from engine.systems.matter import EventKind, StateId
+from engine.systems.matter import STATES, EventKind, StateId
+from engine.systems.matter.logged import Done, run_logged
 from engine.text import msg
 
 TEXT_MAX: Final = 200  # a consequence's aspect
-# Regeneration rolls dice the moment it is applied to a wounded character: not a panel button.
-PANEL_STATES: Final[tuple[StateId, ...]] = tuple(
-    s for s in StateId if s is not StateId.REGENERATION
-)
+PANEL_STATES: Final[tuple[StateId, ...]] = tuple(StateId)  # all 23, in the seed's order
 CLEARABLE_TRACKS: Final = (TrackKind.PHYSICAL, TrackKind.MENTAL, TrackKind.MAGICAL)
 _NATURE_TRACK: Final = {
     Nature.PHYSICAL: TrackKind.PHYSICAL,
@@ -116,6 +118,14 @@ class GearState:
 class MatterState:
     state: StateId
     on: bool
+    # The faces of the rolls the rules make when the state is applied, as logged (one tuple per
+    # roll, in order); filled by ``roll_state`` before the ledger replays them.
+    faces: tuple[tuple[int, ...], ...] = ()
+
+
+@dataclass(frozen=True)
+class MatterHealth:
+    delta: int  # -1: one point of damage, +1: one point healed
 
 
 Op: TypeAlias = (
@@ -127,6 +137,7 @@ Op: TypeAlias = (
     | ClicheDice
     | GearState
     | MatterState
+    | MatterHealth
 )
 
 
@@ -324,10 +335,17 @@ def _gear(op: GearState, notes: Notes) -> tuple[str, str, Mutation]:
 
 
 class _NoDice:
-    """The panel never rolls: a rule that would have to roll here is refused instead."""
+    """A rule that needs no dice: a roll here would be a bug, refused in plain words."""
 
     def randint(self, low: int, high: int) -> int:
         raise Refused(N_("This needs a roll; ask the GM for a roll request."))
+
+
+def _state_operation(
+    sheet: matter.Character, state: StateId
+) -> Callable[[Any], tuple[matter.Character, matter.ApplyOutcome]]:
+    # The GM's ruling: no resistance roll (resist=False); side rolls (Регенерация) still roll.
+    return lambda source: matter.apply_state(sheet, state, source, resist=False)
 
 
 _MATTER_NOTES: Final = {
@@ -344,13 +362,32 @@ def _matter(op: MatterState, notes: Notes) -> tuple[str, str, Mutation]:
         raise Refused(N_("This button is no longer active."))
 
     def apply(c: matter.Character) -> matter.Character:
-        # The GM's ruling: no resistance roll (resist=False).
-        after, outcome = matter.apply_state(c, op.state, _NoDice(), resist=False)
+        found = run_logged(_state_operation(c, op.state), lambda r: r[1].events, op.faces)
+        if not isinstance(found, Done):
+            # The locked sheet needs other rolls than the ones logged for the panel's sheet.
+            raise Refused(N_("The sheet changed meanwhile; open the panel again."))
+        after, outcome = found.result
         if not outcome.applied:
             notes.append(_MATTER_NOTES.get(outcome.result, N_("Nothing changed.")))
         return after
 
     return "matter", "matter.state.apply", apply
+
+
+def _matter_health(op: MatterHealth, notes: Notes) -> tuple[str, str, Mutation]:
+    if op.delta == -1:
+        # Damage never rolls (Тяжело ранен at Health 0 comes without a resistance roll).
+        return "matter", "matter.health.damage", lambda c: matter.apply_damage(c, 1, _NoDice())[0]
+    if op.delta != 1:
+        raise Refused(N_("This button is no longer active."))
+
+    def heal(c: matter.Character) -> matter.Character:
+        after, _ = matter.heal(c, 1)
+        if after.health == c.health:
+            notes.append(N_("Already full."))
+        return after
+
+    return "matter", "matter.health.heal", heal
 
 
 _RULES: Final[dict[type, Callable[[Any, Notes], tuple[str, str, Mutation]]]] = {
@@ -362,18 +399,50 @@ _RULES: Final[dict[type, Callable[[Any, Notes], tuple[str, str, Mutation]]]] = {
     ClicheDice: _cliche,
     GearState: _gear,
     MatterState: _matter,
+    MatterHealth: _matter_health,
 }
 
 
 # --- use cases ------------------------------------------------------------------------------
 
 
+async def roll_state(
+    uow: UnitOfWork, *, game: GameDTO, character: CharacterDTO, op: MatterState, user_id: int,
+    actor_name: str, locale: str,
+) -> MatterState:  # fmt: skip
+    """Log every roll the rules make when ``op`` applies its state to the sheet as shown (most
+    states make none); the faces go into the returned operation for the ledger to replay."""
+    sheet = load(character)
+    if not isinstance(sheet, matter.Character):
+        raise Refused(N_("This button is no longer active."))
+    row = STATES[op.state]
+    subject = f"{character.name}: {row.name_ru if locale == 'ru' else row.name_en}"
+    faces: list[tuple[int, ...]] = []
+    while True:
+        found = run_logged(_state_operation(sheet, op.state), lambda r: r[1].events, faces)
+        if isinstance(found, Done):
+            return MatterState(op.state, op.on, tuple(faces))
+        logged = await roll_logged(
+            uow, chat_id=game.chat_id, text=found.notation, actor=actor_name, subject=subject,
+            roll_id=f"res:{character.id}:{character.version}:{op.state.value}:{len(faces)}",
+            actor_user_id=user_id, commit=False,
+        )  # fmt: skip
+        faces.append(tuple(logged.result.faces))
+
+
 async def apply(
-    uow: UnitOfWork, *, game: GameDTO, user_id: int, character_id: int, op: Op
-) -> Applied:
+    uow: UnitOfWork, *, game: GameDTO, user_id: int, character_id: int, op: Op,
+    actor_name: str = "", locale: str = "ru",
+) -> Applied:  # fmt: skip
     """One press: check, change through the ledger, commit. Raises ``Refused`` or the engine's
-    ``EngineError`` (nothing is written then)."""
+    ``EngineError`` (nothing is written then). ``actor_name`` and ``locale`` name the rolls
+    that a matter state logs when the rules roll on applying it."""
     current = await changeable(uow, game, character_id, user_id)
+    if isinstance(op, MatterState) and op.on:
+        op = await roll_state(
+            uow, game=game, character=current, op=op, user_id=user_id,
+            actor_name=actor_name or "?", locale=locale,
+        )  # fmt: skip
     notes: Notes = []
     system, kind, mutate = _RULES[type(op)](op, notes)
     if system != game.system:

@@ -30,6 +30,7 @@ from engine.systems import cliche, fate, lifegear, matter, storyteller
 from engine.systems.fate.models import SKILL_NAMES_RU
 from engine.systems.matter.rolls import CHANCE_NOTATION, Grade, grade_of
 from engine.systems.matter.rolls import pool_notation as matter_notation
+from engine.systems.matter.states import state_message_key
 from engine.systems.matter.traits import Skill as MatterSkill
 from engine.systems.storyteller.rolls import (
     DEFAULT_DIFFICULTY,
@@ -111,6 +112,10 @@ register_messages(
         },
         "sheetroll.matter.pool": {"ru": "Пул {dice}", "en": "Pool of {dice}"},
         "sheetroll.matter.chance": {"ru": "Шанс-бросок", "en": "Chance roll"},
+        "sheetroll.matter.one_die": {
+            "ru": "{title} → 1 кубик (состояние «{state}»)",
+            "en": "{title} → one die (state “{state}”)",
+        },
         "sheetroll.matter.words": {
             "ru": "Успехов: {successes} — {grade}",
             "en": "Successes: {successes} — {grade}",
@@ -468,14 +473,25 @@ def _plan_matter(character: matter.Character, text: str, locale: str) -> SheetRo
     if _INTEGER.fullmatch(rest):
         dots = _number(rest)
         base = _render(msg("sheetroll.matter.pool", dice=dots), locale)
+        pool = dots + modifier
+        title = base + (f" {_signed_ascii(modifier)}" if modifier else "")
     else:
         keys = list(dict.fromkeys([*_MATTER_NAMES, *character.skills]))
         names = _Names((key, (*_MATTER_NAMES.get(key, ()), key.replace("_", " "))) for key in keys)
         key = names.get(rest, (_matter_label(k, locale) for k in keys))
-        dots = character.dots(key)
-        base = f"{_matter_label(key, locale)} ({dots})"
-    pool = dots + modifier
-    title = base + (f" {_signed_ascii(modifier)}" if modifier else "")
+        # The engine's pool for this skill now: effective dots, Мини/Жаба's single die.
+        dice = matter.action_dice(character, key, modifier=modifier)
+        pool = dice.dice
+        title = f"{_matter_label(key, locale)} ({dice.dots})"
+        title += f" {_signed_ascii(modifier)}" if modifier else ""
+        if dice.one_die_by is not None:
+            state = _render(msg(state_message_key(dice.one_die_by)), locale)
+            return SheetRoll(
+                matter_notation(pool),
+                _render(msg("sheetroll.matter.one_die", title=title, state=state), locale),
+                None,
+                "matter",
+            )
     if pool <= 0:
         chance = _render(msg("sheetroll.matter.chance"), locale)
         return SheetRoll(CHANCE_NOTATION, f"{title} → {chance}", None, "matter")

@@ -65,9 +65,10 @@ def traits(system: str, character: SheetModel, locale: str) -> list[Trait]:
             dots = getattr(character.attributes, attribute.value)
             found.append(Trait(f"{name} {dots}", name))
     elif isinstance(character, matter.Character):
-        for key, dots in character.skills.items():
+        for key in character.skills:
             name = matter_label(key, locale)
-            found.append(Trait(f"{name} {dots}", name))
+            # The pool the states leave (Мини: a physical skill is one die).
+            found.append(Trait(f"{name} {matter.action_dice(character, key).dice}", name))
     elif isinstance(character, cliche.Character):
         for item in character.cliches:
             dice = cliche.effective_dice(item)

@@ -102,6 +102,13 @@ class MatterStateCD(CallbackData, prefix="rms"):
     on: bool
 
 
+class MatterHealthCD(CallbackData, prefix="rmh"):
+    """matter: one point of damage (``delta`` −1) or of healing (+1)."""
+
+    character_id: int
+    delta: int
+
+
 class UndoCD(CallbackData, prefix="run"):
     """GM only: undo the change that made ``version`` of the character (the state the panel
     showed when the button was drawn), then show this character's panel again."""
@@ -181,10 +188,19 @@ def _lifegear_text(t: Translator, locale: str, c: lifegear.Character) -> list[st
     return lines
 
 
+def _matter_health(c: Any) -> tuple[int, int]:
+    """Health and max Health as the states leave them (Мини: max 2; a stone: its own 5)."""
+    return (
+        matter.effective_trait(c, matter.Trait.HEALTH),
+        matter.effective_trait(c, matter.Trait.HEALTH_MAX),
+    )
+
+
 def _matter_text(t: Translator, locale: str, c: matter.Character) -> list[str]:
     states = ", ".join(_state_name(s.state, locale) for s in c.states) or "—"
+    health, top = _matter_health(c)
     return [
-        t("Health: {health} of {max}", health=c.health, max=c.health_max),
+        t("Health: {health} of {max}", health=health, max=top),
         t("States: {what}", what=_e(states)),
     ]
 
@@ -310,7 +326,11 @@ def _lifegear_rows(t: Translator, locale: str, cid: int, c: lifegear.Character) 
 
 
 def _matter_rows(t: Translator, locale: str, cid: int, c: matter.Character) -> Rows:
-    rows: Rows = [
+    health = [
+        _b("➖ " + t("Health"), MatterHealthCD(character_id=cid, delta=-1)),
+        _b("➕ " + t("Health"), MatterHealthCD(character_id=cid, delta=1)),
+    ]
+    rows: Rows = [health] + [
         [
             _b(
                 "✖ " + _state_name(s.state, locale),
@@ -417,7 +437,21 @@ def _matter_line(t: Translator, locale: str, a: service.Applied) -> tuple[str, A
     def states(sheet: Any) -> str:
         return ", ".join(_state_name(s.state, locale) for s in sheet.states) or "—"
 
-    return t("States"), states(a.before), states(a.after)
+    def shown(sheet: Any) -> str:
+        # A state whose rules roll at once (Регенерация) may change Health with it.
+        if _matter_health(a.before) == _matter_health(a.after):
+            return states(sheet)
+        return f"{states(sheet)} · ❤️{_matter_health(sheet)[0]}"
+
+    return t("States"), shown(a.before), shown(a.after)
+
+
+def _matter_health_line(t: Translator, locale: str, a: service.Applied) -> tuple[str, Any, Any]:
+    def shown(sheet: Any) -> str:
+        health, top = _matter_health(sheet)
+        return f"{health}/{top}"
+
+    return t("Health"), shown(a.before), shown(a.after)
 
 
 _LINES: Final[dict[type, Callable[[Translator, str, service.Applied], tuple[str, Any, Any]]]] = {
@@ -429,6 +463,7 @@ _LINES: Final[dict[type, Callable[[Translator, str, service.Applied], tuple[str,
     service.ClicheDice: _cliche_line,
     service.GearState: _gear_line,
     service.MatterState: _matter_line,
+    service.MatterHealth: _matter_health_line,
 }
 
 
@@ -465,6 +500,8 @@ KIND_LABEL: Final[dict[str, str]] = {
     "lifegear.item.ready": N_("item ready again"),
     "matter.state.apply": N_("state applied"),
     "matter.state.remove": N_("state removed"),
+    "matter.health.damage": N_("Health lost"),
+    "matter.health.heal": N_("Health restored"),
 }
 DIFF_SHOWN: Final = 5  # changed fields listed per undone entry
 

@@ -185,6 +185,9 @@ async def test_surprise_round_allows_only_weapons_in_hand_and_help(table: Harnes
     assert states(await sheet(table, lina))["Друг"] == "spent"
     # At most 8 against 20: damage ≥ 12; the shield takes it all and breaks.
     await press(table, ALICE, mid, "Щит: весь урон, ломается")
+    # Nothing left to choose, but the bot never takes damage by itself: Лина confirms.
+    assert states(await sheet(table, lina))["Щит"] == "ready"
+    await press(table, ALICE, mid, "принять урон")
     after = await sheet(table, lina)
     assert states(after) == {
         "Лук": "ready",
@@ -200,7 +203,10 @@ async def test_surprise_round_allows_only_weapons_in_hand_and_help(table: Harnes
     await press(table, ALICE, mid, "🎲 Лина")
     assert "➕ Лина: ✨Ярость (1d4)" in labels(table, mid)
     await press(table, ALICE, mid, "Лина: Лук · Сила")
-    # No armor left and three usable items for damage ≥ 14: all go, the rest is below zero.
+    # No armor left and three usable items for damage ≥ 14: all go, the rest is below zero —
+    # chosen already, taken when Лина confirms.
+    assert sum(label.startswith("☑️") for label in labels(table, mid)) == 3
+    await press(table, ALICE, mid, "принять урон")
     after = await sheet(table, lina)
     assert set(states(after).values()) == {"broken", "spent"}
     assert lifegear.lives(after) < 0
@@ -291,6 +297,7 @@ async def test_an_ambush_with_a_fast_first_round(table: Harness) -> None:
     text_now = shown(table, mid)
     assert "Раунд выигрывает Лина: Боб получает урон" in text_now  # 11+ against 6-: at least 5
     await press(table, BOB, mid, "Щит: весь урон, ломается")
+    await press(table, BOB, mid, "принять урон")
     assert states(await sheet(table, bob)) == {"Лук": "ready", "Щит": "broken", "Сапоги": "ready"}
     # Round 2 is a duel round: the bow is back, one life at stake.
     assert "Раунд 2" in shown(table, mid) and "быстрый" not in shown(table, mid).split("\n")[1]

@@ -11,7 +11,16 @@ Fast combat: each round every fighter rolls once (asynchronously, any order) aga
 monster's defence; a total that reaches it defeats the monster, a shortfall is damage the
 fighter absorbs by choosing items (armor first, as its description allows). A round ends when
 everyone has rolled and taken their damage. With «Surprise round» on, round 1 is a surprise for
-every fighter: only weapons already in hand (and armor) work.
+every fighter: only weapons already in hand (and armor) work. Abilities, Help and items that add
+dice are offered before the roll (the role's default, «обычно — до»): a fighter who has any gets
+the choice even with a single attack.
+
+Damage is never taken by the bot (seed 001: «Вам предстоит выбрать, чего именно в снаряжении ваш
+персонаж лишится»): the character's owner chooses armor and items and confirms. When nothing is
+left to choose (every usable item must go) the choice is made ready and still waits for the
+confirmation. The GM may choose for the player only once the pending damage's deadline has
+passed (``LifegearOptions.damage_choice_hours``, 24 by default: play by post), or at once for a
+character nobody owns.
 
 Duel: both duellists roll each round; the higher roll deals exactly 1 damage (a tie deals none);
 either duellist or the GM may stop it at any time (a stop before the loser has taken the damage
@@ -25,6 +34,7 @@ import copy
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
 from bot.i18n import N_
@@ -173,6 +183,24 @@ def options(fighter: Fighter, pending: dict[str, Any]) -> lifegear.DamageOptions
     return lifegear.damage_options(fighter.sheet, pending["dmg"], protections=pending["prot"])
 
 
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def new_pending(game: GameDTO, cid: int, damage: int, at: datetime) -> dict[str, Any]:
+    """Damage waiting for its owner's choice, with the time after which the GM may choose."""
+    game_options = SYSTEMS["lifegear"].options(game.options)
+    assert isinstance(game_options, lifegear.LifegearOptions)
+    due = at + timedelta(hours=game_options.damage_choice_hours)
+    return {"c": cid, "dmg": damage, "prot": [], "pick": [], "due": due.isoformat()}
+
+
+def due_of(pending: dict[str, Any]) -> datetime | None:
+    """When the GM may choose for the player (None: a choice stored before deadlines)."""
+    raw = pending.get("due")
+    return datetime.fromisoformat(raw) if raw else None
+
+
 # --- access ----------------------------------------------------------------------------------
 
 
@@ -184,6 +212,23 @@ async def _gm(uow: UnitOfWork, game: GameDTO, user_id: int) -> None:
 async def _owner(uow: UnitOfWork, game: GameDTO, fighter: Fighter, user_id: int) -> None:
     if fighter.row.owner_user_id != user_id and not await is_gm(uow, game, user_id):
         raise Refused(N_("That is another player's character."))
+
+
+async def _chooser(
+    uow: UnitOfWork, game: GameDTO, fighter: Fighter, pending: dict[str, Any], user_id: int
+) -> None:
+    """Who chooses what a character loses: its owner; the GM once the deadline has passed (or
+    at once for a character nobody owns)."""
+    owner = fighter.row.owner_user_id
+    if owner == user_id:
+        return
+    if not await is_gm(uow, game, user_id):
+        raise Refused(N_("That is another player's character."))
+    due = due_of(pending)
+    if owner is not None and due is not None and now() < due:
+        raise Refused(
+            N_("The player chooses what the character loses; the GM may once the time is up.")
+        )
 
 
 async def _load(
@@ -322,15 +367,16 @@ async def choose(
     uow: UnitOfWork, game: GameDTO, *, chat_id: int, tracker_id: int, v: int, user_id: int,
     user_name: str, cid: int,
 ) -> TrackerDTO:  # fmt: skip
-    """«🎲 Name»: one possible attack rolls at once; several open the character's choice (a
-    second press closes it)."""
+    """«🎲 Name»: one possible attack and nothing to add rolls at once; otherwise the
+    character's choice opens — attacks, and abilities, Help and items to add before the roll
+    (a second press closes it)."""
     tracker, state, roster, fighter = await _load_own(
         uow, game, tracker_id, chat_id, v, user_id, cid
     )
     if cid not in awaiting_roll(tracker, roster):
         raise Refused(N_("This button is no longer active."))
     offered = plans(tracker, fighter)
-    if len(offered) == 1:
+    if len(offered) == 1 and not boosts(tracker, fighter):
         return await _roll(
             uow, game, tracker, state, roster, fighter, offered[0], user_id, user_name
         )
@@ -451,12 +497,11 @@ async def _roll(
                 "stat": plan.stat, "weapon": plan.weapon, "boosts": list(plan.boosts),
                 "not": rolled.notation, "faces": list(rolled.faces), "total": rolled.total,
             }  # fmt: skip
-            state.setdefault("pending", []).append(
-                {"c": fighter.id, "dmg": judged.damage, "prot": [], "pick": [], "roll": stored}
-            )
+            pending = new_pending(game, fighter.id, judged.damage, now())
+            state.setdefault("pending", []).append({**pending, "roll": stored})
     else:
         _log(state, entry)
-        _duel_roll(state, fighter, plan, rolled, roster)
+        _duel_roll(game, state, fighter, plan, rolled, roster)
     return await _settle_and_step(
         uow, game, tracker, state, roster, v=tracker.version, user_id=user_id, action="roll",
         batch=batch, keep_batch=spent,
@@ -464,7 +509,7 @@ async def _roll(
 
 
 def _duel_roll(
-    state: dict[str, Any], fighter: Fighter, plan: lifegear.RollPlan,
+    game: GameDTO, state: dict[str, Any], fighter: Fighter, plan: lifegear.RollPlan,
     rolled: lifegear.RollOutcome, roster: dict[int, Fighter],
 ) -> None:  # fmt: skip
     rolls: dict[str, Any] = state.setdefault("rolls", {})
@@ -506,9 +551,7 @@ def _duel_roll(
         },
     )
     if loser is not None and outcome.damage:
-        state.setdefault("pending", []).append(
-            {"c": loser, "dmg": outcome.damage, "prot": [], "pick": []}
-        )
+        state.setdefault("pending", []).append(new_pending(game, loser, outcome.damage, now()))
 
 
 async def add_after(
@@ -522,6 +565,8 @@ async def add_after(
     )
     gear = fighter.sheet.gear
     offered = after_boosts(tracker, fighter)
+    if offered:
+        await _chooser(uow, game, fighter, pending_of(state, cid) or {}, user_id)
     if not 0 <= index < len(gear) or item_key(gear[index].id) != key or gear[index] not in offered:
         raise Refused(N_("This button is no longer active."))
     item = gear[index]
@@ -596,8 +641,6 @@ async def extra_damage(
     await _gm(uow, game, user_id)
     if state.get("phase") not in ("fight", "won"):
         raise Refused(N_("This button is no longer active."))
-    batch = ledger.new_batch()
-    changed = False
     if cid == 0:
         state["extra"] = not state.get("extra")
     else:
@@ -605,16 +648,15 @@ async def extra_damage(
         fighter = _fighter(roster, state, cid)
         pending = pending_of(state, cid)
         if pending is None:
-            state.setdefault("pending", []).append({"c": cid, "dmg": 1, "prot": [], "pick": []})
+            state.setdefault("pending", []).append(new_pending(game, cid, 1, now()))
         else:
             pending.update(dmg=pending["dmg"] + 1, prot=[], pick=[])
         _log(state, {"k": "extra", "who": fighter.name})
-        changed = await _settle(uow, game, state, roster, user_id, batch)
+        _prepare(state, roster)
         _advance(tracker.kind, state, roster)
     return await core.step(
-        uow, tracker, expected_version=v, actor_user_id=user_id, action="extra", state=state,
-        batch=batch if changed else None,
-    )  # fmt: skip
+        uow, tracker, expected_version=v, actor_user_id=user_id, action="extra", state=state
+    )
 
 
 # --- taking damage ---------------------------------------------------------------------------
@@ -668,6 +710,7 @@ async def take(
     pending = pending_of(state, cid)
     if pending is None:
         raise Refused(N_("This button is no longer active."))
+    await _chooser(uow, game, fighter, pending, user_id)
     if len(pending["pick"]) != options(fighter, pending).must_choose:
         raise Refused(N_("Choose the items first."))
     batch = ledger.new_batch()
@@ -690,6 +733,7 @@ async def _damage_step(
     gear = fighter.sheet.gear
     if pending is None or not 0 <= index < len(gear) or item_key(gear[index].id) != key:
         raise Refused(N_("This button is no longer active."))
+    await _chooser(uow, game, fighter, pending, user_id)
     change(fighter, pending, gear[index])
     batch = ledger.new_batch()
     return await _settle_and_step(
@@ -739,24 +783,16 @@ async def _apply(
     state["pending"] = [p for p in state["pending"] if p["c"] != fighter.id]
 
 
-async def _settle(
-    uow: UnitOfWork, game: GameDTO, state: dict[str, Any], roster: dict[int, Fighter],
-    user_id: int, batch: str,
-) -> bool:  # fmt: skip
-    """Take every pending damage that leaves no choice (no armor to use, and all usable items
-    or none must go). Returns whether a sheet changed."""
-    changed = False
-    for pending in list(state.get("pending", [])):
+def _prepare(state: dict[str, Any], roster: dict[int, Fighter]) -> None:
+    """Make ready the choice of every pending damage that leaves none (no armor to use, and
+    all usable items must go); the player still confirms it — the bot never takes damage."""
+    for pending in state.get("pending", []):
         fighter = roster.get(pending["c"])
-        if fighter is None or _may_add_after(state, fighter, pending):
+        if fighter is None or pending["pick"] or _may_add_after(state, fighter, pending):
             continue
         forced = forced_absorb(options(fighter, pending))
-        if forced is None:
-            continue
-        pending["pick"] = list(forced)
-        await _apply(uow, game, state, roster, pending, user_id, batch)
-        changed = True
-    return changed
+        if forced:
+            pending["pick"] = list(forced)
 
 
 def _may_add_after(state: dict[str, Any], fighter: Fighter, pending: dict[str, Any]) -> bool:
@@ -772,14 +808,13 @@ async def _settle_and_step(
     roster: dict[int, Fighter], *, v: int, user_id: int, action: str, batch: str,
     keep_batch: bool = False,
 ) -> TrackerDTO:  # fmt: skip
-    """Settle the damage that leaves no choice (through the ledger in ``batch``), move the
-    fight on and write the step; the step carries ``batch`` (for the GM's undo) when a sheet
-    changed here or, ``keep_batch``, before."""
-    changed = await _settle(uow, game, state, roster, user_id, batch)
+    """Make ready the choices that leave none, move the fight on and write the step; the step
+    carries ``batch`` (for the GM's undo) when, ``keep_batch``, a sheet changed before."""
+    _prepare(state, roster)
     _advance(tracker.kind, state, roster)
     return await core.step(
         uow, tracker, expected_version=v, actor_user_id=user_id, action=action, state=state,
-        batch=batch if changed or keep_batch else None,
+        batch=batch if keep_batch else None,
     )  # fmt: skip
 
 

@@ -163,5 +163,15 @@ class Monster(SheetModel):
     abilities: tuple[Item, ...] = ()
 
 
+DAMAGE_CHOICE_HOURS: Final = 24
+"""Default time a player has to choose what their character loses before the GM may."""
+
+
 class LifegearOptions(SheetModel):
-    """Per-game options. The SPEC defines none for ``lifegear``; kept for the uniform contract."""
+    """Per-game options. The SPEC defines none for ``lifegear``'s rules; the table's own pace:
+
+    ``damage_choice_hours`` — how long the player alone chooses the gear a hit takes (seed 001:
+    «Вам предстоит выбрать»), after which the GM may choose for them (DECISION: 24 hours by
+    default, a day of play by post)."""
+
+    damage_choice_hours: int = Field(default=DAMAGE_CHOICE_HOURS, ge=1, le=168)

@@ -187,6 +187,52 @@ def one_die(character: Character, kind: ActionKind) -> bool:
     return Restriction.MENTAL_SOCIAL_ONE_DIE in rules
 
 
+def one_die_state(character: Character, kind: ActionKind) -> StateId | None:
+    """The live state (first in the sheet's order) that makes rolls of ``kind`` exactly 1d10."""
+    if not one_die(character, kind):
+        return None
+    rule = {
+        ActionKind.PHYSICAL: Restriction.PHYSICAL_ONE_DIE,
+        ActionKind.MATTER: Restriction.MATTER_ONE_DIE,
+    }.get(kind, Restriction.MENTAL_SOCIAL_ONE_DIE)
+    return next(a.state for a in live_states(character) if rule in STATES[a.state].restrictions)
+
+
+@dataclass(frozen=True)
+class ActionDice:
+    """What a skill roll of the character throws now, before any die is cast.
+
+    ``dots`` are the skill's effective dots (states and ``extra`` effects applied), ``dice`` the
+    pool as ``roll_action`` throws it (≤ 0: a chance roll); ``one_die_by`` names the state that
+    fixed the pool at 1d10 (Мини, Жаба), modifiers then ignored.
+    """
+
+    skill: str
+    dots: int
+    modifier: int
+    dice: int
+    one_die_by: StateId | None
+
+    @property
+    def chance(self) -> bool:
+        return self.dice <= 0
+
+
+def action_dice(
+    character: Character,
+    skill: str,
+    *,
+    modifier: int = 0,
+    kind: ActionKind | None = None,
+    extra: Iterable[Effect] = (),
+) -> ActionDice:
+    """The pool ``roll_action`` would throw for ``skill`` ± ``modifier`` dice (same rules)."""
+    dots = effective_trait(character, skill, tuple(extra))
+    by = one_die_state(character, kind or skill_kind(skill))
+    dice = 1 if by is not None else dots + modifier
+    return ActionDice(skill=skill, dots=dots, modifier=modifier, dice=dice, one_die_by=by)
+
+
 def roll_action(
     character: Character,
     skill: str,
@@ -531,7 +577,9 @@ def apply_damage(
     """Take ``amount`` Health; at Health ≤ 0 the character becomes Тяжело ранен.
 
     Неуязвимость ignores damage; the stone of Окаменелость takes it on its own 5 Health and the
-    character beneath is not hurt (DECISION).
+    character beneath is not hurt (DECISION). Damage counts from the Health the states leave
+    (DECISION: under Мини a hero of 5 Health has 2, and one point of damage leaves 1 — the
+    excess over the shrunk max is not a cushion; it stays lost when Мини is cured).
     """
     if amount <= 0:
         raise RuleViolation(msg("matter.damage.positive"))
@@ -541,7 +589,9 @@ def apply_damage(
     if stone is not None:
         new = stone.model_copy(update={"counter": min(PETRIFIED_HEALTH, stone.counter + amount)})
         return _replace_state(character, new), (Event(EventKind.NO_EFFECT, StateId.PETRIFIED),)
-    character, change = _set_trait(character, Trait.HEALTH, character.health - amount)
+    before = effective_trait(character, Trait.HEALTH)
+    character, change = _set_trait(character, Trait.HEALTH, before - amount)
+    change = dataclasses.replace(change, before=before)
     events: tuple[Event, ...] = (Event(EventKind.HEALTH_CHANGED, changes=(change,)),)
     if character.health <= 0:
         character, outcome = apply_state(character, StateId.CRIPPLED, source, resist=False)

@@ -12,7 +12,14 @@ from typing import Final
 
 from bot.i18n import N_, Translator
 from engine.common import Violation, errors_only
-from engine.systems.matter import STATES, Character, Element, MatterKind, Skill
+from engine.systems.matter import (
+    STATES,
+    Character,
+    Element,
+    MatterKind,
+    Skill,
+    effective_trait,
+)
 from engine.systems.matter.traits import trait_message_key
 from engine.text import Msg, has_message, msg
 
@@ -85,13 +92,22 @@ def _skills(character: Character, t: Translator, locale: str) -> list[str]:
     return lines
 
 
-def _numbers(character: Character, locale: str) -> list[str]:
-    gauges = " · ".join(
-        f"{esc(trait_name(g, locale))} {getattr(character, g)}/{getattr(character, g + '_max')}"
-        for g in GAUGES
-    )
-    combat = " · ".join(f"{esc(trait_name(c, locale))} {getattr(character, c)}" for c in COMBAT)
-    return [gauges, combat]
+def _numbers(character: Character, t: Translator, locale: str) -> list[str]:
+    """Gauges and combat numbers as the character's states leave them (Мини: max Health 2),
+    then, when a state changed any, what they are on the sheet itself."""
+    now = {k: effective_trait(character, k) for k in (*GAUGES, *(g + "_max" for g in GAUGES))}
+    now |= {c: effective_trait(character, c) for c in COMBAT}
+    gauges = " · ".join(f"{esc(trait_name(g, locale))} {now[g]}/{now[g + '_max']}" for g in GAUGES)
+    combat = " · ".join(f"{esc(trait_name(c, locale))} {now[c]}" for c in COMBAT)
+    changed = [
+        f"{esc(trait_name(k, locale))} {getattr(character, k)} → {v}"
+        for k, v in now.items()
+        if v != getattr(character, k)
+    ]
+    lines = [gauges, combat]
+    if changed:
+        lines.append(t("<i>Changed by states:</i> {what}", what=", ".join(changed)))
+    return lines
 
 
 def _matter(character: Character, t: Translator) -> list[str]:
@@ -138,7 +154,7 @@ def render_sheet(character: Character, t: Translator, locale: str) -> str:
     """Name, skills with dots, gauges and combat numbers, Matter abilities, the rest if any."""
     lines = [f"<b>{esc(character.name or '?')}</b>", "", t("<b>Skills</b>")]
     lines += _skills(character, t, locale)
-    lines += ["", *_numbers(character, locale)]
+    lines += ["", *_numbers(character, t, locale)]
     matter = _matter(character, t)
     if matter:
         lines += ["", t("<b>Matter</b>"), *matter]

@@ -8,6 +8,7 @@ first, then items), «End»/«Stop» and the GM's undo.
 
 from __future__ import annotations
 
+from datetime import UTC
 from html import escape
 from typing import Any, Final
 
@@ -178,6 +179,10 @@ def _awaited(t: Translator, tracker: TrackerDTO, roster: dict[int, Fighter]) -> 
         )
         if opts.remaining != opts.damage:
             lines.append(t("🛡 Armor leaves {left} of it.", left=opts.remaining))
+        due = service.due_of(pending)
+        if due is not None and fighter.row.owner_user_id is not None:
+            when = due.astimezone(UTC).strftime("%d.%m %H:%M")
+            lines.append(t("⌛ The player chooses; after {when} UTC the GM may.", when=when))
     if tracker.kind == COMBAT and state.get("phase") == "won" and not lines:
         winner = roster.get(state.get("winner") or 0)
         lines.append(
@@ -374,8 +379,8 @@ def _roll_rows(t: Translator, tracker: TrackerDTO, roster: dict[int, Fighter]) -
             rows.append([button(label[:60], data)])
         for o, plan in enumerate(service.plans(tracker, fighter)):
             label = f"🎲 {name}: {service.plan_label(fighter, plan)}"
-            data = LgRollCD(tid=tid, v=v, c=cid, o=o, k=service.plan_key(plan))
-            rows.append([button(label[:60], data)])
+            roll = LgRollCD(tid=tid, v=v, c=cid, o=o, k=service.plan_key(plan))
+            rows.append([button(label[:60], roll)])
     return rows
 
 

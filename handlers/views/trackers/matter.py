@@ -58,7 +58,9 @@ def member_line(
     t: Translator, marker: str, row: CharacterDTO, sheet: matter.Character, *, dry: bool = False
 ) -> str:
     """``dry``: out of the water while Наводнение is on."""
-    health = f"❤️{sheet.health}/{sheet.health_max}" + (" 🏝" if dry else "")
+    now = matter.effective_trait(sheet, matter.Trait.HEALTH)
+    top = matter.effective_trait(sheet, matter.Trait.HEALTH_MAX)
+    health = f"❤️{now}/{top}" + (" 🏝" if dry else "")
     states = _states(t, sheet)
     tail = f" · {states}" if states else ""
     npc = t(" (NPC)") if row.is_npc else ""
