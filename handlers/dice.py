@@ -103,17 +103,20 @@ def _is_notation(text: str) -> bool:
     return True
 
 
-async def odds(message: Message, command: CommandObject, t: Translator, locale: str) -> None:
+async def odds(
+    message: Message, command: CommandObject, t: Translator, locale: str, uow: UnitOfWork,
+    user: UserDTO,
+) -> None:  # fmt: skip
     if not command.args:
         await message.answer(t("Write an expression: <code>/odds 4dF+2 vs 3</code>."))
         return
+    context = await odds_service.odds_context(uow, message.chat.id, user.id)
     try:
-        view = odds_service.odds_for(command.args)
+        view = odds_service.odds_for(command.args, context, locale)
     except EngineError as error:
         await message.reply(error.render(locale))
         return
-    rows = [(t(row.key, **row.params), row.p) for row in view.rows]
-    await message.reply(views.odds_lines(t, view.expression, rows))
+    await message.reply(views.odds_lines(t, view))
 
 
 async def show_log(message: Message, t: Translator, uow: UnitOfWork) -> None:

@@ -1,93 +1,116 @@
-"""What ``/odds`` shows for an expression: exact probabilities from ``engine.dice.odds``."""
+"""What ``/odds`` shows: the exact chances of each outcome, by the chat's game system.
+
+In a game the expression (or a trait of the sender's active character, as ``/r`` reads it:
+``/odds Бой vs 5``) is read by the system's own ladder (``bot.systems.rules_for``); outside a
+game a total succeeds at the target or above. Without a target, a sum shows its average and a
+few "at least" thresholds. ``odds_context`` reads the database; ``odds_for`` is pure.
+"""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from bot.i18n import N_
-from engine.dice.ast import Cmp, Dice
+from bot.services import sheet_rolls
+from bot.systems import SYSTEMS, rules_for
+from db.uow import UnitOfWork
+from engine.common import SheetModel
 from engine.dice.errors import OddsError
-from engine.dice.odds import Distribution, distribution, matter_pool, storyteller_pool
+from engine.dice.odds import Distribution, distribution
 from engine.dice.parser import parse
-from engine.text import msg
+from engine.errors import EngineError
+from engine.systems.base import Ask, success_pool
+from engine.text import Msg, msg
 
 _TARGET = re.compile(r"^(?P<expr>.+?)\s+(?:vs|против|пр)\s+(?P<target>-?\d{1,6})\s*$", re.I)
 
 
 @dataclass(frozen=True)
+class OddsContext:
+    """The chat's game system and the sender's active character there (None: none)."""
+
+    system: str | None = None
+    character: SheetModel | None = None
+
+
+@dataclass(frozen=True)
 class OddsRow:
-    key: str  # what the row is, as a message id for the view to translate
-    params: dict[str, int]
+    """One outcome: ``name`` (the system's words) or the msgid ``key`` with ``params``;
+    ``within``: a part of the row before it."""
+
     p: Fraction
+    name: Msg | None = None
+    key: str = ""
+    params: dict[str, Any] | None = None
+    within: bool = False
 
 
 @dataclass(frozen=True)
 class OddsView:
     expression: str
     rows: tuple[OddsRow, ...]
+    mean: Fraction | None = None  # the average total (a number, not a chance)
 
 
-def odds_for(text: str) -> OddsView:
-    """Raises ``EngineError`` for bad notation or an expression without exact odds."""
-    match = _TARGET.match(text.strip())
-    target = int(match["target"]) if match else None
-    expression = parse(match["expr"] if match else text)
-    root = expression.root
-    if isinstance(root, Dice) and root.success is not None:
-        return OddsView(expression.canonical, _pool_rows(root))
-    dist = distribution(expression.canonical)
-    if target is None:
-        rows = [OddsRow(N_("average"), {}, dist.mean)]
-        rows += [
-            OddsRow(N_("at least {n}"), {"n": v}, dist.p_at_least(v)) for v in _thresholds(dist)
-        ]
-        return OddsView(expression.canonical, tuple(rows))
-    return OddsView(
-        f"{expression.canonical} vs {target}",
-        (
-            OddsRow(N_("fail"), {}, dist.p_at_most(target - 1)),
-            OddsRow(N_("tie"), {}, dist.p(target)),
-            OddsRow(N_("success"), {}, dist.p_at_least(target + 1) - dist.p_at_least(target + 3)),
-            OddsRow(N_("success with style"), {}, dist.p_at_least(target + 3)),
-        ),
-    )
+async def odds_context(uow: UnitOfWork, chat_id: int, user_id: int) -> OddsContext:
+    game = await uow.games.live_for_chat(chat_id)
+    if game is None:
+        return OddsContext()
+    active = await uow.characters.active_of(game.id, user_id)
+    if active is None:
+        return OddsContext(game.system)
+    return OddsContext(game.system, SYSTEMS[game.system].load(active.sheet, active.schema_version))
 
 
-def _thresholds(dist: Distribution) -> list[int]:
+def odds_for(text: str, context: OddsContext | None = None, locale: str = "ru") -> OddsView:
+    """Raises ``EngineError`` for bad notation, an unknown trait or no exact odds."""
+    context = context or OddsContext()
+    notation, target, title = _resolve(text.strip(), context, locale)
+    chances = rules_for(context.system).chances(Ask(notation, target))
+    if target is not None and success_pool(notation) is None:
+        title += f" vs {target}"
+    if chances is not None:
+        rows = tuple(OddsRow(r.p, name=r.name, within=r.within) for r in chances.rows)
+        return OddsView(title, rows)
+    if success_pool(notation) is not None:
+        raise OddsError(
+            msg(
+                "dice.odds.unsupported",
+                expression=notation,
+                problem_ru="точные шансы есть для пулов d10 (>=N f1 и >=7!)",
+                problem_en="exact odds exist for d10 pools (>=N f1 and >=7!)",
+            )
+        )
+    dist = distribution(notation)
+    at_least = N_("at least {n}")
+    rows = tuple(OddsRow(dist.p_at_least(v), key=at_least, params={"n": v}) for v in _steps(dist))
+    return OddsView(title, rows, mean=dist.mean)
+
+
+def _resolve(text: str, context: OddsContext, locale: str) -> tuple[str, int | None, str]:
+    """(notation, target, title): dice notation as written, else a trait of the character."""
+    match = _TARGET.match(text)
+    expr = match["expr"] if match else text
+    system = context.system or ""
+    if not sheet_rolls.prefers_sheet_roll(system, text) or context.character is None:
+        try:
+            canonical = parse(expr).canonical
+        except EngineError:
+            if context.character is None:
+                raise
+        else:
+            return canonical, int(match["target"]) if match else None, canonical
+    assert context.character is not None
+    plan = sheet_rolls.plan_sheet_roll(system, context.character, text, locale)
+    return plan.notation, plan.target, f"{plan.title} · {plan.notation}"
+
+
+def _steps(dist: Distribution) -> list[int]:
     values = [v for v, _ in dist.outcomes]
     if len(values) <= 5:
         return values[1:]
     step = max(1, (values[-1] - values[0]) // 5)
     return list(range(values[0] + step, values[-1] + 1, step))[:5]
-
-
-def _pool_rows(dice: Dice) -> tuple[OddsRow, ...]:
-    success = dice.success
-    assert success is not None
-    cond = success.condition
-    at_least = cond.cmp is Cmp.GE or cond.cmp is Cmp.GT
-    threshold = cond.number + (1 if cond.cmp is Cmp.GT else 0)
-    if dice.sides == 10 and at_least and success.cancel is not None and dice.explode is None:
-        odds = storyteller_pool(dice.count, threshold)
-        return (
-            OddsRow(N_("success"), {}, odds.success),
-            OddsRow(N_("failure"), {}, odds.failure),
-            OddsRow(N_("botch"), {}, odds.botch),
-        )
-    if dice.sides == 10 and at_least and threshold == 7 and dice.explode is not None:
-        matter = matter_pool(dice.count)
-        return (
-            OddsRow(N_("at least {n} successes"), {"n": 1}, matter.at_least_1),
-            OddsRow(N_("at least {n} successes"), {"n": 2}, matter.at_least_2),
-            OddsRow(N_("at least {n} successes"), {"n": 3}, matter.at_least_3),
-        )
-    raise OddsError(
-        msg(
-            "dice.odds.unsupported",
-            expression=dice.notation(),
-            problem_ru="точные шансы есть для пулов d10 (>=N f1 и >=7!)",
-            problem_en="exact odds exist for d10 pools (>=N f1 and >=7!)",
-        )
-    )

@@ -11,7 +11,6 @@ from db.repositories.requests import RequestDTO
 from db.uow import UnitOfWork
 from engine.dice.ast import Cmp, Dice
 from engine.dice.parser import parse
-from engine.dice.results import RollResult
 from engine.systems import storyteller
 
 
@@ -61,11 +60,3 @@ async def spend(
     updated = await uow.requests.get(request.id)
     assert updated is not None
     return updated
-
-
-def with_willpower(request: RequestDTO, result: RollResult) -> storyteller.PoolRoll | None:
-    """The storyteller reading of a rolled request that had Willpower spent on it."""
-    difficulty = pool_difficulty(request.expression)
-    if not request.bonus or difficulty is None:
-        return None
-    return storyteller.evaluate(result.faces, difficulty, willpower=True)
