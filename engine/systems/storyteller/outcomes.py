@@ -33,7 +33,7 @@ register_messages(
             "en": "{words} (with the automatic success from Willpower)",
         },
         "storyteller.chance.success": {"ru": "успех", "en": "success"},
-        "storyteller.chance.two": {"ru": "от двух успехов", "en": "two or more"},
+        "storyteller.chance.two": {"ru": "от двух успехов", "en": "2+ successes"},
         "storyteller.chance.failure": {"ru": "неудача", "en": "failure"},
         "storyteller.chance.botch": {"ru": "провал", "en": "botch"},
     }
