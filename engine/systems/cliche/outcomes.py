@@ -8,22 +8,9 @@ from typing import Final
 from engine.dice.results import RollResult
 from engine.systems.base import PLAIN, Ask, Chances, Reading, at_least, success_pool
 from engine.systems.base import sum_distribution as _distribution
+from engine.systems.cliche import messages as _messages  # noqa: F401  (the words)
 from engine.systems.cliche.rolls import target_label
-from engine.text import msg, register_messages
-
-register_messages(
-    {
-        "cliche.reading.total": {"ru": "Итог: {total}", "en": "Total: {total}"},
-        "cliche.reading.versus": {
-            "ru": "{total} против {target}{label}: {verdict}",
-            "en": "{total} vs {target}{label}: {verdict}",
-        },
-        "cliche.reading.label": {"ru": " ({label})", "en": " ({label})"},
-        "cliche.reading.none": {"ru": "", "en": ""},
-        "cliche.reading.success": {"ru": "успех", "en": "success"},
-        "cliche.reading.failure": {"ru": "неудача", "en": "failure"},
-    }
-)
+from engine.text import msg
 
 
 class ClicheRules:
