@@ -103,6 +103,10 @@ class RollRules(Protocol):
         beyond the dice."""
         ...
 
+    def takes_willpower(self, expression: str) -> bool:
+        """Whether a Willpower point can buy this roll an automatic success (``Ask``)."""
+        ...
+
 
 # --- helpers shared by the systems ---------------------------------------------------------------
 
@@ -210,6 +214,9 @@ class PlainRules:
             target=ask.target,
         )
         return Reading("success" if success else "failure", success, words)
+
+    def takes_willpower(self, expression: str) -> bool:
+        return False
 
 
 PLAIN: Final = PlainRules()

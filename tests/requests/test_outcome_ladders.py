@@ -120,3 +120,10 @@ def test_storyteller_willpower_reads_once_with_the_extra_success() -> None:
     expected = storyteller.evaluate(faces, 6, willpower=True)
     assert reading is not None and reading.outcome == expected.result.value == "success"
     assert f"{expected.net} net successes" in reading.words.render("en")
+
+
+def test_only_storyteller_pools_take_willpower() -> None:
+    assert rules_for("storyteller").takes_willpower("5d10>=6f1")
+    assert not rules_for("storyteller").takes_willpower("3d6")
+    for system in ("fate", "cliche", "lifegear", "matter", None):
+        assert not rules_for(system).takes_willpower("5d10>=6f1")

@@ -40,5 +40,8 @@ class ClicheRules:
         )
         return Reading("success" if success else "failure", success, words)
 
+    def takes_willpower(self, expression: str) -> bool:
+        return False
+
 
 RULES: Final = ClicheRules()

@@ -80,5 +80,8 @@ class FateRules:
         )
         return Reading(outcome.value, outcome in (Outcome.SUCCESS, Outcome.STYLE), words)
 
+    def takes_willpower(self, expression: str) -> bool:
+        return False
+
 
 RULES: Final = FateRules()

@@ -50,5 +50,8 @@ class LifegearRules:
         words = msg("lifegear.reading.versus", total=total, target=ask.target, verdict=verdict)
         return Reading("success" if missing <= 0 else "failure", missing <= 0, words)
 
+    def takes_willpower(self, expression: str) -> bool:
+        return False
+
 
 RULES: Final = LifegearRules()

@@ -99,5 +99,8 @@ class MatterRules:
         )
         return Reading(grade.value, grade not in (Grade.FAILURE, Grade.CRITICAL_FAILURE), words)
 
+    def takes_willpower(self, expression: str) -> bool:
+        return False
+
 
 RULES: Final = MatterRules()

@@ -109,5 +109,9 @@ class StorytellerRules:
         )
         return Reading(pool.result.value, pool.net >= 1, text)
 
+    def takes_willpower(self, expression: str) -> bool:
+        """Any pool: one Willpower point, one success the 1s cannot cancel (DECISION, SPEC)."""
+        return pool_of(expression) is not None
+
 
 RULES: Final = StorytellerRules()
