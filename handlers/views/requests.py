@@ -110,13 +110,15 @@ def chances_text(locale: str, chances: Chances) -> str:
     with the parts of it (``within``); steps that cannot happen are left out, the success
     never."""
     steps: list[tuple[str, list[str]]] = []
+    parent_shown = False
     for row in chances.rows:
-        if not row.p and not (row.success and not row.within):
-            continue
         shown = f"{escape(row.name.render(locale))} <b>{percent(row.p)}</b>"
-        if row.within and steps:
-            steps[-1][1].append(shown)
-        else:
+        if row.within:
+            if row.p and parent_shown:
+                steps[-1][1].append(shown)
+            continue
+        parent_shown = bool(row.p) or row.success
+        if parent_shown:
             steps.append((shown, []))
     return " · ".join(f"{main} ({', '.join(parts)})" if parts else main for main, parts in steps)
 
