@@ -9,6 +9,12 @@ from typing import Any, Final
 from bot.i18n import N_
 from engine.common import SheetModel, Violation, errors_only
 from engine.systems import cliche, fate, lifegear, matter, storyteller
+from engine.systems.base import PLAIN, RollRules
+from engine.systems.cliche.outcomes import RULES as CLICHE_RULES
+from engine.systems.fate.outcomes import RULES as FATE_RULES
+from engine.systems.lifegear.outcomes import RULES as LIFEGEAR_RULES
+from engine.systems.matter.outcomes import RULES as MATTER_RULES
+from engine.systems.storyteller.outcomes import RULES as STORYTELLER_RULES
 
 
 @dataclass(frozen=True)
@@ -23,6 +29,8 @@ class SystemSpec:
     _validate: Callable[[Any, Any], list[Violation]]
     # Rules for a sheet already in play (edits); creation-only rules left out. None: the same.
     _validate_in_play: Callable[[Any, Any], list[Violation]] | None = None
+    # The outcome ladder of one roll: its exact chances and the reading of rolled dice.
+    rules: RollRules = PLAIN
 
     def options(self, raw: dict[str, Any] | None) -> SheetModel:
         return self.options_type.model_validate(raw or {})
@@ -72,28 +80,36 @@ SYSTEMS: Final[dict[str, SystemSpec]] = {
         SystemSpec(
             "fate", N_("FATE"), N_("aspects, skills on the ladder, fate points; 4dF"),
             fate.Character, fate.FateOptions, fate.SCHEMA_VERSION,
-            fate.new_character, fate.validate_character, _fate_in_play,
+            fate.new_character, fate.validate_character, _fate_in_play, FATE_RULES,
         ),
         SystemSpec(
             "lifegear", N_("Lives = gear"), N_("your equipment is your hit points; stat dice"),
             lifegear.Character, lifegear.LifegearOptions, lifegear.SCHEMA_VERSION,
-            lifegear.new_character, lifegear.validate_character,
+            lifegear.new_character, lifegear.validate_character, rules=LIFEGEAR_RULES,
         ),
         SystemSpec(
             "cliche", N_("Firefly (clichés)"), N_("Risus-style clichés as d6 pools"),
             cliche.Character, cliche.ClicheOptions, cliche.SCHEMA_VERSION,
-            cliche.new_character, cliche.validate_character,
+            cliche.new_character, cliche.validate_character, rules=CLICHE_RULES,
         ),
         SystemSpec(
             "storyteller", N_("Changeling (Storyteller)"),
             N_("World of Darkness: d10 pools against a difficulty"),
             storyteller.Character, storyteller.StorytellerOptions, storyteller.SCHEMA_VERSION,
             storyteller.new_character, storyteller.validate_character,
+            rules=STORYTELLER_RULES,
         ),
         SystemSpec(
             "matter", N_("Matter"), N_("d10 pools, 7+ succeeds, states and scene conditions"),
             matter.Character, matter.MatterOptions, matter.SCHEMA_VERSION,
-            matter.new_character, matter.validate_character,
+            matter.new_character, matter.validate_character, rules=MATTER_RULES,
         ),
     )
 }  # fmt: skip
+
+
+def rules_for(system: str | None) -> RollRules:
+    """The outcome ladder of ``system``'s rolls; outside a game (or an unknown system), the
+    plain one: success is a total at or above the target."""
+    spec = SYSTEMS.get(system or "")
+    return spec.rules if spec is not None else PLAIN

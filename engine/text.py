@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, TypeAlias
 
-ParamValue = str | int | float
+ParamValue: TypeAlias = (
+    "str | int | float | Msg"  # a nested ``Msg`` is rendered in the same locale
+)
 LOCALES: Final = ("ru", "en")
 FALLBACK_LOCALE: Final = "en"
 
@@ -49,8 +51,9 @@ class Msg:
         if texts is None:
             return self.key
         template = texts.get(locale) or texts[FALLBACK_LOCALE]
+        params = {k: v.render(locale) if isinstance(v, Msg) else v for k, v in self.params.items()}
         try:
-            return template.format(**self.params)
+            return template.format(**params)
         except (KeyError, IndexError, ValueError):
             return template
 

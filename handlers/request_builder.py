@@ -39,9 +39,9 @@ async def pending_card(
     gm = await uow.users.get(request.requested_by)
     target = await uow.users.get(request.target_user_id)
     offer = await option_service.offer(uow, game, request)
-    chance = request_service.chance(request.expression, request.target_number)
+    chances = request_service.chances(game.system, request)
     text = views.card(
-        t, request, gm.name if gm else "GM", target.name if target else "?", chance,
+        t, request, gm.name if gm else "GM", target.name if target else "?", chances,
         game.timezone, offer,
     )  # fmt: skip
     willpower = willpower_service.offered(game.system, request.expression)

@@ -14,6 +14,7 @@ from bot.cpu import CpuError, CpuPool
 from bot.i18n import Translator
 from bot.services import odds as odds_service
 from bot.services import verify as verify_service
+from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
 from engine.dice.errors import VerifyTooLarge
 from engine.errors import EngineError
@@ -22,21 +23,22 @@ from handlers.views import verify as views
 
 
 async def odds(
-    message: Message, command: CommandObject, t: Translator, locale: str, cpu: CpuPool
-) -> None:
+    message: Message, command: CommandObject, t: Translator, locale: str, cpu: CpuPool,
+    uow: UnitOfWork, user: UserDTO,
+) -> None:  # fmt: skip
     if not command.args:
         await message.answer(t("Write an expression: <code>/odds 4dF+2 vs 3</code>."))
         return
+    context = await odds_service.odds_context(uow, message.chat.id, user.id)
     try:
-        view = await odds_service.odds_for(cpu, command.args)
+        view = await odds_service.odds_for(cpu, command.args, context, locale)
     except EngineError as error:
         await message.reply(views.engine_error(locale, error))
         return
     except CpuError as error:
         await message.reply(views.cpu_failed(t, error))
         return
-    rows = [(t(row.key, **row.params), row.p, row.mean) for row in view.rows]
-    await message.reply(dice_views.odds_lines(t, view.expression, rows))
+    await message.reply(dice_views.odds_lines(t, view))
 
 
 async def verify(

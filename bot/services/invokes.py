@@ -15,12 +15,13 @@ from bot.i18n import N_
 from bot.services import ledger
 from bot.services import rolls as roll_service
 from bot.services.games import is_gm
-from bot.services.requests import RequestRefused, on_card
+from bot.services.requests import RequestRefused, on_card, read_result
 from bot.systems import SYSTEMS
 from db.repositories.requests import RequestDTO
 from db.uow import UnitOfWork
 from engine.dice.results import RollResult
 from engine.systems import fate
+from engine.systems.base import Reading
 
 BONUS = "bonus"
 REROLL = "reroll"
@@ -33,6 +34,7 @@ class Invoked:
     seq: int
     hash: str
     fate_points: int
+    reading: Reading | None = None  # the current roll with every invoke, by the game's system
 
 
 async def aspects_for(uow: UnitOfWork, request: RequestDTO) -> tuple[str, ...]:
@@ -95,7 +97,8 @@ async def invoke(
     await uow.commit()
     updated = await uow.requests.get(request.id)
     assert updated is not None
-    return Invoked(updated, current[0], current[1], current[2], fate_points)
+    reading = read_result(game.system, updated, current[0])
+    return Invoked(updated, current[0], current[1], current[2], fate_points, reading)
 
 
 def _fate_points(sheet: Any) -> int:

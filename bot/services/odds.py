@@ -1,58 +1,123 @@
-"""What ``/odds`` shows for an expression: exact probabilities from ``engine.dice.odds``,
-computed in the worker process (a large pool's take long enough to stall every chat)."""
+"""What ``/odds`` shows: the exact chances of each outcome, by the chat's game system.
+
+In a game the expression (or a trait of the sender's active character, as ``/r`` reads it:
+``/odds Бой vs 5``) is read by the system's own ladder (``bot.systems.rules_for``); outside a
+game a total succeeds at the target or above. Without a target, a sum shows its average and a
+few "at least" thresholds. ``odds_context`` reads the database; the exact work runs in the
+worker process (``bot.cpu``: a large pool's odds take long enough to stall every chat).
+"""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Final
+from typing import Any, Final
 
 from bot.cpu import CpuPool
 from bot.i18n import N_
-from engine.dice.odds import OddsRowKind, odds_table
+from bot.services import sheet_rolls
+from bot.systems import SYSTEMS, rules_for
+from db.uow import UnitOfWork
+from engine.common import SheetModel
+from engine.dice.errors import OddsError
+from engine.dice.odds import Distribution, distribution
+from engine.dice.parser import parse
+from engine.errors import EngineError
+from engine.systems.base import Ask, chances_of, success_pool
+from engine.text import Msg, msg
 
 ODDS_SECONDS: Final = 10.0  # the largest accepted pools take well under a second
+_TARGET = re.compile(r"^(?P<expr>.+?)\s+(?:vs|против|пр)\s+(?P<target>-?\d{1,6})\s*$", re.I)
 
-_KEYS: Final = {
-    OddsRowKind.AVERAGE: N_("average"),
-    OddsRowKind.AT_LEAST: N_("at least {n}"),
-    OddsRowKind.FAIL: N_("fail"),
-    OddsRowKind.TIE: N_("tie"),
-    OddsRowKind.SUCCESS: N_("success"),
-    OddsRowKind.STYLE: N_("success with style"),
-    OddsRowKind.FAILURE: N_("failure"),
-    OddsRowKind.BOTCH: N_("botch"),
-    OddsRowKind.SUCCESSES: N_("at least {n} successes"),
-}
+
+@dataclass(frozen=True)
+class OddsContext:
+    """The chat's game system and the sender's active character there (None: none)."""
+
+    system: str | None = None
+    character: SheetModel | None = None
 
 
 @dataclass(frozen=True)
 class OddsRow:
-    key: str  # what the row is, as a message id for the view to translate
-    params: dict[str, int]
+    """One outcome: ``name`` (the system's words) or the msgid ``key`` with ``params``;
+    ``within``: a part of the row before it."""
+
     p: Fraction
-    mean: bool = False  # ``p`` is the mean, not a probability
+    name: Msg | None = None
+    key: str = ""
+    params: dict[str, Any] | None = None
+    within: bool = False
 
 
 @dataclass(frozen=True)
 class OddsView:
     expression: str
     rows: tuple[OddsRow, ...]
+    mean: Fraction | None = None  # the average total (a number, not a chance)
 
 
-async def odds_for(cpu: CpuPool, text: str) -> OddsView:
-    """Raises ``EngineError`` for bad notation or an expression without exact odds, and
+async def odds_context(uow: UnitOfWork, chat_id: int, user_id: int) -> OddsContext:
+    game = await uow.games.live_for_chat(chat_id)
+    if game is None:
+        return OddsContext()
+    active = await uow.characters.active_of(game.id, user_id)
+    if active is None:
+        return OddsContext(game.system)
+    return OddsContext(game.system, SYSTEMS[game.system].load(active.sheet, active.schema_version))
+
+
+async def odds_for(
+    cpu: CpuPool, text: str, context: OddsContext | None = None, locale: str = "ru"
+) -> OddsView:
+    """Raises ``EngineError`` for bad notation, an unknown trait or no exact odds, and
     ``CpuError`` when the work could not finish."""
-    table = await cpu.run(odds_table, text, timeout=ODDS_SECONDS)
-    return OddsView(
-        table.expression,
-        tuple(
-            OddsRow(
-                _KEYS[row.kind],
-                {} if row.n is None else {"n": row.n},
-                row.p,
-                mean=row.kind is OddsRowKind.AVERAGE,
+    context = context or OddsContext()
+    notation, target, title = _resolve(text.strip(), context, locale)
+    rules = rules_for(context.system)
+    chances = await cpu.run(chances_of, rules, Ask(notation, target), timeout=ODDS_SECONDS)
+    if target is not None and success_pool(notation) is None:
+        title += f" vs {target}"
+    if chances is not None:
+        rows = tuple(OddsRow(r.p, name=r.name, within=r.within) for r in chances.rows)
+        return OddsView(title, rows)
+    if success_pool(notation) is not None:
+        raise OddsError(
+            msg(
+                "dice.odds.unsupported",
+                expression=notation,
+                problem_ru="точные шансы есть для пулов d10 (>=N f1 и >=7!)",
+                problem_en="exact odds exist for d10 pools (>=N f1 and >=7!)",
             )
-            for row in table.rows
-        ),
-    )
+        )
+    dist = await cpu.run(distribution, notation, timeout=ODDS_SECONDS)
+    at_least = N_("at least {n}")
+    rows = tuple(OddsRow(dist.p_at_least(v), key=at_least, params={"n": v}) for v in _steps(dist))
+    return OddsView(title, rows, mean=dist.mean)
+
+
+def _resolve(text: str, context: OddsContext, locale: str) -> tuple[str, int | None, str]:
+    """(notation, target, title): dice notation as written, else a trait of the character."""
+    match = _TARGET.match(text)
+    expr = match["expr"] if match else text
+    system = context.system or ""
+    if not sheet_rolls.prefers_sheet_roll(system, text) or context.character is None:
+        try:
+            canonical = parse(expr).canonical
+        except EngineError:
+            if context.character is None:
+                raise
+        else:
+            return canonical, int(match["target"]) if match else None, canonical
+    assert context.character is not None
+    plan = sheet_rolls.plan_sheet_roll(system, context.character, text, locale)
+    return plan.notation, plan.target, f"{plan.title} · {plan.notation}"
+
+
+def _steps(dist: Distribution) -> list[int]:
+    values = [v for v, _ in dist.outcomes]
+    if len(values) <= 5:
+        return values[1:]
+    step = max(1, (values[-1] - values[0]) // 5)
+    return list(range(values[0] + step, values[-1] + 1, step))[:5]

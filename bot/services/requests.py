@@ -11,23 +11,22 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from fractions import Fraction
 from typing import Any
 
 from bot.i18n import N_
 from bot.services import rolls as roll_service
 from bot.services import sheet_rolls
 from bot.services.games import is_gm
-from bot.systems import SYSTEMS
+from bot.systems import SYSTEMS, rules_for
 from db.repositories.games import GameDTO
 from db.repositories.requests import RequestDTO
 from db.uow import UnitOfWork
 from engine.common import SheetModel
-from engine.dice.ast import Cmp, Dice
-from engine.dice.odds import MAX_WORK, distribution, matter_pool, storyteller_pool
+from engine.dice.odds import MAX_WORK
 from engine.dice.parser import parse
+from engine.dice.results import RollResult
 from engine.errors import EngineError
-from engine.systems.matter.rolls import CHANCE_NOTATION
+from engine.systems.base import Ask, Chances, Reading
 
 # The note starts at ":" or a spaced dash ("—"); "-" alone belongs to the arithmetic (1d20-2).
 # A deadline: "in 2h" / "через 30м" (minutes, hours or days), before the note.
@@ -59,6 +58,7 @@ class PressResult:
     first: bool  # this press settled the request (shows the result); the others see it done
     system: str = ""
     by: str | None = None  # the GM who rolled it for the player, if not the player
+    reading: Reading | None = None  # the roll read by the game's system
 
 
 class RequestRefused(Exception):
@@ -195,38 +195,38 @@ def parse_spec(text: str) -> RequestSpec:
     return RequestSpec(parsed.canonical, target, note[:NOTE_MAX] if note else None, due_in)
 
 
+# A card's chances are drawn on the event loop (every redraw): a fifth of /odds' budget, some
+# 70 ms at most; a larger sum's card shows none, /odds (in the worker process) still has them.
 CARD_ODDS_WORK = MAX_WORK // 5
 
 
-def chance(expression: str, target: int | None) -> Fraction | None:
-    """The exact chance of success shown on the card, where it is defined."""
-    if expression == CHANCE_NOTATION:
-        return matter_pool(0).at_least_1  # the chance die: only a 10 succeeds
-    try:
-        root = parse(expression, stored=True).root
-        if isinstance(root, Dice) and root.success is not None:
-            return _pool_chance(root)
-        if target is None:
-            return None
-        # On the event loop (every card redraw): a fifth of /odds' budget, some 70 ms at most;
-        # a larger sum's card shows no chance, /odds (in the worker process) still has it.
-        return distribution(expression, max_work=CARD_ODDS_WORK).p_at_least(target)
-    except EngineError:
-        return None  # no exact odds for this expression: the card simply shows none
+def willpower_spent(request: RequestDTO) -> bool:
+    """A Storyteller Willpower point was spent on this request (``bot.services.willpower``)."""
+    return any(item.get("mode") == "willpower" for item in request.invokes)
 
 
-def _pool_chance(dice: Dice) -> Fraction | None:
-    success = dice.success
-    assert success is not None
-    cond = success.condition
-    if dice.sides != 10 or cond.cmp not in (Cmp.GE, Cmp.GT):
-        return None
-    threshold = cond.number + (1 if cond.cmp is Cmp.GT else 0)
-    if success.cancel is not None and dice.explode is None:
-        return storyteller_pool(dice.count, threshold).success
-    if threshold == 7 and dice.explode is not None:
-        return matter_pool(dice.count).at_least_1
-    return None
+def ask_of(request: RequestDTO) -> Ask:
+    """The request as its system reads it: the notation, the target, the Fate invokes' +2s
+    (added after the roll) or the Willpower success."""
+    willpower = willpower_spent(request)
+    return Ask(
+        request.expression,
+        request.target_number,
+        bonus=0 if willpower else request.bonus,
+        willpower=willpower,
+        max_work=CARD_ODDS_WORK,
+    )
+
+
+def chances(system: str | None, request: RequestDTO) -> Chances | None:
+    """The exact chances of each outcome of the request, by its system's own ladder."""
+    return rules_for(system).chances(ask_of(request))
+
+
+def read_result(system: str | None, request: RequestDTO, result: RollResult) -> Reading | None:
+    """The rolled ``result`` of the request read by its system (invokes and Willpower
+    included)."""
+    return rules_for(system).read(ask_of(request), result)
 
 
 async def create(
@@ -298,4 +298,6 @@ async def press(
     updated = rolled or await uow.requests.get(request.id)
     assert updated is not None
     by = None if player else logged.entry.actor  # who rolled for the player, on the card
-    return PressResult(updated, logged, rolled is not None, game.system if game else "", by)
+    system = game.system if game else ""
+    reading = read_result(system, updated, logged.result)
+    return PressResult(updated, logged, rolled is not None, system, by, reading)

@@ -23,12 +23,14 @@ from dataclasses import dataclass
 from html import escape
 from typing import Final
 
+from bot.systems import rules_for
 from engine.common import SheetModel
 from engine.dice.results import RollResult
 from engine.errors import EngineError, RuleViolation
 from engine.systems import cliche, fate, lifegear, matter, storyteller
+from engine.systems.base import Ask
 from engine.systems.fate.models import SKILL_NAMES_RU
-from engine.systems.matter.rolls import CHANCE_NOTATION, Grade, grade_of
+from engine.systems.matter.rolls import CHANCE_NOTATION
 from engine.systems.matter.rolls import pool_notation as matter_notation
 from engine.systems.matter.states import state_message_key
 from engine.systems.matter.traits import Skill as MatterSkill
@@ -37,9 +39,6 @@ from engine.systems.storyteller.rolls import (
     MAX_POOL,
     build_pool,
     check_difficulty,
-    degree_of,
-    difficulty_name,
-    result_of,
 )
 from engine.systems.storyteller.rolls import pool_notation as storyteller_notation
 from engine.systems.storyteller.traits import ABILITIES, Attribute, trait_name
@@ -86,65 +85,11 @@ register_messages(
             "en": "The pool has {dice} dice: nothing to roll, an automatic failure.",
         },
         "sheetroll.storyteller.wounds": {"ru": "раны {value}", "en": "wounds {value}"},
-        "sheetroll.storyteller.words": {
-            "ru": "Сложность {difficulty} ({name}) · {result}",
-            "en": "Difficulty {difficulty} ({name}) · {result}",
-        },
-        "sheetroll.storyteller.net": {
-            "ru": "{result}: успехов {net}",
-            "en": "{result}: {net} net successes",
-        },
-        "sheetroll.storyteller.net_degree": {
-            "ru": "{result}: успехов {net} — {degree}",
-            "en": "{result}: {net} net successes — {degree}",
-        },
-        "sheetroll.fate.total": {"ru": "{ladder} ({value})", "en": "{ladder} ({value})"},
-        "sheetroll.fate.versus": {
-            "ru": "{total} против {opposition}: {outcome}, сдвигов: {shifts}",
-            "en": "{total} vs {opposition}: {outcome}, shifts: {shifts}",
-        },
-        "sheetroll.fate.outcome.fail": {"ru": "Провал", "en": "Fail"},
-        "sheetroll.fate.outcome.tie": {"ru": "Ничья", "en": "Tie"},
-        "sheetroll.fate.outcome.success": {"ru": "Успех", "en": "Success"},
-        "sheetroll.fate.outcome.style": {
-            "ru": "Крит (успех со стилем)",
-            "en": "Success with style",
-        },
         "sheetroll.matter.pool": {"ru": "Пул {dice}", "en": "Pool of {dice}"},
         "sheetroll.matter.chance": {"ru": "Шанс-бросок", "en": "Chance roll"},
         "sheetroll.matter.one_die": {
             "ru": "{title} → 1 кубик (состояние «{state}»)",
             "en": "{title} → one die (state “{state}”)",
-        },
-        "sheetroll.matter.words": {
-            "ru": "Успехов: {successes} — {grade}",
-            "en": "Successes: {successes} — {grade}",
-        },
-        "sheetroll.matter.grade.critical_failure": {
-            "ru": "Критический провал",
-            "en": "Critical failure",
-        },
-        "sheetroll.matter.grade.failure": {"ru": "Провал", "en": "Failure"},
-        "sheetroll.matter.grade.rough": {
-            "ru": "Кое-как, с осложнением",
-            "en": "Done roughly, with a complication",
-        },
-        "sheetroll.matter.grade.good": {"ru": "Хорошо", "en": "Done well"},
-        "sheetroll.matter.grade.exceptional": {"ru": "Экстра-успех", "en": "Extra success"},
-        "sheetroll.total": {"ru": "Итог: {total}", "en": "Total: {total}"},
-        "sheetroll.cliche.versus": {
-            "ru": "{total} против {target}{label}: {verdict}",
-            "en": "{total} vs {target}{label}: {verdict}",
-        },
-        "sheetroll.lifegear.versus": {
-            "ru": "{total} против защиты {target}: {verdict}",
-            "en": "{total} vs defence {target}: {verdict}",
-        },
-        "sheetroll.success": {"ru": "успех", "en": "success"},
-        "sheetroll.failure": {"ru": "неудача", "en": "failure"},
-        "sheetroll.short": {
-            "ru": "неудача, не хватило {missing}",
-            "en": "failure, {missing} short",
         },
     }
 )
@@ -311,39 +256,6 @@ def _skill_label(skill: fate.Skill, locale: str) -> str:
     return _render(msg(f"fate.skill.{skill.value}"), locale)
 
 
-def _fate_words(roll: SheetRoll, result: RollResult, locale: str) -> str:
-    total = _render(
-        msg(
-            "sheetroll.fate.total",
-            ladder=_render(fate.ladder_label(result.total), locale),
-            value=fate.signed(result.total),
-        ),
-        locale,
-    )
-    if roll.target is None:
-        return total
-    shifts = result.total - roll.target
-    opposition = _render(
-        msg(
-            "sheetroll.fate.total",
-            ladder=_render(fate.ladder_label(roll.target), locale),
-            value=fate.signed(roll.target),
-        ),
-        locale,
-    )
-    outcome = fate.outcome_of(shifts)
-    return _render(
-        msg(
-            "sheetroll.fate.versus",
-            total=total,
-            opposition=opposition,
-            outcome=_render(msg(f"sheetroll.fate.outcome.{outcome.value}"), locale),
-            shifts=fate.signed(shifts),
-        ),
-        locale,
-    )
-
-
 # --- storyteller -----------------------------------------------------------------------------
 
 _ATTRIBUTE_PREFIX: Final = "attr:"
@@ -417,32 +329,6 @@ def _plan_storyteller(character: storyteller.Character, text: str, locale: str) 
     return SheetRoll(notation, title, difficulty, "storyteller")
 
 
-def _storyteller_words(roll: SheetRoll, result: RollResult, locale: str) -> str:
-    difficulty = roll.target if roll.target is not None else DEFAULT_DIFFICULTY
-    net = result.total
-    outcome = result_of(-1 if result.botch else net)
-    degree = degree_of(net)
-    name = _render(outcome.name_msg, locale)
-    if degree is not None:
-        words = msg(
-            "sheetroll.storyteller.net_degree",
-            result=name,
-            net=net,
-            degree=_render(degree.name_msg, locale),
-        )
-    else:
-        words = msg("sheetroll.storyteller.net", result=name, net=net)
-    return _render(
-        msg(
-            "sheetroll.storyteller.words",
-            difficulty=difficulty,
-            name=_render(difficulty_name(difficulty), locale),
-            result=_render(words, locale),
-        ),
-        locale,
-    )
-
-
 # --- matter ----------------------------------------------------------------------------------
 
 _CHANCE_WORDS: Final = frozenset({"шанс", "chance", "шанс-бросок"})
@@ -500,19 +386,6 @@ def _plan_matter(character: matter.Character, text: str, locale: str) -> SheetRo
     return SheetRoll(matter_notation(pool), title, None, "matter")
 
 
-def _matter_words(roll: SheetRoll, result: RollResult, locale: str) -> str:
-    successes = max(0, result.total)
-    grade: Grade = grade_of(successes, critical_failure=result.critical_failure)
-    return _render(
-        msg(
-            "sheetroll.matter.words",
-            successes=successes,
-            grade=_render(msg(f"sheetroll.matter.grade.{grade.value}"), locale),
-        ),
-        locale,
-    )
-
-
 # --- cliche and lifegear: user-typed names ---------------------------------------------------
 
 
@@ -539,23 +412,6 @@ def _plan_cliche(character: cliche.Character, text: str, locale: str) -> SheetRo
     return SheetRoll(f"{dice}d6", f"{found.name} ({dice})", target, "cliche")
 
 
-def _cliche_words(roll: SheetRoll, result: RollResult, locale: str) -> str:
-    if roll.target is None:
-        return _render(msg("sheetroll.total", total=result.total), locale)
-    label = cliche.target_label(roll.target)
-    verdict = "sheetroll.success" if result.total >= roll.target else "sheetroll.failure"
-    return _render(
-        msg(
-            "sheetroll.cliche.versus",
-            total=result.total,
-            target=roll.target,
-            label=f" ({_render(label, locale)})" if label is not None else "",
-            verdict=_render(msg(verdict), locale),
-        ),
-        locale,
-    )
-
-
 def _plan_lifegear(character: lifegear.Character, text: str, locale: str) -> SheetRoll:
     names = [s.name for s in character.stats]
     rest, target = _split_user_named(text, names)
@@ -566,22 +422,6 @@ def _plan_lifegear(character: lifegear.Character, text: str, locale: str) -> She
         raise SheetRollError(msg("sheetroll.number_too_big", value=target, limit=MAX_NUMBER))
     notation = lifegear.parse_dice(stat.dice).render()
     return SheetRoll(notation, f"{stat.name} ({notation})", target, "lifegear")
-
-
-def _lifegear_words(roll: SheetRoll, result: RollResult, locale: str) -> str:
-    if roll.target is None:
-        return _render(msg("sheetroll.total", total=result.total), locale)
-    missing = roll.target - result.total
-    verdict = msg("sheetroll.success") if missing <= 0 else msg("sheetroll.short", missing=missing)
-    return _render(
-        msg(
-            "sheetroll.lifegear.versus",
-            total=result.total,
-            target=roll.target,
-            verdict=_render(verdict, locale),
-        ),
-        locale,
-    )
 
 
 # --- the API ---------------------------------------------------------------------------------
@@ -622,14 +462,5 @@ def prefers_sheet_roll(system: str, text: str) -> bool:
 
 def outcome_words(roll: SheetRoll, result: RollResult, locale: str) -> str:
     """The system's outcome words for a rolled plan (ladder and shifts, degree, grade …)."""
-    if roll.system == "fate":
-        return _fate_words(roll, result, locale)
-    if roll.system == "storyteller":
-        return _storyteller_words(roll, result, locale)
-    if roll.system == "matter":
-        return _matter_words(roll, result, locale)
-    if roll.system == "cliche":
-        return _cliche_words(roll, result, locale)
-    if roll.system == "lifegear":
-        return _lifegear_words(roll, result, locale)
-    raise ValueError(f"no outcome words for system {roll.system!r}")
+    reading = rules_for(roll.system).read(Ask(roll.notation, roll.target), result)
+    return reading.words.render(locale) if reading is not None else ""

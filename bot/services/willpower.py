@@ -7,27 +7,15 @@ from bot.i18n import N_
 from bot.services import ledger
 from bot.services.games import is_gm
 from bot.services.requests import RequestRefused, check_live, on_card
+from bot.systems import rules_for
 from db.repositories.requests import RequestDTO
 from db.uow import UnitOfWork
-from engine.dice.ast import Cmp, Dice
-from engine.dice.parser import parse
-from engine.dice.results import RollResult
 from engine.systems import storyteller
 
 
-def pool_difficulty(expression: str) -> int | None:
-    """The difficulty of a storyteller pool (``Nd10>=D f1``); None for anything else."""
-    root = parse(expression, stored=True).root
-    if not isinstance(root, Dice) or root.sides != 10 or root.success is None:
-        return None
-    cond = root.success.condition
-    if root.success.cancel is None or cond.cmp not in (Cmp.GE, Cmp.GT):
-        return None
-    return cond.number + (1 if cond.cmp is Cmp.GT else 0)
-
-
 def offered(system: str, expression: str) -> bool:
-    return system == "storyteller" and pool_difficulty(expression) is not None
+    """The game's rules let a Willpower point buy this roll an automatic success."""
+    return rules_for(system).takes_willpower(expression)
 
 
 async def spend(
@@ -61,11 +49,3 @@ async def spend(
     updated = await uow.requests.get(request.id)
     assert updated is not None
     return updated
-
-
-def with_willpower(request: RequestDTO, result: RollResult) -> storyteller.PoolRoll | None:
-    """The storyteller reading of a rolled request that had Willpower spent on it."""
-    difficulty = pool_difficulty(request.expression)
-    if not request.bonus or difficulty is None:
-        return None
-    return storyteller.evaluate(result.faces, difficulty, willpower=True)

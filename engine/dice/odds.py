@@ -20,15 +20,13 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from enum import StrEnum
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Final
 
-from engine.dice.ast import BinKind, BinOp, Cmp, Dice, Neg, Node, Num
+from engine.dice.ast import BinKind, BinOp, Dice, Neg, Node, Num
 from engine.dice.errors import OddsError
 from engine.dice.evaluator import divide
 from engine.dice.parser import parse
@@ -416,97 +414,3 @@ def distribution(expression: str, *, max_work: int = MAX_WORK) -> Distribution:
 def lifegear_check(expression: str, defence: int) -> Fraction:
     """P(expression ≥ defence) — a fast-combat attack defeating a monster of defence D."""
     return distribution(expression).p_at_least(defence)
-
-
-# -- what /odds shows ---------------------------------------------------------------------------
-_TARGET: Final = re.compile(r"^(?P<expr>.+?)\s+(?:vs|против|пр)\s+(?P<target>-?\d{1,6})\s*$", re.I)
-
-
-class OddsRowKind(StrEnum):
-    """What a row of an odds table is (the bot words it)."""
-
-    AVERAGE = "average"
-    AT_LEAST = "at_least"  # the total is at least ``n``
-    FAIL = "fail"
-    TIE = "tie"
-    SUCCESS = "success"
-    STYLE = "style"  # success with style
-    FAILURE = "failure"
-    BOTCH = "botch"
-    SUCCESSES = "successes"  # at least ``n`` successes
-
-
-@dataclass(frozen=True, slots=True)
-class OddsRow:
-    kind: OddsRowKind
-    p: Fraction
-    n: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class OddsTable:
-    expression: str
-    rows: tuple[OddsRow, ...]
-
-
-def odds_table(text: str) -> OddsTable:
-    """The odds of ``text`` (``4dF+2 vs 3``, ``7d10>=6f1``, ``2d6+1``): a pool's outcomes, a
-    check's four outcomes against a target, or a sum's mean and thresholds. Raises
-    ``EngineError`` for bad notation or an expression without exact odds."""
-    match = _TARGET.match(text.strip())
-    target = int(match["target"]) if match else None
-    expression = parse(match["expr"] if match else text)
-    root = expression.root
-    if isinstance(root, Dice) and root.success is not None:
-        return OddsTable(expression.canonical, _pool_rows(root))
-    dist = distribution(expression.canonical)
-    if target is None:
-        rows = [OddsRow(OddsRowKind.AVERAGE, dist.mean)]
-        rows += [OddsRow(OddsRowKind.AT_LEAST, dist.p_at_least(v), v) for v in _thresholds(dist)]
-        return OddsTable(expression.canonical, tuple(rows))
-    return OddsTable(
-        f"{expression.canonical} vs {target}",
-        (
-            OddsRow(OddsRowKind.FAIL, dist.p_at_most(target - 1)),
-            OddsRow(OddsRowKind.TIE, dist.p(target)),
-            OddsRow(
-                OddsRowKind.SUCCESS, dist.p_at_least(target + 1) - dist.p_at_least(target + 3)
-            ),
-            OddsRow(OddsRowKind.STYLE, dist.p_at_least(target + 3)),
-        ),
-    )
-
-
-def _thresholds(dist: Distribution) -> list[int]:
-    values = [v for v, _ in dist.outcomes]
-    if len(values) <= 5:
-        return values[1:]
-    step = max(1, (values[-1] - values[0]) // 5)
-    return list(range(values[0] + step, values[-1] + 1, step))[:5]
-
-
-def _pool_rows(dice: Dice) -> tuple[OddsRow, ...]:
-    success = dice.success
-    assert success is not None
-    cond = success.condition
-    at_least = cond.cmp is Cmp.GE or cond.cmp is Cmp.GT
-    threshold = cond.number + (1 if cond.cmp is Cmp.GT else 0)
-    if dice.sides == 10 and at_least and success.cancel is not None and dice.explode is None:
-        odds = storyteller_pool(dice.count, threshold)
-        return (
-            OddsRow(OddsRowKind.SUCCESS, odds.success),
-            OddsRow(OddsRowKind.FAILURE, odds.failure),
-            OddsRow(OddsRowKind.BOTCH, odds.botch),
-        )
-    if dice.sides == 10 and at_least and threshold == 7 and dice.explode is not None:
-        matter = matter_pool(dice.count)
-        return (
-            OddsRow(OddsRowKind.SUCCESSES, matter.at_least_1, 1),
-            OddsRow(OddsRowKind.SUCCESSES, matter.at_least_2, 2),
-            OddsRow(OddsRowKind.SUCCESSES, matter.at_least_3, 3),
-        )
-    raise _unsupported(
-        dice.notation(),
-        "точные шансы есть для пулов d10 (>=N f1 и >=7!)",
-        "exact odds exist for d10 pools (>=N f1 and >=7!)",
-    )

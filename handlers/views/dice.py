@@ -6,6 +6,7 @@ from html import escape
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.i18n import Translator
+from bot.services.odds import OddsView
 from bot.services.rolls import LoggedRoll, Revealed
 from db.repositories.rolls import Epoch, StoredRoll
 from engine.dice.render import render_html
@@ -132,15 +133,21 @@ def verify_report(t: Translator, locale: str, report: VerifyReport | None) -> st
     return t("❌ The log does not verify:") + "\n" + problems
 
 
-def odds_lines(t: Translator, title: str, rows: list[tuple[str, Fraction, bool]]) -> str:
-    """Rows of (name, value, whether the value is a mean rather than a probability)."""
-    lines = [f"🎯 <code>{escape(title)}</code>"]
-    lines += [
-        f"{escape(name)}: <b>{_mean(p) if mean else escape(percent(p))}</b>"  # "<0.1%"
-        for name, p, mean in rows
-    ]
+def odds_lines(t: Translator, view: OddsView) -> str:
+    """The title, the average (a number) and one line per outcome; the parts of an outcome
+    (a success with style among the successes) are indented under it."""
+    lines = [f"🎯 <code>{escape(view.expression)}</code>"]
+    if view.mean is not None:
+        lines.append(f"{escape(t('average'))}: <b>{number(view.mean)}</b>")
+    for row in view.rows:
+        name = (
+            row.name.render(t.locale) if row.name is not None else t(row.key, **(row.params or {}))
+        )
+        mark = "  ↳ " if row.within else ""
+        lines.append(f"{mark}{escape(name)}: <b>{escape(percent(row.p))}</b>")  # "<0.1%"
     return "\n".join(lines)
 
 
-def _mean(value: Fraction) -> str:
+def number(value: Fraction) -> str:
+    """An exact value for people: ``10.5``, ``7``, ``2.33``."""
     return f"{float(value):.2f}".rstrip("0").rstrip(".")

@@ -2,7 +2,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
-from fractions import Fraction
 from html import escape
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -13,11 +12,9 @@ from bot.i18n import Translator
 from bot.services.invokes import Invoked
 from bot.services.request_options import Offer
 from bot.services.requests import PressResult
-from bot.services.sheet_rolls import SheetRoll, outcome_words
-from bot.services.willpower import with_willpower as willpower_reading
 from db.repositories.requests import RequestDTO
 from engine.dice.render import render_html
-from engine.systems.storyteller import PoolRoll
+from engine.systems.base import Chances, Reading
 from handlers.callbacks import InvokeCD, InvokeMenuCD, RollForCD, RollRequestCD, WillpowerCD
 from handlers.views.dice import ROLL_BODY_LIMIT, percent, short_hash
 from handlers.views.request_options import option_lines, option_rows
@@ -62,7 +59,7 @@ def card(
     request: RequestDTO,
     gm: str,
     player: str,
-    p: Fraction | None,
+    chances: Chances | None,
     zone: str = "UTC",
     offer: Offer | None = None,
 ) -> str:
@@ -74,8 +71,8 @@ def card(
             what=_what(request),
         )
     ]
-    if p is not None:
-        lines.append(t("Chance of success: {p}", p=f"<b>{percent(p)}</b>"))
+    if chances is not None:
+        lines.append(t("Chances: {outcomes}", outcomes=chances_text(t.locale, chances)))
     if request.deadline is not None:
         lines.append(t("⏳ Roll by {when}", when=_local(request.deadline, zone)))
     if request.bonus:
@@ -108,11 +105,26 @@ def card_keyboard(
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
-def willpower_line(t: Translator, locale: str, pool: PoolRoll | None) -> str | None:
-    if pool is None:
-        return None
-    degree = pool.degree.name_msg.render(locale) if pool.degree else ""
-    return t("💪 Willpower: +1 automatic success → {net} ({degree})", net=pool.net, degree=degree)
+def chances_text(locale: str, chances: Chances) -> str:
+    """«успех 18.5% (со стилем 1.2%) · ничья 19.8% · провал 61.7%»: the ladder's steps, each
+    with the parts of it (``within``); steps that cannot happen are left out, the success
+    never."""
+    steps: list[tuple[str, list[str]]] = []
+    parent_shown = False
+    for row in chances.rows:
+        shown = f"{escape(row.name.render(locale))} <b>{percent(row.p)}</b>"
+        if row.within:
+            if row.p and parent_shown:
+                steps[-1][1].append(shown)
+            continue
+        parent_shown = bool(row.p) or row.success
+        if parent_shown:
+            steps.append((shown, []))
+    return " · ".join(f"{main} ({', '.join(parts)})" if parts else main for main, parts in steps)
+
+
+def reading_line(locale: str, reading: Reading | None) -> list[str]:
+    return [escape(reading.words.render(locale))] if reading is not None else []
 
 
 def rolled_card(t: Translator, locale: str, result: PressResult, player: str) -> str:
@@ -129,28 +141,7 @@ def rolled_card(t: Translator, locale: str, result: PressResult, player: str) ->
         render_html(logged.result, locale, limit=ROLL_BODY_LIMIT),
         *option_lines(t, request, rolled=True),
     ]
-    if request.bonus and request.invokes and request.invokes[0].get("mode") == "willpower":
-        line = willpower_line(t, locale, willpower_reading(request, logged.result))
-        if line:
-            lines.append(line)
-    if request.trait and result.system:
-        plan = SheetRoll(request.expression, request.trait, request.target_number, result.system)
-        lines.append(escape(outcome_words(plan, logged.result, locale)))
-    elif request.target_number is not None and not logged.result.counts_successes:
-        success = logged.result.total >= request.target_number
-        lines.append(
-            t(
-                "✅ Success ({total} vs {target})",
-                total=logged.result.total,
-                target=request.target_number,
-            )
-            if success
-            else t(
-                "❌ Failure ({total} vs {target})",
-                total=logged.result.total,
-                target=request.target_number,
-            )
-        )
+    lines += reading_line(locale, result.reading)
     footer = t(
         "Log #{seq} · {hash}",
         seq=logged.entry.seq,
@@ -224,13 +215,7 @@ def invoked_card(t: Translator, locale: str, invoked: Invoked, player: str) -> s
         )
     total = result.total + request.bonus
     lines.append(t("Total with invokes: {total}", total=f"<b>{total}</b>"))
-    if request.target_number is not None:
-        numbers = {"total": total, "target": request.target_number}
-        lines.append(
-            t("✅ Success ({total} vs {target})", **numbers)
-            if total >= request.target_number
-            else t("❌ Failure ({total} vs {target})", **numbers)
-        )
+    lines += reading_line(locale, invoked.reading)
     lines.append(t("Fate points left: {n}", n=invoked.fate_points))
     footer = t(
         "Log #{seq} · {hash}", seq=invoked.seq, hash=f"<code>{short_hash(invoked.hash)}</code>"

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import time
+from fractions import Fraction
 
 import pytest
 
 from bot.cpu import CpuBusy, CpuPool, CpuTimeout
 from engine.dice.errors import DiceSyntaxError
-from engine.dice.odds import odds_table
+from engine.dice.odds import distribution
 from engine.dice.parser import parse
 
 
@@ -20,8 +21,8 @@ async def test_a_job_past_its_time_limit_is_stopped_and_the_next_gets_a_new_work
         with pytest.raises(CpuTimeout):
             await pool.run(time.sleep, 30, timeout=0.5)
         assert not pool.alive  # killed, not left running
-        table = await pool.run(odds_table, "2d6 vs 7", timeout=30)
-        assert table.expression == "2d6 vs 7" and pool.started == 2
+        dist = await pool.run(distribution, "2d6", timeout=30)
+        assert dist.p(7) == Fraction(1, 6) and pool.started == 2
     finally:
         await pool.close()
     assert not pool.alive

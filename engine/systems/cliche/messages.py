@@ -219,6 +219,16 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "ru": "Клише «{name}»: потеряно костей",
         "en": "Cliché “{name}”: dice lost",
     },
+    # the outcome of one roll (outcomes.py)
+    "cliche.reading.total": {"ru": "Итог: {total}", "en": "Total: {total}"},
+    "cliche.reading.versus": {
+        "ru": "{total} против {target}{label}: {verdict}",
+        "en": "{total} vs {target}{label}: {verdict}",
+    },
+    "cliche.reading.label": {"ru": " ({label})", "en": " ({label})"},
+    "cliche.reading.none": {"ru": "", "en": ""},
+    "cliche.reading.success": {"ru": "успех", "en": "success"},
+    "cliche.reading.failure": {"ru": "неудача", "en": "failure"},
 }
 
 register_messages(MESSAGES)
