@@ -72,9 +72,12 @@ class Reroll:
 
 @dataclass(frozen=True, slots=True)
 class Explode:
-    """An extra die for every die meeting the condition (``!`` = the maximum face)."""
+    """An extra die for every die meeting the condition (``!`` = the maximum face).
+
+    ``once`` (Dice Maiden's ``e``): the extra dice do not explode again."""
 
     condition: Condition
+    once: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +110,8 @@ class Dice:
     explode: Explode | None = None
     keep: Keep | None = None
     success: Success | None = None
+    floor: int | None = None  # d20's mi: each die counts at least this
+    ceil: int | None = None  # d20's ma: each die counts at most this
     pos: int = field(default=0, compare=False)
     text: str = field(default="", compare=False, repr=False)
 
@@ -125,17 +130,32 @@ class Dice:
         parts = [f"{self.count}d{'F' if self.fate else self.sides}"]
         if self.reroll is not None:
             parts.append(("ro" if self.reroll.once else "r") + self.reroll.condition.notation())
+        if self.floor is not None:
+            parts.append(f"mi{self.floor}")
+        if self.ceil is not None:
+            parts.append(f"ma{self.ceil}")
         if self.keep is not None:
             parts.append(f"{self.keep.kind.value}{self.keep.count}")
         if self.success is not None:
             parts.append(_explicit(self.success.condition))
             if self.success.cancel is not None:
-                parts.append("f" + self.success.cancel.notation())
+                parts.append("f" + _cancel(self.success.cancel))
         if self.explode is not None:
             cond = self.explode.condition
             default = cond.cmp is Cmp.EQ and cond.number == self.sides
-            parts.append("!" if default else "!" + _explicit(cond))
+            if self.explode.once:
+                parts.append("e" if default else "e" + cond.notation())
+            else:
+                parts.append("!" if default else "!" + _explicit(cond))
         return "".join(parts)
+
+
+def _cancel(cond: Condition) -> str:
+    """``f1``; any other equality is written ``f=2``: a typed bare ``f2`` is refused (Dice
+    Maiden reads it as ≤2), though the roll log's older ``f2`` still reads as =2."""
+    if cond.cmp is Cmp.EQ and cond.number != 1:
+        return f"={cond.number}"
+    return cond.notation()
 
 
 def _explicit(cond: Condition) -> str:
@@ -162,6 +182,7 @@ class BinKind(StrEnum):
     SUB = "-"
     MUL = "*"
     DIV = "/"
+    MOD = "%"
 
     @property
     def precedence(self) -> int:
@@ -201,7 +222,46 @@ class Neg:
         return self.operand.has_success()
 
 
-Node = Num | Dice | Chance | BinOp | Neg
+@dataclass(frozen=True, slots=True)
+class Tagged:
+    """A term with a tag (d20's annotation): ``3d6[fire]``; the tag is shown and summed."""
+
+    operand: Node
+    tag: str
+
+    def notation(self) -> str:
+        inner = self.operand.notation()
+        if isinstance(self.operand, (BinOp, Neg, Compare, Tagged)):
+            inner = f"({inner})"
+        return f"{inner}[{self.tag}]"
+
+    def has_success(self) -> bool:
+        return self.operand.has_success()
+
+
+@dataclass(frozen=True, slots=True)
+class Compare:
+    """A comparison of two totals (d20's ``1d20+5 > 10``): 1 if it holds, else 0."""
+
+    left: Node
+    cmp: Cmp
+    right: Node
+
+    def notation(self) -> str:
+        # A bare dice term before ">" would read back as a success count: bracket it.
+        left = self.left.notation()
+        if isinstance(self.left, Dice):
+            left = f"({left})"
+        right = self.right.notation()
+        if isinstance(self.right, Compare):
+            right = f"({right})"
+        return f"{left}{self.cmp.value}{right}"
+
+    def has_success(self) -> bool:
+        return False
+
+
+Node = Num | Dice | Chance | BinOp | Neg | Tagged | Compare
 
 
 def _wrap(node: Node, prec: int, *, right_side: bool) -> str:

@@ -14,6 +14,7 @@ Fate dice draw a d6 each (1–2 → −1, 3–4 → 0, 5–6 → +1), as the fat
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, Final
 
 from engine.dice.ast import (
@@ -21,6 +22,7 @@ from engine.dice.ast import (
     BinOp,
     Chance,
     Cmp,
+    Compare,
     Condition,
     Dice,
     Explode,
@@ -30,6 +32,7 @@ from engine.dice.ast import (
     Node,
     Num,
     Success,
+    Tagged,
 )
 from engine.dice.errors import DiceEvalError, DiceLimitError
 from engine.dice.parser import MAX_DICE, parse
@@ -59,6 +62,8 @@ class RollContext:
         self.max_dice = max_dice
         self.faces: list[int] = []
         self.groups: list[DiceGroup] = []
+        self.tags: list[tuple[str, int]] = []
+        self.comparison: tuple[int, str, int] | None = None
 
     def draw(self, sides: int) -> int:
         faces = self.faces
@@ -86,8 +91,10 @@ def _draw_pool(ctx: RollContext, node: Dice) -> list[list[int]]:
     pending = node.count
     sides = node.sides
     explode = node.explode.condition if node.explode is not None else None
+    once = node.explode is not None and node.explode.once
     reroll = node.reroll
     reroll_limit = 0 if reroll is None else 1 if reroll.once else MAX_REROLLS
+    waves = 1 if once else MAX_EXPLOSION_WAVES
     draw = ctx.draw
     wave = 0
     while pending:
@@ -103,7 +110,7 @@ def _draw_pool(ctx: RollContext, node: Dice) -> list[list[int]]:
                     times += 1
             out.append([face, flags])
         pending = 0
-        if explode is not None and wave < MAX_EXPLOSION_WAVES:
+        if explode is not None and wave < waves:
             for die in out[start:]:
                 if not die[1] & REROLLED and explode.test(die[0]):
                     die[1] |= EXPLODED
@@ -155,6 +162,11 @@ def _freeze(node: Dice, dice: list[list[int]], values: list[int]) -> tuple[Die, 
 
 
 def _group(node: Dice, dice: list[list[int]], notation: str) -> DiceGroup:
+    if node.floor is not None or node.ceil is not None:
+        # d20's mi/ma: the die counts as the bound (the log keeps the face drawn).
+        low, high = node.floor or 1, node.ceil or node.sides
+        for die in dice:
+            die[0] = min(max(die[0], low), high)
     values = [_fate_value(d[0]) for d in dice] if node.fate else [d[0] for d in dice]
     _apply_keep(node, dice, values)
     if node.success is None:
@@ -242,7 +254,33 @@ def _eval_binop(node: BinOp, ctx: RollContext) -> int:
         return left - right
     if node.op is BinKind.MUL:
         return left * right
+    if node.op is BinKind.MOD:
+        return modulo(left, right)
     return divide(left, right)
+
+
+def modulo(left: int, right: int) -> int:
+    """The remainder with the divisor's sign, as d20 (Python) computes it; ``% 0`` is refused."""
+    if right == 0:
+        raise DiceEvalError(msg("dice.eval.division_by_zero"))
+    return left % right
+
+
+def _eval_tagged(node: Tagged, ctx: RollContext) -> int:
+    first = len(ctx.groups)
+    value = evaluate_node(node.operand, ctx)
+    groups = ctx.groups
+    for i in range(first, len(groups)):
+        groups[i] = replace(groups[i], notation=f"{groups[i].notation} [{node.tag}]")
+    ctx.tags.append((node.tag, value))
+    return value
+
+
+def _eval_compare(node: Compare, ctx: RollContext) -> int:
+    left = evaluate_node(node.left, ctx)
+    right = evaluate_node(node.right, ctx)
+    ctx.comparison = (left, node.cmp.value, right)
+    return 1 if node.cmp.test(left, right) else 0
 
 
 _EVALUATORS: Final[dict[type[Any], Callable[[Any, RollContext], int]]] = {
@@ -251,6 +289,8 @@ _EVALUATORS: Final[dict[type[Any], Callable[[Any, RollContext], int]]] = {
     Chance: _eval_chance,
     Neg: _eval_neg,
     BinOp: _eval_binop,
+    Tagged: _eval_tagged,
+    Compare: _eval_compare,
 }
 
 
@@ -273,6 +313,8 @@ def evaluate(expression: Expression, source: RandomSource) -> RollResult:
         counts_successes=expression.counts_successes,
         botch=any(g.botch for g in groups),
         critical_failure=any(g.critical_failure for g in groups),
+        tags=tuple(ctx.tags),
+        comparison=ctx.comparison,
     )
 
 

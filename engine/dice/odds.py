@@ -26,9 +26,9 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Final
 
-from engine.dice.ast import BinKind, BinOp, Dice, Neg, Node, Num
+from engine.dice.ast import BinKind, BinOp, Compare, Dice, Neg, Node, Num, Tagged
 from engine.dice.errors import OddsError
-from engine.dice.evaluator import divide
+from engine.dice.evaluator import divide, modulo
 from engine.dice.parser import parse
 from engine.text import msg
 
@@ -384,9 +384,25 @@ class _Exact:
     def scale(self, counts: Counts, k: int, op: BinKind) -> Counts:
         out: Counts = {}
         for v, c in counts.items():
-            key = v * k if op is BinKind.MUL else divide(v, k)
+            key = (
+                v * k if op is BinKind.MUL else modulo(v, k) if op is BinKind.MOD else divide(v, k)
+            )
             out[key] = out.get(key, 0) + c
         return out
+
+    def tagged(self, node: Tagged) -> tuple[Counts, int]:
+        return self.node(node.operand)
+
+    def compare(self, node: Compare) -> tuple[Counts, int]:
+        """A comparison of totals is 1 or 0: the odds of each."""
+        left, lden = self.node(node.left)
+        right, rden = self.node(node.right)
+        self.spend(len(left) * len(right))
+        passed = sum(
+            lc * rc for lv, lc in left.items() for rv, rc in right.items() if node.cmp.test(lv, rv)
+        )
+        total = lden * rden
+        return {v: c for v, c in ((1, passed), (0, total - passed)) if c}, total
 
 
 _EXACT: Final[dict[type[Any], Callable[[_Exact, Any], tuple[Counts, int]]]] = {
@@ -394,6 +410,8 @@ _EXACT: Final[dict[type[Any], Callable[[_Exact, Any], tuple[Counts, int]]]] = {
     Dice: _Exact.plain_dice,
     Neg: _Exact.neg,
     BinOp: _Exact.binop,
+    Tagged: _Exact.tagged,
+    Compare: _Exact.compare,
 }
 
 

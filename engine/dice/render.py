@@ -30,6 +30,8 @@ register_messages(
             "en": "Critical failure!",
         },
         "dice.render.more": {"ru": "… ещё {count}", "en": "… {count} more"},
+        "dice.render.passed": {"ru": "выполнено", "en": "passed"},
+        "dice.render.not_passed": {"ru": "не выполнено", "en": "not passed"},
     }
 )
 
@@ -83,7 +85,18 @@ def _header(fmt: _Fmt, result: RollResult) -> list[str]:
 
 def _footer(fmt: _Fmt, result: RollResult, locale: str) -> list[str]:
     key = "dice.render.successes" if result.counts_successes else "dice.render.total"
-    lines = [f"{msg(key).render(locale)}: {fmt.tag('b', str(result.total))}"]
+    lines = []
+    if result.tags:
+        tags = " · ".join(f"{fmt.esc(_clip(tag, 40))}: {value}" for tag, value in result.tags)
+        lines.append(tags)
+    if result.comparison is not None:
+        left, cmp, right = result.comparison
+        word = "dice.render.passed" if result.total else "dice.render.not_passed"
+        check = fmt.esc(f"{left} {cmp} {right}")
+        total = fmt.tag("b", msg(word).render(locale))
+        lines.append(f"{msg('dice.render.total').render(locale)}: {check} → {total}")
+        return lines
+    lines.append(f"{msg(key).render(locale)}: {fmt.tag('b', str(result.total))}")
     if result.botch:
         lines.append(fmt.tag("b", fmt.esc(msg("dice.render.botch").render(locale))))
     if result.critical_failure:
