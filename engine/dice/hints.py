@@ -21,6 +21,7 @@ _MODIFIER_WORD: Final = re.compile(
     r"(?:[\d<>=]|$|\s)",
     re.I,
 )
+_POOL_ALIAS: Final = re.compile(r"^\d+(?:cod|wod)", re.I)
 _STARTS_LIKE_NOTATION: Final = "+-−*/×%<>=[;"
 
 # (pattern of the word, hint ru, hint en); {0} is the number typed, if any.
@@ -99,6 +100,8 @@ def label_problem(rest: str) -> LabelProblem | None:
             "not understood: a modifier goes right after the dice, "
             "and a label cannot start with a sign",
         )
+    if _POOL_ALIAS.match(first):
+        return LabelProblem(first, *word_hint(first) or ("", ""))
     term = DICE_TERM.search(rest)
     if term is not None:
         return LabelProblem(

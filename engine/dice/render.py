@@ -131,3 +131,43 @@ def render_html(result: RollResult, locale: str = "ru", *, limit: int = TELEGRAM
 def render_text(result: RollResult, locale: str = "ru", *, limit: int = TELEGRAM_LIMIT) -> str:
     """Plain text of a roll: dropped dice as ~5~, successes as 8*, cancelling ones as 1x."""
     return _render(result, locale, markup=False, limit=limit)
+
+
+def render_line(
+    result: RollResult,
+    locale: str = "ru",
+    *,
+    short: bool = False,
+    with_expression: bool = True,
+    shown: int = 40,
+) -> str:
+    """One roll of a multi-roll answer on one line of Telegram HTML (at most ``shown`` dice
+    per term; ``short``: the total only). A roll set shows its expression once, in its header
+    (``with_expression=False``)."""
+    fmt = _Fmt(True)
+    parts = []
+    if result.label and with_expression:
+        parts.append(fmt.tag("b", fmt.esc(_clip(result.label, 60))))
+    if with_expression:
+        parts.append(fmt.tag("code", fmt.esc(_clip(result.expression, 80))))
+    if not short:
+        for group in result.groups:
+            dice = [fmt.die(d) for d in group.dice[:shown]]
+            hidden = len(group.dice) - len(dice)
+            if hidden:
+                dice.append(fmt.esc(msg("dice.render.more", count=hidden).render(locale)))
+            parts.append(f"[{' '.join(dice)}]")
+    if result.comparison is not None:
+        left, cmp, right = result.comparison
+        word = "dice.render.passed" if result.total else "dice.render.not_passed"
+        value = f"{fmt.esc(f'{left} {cmp} {right}')} → {fmt.tag('b', msg(word).render(locale))}"
+    elif result.counts_successes:
+        value = f"{msg('dice.render.successes').render(locale)}: {fmt.tag('b', str(result.total))}"
+    else:
+        value = fmt.tag("b", str(result.total))
+    line = f"{' '.join(parts)} → {value}" if parts else value
+    if result.botch:
+        line += " · " + fmt.esc(msg("dice.render.botch").render(locale))
+    if result.critical_failure:
+        line += " · " + fmt.esc(msg("dice.render.critical_failure").render(locale))
+    return line
