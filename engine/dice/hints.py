@@ -22,7 +22,7 @@ _MODIFIER_WORD: Final = re.compile(
     re.I,
 )
 _POOL_ALIAS: Final = re.compile(r"^\d+(?:cod|wod)", re.I)
-_STARTS_LIKE_NOTATION: Final = "+-−*/×%<>=[;"
+_STARTS_LIKE_NOTATION: Final = "+-−*/×%<>=[;!"
 
 # (pattern of the word, hint ru, hint en); {0} is the number typed, if any.
 _HINTS: Final[tuple[tuple[re.Pattern[str], str, str], ...]] = tuple(
@@ -58,6 +58,10 @@ _HINTS: Final[tuple[tuple[re.Pattern[str], str, str], ...]] = tuple(
         (r"^!=", "сравнения «не равно» здесь нет", "there is no “not equal” comparison here"),
         (r"^,", "наборы «(…, …)» здесь не поддерживаются; несколько бросков разделяйте «;»",
          "sets “(…, …)” are not supported; separate several rolls with “;”"),
+        (r"^(?:kh|kl|dh|dl|k)\d", "оставлять и отбрасывать можно только кубики: 10d6kh5",
+         "keep/drop applies to dice only: 10d6kh5"),
+        (r"^(?:ro|rr|ra|e|k|p|mi|ma)[hl]\d", "выбора h/l здесь нет; оставить/отбросить: kh, kl, "
+         "dh, dl", "h/l selectors are not supported; keep/drop: kh, kl, dh, dl"),
         (r"^dndstats$", "у нас это 6 4d6k3", "here it is written 6 4d6k3"),
         (r"^\d*(?:cod|wod)\w*", "у нас это Ncod, NcodT (T от 8 до 10) или NwodT, например 4cod, "
          "4wod8", "here it is Ncod, NcodT (T from 8 to 10) or NwodT, e.g. 4cod, 4wod8"),

@@ -279,7 +279,7 @@ class _Parser:
             self.enter()
             inner = self.expr()
             if self.tok.kind is not Tok.RPAREN:
-                raise self.fail("rparen")
+                raise self.not_understood(self.tok, "rparen")
             self.advance()
             self.depth -= 1
             return inner

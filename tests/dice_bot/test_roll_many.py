@@ -1,4 +1,4 @@
-"""/r with several rolls (roll sets, ";"), tags and hinted refusals, over the emulator, ru and en."""
+"""/r with several rolls (roll sets, ";"), tags and hinted refusals, over the emulator."""
 
 from __future__ import annotations
 

@@ -10,8 +10,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from engine.dice import ScriptedSource, SeededSource, render_html, render_text, roll
-from engine.dice.render import TELEGRAM_LIMIT, telegram_length
 from engine.dice.hints import label_problem
+from engine.dice.render import TELEGRAM_LIMIT, telegram_length
 
 TELEGRAM_TAGS = {"b", "i", "u", "s", "code", "pre"}
 
