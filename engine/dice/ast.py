@@ -64,10 +64,12 @@ class Keep:
 
 @dataclass(frozen=True, slots=True)
 class Reroll:
-    """``r`` rerolls while the condition holds (capped); ``ro`` rerolls once."""
+    """``r`` rerolls while the condition holds (capped); ``ro`` rerolls once; ``ra`` (d20's
+    reroll and add, ``add``) rolls one more die for the first die meeting the condition."""
 
     condition: Condition
     once: bool
+    add: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,10 +84,12 @@ class Explode:
 
 @dataclass(frozen=True, slots=True)
 class Success:
-    """Count dice meeting ``condition``; dice meeting ``cancel`` (``f1``) cancel one each."""
+    """Count dice meeting ``condition``; dice meeting ``cancel`` (``f1``) cancel one each;
+    dice meeting ``botches`` (Dice Maiden's ``b1``) are counted and shown, not subtracted."""
 
     condition: Condition
     cancel: Condition | None
+    botches: Condition | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +133,8 @@ class Dice:
         # because "!>=N" right after the sides would read as an explosion threshold.
         parts = [f"{self.count}d{'F' if self.fate else self.sides}"]
         if self.reroll is not None:
-            parts.append(("ro" if self.reroll.once else "r") + self.reroll.condition.notation())
+            kind = "ra" if self.reroll.add else "ro" if self.reroll.once else "r"
+            parts.append(kind + self.reroll.condition.notation())
         if self.floor is not None:
             parts.append(f"mi{self.floor}")
         if self.ceil is not None:
@@ -140,6 +145,12 @@ class Dice:
             parts.append(_explicit(self.success.condition))
             if self.success.cancel is not None:
                 parts.append("f" + _cancel(self.success.cancel))
+            botches = self.success.botches
+            if botches is not None:  # a bare number is "or less"
+                bare = botches.cmp is Cmp.LE
+                parts.append(
+                    f"b{botches.number}" if bare else f"b{botches.cmp.value}{botches.number}"
+                )
         if self.explode is not None:
             cond = self.explode.condition
             default = cond.cmp is Cmp.EQ and cond.number == self.sides

@@ -93,7 +93,8 @@ def _draw_pool(ctx: RollContext, node: Dice) -> list[list[int]]:
     explode = node.explode.condition if node.explode is not None else None
     once = node.explode is not None and node.explode.once
     reroll = node.reroll
-    reroll_limit = 0 if reroll is None else 1 if reroll.once else MAX_REROLLS
+    add = reroll is not None and reroll.add
+    reroll_limit = 0 if reroll is None or add else 1 if reroll.once else MAX_REROLLS
     waves = 1 if once else MAX_EXPLOSION_WAVES
     draw = ctx.draw
     wave = 0
@@ -109,6 +110,10 @@ def _draw_pool(ctx: RollContext, node: Dice) -> list[list[int]]:
                     face = draw(sides)
                     times += 1
             out.append([face, flags])
+        if add and not wave:  # d20's ra: one more die for the first die that matches
+            assert reroll is not None
+            if any(reroll.condition.test(die[0]) for die in out):
+                out.append([draw(sides), EXTRA])
         pending = 0
         if explode is not None and wave < waves:
             for die in out[start:]:
@@ -176,6 +181,10 @@ def _group(node: Dice, dice: list[list[int]], notation: str) -> DiceGroup:
         return DiceGroup(notation, _freeze(node, dice, values), value)
     hits, cancels = _count_successes(node.success, dice)
     has_cancel = node.success.cancel is not None
+    botch_on = node.success.botches
+    botches = 0
+    if botch_on is not None:
+        botches = sum(1 for d in dice if not d[1] & (REROLLED | DROPPED) and botch_on.test(d[0]))
     first = next(d for d in dice if not d[1] & REROLLED)
     return DiceGroup(
         notation,
@@ -184,6 +193,7 @@ def _group(node: Dice, dice: list[list[int]], notation: str) -> DiceGroup:
         counts_successes=True,
         successes=hits,
         cancels=cancels,
+        botches=botches,
         botch=has_cancel and cancels > hits,
         critical_failure=not has_cancel and node.count == 1 and first[0] == 1,
     )

@@ -28,13 +28,8 @@ _STARTS_LIKE_NOTATION: Final = "+-−*/×%<>=[;!"
 _HINTS: Final[tuple[tuple[re.Pattern[str], str, str], ...]] = tuple(
     (re.compile(pattern, re.I), ru, en)
     for pattern, ru, en in (
-        (r"^ra\d*", "переброса с добавлением (ra) здесь нет; есть ro — перебросить один раз — "
-         "и r — перебрасывать, пока не пройдёт",
-         "there is no reroll-and-add (ra) here; ro rerolls once, r until the die passes"),
         (r"^irg(\d*)", "у нас это r>={0}", "here it is written r>={0}"),
         (r"^rg(\d*)", "у нас это ro>={0}", "here it is written ro>={0}"),
-        (r"^b\d*$", "отдельного счёта провалов (b) здесь нет; единицы, отменяющие успехи: f1",
-         "there is no separate botch count (b) here; ones that cancel successes: f1"),
         (r"^tl\d*", "успехов «не больше N» здесь не считают; сравнить сумму: (2d6)<=N",
          "successes of “N or less” are not counted here; to compare the total: (2d6)<=N"),
         (r"^km\d*", "оставить средние кубики (km) здесь нельзя; есть kh, kl, dh, dl",

@@ -46,6 +46,8 @@ class Tok(StrEnum):
     E = "e"  # explode once (Dice Maiden)
     IE = "ie"  # explode without end (Dice Maiden's spelling of "!")
     T = "t"  # count successes >= N (Dice Maiden)
+    RA = "ra"  # reroll and add (d20)
+    B = "b"  # count botches (Dice Maiden)
     MI = "mi"  # floor of each die (d20)
     MA = "ma"  # ceiling of each die (d20)
     LBRACKET = "["  # a tag: "[fire]", read to the closing bracket
@@ -76,6 +78,8 @@ _WORDS: Final[dict[str, Tok]] = {
     "rr": Tok.R,  # d20: reroll until none match
     "ir": Tok.R,  # Dice Maiden: reroll indefinitely
     "ie": Tok.IE,
+    "ra": Tok.RA,
+    "b": Tok.B,
     "mi": Tok.MI,
     "ma": Tok.MA,
     "e": Tok.E,

@@ -98,7 +98,20 @@ _BIN_TOKENS: Final = {
 }
 # Modifier tokens that may also stand after a space, as a word of their own ("4d6 k3").
 _SPACED_MODIFIERS: Final = frozenset(
-    {*_KEEP_TOKENS, Tok.R, Tok.RO, Tok.E, Tok.IE, Tok.T, Tok.MI, Tok.MA, Tok.F, Tok.D}
+    {
+        *_KEEP_TOKENS,
+        Tok.R,
+        Tok.RO,
+        Tok.RA,
+        Tok.E,
+        Tok.IE,
+        Tok.T,
+        Tok.MI,
+        Tok.MA,
+        Tok.F,
+        Tok.D,
+        Tok.B,
+    }
 )
 
 
@@ -345,7 +358,7 @@ class _Parser:
 
     def modifiers(self, dice: Dice) -> Dice:
         keep, reroll, explode, success, cancel = None, None, None, None, None
-        floor, ceil = None, None
+        floor, ceil, botches = None, None, None
         while True:
             tok = self.tok
             kind = tok.kind
@@ -353,12 +366,24 @@ class _Parser:
                 self.advance()
                 self.once(keep, tok)
                 keep = Keep(_KEEP_TOKENS.get(kind, KeepKind.DROP_LOW), self.number())
-            elif kind in (Tok.R, Tok.RO) and self.is_modifier(tok):
+            elif kind in (Tok.R, Tok.RO, Tok.RA) and self.is_modifier(tok):
                 self.advance()
                 self.once(reroll, tok)
                 # Dice Maiden's ir2 rerolls 2 or less; r2, rr2 (d20) and ro2 a face of 2.
                 default = Cmp.LE if tok.text.lower() == "ir" else Cmp.EQ
-                reroll = Reroll(self.condition(default=default), once=kind is Tok.RO)
+                add = kind is Tok.RA
+                cond = self.condition(default=default)
+                reroll = Reroll(cond, once=kind is not Tok.R, add=add)
+            elif kind is Tok.B and self.is_modifier(tok):
+                self.advance()
+                self.once(botches, tok)
+                has_number = self.tok.kind is Tok.NUM and not self.tok.space_before
+                has_cmp = self.tok.kind in _CMP_TOKENS and not self.tok.space_before
+                botches = (
+                    self.condition(default=Cmp.LE)
+                    if has_number or has_cmp
+                    else Condition(Cmp.LE, 1)
+                )
             elif kind is Tok.BANG and not tok.space_before:
                 self.advance()
                 self.once(explode, tok)
@@ -400,6 +425,11 @@ class _Parser:
             else:
                 break
             self.check_fate(dice, tok)
+        if botches is not None and success is None:
+            raise hint_error(
+                dice.pos, "b", "провалы (b) считаются вместе с успехами: 4d10t7b1",
+                "botches (b) are counted with successes: 4d10t7b1",
+            )  # fmt: skip
         if cancel is not None and success is None:
             raise invalid_error(
                 dice.pos, "f1 имеет смысл только с подсчётом успехов (>=N)",
@@ -412,7 +442,7 @@ class _Parser:
             reroll=reroll,
             explode=explode,
             keep=keep,
-            success=Success(success, cancel) if success is not None else None,
+            success=Success(success, cancel, botches) if success is not None else None,
             floor=floor,
             ceil=ceil,
             pos=dice.pos,

@@ -31,6 +31,7 @@ register_messages(
         },
         "dice.render.more": {"ru": "… ещё {count}", "en": "… {count} more"},
         "dice.render.passed": {"ru": "выполнено", "en": "passed"},
+        "dice.render.botches": {"ru": "провалов (b): {count}", "en": "botches (b): {count}"},
         "dice.render.not_passed": {"ru": "не выполнено", "en": "not passed"},
     }
 )
@@ -72,7 +73,13 @@ def _group_line(fmt: _Fmt, group: DiceGroup, shown: int | None, locale: str) -> 
     if hidden:
         parts.append(fmt.esc(msg("dice.render.more", count=hidden).render(locale)))
     notation = fmt.esc(_clip(group.notation, _MAX_NOTATION))
-    return f"{notation}: [{' '.join(parts)}] → {group.value}"
+    return f"{notation}: [{' '.join(parts)}] → {group.value}{_botches(group, locale)}"
+
+
+def _botches(group: DiceGroup, locale: str) -> str:
+    if not group.botches:
+        return ""
+    return f" ({msg('dice.render.botches', count=group.botches).render(locale)})"
 
 
 def _header(fmt: _Fmt, result: RollResult) -> list[str]:
@@ -156,7 +163,7 @@ def render_line(
             hidden = len(group.dice) - len(dice)
             if hidden:
                 dice.append(fmt.esc(msg("dice.render.more", count=hidden).render(locale)))
-            parts.append(f"[{' '.join(dice)}]")
+            parts.append(f"[{' '.join(dice)}]{_botches(group, locale)}")
     if result.comparison is not None:
         left, cmp, right = result.comparison
         word = "dice.render.passed" if result.total else "dice.render.not_passed"

@@ -81,6 +81,7 @@ class DiceGroup:
     counts_successes: bool = False
     successes: int = 0
     cancels: int = 0
+    botches: int = 0  # Dice Maiden's b1: dice counted as botches, shown, not subtracted
     botch: bool = False
     critical_failure: bool = False
 

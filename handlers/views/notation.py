@@ -13,7 +13,11 @@ def notation_help(t: Translator) -> str:
         ("4d6k3 · 4d6 k3 · 4d6kh3 · 2d20kl1 · 4d6d1 · 4d6dl1", t("keep / drop")),
         ("6d10t7 · 6d10>=7 · 7d10>=6f1", t("successes at or above N; f1: ones cancel one each")),
         ("3d6e · 3d6e5 · 3d6ie · 3d6! · 3d6!>=5", t("explode: e once, ie and ! without end")),
-        ("4d6r1 · 4d6ir2 · 4d6ro1", t("reroll: r until the die passes, ir2 two or less, ro once")),
+        (
+            "4d6r1 · 4d6ir2 · 4d6ro1 · 2d6ra6",
+            t("reroll: r until the die passes, ir2 two or less, ro once, ra adds a die"),
+        ),
+        ("4d10t7b1", t("botches: counted and shown, not subtracted")),
         ("8d6mi2 · 10d6ma5", t("each die counts at least / at most N")),
         ("+d20 · -d20 · +d% · -d%", t("advantage / disadvantage")),
         ("1d20+5 > 10", t("compare the total: passed or not")),
