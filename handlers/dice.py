@@ -141,7 +141,7 @@ async def odds(message: Message, command: CommandObject, t: Translator, locale: 
         await message.reply(error.render(locale))
         return
     rows = [(t(row.key, **row.params), row.p) for row in view.rows]
-    await message.reply(views.odds_lines(t, view.expression, rows))
+    await message.reply(views.odds_lines(t, view.expression, rows, simulated=view.simulated))
 
 
 async def show_log(message: Message, t: Translator, uow: UnitOfWork) -> None:

@@ -9,7 +9,13 @@ from fractions import Fraction
 from bot.i18n import N_
 from engine.dice.ast import Cmp, Dice
 from engine.dice.errors import OddsError
-from engine.dice.odds import Distribution, distribution, matter_pool, storyteller_pool
+from engine.dice.odds import (
+    Distribution,
+    distribution,
+    matter_pool,
+    simulated_distribution,
+    storyteller_pool,
+)
 from engine.dice.parser import parse
 from engine.text import msg
 
@@ -27,6 +33,7 @@ class OddsRow:
 class OddsView:
     expression: str
     rows: tuple[OddsRow, ...]
+    simulated: bool = False  # estimated from seeded rolls, not exact
 
 
 def odds_for(text: str) -> OddsView:
@@ -36,14 +43,21 @@ def odds_for(text: str) -> OddsView:
     expression = parse(match["expr"] if match else text)
     root = expression.root
     if isinstance(root, Dice) and root.success is not None:
-        return OddsView(expression.canonical, _pool_rows(root))
-    dist = distribution(expression.canonical)
+        try:
+            return OddsView(expression.canonical, _pool_rows(root))
+        except OddsError:
+            pass  # another success pool: its distribution, below
+    simulated = False
+    try:
+        dist = distribution(expression.canonical)
+    except OddsError:  # no exact method for this form (an endless explosion, ra…)
+        dist, simulated = simulated_distribution(expression.canonical), True
     if target is None:
         rows = [OddsRow(N_("average"), {}, dist.mean)]
         rows += [
             OddsRow(N_("at least {n}"), {"n": v}, dist.p_at_least(v)) for v in _thresholds(dist)
         ]
-        return OddsView(expression.canonical, tuple(rows))
+        return OddsView(expression.canonical, tuple(rows), simulated)
     return OddsView(
         f"{expression.canonical} vs {target}",
         (
@@ -52,6 +66,7 @@ def odds_for(text: str) -> OddsView:
             OddsRow(N_("success"), {}, dist.p_at_least(target + 1) - dist.p_at_least(target + 3)),
             OddsRow(N_("success with style"), {}, dist.p_at_least(target + 3)),
         ),
+        simulated,
     )
 
 

@@ -29,6 +29,7 @@ from typing import Any, Final
 from engine.dice.ast import BinKind, BinOp, Compare, Dice, Neg, Node, Num, Tagged
 from engine.dice.errors import OddsError
 from engine.dice.evaluator import divide, modulo
+from engine.dice.odds_dice import Unsupported, dice_counts, simulated_counts
 from engine.dice.parser import parse
 from engine.text import msg
 
@@ -36,6 +37,7 @@ MAX_POOL: Final = 100
 MAX_SUPPORT: Final = 20_000  # outcome values of a generic distribution
 MAX_WORK: Final = 300_000  # basic steps for one expression; beyond it odds are refused
 MAX_DICE_IN_DISTRIBUTION: Final = 200
+MAX_SIMULATED_DICE: Final = 40  # dice per roll when odds are simulated (5,000 rolls)
 
 Counts = dict[int, int]
 
@@ -343,12 +345,21 @@ class _Exact:
         return {-v: c for v, c in counts.items()}, den
 
     def plain_dice(self, node: Dice) -> tuple[Counts, int]:
-        if node.reroll or node.explode or node.keep or node.success:
-            raise _unsupported(
-                self.expression, "модификаторы кубиков не поддерживаются",
-                "dice modifiers are not supported",
-            )  # fmt: skip
         self.dice += node.count
+        if self.dice > MAX_DICE_IN_DISTRIBUTION:
+            raise _unsupported(self.expression, "слишком много кубиков", "too many dice")
+        modified = node.reroll or node.explode or node.keep or node.success
+        if modified or node.floor is not None or node.ceil is not None:
+            try:
+                counts, den = dice_counts(node, MAX_WORK - self.work)
+            except Unsupported:
+                raise _unsupported(
+                    self.expression,
+                    "для этих модификаторов — только моделированием",
+                    "these modifiers only by simulation",
+                ) from None
+            self.spend(len(counts))
+            return counts, den
         if self.dice > MAX_DICE_IN_DISTRIBUTION:
             raise _unsupported(self.expression, "слишком много кубиков", "too many dice")
         if node.fate:  # a d6 read as dF: each of −1, 0, +1 has 2 faces of 6
@@ -420,6 +431,16 @@ def distribution(expression: str) -> Distribution:
     """The exact distribution of a sum of plain dice and constants (``1d8+1d6+3``)."""
     parsed = parse(expression)
     counts, den = _Exact(expression).node(parsed.root)
+    return _to_distribution(counts, den)
+
+
+@lru_cache(maxsize=256)
+def simulated_distribution(expression: str) -> Distribution:
+    """The distribution of ``expression`` estimated from seeded rolls (``SIMULATED_ROLLS``),
+    for forms without exact odds (endless explosions, ``ra``): say so where it is shown."""
+    if parse(expression).dice_count > MAX_SIMULATED_DICE:  # bad notation is refused here too
+        raise _unsupported(expression, "слишком много кубиков", "too many dice")
+    counts, den = simulated_counts(expression)
     return _to_distribution(counts, den)
 
 

@@ -132,9 +132,13 @@ def verify_report(t: Translator, locale: str, report: VerifyReport | None) -> st
     return t("❌ The log does not verify:") + "\n" + problems
 
 
-def odds_lines(t: Translator, title: str, rows: list[tuple[str, Fraction]]) -> str:
+def odds_lines(
+    t: Translator, title: str, rows: list[tuple[str, Fraction]], *, simulated: bool = False
+) -> str:
     lines = [f"🎯 <code>{escape(title)}</code>"]
     lines += [f"{escape(name)}: <b>{percent(p)}</b>" for name, p in rows]
+    if simulated:
+        lines.append(t("<i>By simulation of {n} rolls, not exact.</i>", n="5000"))
     return "\n".join(lines)
 
 

@@ -68,9 +68,9 @@ async def test_semicolon_rolls_and_tags_in_english(running: Harness) -> None:
 async def test_known_idiom_refused_with_a_hint_ru_and_en(running: Harness) -> None:
     _setup(running)
     emu = running.emu
-    emu.send_text(GM, GROUP, "/r 4d6ra1")
-    ru = await emu.wait_bot_message(GROUP, contains="ra1")
-    assert "переброса с добавлением" in ru.text
+    emu.send_text(GM, GROUP, "/r 4d6 km2")
+    ru = await emu.wait_bot_message(GROUP, contains="km2")
+    assert "оставить средние кубики (km) здесь нельзя" in ru.text
     emu.send_text(ALICE, GROUP, "/r 2d6 > 7")
     en = await emu.wait_bot_message(GROUP, contains="never", after=ru.message_id)
     assert "(2d6)>7" in en.text
@@ -97,3 +97,19 @@ async def test_help_dice_page(running: Harness) -> None:
     emu.send_text(ALICE, GROUP, "/help dice")
     en = await emu.wait_bot_message(GROUP, contains="Dice notation", after=ru.message_id)
     assert "Where other dice bots differ" in en.text
+
+
+async def test_odds_exact_for_idioms_and_simulated_otherwise(running: Harness) -> None:
+    _setup(running)
+    emu = running.emu
+    emu.send_text(ALICE, GROUP, "/odds 4d6 k3")
+    exact = await emu.wait_bot_message(GROUP, contains="4d6kh3")
+    # 21 of 1296 outcomes keep three sixes (the average line is another branch's fix).
+    assert "at least 18: 1.6%" in exact.text and "simulation" not in exact.text
+    # (2d6ra6: none of its rows is under 0.1%, whose "<" another branch escapes)
+    emu.send_text(ALICE, GROUP, "/odds 2d6ra6")
+    en = await emu.wait_bot_message(GROUP, contains="2d6ra6", after=exact.message_id)
+    assert "By simulation of 5000 rolls, not exact." in en.text
+    emu.send_text(GM, GROUP, "/odds 2d6ra6")
+    ru = await emu.wait_bot_message(GROUP, contains="2d6ra6", after=en.message_id)
+    assert "Моделированием по 5000 броскам" in ru.text
