@@ -155,7 +155,7 @@ class Dice:
             cond = self.explode.condition
             default = cond.cmp is Cmp.EQ and cond.number == self.sides
             if self.explode.once:
-                parts.append("e" if default else "e" + cond.notation())
+                parts.append("e" if default else "e" + _explicit(cond))  # "e5" reads as >=5
             else:
                 parts.append("!" if default else "!" + _explicit(cond))
         return "".join(parts)
