@@ -48,6 +48,10 @@ def notation_help(t: Translator) -> str:
             "• k3 keeps the 3 highest (as Dice Maiden); in d20 it keeps threes. "
             "Write f&lt;=2 or f=2: a bare f2 is refused."
         ),
+        t(
+            "• 4d10&gt;=8 right after dice counts the dice of 8 or more (as Roll20); to compare "
+            "the total write (4d10)&gt;=8 or 4d10+0&gt;=8 (as d20). / drops the fraction."
+        ),
         t("Anything not understood is refused with a hint, never rolled as something else."),
     ]
     return "\n".join(lines)
