@@ -62,7 +62,7 @@ class RollContext:
         self.max_dice = max_dice
         self.faces: list[int] = []
         self.groups: list[DiceGroup] = []
-        self.tags: list[tuple[str, int]] = []
+        self.tags: list[tuple[str, int]] | None = None  # only with tags: most rolls have none
         self.comparison: tuple[int, str, int] | None = None
 
     def draw(self, sides: int) -> int:
@@ -90,12 +90,17 @@ def _draw_pool(ctx: RollContext, node: Dice) -> list[list[int]]:
     out: list[list[int]] = []
     pending = node.count
     sides = node.sides
-    explode = node.explode.condition if node.explode is not None else None
-    once = node.explode is not None and node.explode.once
+    explode = None
+    waves = 0
+    if node.explode is not None:
+        explode = node.explode.condition
+        waves = 1 if node.explode.once else MAX_EXPLOSION_WAVES
     reroll = node.reroll
-    add = reroll is not None and reroll.add
-    reroll_limit = 0 if reroll is None or add else 1 if reroll.once else MAX_REROLLS
-    waves = 1 if once else MAX_EXPLOSION_WAVES
+    add = False
+    reroll_limit = 0
+    if reroll is not None:
+        add = reroll.add
+        reroll_limit = 0 if add else 1 if reroll.once else MAX_REROLLS
     draw = ctx.draw
     wave = 0
     while pending:
@@ -282,6 +287,8 @@ def _eval_tagged(node: Tagged, ctx: RollContext) -> int:
     groups = ctx.groups
     for i in range(first, len(groups)):
         groups[i] = replace(groups[i], notation=f"{groups[i].notation} [{node.tag}]")
+    if ctx.tags is None:
+        ctx.tags = []
     ctx.tags.append((node.tag, value))
     return value
 
@@ -323,7 +330,7 @@ def evaluate(expression: Expression, source: RandomSource) -> RollResult:
         counts_successes=expression.counts_successes,
         botch=any(g.botch for g in groups),
         critical_failure=any(g.critical_failure for g in groups),
-        tags=tuple(ctx.tags),
+        tags=tuple(ctx.tags) if ctx.tags else (),
         comparison=ctx.comparison,
     )
 
