@@ -5,6 +5,11 @@
 * ``odds_ms``: each system's typical odds request, uncached (every cache cleared before each
   call) and cached; the median of several runs, in milliseconds.
 * ``hostile_reject_ms``: time to reject each input of the hostile corpus (parse cache cleared).
+* ``versus_d20``: side by side in one process (alternating batches, each side's best),
+  parse + roll + text of seven common expressions (HMAC dice, a fresh source per roll, as
+  ``/r`` does) against d20's own roller (``str(roll)``), each with its parse cache;
+  ``ratio`` is the geometric mean of d20's time over ours (above 1: ours is faster). Absent
+  when d20 (a dev dependency) is not installed.
 * ``targets``: the issue's targets and whether this run met them.
 """
 
@@ -17,7 +22,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from engine.dice import HmacSource, parse, roll
+from engine.dice import HmacSource, parse, render_text, roll
 from engine.dice import odds as odds_module
 from engine.errors import EngineError
 
@@ -85,6 +90,48 @@ def _reject_ms(text: str) -> float:
     raise AssertionError(f"hostile input was accepted: {text[:40]!r}")
 
 
+VERSUS_D20 = ["1d20+5", "2d6+1", "4d6kh3", "1d8+1d6+3", "2d20kh1+7", "8d6", "1d100"]
+
+
+def _side_by_side(
+    ours: Callable[[int], object], theirs: Callable[[int], object], rounds: int = 30
+) -> tuple[float, float]:
+    """Microseconds per call of each, alternating short batches and keeping each side's best
+    batch: a shared machine's load then weighs on both alike."""
+    best = [float("inf"), float("inf")]
+    count = 0
+    for _ in range(rounds):
+        for side, call in enumerate((ours, theirs)):
+            start = time.perf_counter()
+            for _ in range(50):
+                call(count)
+                count += 1
+            best[side] = min(best[side], (time.perf_counter() - start) / 50 * 1e6)
+    return best[0], best[1]
+
+
+def versus_d20() -> dict[str, Any] | None:
+    try:
+        import d20  # type: ignore[import-untyped]  # optional: a dev dependency
+    except ImportError:
+        return None
+    rows: dict[str, dict[str, float]] = {}
+    for expression in VERSUS_D20:
+
+        def ours(i: int, text: str = expression) -> str:
+            return render_text(roll(text, HmacSource(SEED, f"bench:{i}")))
+
+        def theirs(i: int, text: str = expression) -> str:
+            return str(d20.roll(text))
+
+        mine, other = _side_by_side(ours, theirs)
+        rows[expression] = {"ours_us": mine, "d20_us": other}
+    ratios = [r["d20_us"] / r["ours_us"] for r in rows.values()]
+    ratio = statistics.geometric_mean(ratios)
+    rounded = {e: {k: round(v, 1) for k, v in r.items()} for e, r in rows.items()}
+    return {"per_call": rounded, "ratio": round(ratio, 3)}
+
+
 def run() -> dict[str, Any]:
     rates = {e: round(_rolls_per_second(e)) for e in EXPRESSIONS}
     odds: dict[str, dict[str, float]] = {}
@@ -94,16 +141,19 @@ def run() -> dict[str, Any]:
         cached = _median_ms(call, 200, clear=False)
         odds[name] = {"uncached_ms": round(uncached, 4), "cached_ms": round(cached, 5)}
     hostile = {name: round(_reject_ms(text), 4) for name, text in HOSTILE.items()}
+    versus = versus_d20()
     return {
         "python": sys.version.split()[0],
         "rolls_per_second": rates,
         "odds_ms": odds,
         "hostile_reject_ms": hostile,
+        "versus_d20": versus,
         "targets": {
             "4dF+2_rolls_per_second>=20000": rates["4dF+2"] >= 20_000,
             "odds_uncached_ms<=5": all(v["uncached_ms"] <= 5 for v in odds.values()),
             "odds_cached_ms<=0.05": all(v["cached_ms"] <= 0.05 for v in odds.values()),
             "hostile_reject_ms<=100": all(v <= 100 for v in hostile.values()),
+            "faster_than_d20": versus is None or versus["ratio"] > 1,
         },
     }
 

@@ -9,13 +9,14 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import BufferedInputFile, CallbackQuery, Message, Update
 
 from bot.i18n import Translator
+from bot.services import multi_rolls, sheet_rolls
 from bot.services import rolls as roll_service
-from bot.services import sheet_rolls
 from bot.services import verify as verify_service
 from bot.systems import SYSTEMS
 from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
 from engine.dice.parser import parse
+from engine.dice.request import RollRequest, parse_request
 from engine.errors import EngineError
 from handlers.callbacks import LogPageCD
 from handlers.filters import ChatAdmin
@@ -55,6 +56,10 @@ async def roll(
         return
     plan = None
     try:
+        request = parse_request(command.args)  # None for one roll: the usual path
+        if request is not None:
+            await _roll_many(message, request, t, locale, uow, user)
+            return
         plan = await _sheet_roll_plan(message, command.args, locale, uow, user)
         logged = await roll_service.roll_logged(
             uow,
@@ -74,6 +79,29 @@ async def roll(
     if plan is not None:
         words = sheet_rolls.outcome_words(plan, logged.result, locale)
         text = f"{escape(plan.title)}\n{text}\n{escape(words)}"
+    await message.reply(text)
+
+
+async def _roll_many(
+    message: Message, request: RollRequest, t: Translator, locale: str, uow: UnitOfWork,
+    user: UserDTO,
+) -> None:  # fmt: skip
+    """A roll set (``6 4d6k3``), rolls separated by ``;`` or a flagged roll (``s 4d6``): each
+    roll its own log entry, one reply."""
+    logged = await multi_rolls.roll_many(
+        uow,
+        request,
+        chat_id=message.chat.id,
+        roll_id=message_roll_id(message.chat.id, message.message_id),
+        actor=user.name,
+        actor_user_id=user.id,
+    )
+    opened = next((item.opened_epoch for item in logged if item.opened_epoch), None)
+    if opened is not None:
+        await message.answer(views.epoch_opened(t, opened))
+    text = views.rolled_many(
+        t, locale, logged, user.name, is_set=request.is_set, short=request.short
+    )
     await message.reply(text)
 
 

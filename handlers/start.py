@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from aiogram import F, Router
-from aiogram.filters import Command, CommandStart
+from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import CallbackQuery, InaccessibleMessage, Message
 
 from bot.i18n import Translator
@@ -11,6 +11,7 @@ from db.repositories.users import UserDTO
 from handlers.callbacks import LangCD, Screen, ScreenCD
 from handlers.owned import show
 from handlers.views import common as views
+from handlers.views.notation import HELP_TOPICS, notation_help
 
 # The start message's screens: its own buttons, and the language menu it opens.
 SCREENS = (ScreenCD, LangCD)
@@ -23,7 +24,10 @@ async def start(message: Message, t: Translator, user: UserDTO) -> None:
     )
 
 
-async def help_command(message: Message, t: Translator) -> None:
+async def help_command(message: Message, command: CommandObject, t: Translator) -> None:
+    if (command.args or "").strip().lower() in HELP_TOPICS:
+        await message.answer(notation_help(t))
+        return
     await message.answer(views.help_text(t))
 
 

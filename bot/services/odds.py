@@ -20,12 +20,11 @@ from bot.services import sheet_rolls
 from bot.systems import SYSTEMS, rules_for
 from db.uow import UnitOfWork
 from engine.common import SheetModel
-from engine.dice.errors import OddsError
-from engine.dice.odds import Distribution, distribution
+from engine.dice.odds import Distribution, distribution_or_simulated
 from engine.dice.parser import parse
 from engine.errors import EngineError
-from engine.systems.base import Ask, chances_of, success_pool
-from engine.text import Msg, msg
+from engine.systems.base import Ask, Chances, at_least, chances_of, success_pool
+from engine.text import Msg
 
 ODDS_SECONDS: Final = 10.0  # the largest accepted pools take well under a second
 _TARGET = re.compile(r"^(?P<expr>.+?)\s+(?:vs|против|пр)\s+(?P<target>-?\d{1,6})\s*$", re.I)
@@ -56,6 +55,7 @@ class OddsView:
     expression: str
     rows: tuple[OddsRow, ...]
     mean: Fraction | None = None  # the average total (a number, not a chance)
+    simulated: bool = False  # estimated from seeded rolls, not exact
 
 
 async def odds_context(uow: UnitOfWork, chat_id: int, user_id: int) -> OddsContext:
@@ -80,21 +80,19 @@ async def odds_for(
     if target is not None and success_pool(notation) is None:
         title += f" vs {target}"
     if chances is not None:
-        rows = tuple(OddsRow(r.p, name=r.name, within=r.within) for r in chances.rows)
-        return OddsView(title, rows)
-    if success_pool(notation) is not None:
-        raise OddsError(
-            msg(
-                "dice.odds.unsupported",
-                expression=notation,
-                problem_ru="точные шансы есть для пулов d10 (>=N f1 и >=7!)",
-                problem_en="exact odds exist for d10 pools (>=N f1 and >=7!)",
-            )
-        )
-    dist = await cpu.run(distribution, notation, timeout=ODDS_SECONDS)
-    at_least = N_("at least {n}")
-    rows = tuple(OddsRow(dist.p_at_least(v), key=at_least, params={"n": v}) for v in _steps(dist))
-    return OddsView(title, rows, mean=dist.mean)
+        return OddsView(title, _rows(chances))
+    # No ladder for it: a sum's (or a success count's) own distribution, exact where an exact
+    # method applies, else estimated from seeded rolls (an endless explosion, ``ra``) and said so
+    dist, simulated = await cpu.run(distribution_or_simulated, notation, timeout=ODDS_SECONDS)
+    if target is not None:
+        return OddsView(title, _rows(at_least(dist, target)), simulated=simulated)
+    key = N_("at least {n}")
+    rows = tuple(OddsRow(dist.p_at_least(v), key=key, params={"n": v}) for v in _steps(dist))
+    return OddsView(title, rows, mean=dist.mean, simulated=simulated)
+
+
+def _rows(chances: Chances) -> tuple[OddsRow, ...]:
+    return tuple(OddsRow(r.p, name=r.name, within=r.within) for r in chances.rows)
 
 
 def _resolve(text: str, context: OddsContext, locale: str) -> tuple[str, int | None, str]:

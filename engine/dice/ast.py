@@ -64,25 +64,32 @@ class Keep:
 
 @dataclass(frozen=True, slots=True)
 class Reroll:
-    """``r`` rerolls while the condition holds (capped); ``ro`` rerolls once."""
+    """``r`` rerolls while the condition holds (capped); ``ro`` rerolls once; ``ra`` (d20's
+    reroll and add, ``add``) rolls one more die for the first die meeting the condition."""
 
     condition: Condition
     once: bool
+    add: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class Explode:
-    """An extra die for every die meeting the condition (``!`` = the maximum face)."""
+    """An extra die for every die meeting the condition (``!`` = the maximum face).
+
+    ``once`` (Dice Maiden's ``e``): the extra dice do not explode again."""
 
     condition: Condition
+    once: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class Success:
-    """Count dice meeting ``condition``; dice meeting ``cancel`` (``f1``) cancel one each."""
+    """Count dice meeting ``condition``; dice meeting ``cancel`` (``f1``) cancel one each;
+    dice meeting ``botches`` (Dice Maiden's ``b1``) are counted and shown, not subtracted."""
 
     condition: Condition
     cancel: Condition | None
+    botches: Condition | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +114,8 @@ class Dice:
     explode: Explode | None = None
     keep: Keep | None = None
     success: Success | None = None
+    floor: int | None = None  # d20's mi: each die counts at least this
+    ceil: int | None = None  # d20's ma: each die counts at most this
     pos: int = field(default=0, compare=False)
     text: str = field(default="", compare=False, repr=False)
 
@@ -124,18 +133,40 @@ class Dice:
         # because "!>=N" right after the sides would read as an explosion threshold.
         parts = [f"{self.count}d{'F' if self.fate else self.sides}"]
         if self.reroll is not None:
-            parts.append(("ro" if self.reroll.once else "r") + self.reroll.condition.notation())
+            kind = "ra" if self.reroll.add else "ro" if self.reroll.once else "r"
+            parts.append(kind + self.reroll.condition.notation())
+        if self.floor is not None:
+            parts.append(f"mi{self.floor}")
+        if self.ceil is not None:
+            parts.append(f"ma{self.ceil}")
         if self.keep is not None:
             parts.append(f"{self.keep.kind.value}{self.keep.count}")
         if self.success is not None:
             parts.append(_explicit(self.success.condition))
             if self.success.cancel is not None:
-                parts.append("f" + self.success.cancel.notation())
+                parts.append("f" + _cancel(self.success.cancel))
+            botches = self.success.botches
+            if botches is not None:  # a bare number is "or less"
+                bare = botches.cmp is Cmp.LE
+                parts.append(
+                    f"b{botches.number}" if bare else f"b{botches.cmp.value}{botches.number}"
+                )
         if self.explode is not None:
             cond = self.explode.condition
             default = cond.cmp is Cmp.EQ and cond.number == self.sides
-            parts.append("!" if default else "!" + _explicit(cond))
+            if self.explode.once:
+                parts.append("e" if default else "e" + _explicit(cond))  # "e5" reads as >=5
+            else:
+                parts.append("!" if default else "!" + _explicit(cond))
         return "".join(parts)
+
+
+def _cancel(cond: Condition) -> str:
+    """``f1``; any other equality is written ``f=2``: a typed bare ``f2`` is refused (Dice
+    Maiden reads it as ≤2), though the roll log's older ``f2`` still reads as =2."""
+    if cond.cmp is Cmp.EQ and cond.number != 1:
+        return f"={cond.number}"
+    return cond.notation()
 
 
 def _explicit(cond: Condition) -> str:
@@ -162,6 +193,7 @@ class BinKind(StrEnum):
     SUB = "-"
     MUL = "*"
     DIV = "/"
+    MOD = "%"
 
     @property
     def precedence(self) -> int:
@@ -201,7 +233,46 @@ class Neg:
         return self.operand.has_success()
 
 
-Node = Num | Dice | Chance | BinOp | Neg
+@dataclass(frozen=True, slots=True)
+class Tagged:
+    """A term with a tag (d20's annotation): ``3d6[fire]``; the tag is shown and summed."""
+
+    operand: Node
+    tag: str
+
+    def notation(self) -> str:
+        inner = self.operand.notation()
+        if isinstance(self.operand, (BinOp, Neg, Compare, Tagged)):
+            inner = f"({inner})"
+        return f"{inner}[{self.tag}]"
+
+    def has_success(self) -> bool:
+        return self.operand.has_success()
+
+
+@dataclass(frozen=True, slots=True)
+class Compare:
+    """A comparison of two totals (d20's ``1d20+5 > 10``): 1 if it holds, else 0."""
+
+    left: Node
+    cmp: Cmp
+    right: Node
+
+    def notation(self) -> str:
+        # A bare dice term before ">" would read back as a success count: bracket it.
+        left = self.left.notation()
+        if isinstance(self.left, Dice):
+            left = f"({left})"
+        right = self.right.notation()
+        if isinstance(self.right, Compare):
+            right = f"({right})"
+        return f"{left}{self.cmp.value}{right}"
+
+    def has_success(self) -> bool:
+        return False
+
+
+Node = Num | Dice | Chance | BinOp | Neg | Tagged | Compare
 
 
 def _wrap(node: Node, prec: int, *, right_side: bool) -> str:

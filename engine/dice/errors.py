@@ -21,6 +21,10 @@ register_messages(
             "ru": "Выражение оборвалось: ожидалось {expected_ru}.",
             "en": "The expression ends too early: expected {expected_en}.",
         },
+        "dice.syntax.hint": {
+            "ru": "Позиция {pos}: «{found}» — {hint_ru}.",
+            "en": "Position {pos}: “{found}” — {hint_en}.",
+        },
         "dice.syntax.empty": {
             "ru": "Пустое выражение: напишите, например, 2d6+1.",
             "en": "Empty expression: write for example 2d6+1.",
@@ -30,7 +34,7 @@ register_messages(
             "en": "Position {pos}: {problem_en}.",
         },
         "dice.limit.too_long": {
-            "ru": "Слишком длинное выражение: {length} символов, можно не больше {limit}.",
+            "ru": "Слишком длинное выражение: {length} {unit_ru}, можно не больше {limit}.",
             "en": "The expression is too long: {length} characters, at most {limit} allowed.",
         },
         "dice.limit.too_deep": {
@@ -125,6 +129,28 @@ def expected_error(pos: int, expected: str, found: str) -> DiceSyntaxError:
         return DiceSyntaxError(msg("dice.syntax.unexpected_end", expected_ru=ru, expected_en=en))
     return DiceSyntaxError(
         msg("dice.syntax.expected", pos=pos + 1, expected_ru=ru, expected_en=en, found=found)
+    )
+
+
+def ru_plural(n: int, one: str, few: str, many: str) -> str:
+    """The Russian plural form for ``n`` (1 символ, 2 символа, 5 символов, 21 символ)."""
+    if n % 10 == 1 and n % 100 != 11:
+        return one
+    if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
+        return few
+    return many
+
+
+def too_long_error(length: int, limit: int) -> DiceLimitError:
+    unit = ru_plural(length, "символ", "символа", "символов")
+    return DiceLimitError(msg("dice.limit.too_long", length=length, limit=limit, unit_ru=unit))
+
+
+def hint_error(pos: int, found: str, hint_ru: str, hint_en: str) -> DiceSyntaxError:
+    """Text that is not understood, with what to write instead (``6d10t7`` → ``6d10>=7``)."""
+    found = found if len(found) <= 40 else found[:39] + "…"
+    return DiceSyntaxError(
+        msg("dice.syntax.hint", pos=pos + 1, found=found, hint_ru=hint_ru, hint_en=hint_en)
     )
 
 

@@ -14,6 +14,7 @@ Fate dice draw a d6 each (1–2 → −1, 3–4 → 0, 5–6 → +1), as the fat
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, Final
 
 from engine.dice.ast import (
@@ -21,6 +22,7 @@ from engine.dice.ast import (
     BinOp,
     Chance,
     Cmp,
+    Compare,
     Condition,
     Dice,
     Explode,
@@ -30,6 +32,7 @@ from engine.dice.ast import (
     Node,
     Num,
     Success,
+    Tagged,
 )
 from engine.dice.errors import DiceEvalError, DiceLimitError
 from engine.dice.parser import MAX_DICE, parse
@@ -59,6 +62,8 @@ class RollContext:
         self.max_dice = max_dice
         self.faces: list[int] = []
         self.groups: list[DiceGroup] = []
+        self.tags: list[tuple[str, int]] | None = None  # only with tags: most rolls have none
+        self.comparison: tuple[int, str, int] | None = None
 
     def draw(self, sides: int) -> int:
         faces = self.faces
@@ -85,9 +90,17 @@ def _draw_pool(ctx: RollContext, node: Dice) -> list[list[int]]:
     out: list[list[int]] = []
     pending = node.count
     sides = node.sides
-    explode = node.explode.condition if node.explode is not None else None
+    explode = None
+    waves = 0
+    if node.explode is not None:
+        explode = node.explode.condition
+        waves = 1 if node.explode.once else MAX_EXPLOSION_WAVES
     reroll = node.reroll
-    reroll_limit = 0 if reroll is None else 1 if reroll.once else MAX_REROLLS
+    add = False
+    reroll_limit = 0
+    if reroll is not None:
+        add = reroll.add
+        reroll_limit = 0 if add else 1 if reroll.once else MAX_REROLLS
     draw = ctx.draw
     wave = 0
     while pending:
@@ -102,8 +115,12 @@ def _draw_pool(ctx: RollContext, node: Dice) -> list[list[int]]:
                     face = draw(sides)
                     times += 1
             out.append([face, flags])
+        if add and not wave:  # d20's ra: one more die for the first die that matches
+            assert reroll is not None
+            if any(reroll.condition.test(die[0]) for die in out):
+                out.append([draw(sides), EXTRA])
         pending = 0
-        if explode is not None and wave < MAX_EXPLOSION_WAVES:
+        if explode is not None and wave < waves:
             for die in out[start:]:
                 if not die[1] & REROLLED and explode.test(die[0]):
                     die[1] |= EXPLODED
@@ -155,6 +172,11 @@ def _freeze(node: Dice, dice: list[list[int]], values: list[int]) -> tuple[Die, 
 
 
 def _group(node: Dice, dice: list[list[int]], notation: str) -> DiceGroup:
+    if node.floor is not None or node.ceil is not None:
+        # d20's mi/ma: the die counts as the bound (the log keeps the face drawn).
+        low, high = node.floor or 1, node.ceil or node.sides
+        for die in dice:
+            die[0] = min(max(die[0], low), high)
     values = [_fate_value(d[0]) for d in dice] if node.fate else [d[0] for d in dice]
     _apply_keep(node, dice, values)
     if node.success is None:
@@ -164,6 +186,10 @@ def _group(node: Dice, dice: list[list[int]], notation: str) -> DiceGroup:
         return DiceGroup(notation, _freeze(node, dice, values), value)
     hits, cancels = _count_successes(node.success, dice)
     has_cancel = node.success.cancel is not None
+    botch_on = node.success.botches
+    botches = 0
+    if botch_on is not None:
+        botches = sum(1 for d in dice if not d[1] & (REROLLED | DROPPED) and botch_on.test(d[0]))
     first = next(d for d in dice if not d[1] & REROLLED)
     return DiceGroup(
         notation,
@@ -172,6 +198,7 @@ def _group(node: Dice, dice: list[list[int]], notation: str) -> DiceGroup:
         counts_successes=True,
         successes=hits,
         cancels=cancels,
+        botches=botches,
         botch=has_cancel and cancels > hits,
         critical_failure=not has_cancel and node.count == 1 and first[0] == 1,
     )
@@ -242,7 +269,35 @@ def _eval_binop(node: BinOp, ctx: RollContext) -> int:
         return left - right
     if node.op is BinKind.MUL:
         return left * right
+    if node.op is BinKind.MOD:
+        return modulo(left, right)
     return divide(left, right)
+
+
+def modulo(left: int, right: int) -> int:
+    """The remainder with the divisor's sign, as d20 (Python) computes it; ``% 0`` is refused."""
+    if right == 0:
+        raise DiceEvalError(msg("dice.eval.division_by_zero"))
+    return left % right
+
+
+def _eval_tagged(node: Tagged, ctx: RollContext) -> int:
+    first = len(ctx.groups)
+    value = evaluate_node(node.operand, ctx)
+    groups = ctx.groups
+    for i in range(first, len(groups)):
+        groups[i] = replace(groups[i], notation=f"{groups[i].notation} [{node.tag}]")
+    if ctx.tags is None:
+        ctx.tags = []
+    ctx.tags.append((node.tag, value))
+    return value
+
+
+def _eval_compare(node: Compare, ctx: RollContext) -> int:
+    left = evaluate_node(node.left, ctx)
+    right = evaluate_node(node.right, ctx)
+    ctx.comparison = (left, node.cmp.value, right)
+    return 1 if node.cmp.test(left, right) else 0
 
 
 _EVALUATORS: Final[dict[type[Any], Callable[[Any, RollContext], int]]] = {
@@ -251,6 +306,8 @@ _EVALUATORS: Final[dict[type[Any], Callable[[Any, RollContext], int]]] = {
     Chance: _eval_chance,
     Neg: _eval_neg,
     BinOp: _eval_binop,
+    Tagged: _eval_tagged,
+    Compare: _eval_compare,
 }
 
 
@@ -273,6 +330,8 @@ def evaluate(expression: Expression, source: RandomSource) -> RollResult:
         counts_successes=expression.counts_successes,
         botch=any(g.botch for g in groups),
         critical_failure=any(g.critical_failure for g in groups),
+        tags=tuple(ctx.tags) if ctx.tags else (),
+        comparison=ctx.comparison,
     )
 
 

@@ -43,6 +43,15 @@ class Tok(StrEnum):
     DL = "dl"
     R = "r"
     RO = "ro"
+    E = "e"  # explode once (Dice Maiden)
+    IE = "ie"  # explode without end (Dice Maiden's spelling of "!")
+    T = "t"  # count successes >= N (Dice Maiden)
+    RA = "ra"  # reroll and add (d20)
+    B = "b"  # count botches (Dice Maiden)
+    MI = "mi"  # floor of each die (d20)
+    MA = "ma"  # ceiling of each die (d20)
+    LBRACKET = "["  # a tag: "[fire]", read to the closing bracket
+    SEMI = ";"
     CHANCE = "chance"
     WORD = "word"  # anything unknown: a label or an error
     EOF = "eof"
@@ -66,6 +75,15 @@ _WORDS: Final[dict[str, Tok]] = {
     "dh": Tok.DH,
     "dl": Tok.DL,
     "ro": Tok.RO,
+    "rr": Tok.R,  # d20: reroll until none match
+    "ir": Tok.R,  # Dice Maiden: reroll indefinitely
+    "ie": Tok.IE,
+    "ra": Tok.RA,
+    "b": Tok.B,
+    "mi": Tok.MI,
+    "ma": Tok.MA,
+    "e": Tok.E,
+    "t": Tok.T,
     "k": Tok.KH,  # bare k = keep highest
     "r": Tok.R,
     "d": Tok.D,
@@ -92,6 +110,9 @@ _SYMBOLS: Final[dict[str, Tok]] = {
     "<": Tok.LT,
     "=": Tok.EQ,
     "%": Tok.PERCENT,
+    "==": Tok.EQ,
+    "[": Tok.LBRACKET,
+    ";": Tok.SEMI,
 }
 
 
@@ -172,6 +193,11 @@ class Lexer:
             offset += len(part)
         self._pending.extend(tokens[1:])
         return tokens[0]
+
+    def skip_to(self, pos: int) -> None:
+        """Continue lexing at ``pos`` (the parser read a tag's raw text up to there)."""
+        self._pending.clear()
+        self._pos = pos
 
     def tokens(self) -> list[Token]:
         out = [self.next()]

@@ -26,9 +26,10 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Final
 
-from engine.dice.ast import BinKind, BinOp, Dice, Neg, Node, Num
+from engine.dice.ast import BinKind, BinOp, Compare, Dice, Neg, Node, Num, Tagged
 from engine.dice.errors import OddsError
-from engine.dice.evaluator import divide
+from engine.dice.evaluator import divide, modulo
+from engine.dice.odds_dice import Unsupported, dice_counts, simulated_counts
 from engine.dice.parser import parse
 from engine.text import msg
 
@@ -36,6 +37,7 @@ MAX_POOL: Final = 100
 MAX_SUPPORT: Final = 20_000  # outcome values of a generic distribution
 MAX_WORK: Final = 300_000  # basic steps for one expression; beyond it odds are refused
 MAX_DICE_IN_DISTRIBUTION: Final = 200
+MAX_SIMULATED_DICE: Final = 40  # dice per roll when odds are simulated (5,000 rolls)
 
 Counts = dict[int, int]
 
@@ -344,12 +346,21 @@ class _Exact:
         return {-v: c for v, c in counts.items()}, den
 
     def plain_dice(self, node: Dice) -> tuple[Counts, int]:
-        if node.reroll or node.explode or node.keep or node.success:
-            raise _unsupported(
-                self.expression, "модификаторы кубиков не поддерживаются",
-                "dice modifiers are not supported",
-            )  # fmt: skip
         self.dice += node.count
+        if self.dice > MAX_DICE_IN_DISTRIBUTION:
+            raise _unsupported(self.expression, "слишком много кубиков", "too many dice")
+        modified = node.reroll or node.explode or node.keep or node.success
+        if modified or node.floor is not None or node.ceil is not None:
+            try:
+                counts, den = dice_counts(node, MAX_WORK - self.work)
+            except Unsupported:
+                raise _unsupported(
+                    self.expression,
+                    "для этих модификаторов — только моделированием",
+                    "these modifiers only by simulation",
+                ) from None
+            self.spend(len(counts))
+            return counts, den
         if self.dice > MAX_DICE_IN_DISTRIBUTION:
             raise _unsupported(self.expression, "слишком много кубиков", "too many dice")
         if node.fate:  # a d6 read as dF: each of −1, 0, +1 has 2 faces of 6
@@ -385,9 +396,25 @@ class _Exact:
     def scale(self, counts: Counts, k: int, op: BinKind) -> Counts:
         out: Counts = {}
         for v, c in counts.items():
-            key = v * k if op is BinKind.MUL else divide(v, k)
+            key = (
+                v * k if op is BinKind.MUL else modulo(v, k) if op is BinKind.MOD else divide(v, k)
+            )
             out[key] = out.get(key, 0) + c
         return out
+
+    def tagged(self, node: Tagged) -> tuple[Counts, int]:
+        return self.node(node.operand)
+
+    def compare(self, node: Compare) -> tuple[Counts, int]:
+        """A comparison of totals is 1 or 0: the odds of each."""
+        left, lden = self.node(node.left)
+        right, rden = self.node(node.right)
+        self.spend(len(left) * len(right))
+        passed = sum(
+            lc * rc for lv, lc in left.items() for rv, rc in right.items() if node.cmp.test(lv, rv)
+        )
+        total = lden * rden
+        return {v: c for v, c in ((1, passed), (0, total - passed)) if c}, total
 
 
 _EXACT: Final[dict[type[Any], Callable[[_Exact, Any], tuple[Counts, int]]]] = {
@@ -395,6 +422,8 @@ _EXACT: Final[dict[type[Any], Callable[[_Exact, Any], tuple[Counts, int]]]] = {
     Dice: _Exact.plain_dice,
     Neg: _Exact.neg,
     BinOp: _Exact.binop,
+    Tagged: _Exact.tagged,
+    Compare: _Exact.compare,
 }
 
 
@@ -408,6 +437,25 @@ def distribution(expression: str, *, max_work: int = MAX_WORK) -> Distribution:
     parsed = parse(expression)
     counts, den = _Exact(expression, max_work).node(parsed.root)
     return _to_distribution(counts, den)
+
+
+@lru_cache(maxsize=256)
+def simulated_distribution(expression: str) -> Distribution:
+    """The distribution of ``expression`` estimated from seeded rolls (``SIMULATED_ROLLS``),
+    for forms without exact odds (endless explosions, ``ra``): say so where it is shown."""
+    if parse(expression).dice_count > MAX_SIMULATED_DICE:  # bad notation is refused here too
+        raise _unsupported(expression, "слишком много кубиков", "too many dice")
+    counts, den = simulated_counts(expression)
+    return _to_distribution(counts, den)
+
+
+def distribution_or_simulated(expression: str) -> tuple[Distribution, bool]:
+    """The exact distribution where an exact method applies, else the simulated one; and
+    whether it was simulated."""
+    try:
+        return distribution(expression), False
+    except OddsError:
+        return simulated_distribution(expression), True
 
 
 @lru_cache(maxsize=4096)

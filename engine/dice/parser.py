@@ -2,18 +2,28 @@
 
 Grammar (spaces are allowed between terms and operators, not inside a dice term)::
 
-    input    := expr [label]
+    input    := ["(" label ")"] total [label | "!" comment]
+    total    := expr [cmp expr]                 a comparison of totals gives 1 or 0
     expr     := term (("+" | "-") term)*
-    term     := unary (("*" | "/") unary)*
-    unary    := ("-" | "+") unary | primary
+    term     := unary (("*" | "/" | "%") unary)*
+    unary    := ("-" | "+") unary | tagged
+    tagged   := primary ["[" tag "]"]
     primary  := NUM [dice] | dice | "(" expr ")" | "chance" | "шанс"
     dice     := ("d" | "к" | "д") (NUM | "%" | "F" | "ф") modifier*
-    modifier := ("kh" | "k" | "kl" | "dh" | "dl") NUM
-              | ("r" | "ro") [cmp] NUM          reroll (r: while it matches, ro: once)
-              | "!" [cmp NUM]                   explode (default: on the highest face)
-              | (">=" | ">") NUM                count successes
+    modifier := ("kh" | "k" | "kl" | "dh" | "dl" | "d") NUM   keep/drop (bare d: drop lowest)
+              | ("r" | "rr" | "ir" | "ro") [cmp] NUM  reroll (ro: once, else while it matches)
+              | "!" [cmp NUM] | "ie" [[cmp] NUM]   explode (default: on the highest face)
+              | "e" [[cmp] NUM]                 explode once (the extra dice do not explode)
+              | (">=" | ">") NUM | "t" NUM      count successes
               | "f" [cmp] NUM                   such dice cancel one success (f1)
-    label    := any text after a space that cannot continue the expression
+              | ("mi" | "ma") NUM               floor / ceiling of each die
+    label    := text after a space that holds no dice term and does not start with an
+                operator, a comparison, a modifier, "[" or ";" (see ``labels``)
+
+A modifier may also follow a space when it is a word of its own (Dice Maiden's ``4d6 k3``).
+Leading ``+d20``/``-d20`` (``+d%``/``-d%``) are advantage/disadvantage and ``4cod``, ``4cod9``,
+``4wod8`` the d10-pool aliases of Dice Maiden (``aliases``). What is not understood is refused,
+with a hint when it is a known idiom of another bot (``hints``).
 
 A bare ``!`` after a success target is the World of Darkness "10-again" (``5d10>=7!``); an
 explicit ``!>=9`` right after the dice is an explosion threshold. Limits are enforced while
@@ -25,11 +35,13 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Final
 
+from engine.dice.aliases import rewrite
 from engine.dice.ast import (
     BinKind,
     BinOp,
     Chance,
     Cmp,
+    Compare,
     Condition,
     Dice,
     Explode,
@@ -41,16 +53,25 @@ from engine.dice.ast import (
     Num,
     Reroll,
     Success,
+    Tagged,
 )
-from engine.dice.errors import DiceLimitError, expected_error, invalid_error
+from engine.dice.errors import (
+    DiceLimitError,
+    expected_error,
+    hint_error,
+    invalid_error,
+    too_long_error,
+)
 from engine.dice.errors import DiceSyntaxError as DiceSyntaxError
+from engine.dice.hints import label_problem, word_hint
 from engine.dice.lexer import Lexer, Tok, Token
 from engine.text import msg
 
-MAX_LENGTH: Final = 200
+MAX_LENGTH: Final = 500
 # The canonical form can be longer than what was typed ("d%" → "1d100", "шанс" → "chance"), so
 # notation replayed from the roll log (``stored=True``) may be up to this long.
-MAX_STORED_LENGTH: Final = 600
+MAX_STORED_LENGTH: Final = 1600
+MAX_TAG: Final = 40
 MAX_DEPTH: Final = 20
 MAX_DICE: Final = 1000
 MAX_SIDES: Final = 1000
@@ -73,7 +94,25 @@ _BIN_TOKENS: Final = {
     Tok.MINUS: BinKind.SUB,
     Tok.STAR: BinKind.MUL,
     Tok.SLASH: BinKind.DIV,
+    Tok.PERCENT: BinKind.MOD,
 }
+# Modifier tokens that may also stand after a space, as a word of their own ("4d6 k3").
+_SPACED_MODIFIERS: Final = frozenset(
+    {
+        *_KEEP_TOKENS,
+        Tok.R,
+        Tok.RO,
+        Tok.RA,
+        Tok.E,
+        Tok.IE,
+        Tok.T,
+        Tok.MI,
+        Tok.MA,
+        Tok.F,
+        Tok.D,
+        Tok.B,
+    }
+)
 
 
 @lru_cache(maxsize=2048)
@@ -84,7 +123,7 @@ def parse(text: str, *, stored: bool = False) -> Expression:
     accepted request): it may exceed ``MAX_LENGTH`` up to ``MAX_STORED_LENGTH``; every other
     limit is the same.
     """
-    return _Parser(text, MAX_STORED_LENGTH if stored else MAX_LENGTH).parse()
+    return _Parser(text, MAX_STORED_LENGTH if stored else MAX_LENGTH, stored=stored).parse()
 
 
 def _matches_all(cond: Condition, sides: int) -> bool:
@@ -109,14 +148,16 @@ def _always_explodes(dice: Dice) -> bool:
 
 
 class _Parser:
-    def __init__(self, text: str, max_length: int) -> None:
+    def __init__(self, text: str, max_length: int, *, stored: bool = False) -> None:
         stripped = text.strip()
         if len(stripped) > max_length:
-            raise DiceLimitError(
-                msg("dice.limit.too_long", length=len(stripped), limit=max_length)
-            )
+            raise too_long_error(len(stripped), max_length)
         if not stripped:
             raise DiceSyntaxError(msg("dice.syntax.empty"))
+        self.stored = stored
+        self.head_label = ""
+        if not stored:
+            self.head_label, stripped = rewrite(stripped)
         self.text = stripped
         self.lexer = Lexer(stripped)
         self.tok: Token = self.lexer.next()
@@ -149,14 +190,50 @@ class _Parser:
     # -- grammar -----------------------------------------------------------------------------
     def parse(self) -> Expression:
         root = self.expr()
+        cmp = _CMP_TOKENS.get(self.tok.kind)
+        if cmp is not None:
+            self.advance()
+            root = Compare(root, cmp, self.expr())
+        label = self.label()
+        if self.head_label:
+            label = f"{self.head_label} {label}".strip()
+        return Expression(root=root, label=label, dice_count=self.dice_total)
+
+    def label(self) -> str:
+        """The trailing text, if it is a label; anything else after the expression is refused,
+        naming what was not understood (never read as a label: it would roll something else)."""
         tok = self.tok
         if tok.kind is Tok.EOF:
-            label = ""
-        elif tok.space_before:
-            label = self.text[tok.pos :].strip()
-        else:
-            raise self.fail("operator")
-        return Expression(root=root, label=label, dice_count=self.dice_total)
+            return ""
+        rest = self.text[tok.pos :]
+        if tok.kind is Tok.BANG and (len(rest) == 1 or rest[1].isspace()):
+            return rest[1:].strip()  # Dice Maiden's "2d6 ! fire damage"
+        if tok.kind is Tok.SEMI:
+            raise hint_error(
+                tok.pos, ";", "несколько бросков через «;» пишутся в /r",
+                "several rolls separated by “;” go to /r",
+            )  # fmt: skip
+        if not tok.space_before or self.stored:
+            if self.stored and tok.space_before:
+                return rest.strip()
+            raise self.not_understood(tok)
+        problem = label_problem(rest)
+        if problem is not None:
+            raise hint_error(tok.pos, problem.found, problem.ru, problem.en)
+        return rest.strip()
+
+    def not_understood(self, tok: Token, expected: str = "operator") -> DiceSyntaxError:
+        """An error for text that cannot continue the expression, with a hint if it is an idiom
+        of another dice bot (``6d10t7`` → ``6d10>=7``)."""
+        end = tok.pos
+        text = self.text
+        while end < len(text) and not text[end].isspace():
+            end += 1
+        word = text[tok.pos : end] or tok.text
+        hint = word_hint(word)
+        if hint is not None:
+            return hint_error(tok.pos, word, hint[0], hint[1])
+        return self.fail(expected)
 
     def expr(self) -> Node:
         left = self.term()
@@ -167,7 +244,7 @@ class _Parser:
 
     def term(self) -> Node:
         left = self.unary()
-        while self.tok.kind in (Tok.STAR, Tok.SLASH):
+        while self.tok.kind in (Tok.STAR, Tok.SLASH, Tok.PERCENT):
             op = self.advance()
             left = BinOp(_BIN_TOKENS[op.kind], left, self.unary(), op.pos)
         return left
@@ -179,7 +256,27 @@ class _Parser:
             operand = self.unary()
             self.depth -= 1
             return Neg(operand) if negative else operand
-        return self.primary()
+        node = self.primary()
+        if self.tok.kind is Tok.LBRACKET:
+            node = Tagged(node, self.tag())
+        return node
+
+    def tag(self) -> str:
+        """``[text]``: read raw to the closing bracket (any characters but brackets)."""
+        start = self.tok.pos
+        close = self.text.find("]", start + 1)
+        inner = self.text[start + 1 : close] if close >= 0 else ""
+        if close < 0 or "[" in inner:
+            raise invalid_error(start, "метка «[…]» не закрыта", "the tag “[…]” is not closed")
+        tag = " ".join(inner.split())
+        if not tag or len(tag) > MAX_TAG:
+            raise invalid_error(
+                start, f"в метке «[…]» нужно от 1 до {MAX_TAG} знаков",
+                f"a tag “[…]” takes 1 to {MAX_TAG} characters",
+            )  # fmt: skip
+        self.lexer.skip_to(close + 1)
+        self.advance()
+        return tag
 
     def primary(self) -> Node:
         tok = self.tok
@@ -195,7 +292,7 @@ class _Parser:
             self.enter()
             inner = self.expr()
             if self.tok.kind is not Tok.RPAREN:
-                raise self.fail("rparen")
+                raise self.not_understood(self.tok, "rparen")
             self.advance()
             self.depth -= 1
             return inner
@@ -203,7 +300,7 @@ class _Parser:
             self.advance()
             self.count_dice(1, tok.pos)
             return Chance(tok.pos)
-        raise self.fail("operand")
+        raise self.not_understood(tok, "operand")
 
     def count_dice(self, count: int, pos: int) -> None:
         if count < 1:
@@ -248,36 +345,91 @@ class _Parser:
             cmp = default
         return Condition(cmp, self.number())
 
+    def is_modifier(self, tok: Token) -> bool:
+        """Glued to the dice, or a word of its own after a space (``4d6 k3``, ``3d6 e``)."""
+        if not tok.space_before:
+            return True
+        if tok.kind not in _SPACED_MODIFIERS or self.stored:
+            return False
+        end = tok.pos + len(tok.text)
+        if tok.kind is Tok.D:  # "4d6 d1" drops the lowest; "2d6 к урону" is a label
+            return tok.text in ("d", "D") and self.text[end : end + 1].isdigit()
+        return end >= len(self.text) or not self.text[end].isalpha()
+
     def modifiers(self, dice: Dice) -> Dice:
         keep, reroll, explode, success, cancel = None, None, None, None, None
+        floor, ceil, botches = None, None, None
         while True:
             tok = self.tok
             kind = tok.kind
-            if kind in _KEEP_TOKENS and not tok.space_before:
+            if (kind in _KEEP_TOKENS or kind is Tok.D) and self.is_modifier(tok):
                 self.advance()
                 self.once(keep, tok)
-                keep = Keep(_KEEP_TOKENS[kind], self.number())
-            elif kind in (Tok.R, Tok.RO) and not tok.space_before:
+                keep = Keep(_KEEP_TOKENS.get(kind, KeepKind.DROP_LOW), self.number())
+            elif kind in (Tok.R, Tok.RO, Tok.RA) and self.is_modifier(tok):
                 self.advance()
                 self.once(reroll, tok)
-                reroll = Reroll(self.condition(default=Cmp.EQ), once=kind is Tok.RO)
+                # Dice Maiden's ir2 rerolls 2 or less; r2, rr2 (d20) and ro2 a face of 2.
+                default = Cmp.LE if tok.text.lower() == "ir" else Cmp.EQ
+                add = kind is Tok.RA
+                cond = self.condition(default=default)
+                reroll = Reroll(cond, once=kind is not Tok.R, add=add)
+            elif kind is Tok.B and self.is_modifier(tok):
+                self.advance()
+                self.once(botches, tok)
+                has_number = self.tok.kind is Tok.NUM and not self.tok.space_before
+                has_cmp = self.tok.kind in _CMP_TOKENS and not self.tok.space_before
+                botches = (
+                    self.condition(default=Cmp.LE)
+                    if has_number or has_cmp
+                    else Condition(Cmp.LE, 1)
+                )
             elif kind is Tok.BANG and not tok.space_before:
                 self.advance()
                 self.once(explode, tok)
                 has_cmp = self.tok.kind in _CMP_TOKENS and not self.tok.space_before
                 cond = self.condition(default=None) if has_cmp else Condition(Cmp.EQ, dice.sides)
                 explode = Explode(cond)
+            elif kind in (Tok.E, Tok.IE) and self.is_modifier(tok):
+                self.advance()
+                self.once(explode, tok)
+                explode = Explode(self.optional_condition(dice.sides), once=kind is Tok.E)
             elif kind in (Tok.GE, Tok.GT):
                 self.advance()
                 self.once(success, tok)
                 success = Condition(_CMP_TOKENS[kind], self.number(spaced=True))
-            elif kind is Tok.F and not tok.space_before:
+            elif kind is Tok.T and self.is_modifier(tok):
+                self.advance()
+                self.once(success, tok)
+                success = Condition(Cmp.GE, self.number())
+            elif kind is Tok.F and self.is_modifier(tok):
                 self.advance()
                 self.once(cancel, tok)
+                bare = self.tok.kind is Tok.NUM and not self.tok.space_before
                 cancel = self.condition(default=Cmp.EQ)
+                if bare and cancel.number != 1 and not self.stored:
+                    n = cancel.number
+                    raise hint_error(
+                        tok.pos, f"f{n}",
+                        f"неоднозначно: пишите f<={n} (≤{n}) или f={n} (ровно {n})",
+                        f"ambiguous: write f<={n} (at most {n}) or f={n} (exactly {n})",
+                    )  # fmt: skip
+            elif kind in (Tok.MI, Tok.MA) and self.is_modifier(tok):
+                self.advance()
+                if kind is Tok.MI:
+                    self.once(floor, tok)
+                    floor = self.bound(dice, tok)
+                else:
+                    self.once(ceil, tok)
+                    ceil = self.bound(dice, tok)
             else:
                 break
             self.check_fate(dice, tok)
+        if botches is not None and success is None:
+            raise hint_error(
+                dice.pos, "b", "провалы (b) считаются вместе с успехами: 4d10t7b1",
+                "botches (b) are counted with successes: 4d10t7b1",
+            )  # fmt: skip
         if cancel is not None and success is None:
             raise invalid_error(
                 dice.pos, "f1 имеет смысл только с подсчётом успехов (>=N)",
@@ -290,11 +442,33 @@ class _Parser:
             reroll=reroll,
             explode=explode,
             keep=keep,
-            success=Success(success, cancel) if success is not None else None,
+            success=Success(success, cancel, botches) if success is not None else None,
+            floor=floor,
+            ceil=ceil,
             pos=dice.pos,
         )
         self.validate(result)
         return result
+
+    def optional_condition(self, sides: int) -> Condition:
+        """After ``e``/``ie``: ``[cmp] NUM`` glued, or nothing (the highest face). A bare
+        number is a threshold, as in Dice Maiden: ``e6`` explodes on 6 or more."""
+        tok = self.tok
+        if tok.space_before or (tok.kind is not Tok.NUM and tok.kind not in _CMP_TOKENS):
+            return Condition(Cmp.EQ, sides)
+        cond = self.condition(default=Cmp.GE)
+        if cond.cmp is Cmp.GE and cond.number == sides:
+            return Condition(Cmp.EQ, sides)
+        return cond
+
+    def bound(self, dice: Dice, tok: Token) -> int:
+        value = self.number()
+        if not 1 <= value <= dice.sides:
+            raise invalid_error(
+                tok.pos, f"в {tok.text.lower()} можно указать от 1 до {dice.sides}",
+                f"{tok.text.lower()} takes a number from 1 to {dice.sides}",
+            )  # fmt: skip
+        return value
 
     def once(self, previous: object, tok: Token) -> None:
         if previous is not None:
@@ -312,6 +486,19 @@ class _Parser:
 
     def validate(self, dice: Dice) -> None:
         pos = dice.pos
+        if dice.floor is not None and dice.ceil is not None and dice.floor > dice.ceil:
+            raise invalid_error(pos, "mi больше, чем ma", "mi is above ma")
+        if dice.success is not None and not self.stored:
+            cond = dice.success.condition
+            if not any(cond.test(face) for face in range(1, dice.sides + 1)):
+                text = self.text[pos : self.tok.pos].strip()
+                raise hint_error(
+                    pos, text,
+                    f"на d{dice.sides} не выпадает {cond.notation()}, успехов не будет никогда; "
+                    f"сравнить сумму: ({dice.count}d{dice.sides}){cond.notation()}",
+                    f"a d{dice.sides} never rolls {cond.notation()}, so no die would ever "
+                    f"succeed; to compare the total: ({dice.count}d{dice.sides}){cond.notation()}",
+                )  # fmt: skip
         if dice.keep is not None:
             n, kind = dice.keep.count, dice.keep.kind
             keeping = kind in (KeepKind.KEEP_HIGH, KeepKind.KEEP_LOW)
@@ -321,7 +508,12 @@ class _Parser:
                     pos, f"в {kind.value} можно указать от 1 до {top}",
                     f"{kind.value} takes a number from 1 to {top}",
                 )  # fmt: skip
-        if dice.explode is not None and _matches_all(dice.explode.condition, dice.sides):
+        endless = dice.explode is not None and not dice.explode.once
+        if (
+            dice.explode is not None
+            and endless
+            and _matches_all(dice.explode.condition, dice.sides)
+        ):
             raise invalid_error(
                 pos, "кубик взрывался бы бесконечно: условие верно для всех граней",
                 "the die would explode forever: every face meets the condition",
@@ -332,7 +524,7 @@ class _Parser:
                     pos, "переброс никогда бы не закончился: условие верно для всех граней",
                     "the reroll would never end: every face meets the condition",
                 )  # fmt: skip
-            if dice.explode is not None and _always_explodes(dice):
+            if endless and _always_explodes(dice):
                 raise invalid_error(
                     pos, "кубик взрывался бы бесконечно: после переброса взрывается любая грань",
                     "the die would explode forever: every face left after the reroll explodes",

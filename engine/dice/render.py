@@ -30,6 +30,9 @@ register_messages(
             "en": "Critical failure!",
         },
         "dice.render.more": {"ru": "… ещё {count}", "en": "… {count} more"},
+        "dice.render.passed": {"ru": "выполнено", "en": "passed"},
+        "dice.render.botches": {"ru": "провалов (b): {count}", "en": "botches (b): {count}"},
+        "dice.render.not_passed": {"ru": "не выполнено", "en": "not passed"},
     }
 )
 
@@ -70,7 +73,13 @@ def _group_line(fmt: _Fmt, group: DiceGroup, shown: int | None, locale: str) -> 
     if hidden:
         parts.append(fmt.esc(msg("dice.render.more", count=hidden).render(locale)))
     notation = fmt.esc(_clip(group.notation, _MAX_NOTATION))
-    return f"{notation}: [{' '.join(parts)}] → {group.value}"
+    return f"{notation}: [{' '.join(parts)}] → {group.value}{_botches(group, locale)}"
+
+
+def _botches(group: DiceGroup, locale: str) -> str:
+    if not group.botches:
+        return ""
+    return f" ({msg('dice.render.botches', count=group.botches).render(locale)})"
 
 
 def _header(fmt: _Fmt, result: RollResult) -> list[str]:
@@ -83,7 +92,18 @@ def _header(fmt: _Fmt, result: RollResult) -> list[str]:
 
 def _footer(fmt: _Fmt, result: RollResult, locale: str) -> list[str]:
     key = "dice.render.successes" if result.counts_successes else "dice.render.total"
-    lines = [f"{msg(key).render(locale)}: {fmt.tag('b', str(result.total))}"]
+    lines = []
+    if result.tags:
+        tags = " · ".join(f"{fmt.esc(_clip(tag, 40))}: {value}" for tag, value in result.tags)
+        lines.append(tags)
+    if result.comparison is not None:
+        left, cmp, right = result.comparison
+        word = "dice.render.passed" if result.total else "dice.render.not_passed"
+        check = fmt.esc(f"{left} {cmp} {right}")
+        total = fmt.tag("b", msg(word).render(locale))
+        lines.append(f"{msg('dice.render.total').render(locale)}: {check} → {total}")
+        return lines
+    lines.append(f"{msg(key).render(locale)}: {fmt.tag('b', str(result.total))}")
     if result.botch:
         lines.append(fmt.tag("b", fmt.esc(msg("dice.render.botch").render(locale))))
     if result.critical_failure:
@@ -118,3 +138,43 @@ def render_html(result: RollResult, locale: str = "ru", *, limit: int = TELEGRAM
 def render_text(result: RollResult, locale: str = "ru", *, limit: int = TELEGRAM_LIMIT) -> str:
     """Plain text of a roll: dropped dice as ~5~, successes as 8*, cancelling ones as 1x."""
     return _render(result, locale, markup=False, limit=limit)
+
+
+def render_line(
+    result: RollResult,
+    locale: str = "ru",
+    *,
+    short: bool = False,
+    with_expression: bool = True,
+    shown: int = 40,
+) -> str:
+    """One roll of a multi-roll answer on one line of Telegram HTML (at most ``shown`` dice
+    per term; ``short``: the total only). A roll set shows its expression once, in its header
+    (``with_expression=False``)."""
+    fmt = _Fmt(True)
+    parts = []
+    if result.label and with_expression:
+        parts.append(fmt.tag("b", fmt.esc(_clip(result.label, 60))))
+    if with_expression:
+        parts.append(fmt.tag("code", fmt.esc(_clip(result.expression, 80))))
+    if not short:
+        for group in result.groups:
+            dice = [fmt.die(d) for d in group.dice[:shown]]
+            hidden = len(group.dice) - len(dice)
+            if hidden:
+                dice.append(fmt.esc(msg("dice.render.more", count=hidden).render(locale)))
+            parts.append(f"[{' '.join(dice)}]{_botches(group, locale)}")
+    if result.comparison is not None:
+        left, cmp, right = result.comparison
+        word = "dice.render.passed" if result.total else "dice.render.not_passed"
+        value = f"{fmt.esc(f'{left} {cmp} {right}')} → {fmt.tag('b', msg(word).render(locale))}"
+    elif result.counts_successes:
+        value = f"{msg('dice.render.successes').render(locale)}: {fmt.tag('b', str(result.total))}"
+    else:
+        value = fmt.tag("b", str(result.total))
+    line = f"{' '.join(parts)} → {value}" if parts else value
+    if result.botch:
+        line += " · " + fmt.esc(msg("dice.render.botch").render(locale))
+    if result.critical_failure:
+        line += " · " + fmt.esc(msg("dice.render.critical_failure").render(locale))
+    return line

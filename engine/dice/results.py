@@ -81,6 +81,7 @@ class DiceGroup:
     counts_successes: bool = False
     successes: int = 0
     cancels: int = 0
+    botches: int = 0  # Dice Maiden's b1: dice counted as botches, shown, not subtracted
     botch: bool = False
     critical_failure: bool = False
 
@@ -104,6 +105,10 @@ class RollResult:
     counts_successes: bool
     botch: bool
     critical_failure: bool
+    # (tag, sum) of each tagged term, in order ("3d6[fire]+1d4[piercing]"); empty without tags.
+    tags: tuple[tuple[str, int], ...] = ()
+    # A comparison of totals ("1d20+5>10"): (left, cmp, right); ``total`` is then 1 or 0.
+    comparison: tuple[int, str, int] | None = None
 
     @property
     def dice(self) -> tuple[Die, ...]:

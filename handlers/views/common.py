@@ -31,6 +31,7 @@ def help_text(t: Translator) -> str:
     lines = [
         f"<b>{title}</b>",
         "/r 2d6+1 — " + t("roll dice, or a trait of your character: /r Athletics vs 2"),
+        "/help dice — " + t("the dice notation"),
         "/odds 4dF+2 vs 3 — " + t("exact odds of a roll"),
         "/log — " + t("the roll log; /log export, /verify"),
         "/profile — " + t("your name and time zone"),

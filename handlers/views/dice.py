@@ -9,7 +9,8 @@ from bot.i18n import Translator
 from bot.services.odds import OddsView
 from bot.services.rolls import LoggedRoll, Revealed
 from db.repositories.rolls import Epoch, StoredRoll
-from engine.dice.render import render_html
+from engine.dice.odds_dice import SIMULATED_ROLLS
+from engine.dice.render import render_html, render_line
 from engine.dice.verify import VerifyReport
 from handlers.callbacks import LogPageCD
 from handlers.views.sheets import fit
@@ -145,9 +146,42 @@ def odds_lines(t: Translator, view: OddsView) -> str:
         )
         mark = "  ↳ " if row.within else ""
         lines.append(f"{mark}{escape(name)}: <b>{escape(percent(row.p))}</b>")  # "<0.1%"
+    if view.simulated:
+        lines.append(t("<i>By simulation of {n} rolls, not exact.</i>", n=str(SIMULATED_ROLLS)))
     return "\n".join(lines)
 
 
 def number(value: Fraction) -> str:
     """An exact value for people: ``10.5``, ``7``, ``2.33``."""
     return f"{float(value):.2f}".rstrip("0").rstrip(".")
+
+
+def rolled_many(
+    t: Translator, locale: str, logged: list[LoggedRoll], who: str, *, is_set: bool, short: bool
+) -> str:
+    """One reply for several rolls: a line each, the sum when every roll is a plain total."""
+    results = [item.result for item in logged]
+    lines = [f"<b>{escape(who)}</b>"]
+    if is_set:
+        first = results[0]
+        head = f"🎲 <code>{escape(first.expression[:80])}</code>"
+        if first.label:
+            head = f"<b>{escape(first.label[:60])}</b>\n{head}"
+        lines.append(head)
+    shown = 40 if len(results) <= 4 else 10
+    for i, result in enumerate(results, 1):
+        line = render_line(result, locale, short=short, with_expression=not is_set, shown=shown)
+        lines.append(f"{i}. {line}")
+    if all(not r.counts_successes and r.comparison is None for r in results):
+        lines.append(t("Sum: {total}", total=f"<b>{sum(r.total for r in results)}</b>"))
+    entries = [item.entry for item in logged]
+    footer = t(
+        "Log #{first}–#{last} · {hash}",
+        first=entries[0].seq,
+        last=entries[-1].seq,
+        hash=f"<code>{short_hash(entries[-1].hash)}</code>",
+    )
+    lines.append(f"<i>{footer}</i>")
+    if any(item.duplicate for item in logged):
+        lines.append(t("(already rolled: this is the first result)"))
+    return fit("\n".join(lines))

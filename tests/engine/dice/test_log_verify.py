@@ -247,7 +247,7 @@ def test_cli_exit_codes(tmp_path: Path) -> None:
 
 
 def test_canonical_longer_than_the_typed_request_is_logged_and_verified() -> None:
-    typed = "+".join(["d%"] * 60) + " урон"  # 180 characters typed
+    typed = "+".join(["d%"] * 160) + " урон"  # 484 characters typed
     canonical = parse(typed).canonical
     assert len(typed) <= MAX_LENGTH < len(canonical) <= MAX_STORED_LENGTH
     with pytest.raises(DiceLimitError):

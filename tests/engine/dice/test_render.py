@@ -6,10 +6,11 @@ import re
 from html.parser import HTMLParser
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from engine.dice import ScriptedSource, SeededSource, render_html, render_text, roll
+from engine.dice.hints import label_problem
 from engine.dice.render import TELEGRAM_LIMIT, telegram_length
 
 TELEGRAM_TAGS = {"b", "i", "u", "s", "code", "pre"}
@@ -63,7 +64,7 @@ def test_flags_rendered() -> None:
 
 
 def test_label_escaped() -> None:
-    html = render_html(roll("1d6 <script>&amp;</script>", ScriptedSource([3])))
+    html = render_html(roll("1d6 x<script>&amp;</script>", ScriptedSource([3])))
     assert "&lt;script&gt;&amp;amp;&lt;/script&gt;" in html
     assert_well_formed(html)
 
@@ -84,7 +85,7 @@ def test_huge_rolls_fit(expression: str) -> None:
 
 
 def test_hostile_label_with_huge_roll() -> None:
-    label = "<&>" * 60
+    label = "x" + "<&>" * 60
     result = roll("950d1000 " + label, SeededSource(1))
     html = render_html(result)
     assert_well_formed(html)
@@ -92,7 +93,7 @@ def test_hostile_label_with_huge_roll() -> None:
 
 
 def test_tiny_limit_still_well_formed() -> None:
-    result = roll("100d6 " + "<b>" * 40, SeededSource(3))
+    result = roll("100d6 x" + "<b>" * 40, SeededSource(3))
     for limit in (5, 60):
         assert_well_formed(render_html(result, limit=limit), limit)
 
@@ -107,7 +108,9 @@ def test_emoji_label_counted_as_telegram_does() -> None:
 @settings(max_examples=60, deadline=None)
 @given(label=st.text(min_size=1, max_size=150), count=st.integers(1, 1000))
 def test_any_label_any_size(label: str, count: int) -> None:
-    # A label starts after a space with something that cannot continue the expression.
+    # A label starts after a space with something that cannot continue the expression and
+    # holds no dice term (that is refused: see test_idioms).
+    assume(label_problem(f"ж{label}") is None)
     text = f"{count}d20 ж{label}"
     try:
         result = roll(text, SeededSource(count))
