@@ -24,6 +24,7 @@ from bot.middlewares import (
 from bot.outbound import Limits, OutboundLimiter, ResilienceMiddleware
 from bot.polling import INBOX_ENGINE, InboxDispatcher
 from bot.session import BotSession
+from bot.text_limits import TextLimitMiddleware
 from handlers.dice import roll_hint
 
 
@@ -40,6 +41,7 @@ def create_bot(token: str, *, api_url: str | None, limits: Limits | None = None)
             allow_sending_without_reply=True,
         ),
     )
+    bot.session.middleware(TextLimitMiddleware())
     bot.session.middleware(ResilienceMiddleware(OutboundLimiter(limits or Limits())))
     return bot
 

@@ -21,6 +21,7 @@ from handlers.callbacks import LogPageCD
 from handlers.filters import ChatAdmin
 from handlers.views import dice as views
 from handlers.views.edit import edit_text
+from handlers.views.safe import error_text
 
 ROLL_COMMANDS = ("roll", "r")  # the filter's and the hint's: one list
 
@@ -66,7 +67,7 @@ async def roll(
             actor_user_id=user.id,
         )
     except EngineError as error:
-        await message.reply(error.render(locale))
+        await message.reply(error_text(error, locale))
         return
     if logged.opened_epoch is not None:
         await message.answer(views.epoch_opened(t, logged.opened_epoch))
@@ -110,10 +111,10 @@ async def odds(message: Message, command: CommandObject, t: Translator, locale: 
     try:
         view = odds_service.odds_for(command.args)
     except EngineError as error:
-        await message.reply(error.render(locale))
+        await message.reply(error_text(error, locale))
         return
     rows = [(t(row.key, **row.params), row.p) for row in view.rows]
-    await message.reply(views.odds_lines(t, view.expression, rows))
+    await message.reply(views.odds_lines(t, view.expression, rows, view.mean))
 
 
 async def show_log(message: Message, t: Translator, uow: UnitOfWork) -> None:

@@ -23,6 +23,7 @@ from handlers.games import gm_only, no_game
 from handlers.request_builder import change_card, pending_card
 from handlers.views import requests as views
 from handlers.views.edit import edit_markup, edit_text
+from handlers.views.safe import error_text
 
 
 async def new_request(
@@ -47,7 +48,7 @@ async def new_request(
             for target in targets
         ]
     except EngineError as error:
-        await message.reply(error.render(locale))
+        await message.reply(error_text(error, locale))
         return
     for target, spec in specs:  # all parsed before the first card: bad input posts nothing
         request = await request_service.create(

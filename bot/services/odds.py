@@ -26,7 +26,8 @@ class OddsRow:
 @dataclass(frozen=True)
 class OddsView:
     expression: str
-    rows: tuple[OddsRow, ...]
+    rows: tuple[OddsRow, ...]  # probabilities
+    mean: Fraction | None = None  # the average total: a value, not a probability
 
 
 def odds_for(text: str) -> OddsView:
@@ -39,11 +40,10 @@ def odds_for(text: str) -> OddsView:
         return OddsView(expression.canonical, _pool_rows(root))
     dist = distribution(expression.canonical)
     if target is None:
-        rows = [OddsRow(N_("average"), {}, dist.mean)]
-        rows += [
+        rows = [
             OddsRow(N_("at least {n}"), {"n": v}, dist.p_at_least(v)) for v in _thresholds(dist)
         ]
-        return OddsView(expression.canonical, tuple(rows))
+        return OddsView(expression.canonical, tuple(rows), dist.mean)
     return OddsView(
         f"{expression.canonical} vs {target}",
         (

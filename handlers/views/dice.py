@@ -19,12 +19,20 @@ ROLL_BODY_LIMIT = 3500
 
 
 def percent(p: Fraction) -> str:
+    """A probability for an HTML message (so the bounds are escaped: «&lt;0.1%»)."""
     value = float(p) * 100
     if 0 < value < 0.1:
-        return "<0.1%"
+        return "&lt;0.1%"
     if 99.9 < value < 100:
-        return ">99.9%"
+        return "&gt;99.9%"
     return f"{value:.1f}%"
+
+
+def number(value: Fraction) -> str:
+    """An exact value such as an average: «10.5», «2», «3.33»."""
+    if value.denominator == 1:
+        return str(value.numerator)
+    return f"{float(value):.2f}".rstrip("0").rstrip(".")
 
 
 def short_hash(value: str) -> str:
@@ -132,7 +140,11 @@ def verify_report(t: Translator, locale: str, report: VerifyReport | None) -> st
     return t("❌ The log does not verify:") + "\n" + problems
 
 
-def odds_lines(t: Translator, title: str, rows: list[tuple[str, Fraction]]) -> str:
+def odds_lines(
+    t: Translator, title: str, rows: list[tuple[str, Fraction]], mean: Fraction | None = None
+) -> str:
     lines = [f"🎯 <code>{escape(title)}</code>"]
+    if mean is not None:
+        lines.append(f"{escape(t('average'))}: <b>{number(mean)}</b>")
     lines += [f"{escape(name)}: <b>{percent(p)}</b>" for name, p in rows]
-    return "\n".join(lines)
+    return fit("\n".join(lines))

@@ -21,6 +21,7 @@ from engine.systems import cliche, fate, lifegear, matter, storyteller
 from engine.systems.fate import Nature, SlotId, TrackKind
 from engine.systems.lifegear import ItemState
 from engine.systems.matter import STATES, StateId
+from handlers.views.safe import clip_list
 from handlers.views.sheets.fate import engine_name
 from handlers.views.sheets.lifegear import KIND_ICON, STATE_LABEL
 
@@ -497,9 +498,15 @@ def ask_aspect(t: Translator, locale: str, character: CharacterDTO, slot: SlotId
     )
 
 
+NAMES_ROOM = 3000  # the characters listed by /res without one (markup characters)
+
+
 def usage(t: Translator, names: list[str]) -> str:
     return t(
         "You have no active character here. Open another one by name: /res name. "
         "Characters: {names}",
-        names=_e(", ".join(names) or "—"),
+        names=clip_list(
+            [_e(name) for name in names], room=NAMES_ROOM, more=lambda n: t("… and {n} more", n=n)
+        )
+        or "—",
     )
