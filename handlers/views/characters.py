@@ -114,10 +114,14 @@ def not_found(t: Translator, names: Sequence[str]) -> str:
     return t("No such character. Characters of this game: {names}", names=shown or "—")
 
 
+HISTORY_ROOM = 3600
+
+
 def history(
     t: Translator, character: CharacterDTO, versions: list[VersionDTO], names: dict[int, str]
 ) -> str:
-    lines = [t("<b>History</b> of {name}:", name=escape(character.name))]
+    head = t("<b>History</b> of {name}:", name=escape(character.name))
+    lines = []
     for version in versions:
         who = escape(names.get(version.author_user_id, str(version.author_user_id)))
         when = version.created_at.strftime("%Y-%m-%d %H:%M")
@@ -127,7 +131,10 @@ def history(
             fields = ", ".join(escape(str(d.get("path"))) for d in version.diff[:6])
             line += f" ({fields})"
         lines.append(line)
-    return "\n".join(lines)
+    listed = clip_list(
+        lines, room=HISTORY_ROOM, more=lambda n: t("… and {n} more", n=n), separator="\n"
+    )  # a long-played character has many versions: the list is cut with a count
+    return "\n".join([head, listed]) if listed else head
 
 
 def sheet_keyboard(

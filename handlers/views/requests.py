@@ -177,6 +177,9 @@ def invoke_menu_keyboard(t: Translator, request_id: int) -> InlineKeyboardMarkup
     )
 
 
+MAX_ASPECT_ROWS = 45  # two buttons each
+
+
 def aspect_keyboard(
     request: RequestDTO, aspects: tuple[str, ...], used: set[int]
 ) -> InlineKeyboardMarkup:
@@ -184,6 +187,8 @@ def aspect_keyboard(
     for i, text in enumerate(aspects):
         if i in used:
             continue
+        if len(rows) == MAX_ASPECT_ROWS:
+            break  # Telegram refuses more than 100 buttons: the first aspects are offered
         short = text if len(text) <= 24 else text[:23] + "…"
         rows.append(
             [

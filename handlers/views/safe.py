@@ -1,8 +1,9 @@
 """Where outside text meets Telegram HTML, and how long any text may be.
 
-* ``plain`` is the one escape for text that is not ours (names, notation, titles): ``<`` and
-  ``&`` become entities, nothing else changes (quotes are left: no attribute is ever built
-  from user text).
+* ``plain`` escapes text that is not ours (names, notation, titles): ``<`` and ``&`` become
+  entities, nothing else changes (quotes are left: no attribute is built from user text).
+  Views written before it call ``html.escape(..., quote=False)`` directly, to the same effect;
+  ``tests/safehtml/test_views_property.py`` checks every view either way.
 * ``error_text`` is how an ``EngineError`` reaches an HTML message: its wording quotes what
   the user typed (``found «<b>»``), so it is escaped here, once, for every handler.
 * ``clip_html`` cuts HTML to a number of visible characters without cutting inside a tag or an
