@@ -13,7 +13,7 @@ from tests.conftest import Harness
 from tests.games.helpers import ALICE, GM, GROUP, create_game, seat_table
 from tests.helpers.table import game_id, insert_character, scalar, send_and_answer
 
-APOLOGY = ("Что-то пошло не так", "something went wrong")
+APOLOGY = ("что-то пошло не так", "something went wrong")
 MAX_TEXT = 4096
 
 
