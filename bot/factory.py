@@ -28,6 +28,7 @@ from bot.polling import INBOX_ENGINE, METRICS, InboxDispatcher
 from bot.replay import ReplayGuard
 from bot.runner import UpdateRunner
 from bot.session import BotSession
+from bot.text_limits import TextLimitMiddleware
 from handlers.dice import roll_hint
 
 
@@ -48,8 +49,9 @@ def create_bot(
         ),
     )
     # Outermost: a call an earlier attempt of the same update made is not made again
-    # (bot/replay.py), nor paced.
+    # (bot/replay.py), nor paced; then every text cut to Telegram's limits (bot/text_limits.py).
     bot.session.middleware(ReplayGuard())
+    bot.session.middleware(TextLimitMiddleware())
     bot.session.middleware(ResilienceMiddleware(OutboundLimiter(limits or Limits()), metrics))
     return bot
 

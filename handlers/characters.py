@@ -323,8 +323,7 @@ async def sheet(
             (c for c in characters if c.owner_user_id == user.id and c.status == "active"), None
         )
     if found is None:
-        names = ", ".join(c.name for c in characters) or "—"
-        await message.answer(views.not_found(t, names))
+        await message.answer(views.not_found(t, [c.name for c in characters]))
         return
     token = await game_service.edit_link_token(uow, game, found.id)
     me = await bot.me()
@@ -370,7 +369,7 @@ async def history(
     )
     found = character_service.find_by_name(characters, command.args or "")
     if found is None:
-        await message.answer(views.not_found(t, ", ".join(c.name for c in characters) or "—"))
+        await message.answer(views.not_found(t, [c.name for c in characters]))
         return
     versions = await uow.characters.history(found.id)
     members = {m.user_id: m.name for m in await uow.games.members(game.id)}

@@ -22,6 +22,7 @@ from handlers.callbacks import LogPageCD
 from handlers.filters import ChatAdmin
 from handlers.owned import show
 from handlers.views import dice as views
+from handlers.views.safe import error_text
 
 ROLL_COMMANDS = ("roll", "r")  # the filter's and the hint's: one list
 
@@ -71,7 +72,7 @@ async def roll(
             actor_user_id=user.id,
         )
     except EngineError as error:
-        await message.reply(error.render(locale))
+        await message.reply(error_text(error, locale))
         return
     if logged.opened_epoch is not None:
         await message.answer(views.epoch_opened(t, logged.opened_epoch))

@@ -53,6 +53,9 @@ async def pick_system(
     if callback_data.by != query.from_user.id:
         notify(callback_answer, t("Only the one who typed /newgame can choose."), alert=True)
         return
+    if not game_service.is_system(callback_data.system):  # a forged press: change nothing
+        notify(callback_answer, t("There is no such rule system."), alert=True)
+        return
     if await uow.games.live_for_chat(message.chat.id) is not None:
         return  # a second tap after the game was created: nothing left to choose
     title = (await state.get_data()).get("title")

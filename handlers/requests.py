@@ -34,6 +34,7 @@ from handlers.owned import carries
 from handlers.request_builder import change_card, pending_card
 from handlers.views import requests as views
 from handlers.views.edit import edit_markup, edit_text
+from handlers.views.safe import error_text
 
 
 async def new_request(
@@ -58,7 +59,7 @@ async def new_request(
             for target in targets
         ]
     except EngineError as error:
-        await message.reply(error.render(locale))
+        await message.reply(error_text(error, locale))
         return
     for target, spec in specs:  # all parsed before the first card: bad input posts nothing
         request = await request_service.create(

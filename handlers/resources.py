@@ -26,6 +26,7 @@ from handlers.filters import HasGame
 from handlers.games import no_game
 from handlers.views import resources as views
 from handlers.views.edit import edit_text
+from handlers.views.safe import error_text
 from handlers.wizards.common import clean_text
 
 
@@ -180,7 +181,7 @@ async def got_aspect(
         await message.reply(t(refused.reason))
         return
     except EngineError as error:
-        await message.reply(error.render(locale))
+        await message.reply(error_text(error, locale))
         return
     line = views.change_line(t, locale, applied, user.name)
     await message.reply(line)

@@ -21,6 +21,7 @@ from handlers.filters import HasGame, IsGM
 from handlers.games import no_game
 from handlers.views import secret as views
 from handlers.views.dice import epoch_opened
+from handlers.views.safe import error_text
 from handlers.views.secret import SecretRevealCD
 
 logger = logging.getLogger(__name__)
@@ -57,7 +58,7 @@ async def secret_roll(
             text=command.args,
         )  # fmt: skip
     except EngineError as error:
-        await message.reply(error.render(locale))
+        await message.reply(error_text(error, locale))
         return
     except secret_service.NoPrivateChat:
         keyboard = views.open_private_keyboard(t, (await bot.me()).username)

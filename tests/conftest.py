@@ -162,7 +162,10 @@ def settings(database_url: str) -> Settings:
 
 
 # Errors that only a bug in the bot can cause (the emulator refuses them as Telegram does).
-BOT_BUGS = ("BUTTON_DATA_INVALID", "can't parse entities", "message is too long", "text is empty")
+BOT_BUGS = (
+    "BUTTON_DATA_INVALID", "can't parse entities", "message is too long", "text is empty",
+    "caption is too long", "MESSAGE_TOO_LONG", "reply markup is too long",
+)  # fmt: skip
 
 
 def _callback_data(markup: object) -> list[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 from typing import Any
@@ -15,6 +16,10 @@ MAX_TEXT = 4096
 MAX_CAPTION = 1024
 MAX_CALLBACK_DATA_BYTES = 64
 MAX_COMMANDS = 100
+# Inline keyboards: Telegram refuses more than 100 buttons (or a markup over about 10 KB)
+# with "reply markup is too long"; the Bot API documents neither, bots meet both.
+MAX_INLINE_BUTTONS = 100
+MAX_MARKUP_BYTES = 10_000
 _COMMAND_RE = re.compile(r"^[a-z0-9_]{1,32}$")
 _URL_PREFIXES = ("http://", "https://", "tg://")
 _BUTTON_ACTIONS = (
@@ -76,6 +81,10 @@ def check_reply_markup(markup: Any) -> dict[str, Any] | None:
     for row in rows:
         for button in row:
             _check_button(button)
+    if sum(len(row) for row in rows) > MAX_INLINE_BUTTONS or (
+        len(json.dumps(markup, ensure_ascii=False).encode("utf-8")) > MAX_MARKUP_BYTES
+    ):
+        raise bad_request("reply markup is too long")
     return markup
 
 

@@ -39,6 +39,11 @@ def clean_title(raw: str) -> str | None:
     return title if 0 < len(title) <= TITLE_MAX and not title.startswith("/") else None
 
 
+def is_system(system: str) -> bool:
+    """Whether ``system`` names a rule system (a button's data can be forged)."""
+    return system in SYSTEMS
+
+
 async def create_game(
     uow: UnitOfWork, *, chat_id: int, gm_user_id: int, system: str, title: str
 ) -> GameDTO:

@@ -53,6 +53,10 @@ register_messages(
             "ru": "Позиция {pos}: кубик d{sides} слишком большой, можно не больше d{limit}.",
             "en": "Position {pos}: a d{sides} is too big, at most d{limit} allowed.",
         },
+        "dice.limit.total_too_big": {
+            "ru": "Итог броска слишком велик: можно не больше {limit} по модулю.",
+            "en": "The total is too big: at most {limit} in absolute value.",
+        },
         "dice.eval.division_by_zero": {
             "ru": "Деление на ноль.",
             "en": "Division by zero.",

@@ -52,6 +52,9 @@ from engine.text import msg
 
 MAX_EXPLOSION_WAVES: Final = 100
 MAX_REROLLS: Final = 100
+# A roll's total is kept in a 32-bit column (``rolls.result``) and shown to people: anything
+# beyond it is refused as a limit, like too many dice (intermediate values may exceed it).
+MAX_TOTAL: Final = 2**31 - 1
 
 
 class RollContext:
@@ -320,6 +323,8 @@ def evaluate(expression: Expression, source: RandomSource) -> RollResult:
     """Roll a parsed expression."""
     ctx = RollContext(source)
     total = evaluate_node(expression.root, ctx)
+    if not -MAX_TOTAL <= total <= MAX_TOTAL:
+        raise DiceLimitError(msg("dice.limit.total_too_big", limit=MAX_TOTAL))
     groups = tuple(ctx.groups)
     return RollResult(
         expression=expression.canonical,

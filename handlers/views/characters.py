@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
@@ -9,6 +10,7 @@ from db.repositories.games import CharacterDTO, VersionDTO
 from handlers.callbacks import ApproveCD, ProposalCD, ReturnCD, SheetPageCD
 from handlers.views.request_builder import request_button
 from handlers.views.resources import resources_button
+from handlers.views.safe import clip_list
 from handlers.views.sheets import fit, page_title
 
 KIND_NAMES = {
@@ -100,14 +102,26 @@ def npc_added(t: Translator, character: CharacterDTO) -> str:
     return t("🎭 NPC {name} added by the GM.", name=f"<b>{escape(character.name)}</b>")
 
 
-def not_found(t: Translator, names: str) -> str:
-    return t("No such character. Characters of this game: {names}", names=escape(names))
+NAMES_ROOM = 3000  # the candidates listed after «No such character» (markup characters)
+
+
+def not_found(t: Translator, names: Sequence[str]) -> str:
+    shown = clip_list(
+        [escape(name) for name in names],
+        room=NAMES_ROOM,
+        more=lambda n: t("… and {n} more", n=n),
+    )
+    return t("No such character. Characters of this game: {names}", names=shown or "—")
+
+
+HISTORY_ROOM = 3600
 
 
 def history(
     t: Translator, character: CharacterDTO, versions: list[VersionDTO], names: dict[int, str]
 ) -> str:
-    lines = [t("<b>History</b> of {name}:", name=escape(character.name))]
+    head = t("<b>History</b> of {name}:", name=escape(character.name))
+    lines = []
     for version in versions:
         who = escape(names.get(version.author_user_id, str(version.author_user_id)))
         when = version.created_at.strftime("%Y-%m-%d %H:%M")
@@ -117,7 +131,10 @@ def history(
             fields = ", ".join(escape(str(d.get("path"))) for d in version.diff[:6])
             line += f" ({fields})"
         lines.append(line)
-    return "\n".join(lines)
+    listed = clip_list(
+        lines, room=HISTORY_ROOM, more=lambda n: t("… and {n} more", n=n), separator="\n"
+    )  # a long-played character has many versions: the list is cut with a count
+    return "\n".join([head, listed]) if listed else head
 
 
 def sheet_keyboard(

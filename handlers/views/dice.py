@@ -21,12 +21,20 @@ ROLL_BODY_LIMIT = 3500
 
 
 def percent(p: Fraction) -> str:
+    """A probability for an HTML message (so the bounds are escaped: «&lt;0.1%»)."""
     value = float(p) * 100
     if 0 < value < 0.1:
-        return "<0.1%"
+        return "&lt;0.1%"
     if 99.9 < value < 100:
-        return ">99.9%"
+        return "&gt;99.9%"
     return f"{value:.1f}%"
+
+
+def number(value: Fraction) -> str:
+    """An exact value such as an average: «10.5», «2», «3.33»."""
+    if value.denominator == 1:
+        return str(value.numerator)
+    return f"{float(value):.2f}".rstrip("0").rstrip(".")
 
 
 def short_hash(value: str) -> str:
@@ -145,15 +153,10 @@ def odds_lines(t: Translator, view: OddsView) -> str:
             row.name.render(t.locale) if row.name is not None else t(row.key, **(row.params or {}))
         )
         mark = "  ↳ " if row.within else ""
-        lines.append(f"{mark}{escape(name)}: <b>{escape(percent(row.p))}</b>")  # "<0.1%"
+        lines.append(f"{mark}{escape(name)}: <b>{percent(row.p)}</b>")
     if view.simulated:
         lines.append(t("<i>By simulation of {n} rolls, not exact.</i>", n=str(SIMULATED_ROLLS)))
-    return "\n".join(lines)
-
-
-def number(value: Fraction) -> str:
-    """An exact value for people: ``10.5``, ``7``, ``2.33``."""
-    return f"{float(value):.2f}".rstrip("0").rstrip(".")
+    return fit("\n".join(lines))
 
 
 def rolled_many(

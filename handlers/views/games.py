@@ -11,6 +11,14 @@ from bot.systems import SYSTEMS
 from db.repositories.games import CharacterDTO, GameDTO, MemberDTO
 from db.repositories.rolls import Epoch
 from handlers.callbacks import ArchiveCD, CogmRemoveCD, GameOptionCD, NewGameCD
+from handlers.views.safe import clip_html, clip_list
+
+# How much of the game card each list may take (markup characters): with the header and the
+# footer the card stays under Telegram's 4,096 however many players and NPCs there are.
+CARD_COGMS_ROOM = 300
+CARD_OWN_ROOM = 300
+CARD_PLAYERS_ROOM = 1800
+CARD_NPCS_ROOM = 1200
 
 STATUS_NAMES = {
     "pending": N_("awaiting approval"),
@@ -87,17 +95,29 @@ def game_card(
         f"🎲 <b>{escape(game.title)}</b> — {t(SYSTEMS[game.system].title)}",
         t("GM: {name}", name=escape(gm)),
     ]
+
+    def more(n: int) -> str:
+        return t("… and {n} more", n=n)
+
     if cogms:
-        lines.append(t("Co-GMs: {names}", names=", ".join(cogms)))
+        shown_cogms = clip_list(cogms, room=CARD_COGMS_ROOM, more=more)
+        lines.append(t("Co-GMs: {names}", names=shown_cogms))
     players = [m for m in members if m.role == "player"]
     lines.append(t("Players:") if players else t("No players yet."))
+    player_lines = []
     for member in players:
-        own = [c for c in characters if c.owner_user_id == member.user_id]
-        shown = ", ".join(f"{escape(c.name)} ({t(STATUS_NAMES[c.status])})" for c in own) or "—"
-        lines.append(f"• {escape(member.name)}: {shown}")
+        own = [
+            f"{escape(c.name)} ({t(STATUS_NAMES[c.status])})"
+            for c in characters
+            if c.owner_user_id == member.user_id
+        ]
+        shown = clip_list(own, room=CARD_OWN_ROOM, more=more) or "—"
+        player_lines.append(f"• {escape(member.name)}: {shown}")
+    if player_lines:
+        lines.append(clip_list(player_lines, room=CARD_PLAYERS_ROOM, more=more, separator="\n"))
     npcs = [escape(c.name) for c in characters if c.is_npc]
     if npcs:
-        lines.append(t("NPCs: {names}", names=", ".join(npcs)))
+        lines.append(t("NPCs: {names}", names=clip_list(npcs, room=CARD_NPCS_ROOM, more=more)))
     if epoch is not None:
         lines.append(
             t(
@@ -107,7 +127,7 @@ def game_card(
             )
         )
     lines.append(t("Time zone: {zone}. Milestone schedule: none yet.", zone=escape(game.timezone)))
-    return "\n".join(lines)
+    return clip_html("\n".join(lines))
 
 
 NAME_SHOWN = 24  # characters of a name on a button

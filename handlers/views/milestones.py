@@ -85,7 +85,7 @@ def _character_lines(
             + t(
                 "advancement roll for “{cliche}”: {notation}, all even → +1 die",
                 cliche=escape(r.cliche),
-                notation=f"<code>{r.notation}</code>",
+                notation=f"<code>{escape(r.notation)}</code>",
             )
             for r in character.rolls
         ]
@@ -125,7 +125,7 @@ def _roll(t: Translator, rolled: service.RolledAdvancement) -> str:
     faces = " ".join(str(f) for f in o.faces)
     result = t("all even, +1 die") if o.advanced else t("not all even")
     return (
-        f"  🎲 {escape(o.cliche)} <code>{o.notation}</code>: [{faces}] — {result} "
+        f"  🎲 {escape(o.cliche)} <code>{escape(o.notation)}</code>: [{faces}] — {result} "
         f"<i>#{rolled.seq}</i>"
     )
 

@@ -49,6 +49,12 @@ def _signed(value: int) -> str:
     return f"+{value}" if value > 0 else f"−{-value}"
 
 
+# Telegram refuses a keyboard of more than 100 buttons: a character with a long gear list
+# offers its first choices (the card's own buttons and the pump and modifier rows stay).
+MAX_CHOICES = 24
+MAX_STATS = 8  # one row
+
+
 def option_rows(
     t: Translator, request: RequestDTO, offer: Offer
 ) -> list[list[InlineKeyboardButton]]:
@@ -76,7 +82,7 @@ def option_rows(
                 ]
             )
     chosen = request.options.get("weapon")
-    for weapon in offer.weapons:
+    for weapon in offer.weapons[:MAX_CHOICES]:
         mark = "• " if request.options.get("weapon_name") == weapon.name and chosen else ""
         extra = f" (+{weapon.dice})" if weapon.dice else ""
         rows.append(
@@ -104,7 +110,7 @@ def option_rows(
             + f"✨ {item.name[:24]} (+{item.dice[:10]})",
             callback_data=GearCD(request_id=rid, weapon=-2, boost=item.index).pack(),
         )
-        for item in offer.boosts
+        for item in offer.boosts[:MAX_CHOICES]
     ]
     rows += [toggles[i : i + 2] for i in range(0, len(toggles), 2)]
     if offer.stats:
@@ -114,7 +120,7 @@ def option_rows(
                     text=("• " if request.options.get("stat") == name else "") + name[:24],
                     callback_data=GearCD(request_id=rid, weapon=-2, stat=i).pack(),
                 )
-                for i, name in offer.stats
+                for i, name in offer.stats[:MAX_STATS]
             ]
         )
     return rows

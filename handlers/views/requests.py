@@ -18,6 +18,7 @@ from engine.systems.base import Chances, Reading
 from handlers.callbacks import InvokeCD, InvokeMenuCD, RollForCD, RollRequestCD, WillpowerCD
 from handlers.views.dice import ROLL_BODY_LIMIT, percent, short_hash
 from handlers.views.request_options import option_lines, option_rows
+from handlers.views.safe import clip_html
 
 
 def _what(request: RequestDTO) -> str:
@@ -105,6 +106,9 @@ def card_keyboard(
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
+CHANCES_ROOM = 600  # a ladder has a handful of steps; the card around it keeps the rest
+
+
 def chances_text(locale: str, chances: Chances) -> str:
     """«успех 18.5% (со стилем 1.2%) · ничья 19.8% · провал 61.7%»: the ladder's steps, each
     with the parts of it (``within``); steps that cannot happen are left out, the success
@@ -120,7 +124,8 @@ def chances_text(locale: str, chances: Chances) -> str:
         parent_shown = bool(row.p) or row.success
         if parent_shown:
             steps.append((shown, []))
-    return " · ".join(f"{main} ({', '.join(parts)})" if parts else main for main, parts in steps)
+    joined = " · ".join(f"{main} ({', '.join(parts)})" if parts else main for main, parts in steps)
+    return clip_html(joined, CHANCES_ROOM)
 
 
 def reading_line(locale: str, reading: Reading | None) -> list[str]:
@@ -177,6 +182,9 @@ def invoke_menu_keyboard(t: Translator, request_id: int) -> InlineKeyboardMarkup
     )
 
 
+MAX_ASPECT_ROWS = 45  # two buttons each
+
+
 def aspect_keyboard(
     request: RequestDTO, aspects: tuple[str, ...], used: set[int]
 ) -> InlineKeyboardMarkup:
@@ -184,6 +192,8 @@ def aspect_keyboard(
     for i, text in enumerate(aspects):
         if i in used:
             continue
+        if len(rows) == MAX_ASPECT_ROWS:
+            break  # Telegram refuses more than 100 buttons: the first aspects are offered
         short = text if len(text) <= 24 else text[:23] + "…"
         rows.append(
             [

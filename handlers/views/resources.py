@@ -21,6 +21,7 @@ from engine.systems import cliche, fate, lifegear, matter, storyteller
 from engine.systems.fate import Nature, SlotId, TrackKind
 from engine.systems.lifegear import ItemState
 from engine.systems.matter import STATES, StateId
+from handlers.views.safe import clip_html, clip_list
 from handlers.views.sheets.fate import engine_name
 from handlers.views.sheets.lifegear import KIND_ICON, STATE_LABEL
 
@@ -222,8 +223,8 @@ def panel_text(
     tail = ["", line] if line else []
     while body and len("\n".join([head, "", *body, "…", *tail])) > TEXT_LIMIT:
         body = body[:-1]  # whole lines go, so no HTML tag is ever cut in half
-    shown = "\n".join([head, "", *body, *tail])
-    return shown if len(shown) <= TEXT_LIMIT else shown[: TEXT_LIMIT - 1] + "…"
+    # a long head or line can still be too long: cut without splitting a tag or an entity
+    return clip_html("\n".join([head, "", *body, *tail]), TEXT_LIMIT)
 
 
 # --- keyboards -------------------------------------------------------------------------------
@@ -511,12 +512,18 @@ def _value(value: Any) -> str:
     return _short(text, 60)
 
 
+UNDONE_ROOM = 3800
+
+
 def undone_line(t: Translator, undone: service.Undone) -> str:
     """What the GM's undo restored: per character, the action and its fields back."""
-    lines = []
-    for entry in undone.entries:
-        lines.append(_undone_entry(t, entry, undone.names.get(entry.character_id, "?")))
-    return "\n".join(lines)
+    lines = [
+        _undone_entry(t, entry, undone.names.get(entry.character_id, "?"))
+        for entry in undone.entries
+    ]  # a milestone's batch: one entry per character, so the lines are clipped with a count
+    return clip_list(
+        lines, room=UNDONE_ROOM, more=lambda n: t("… and {n} more", n=n), separator="\n"
+    )
 
 
 def _undone_entry(t: Translator, entry: LedgerDTO, name: str) -> str:
@@ -539,9 +546,15 @@ def ask_aspect(t: Translator, locale: str, character: CharacterDTO, slot: SlotId
     )
 
 
+NAMES_ROOM = 3000  # the characters listed by /res without one (markup characters)
+
+
 def usage(t: Translator, names: list[str]) -> str:
     return t(
         "You have no active character here. Open another one by name: /res name. "
         "Characters: {names}",
-        names=_e(", ".join(names) or "—"),
+        names=clip_list(
+            [_e(name) for name in names], room=NAMES_ROOM, more=lambda n: t("… and {n} more", n=n)
+        )
+        or "—",
     )

@@ -116,11 +116,18 @@ def describe(t: Translator, system: str, schedule: ScheduleDTO) -> str:
     return line
 
 
+# The panel lists at most this many schedules (their lines and their delete buttons): a
+# game has at most ``MAX_PER_GAME``, and a message and a keyboard have limits of their own.
+MAX_LISTED = 40
+
+
 def panel(t: Translator, system: str, timezone: str, schedules: list[ScheduleDTO]) -> str:
     lines = [t("⏰ <b>Scheduled milestones</b> (time zone {zone})", zone=escape(timezone)), ""]
     if not schedules:
         lines.append(t("No schedules yet."))
-    lines += [f"{i}. {describe(t, system, s)}" for i, s in enumerate(schedules, 1)]
+    lines += [f"{i}. {describe(t, system, s)}" for i, s in enumerate(schedules[:MAX_LISTED], 1)]
+    if len(schedules) > MAX_LISTED:
+        lines.append(t("… and {n} more", n=len(schedules) - MAX_LISTED))
     if schedules:
         lines += [
             "",
@@ -146,7 +153,8 @@ def grace_set(t: Translator, hours: int) -> str:
 
 def panel_keyboard(t: Translator, schedules: list[ScheduleDTO]) -> InlineKeyboardMarkup:
     deletes = [
-        _button(f"🗑 {i}", ScheduleDeleteCD(schedule_id=s.id)) for i, s in enumerate(schedules, 1)
+        _button(f"🗑 {i}", ScheduleDeleteCD(schedule_id=s.id))
+        for i, s in enumerate(schedules[:MAX_LISTED], 1)
     ]
     rows = [deletes[i : i + 5] for i in range(0, len(deletes), 5)]
     if len(schedules) < service.MAX_PER_GAME:

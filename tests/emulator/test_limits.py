@@ -170,3 +170,66 @@ async def test_commands_validated(bot: Bot) -> None:
 
     with pytest.raises(TelegramBadRequest, match="BOT_COMMAND_INVALID"):
         await bot.set_my_commands([BotCommand(command="Bad-Cmd", description="x")])
+
+
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        ("x < y", 'Unsupported start tag "" at byte offset 2'),
+        ("<script>alert(1)</script>", 'Unsupported start tag "script" at byte offset 0'),
+        ("&foo; bar", 'Unescaped "&" at byte offset 0'),
+        ("a &amp b", 'Unescaped "&" at byte offset 2'),
+        ("<b><i>x</b></i>", 'Unmatched end tag at byte offset 7, expected "</i>", found "</b>"'),
+    ],
+)
+async def test_html_a_user_could_type_is_refused(bot: Bot, text: str, error: str) -> None:
+    with pytest.raises(TelegramBadRequest) as info:
+        await bot.send_message(GROUP, text)
+    assert info.value.message.startswith(f"Bad Request: can't parse entities: {error}")
+
+
+async def test_text_limit_counts_characters_after_parsing(bot: Bot) -> None:
+    fits = "&lt;" * 4096  # 16,384 characters of markup, 4,096 shown
+    assert (await bot.send_message(GROUP, fits)).text == "<" * 4096
+    with pytest.raises(TelegramBadRequest, match="message is too long"):
+        await bot.send_message(GROUP, fits + "&amp;")
+    sent = await bot.send_message(GROUP, "short")
+    with pytest.raises(TelegramBadRequest, match="message is too long"):
+        await bot.edit_message_text(
+            "<i>" + "y" * 4097 + "</i>", chat_id=GROUP, message_id=sent.message_id
+        )
+
+
+async def test_caption_limit(bot: Bot) -> None:
+    from aiogram.types import BufferedInputFile
+
+    document = BufferedInputFile(b"{}", "log.json")
+    sent = await bot.send_document(GROUP, document, caption="<b>" + "c" * 1024 + "</b>")
+    assert sent.caption == "c" * 1024
+    with pytest.raises(TelegramBadRequest) as info:
+        await bot.send_document(GROUP, document, caption="c" * 1025)
+    assert info.value.message == "Bad Request: message caption is too long"
+
+
+async def test_callback_answer_limit(bot: Bot, emu: BotAPIEmulator) -> None:
+    sent = await bot.send_message(GROUP, "k", reply_markup=one_button(callback_data="a"))
+    pressed = emu.press(ALICE, GROUP, sent.message_id, "a")
+    with pytest.raises(TelegramBadRequest) as info:
+        await bot.answer_callback_query(pressed.callback_query_id, text="x" * 201)
+    assert info.value.message == "Bad Request: MESSAGE_TOO_LONG"
+    await bot.answer_callback_query(pressed.callback_query_id, text="x" * 200)
+
+
+async def test_inline_keyboard_limits(bot: Bot) -> None:
+    def keyboard(count: int, text: str = "b") -> InlineKeyboardMarkup:
+        rows = [
+            [InlineKeyboardButton(text=text, callback_data=f"{i}:{j}") for j in range(5)]
+            for i in range(count // 5)
+        ]
+        return InlineKeyboardMarkup(inline_keyboard=rows)
+
+    await bot.send_message(GROUP, "k", reply_markup=keyboard(100))
+    for markup in (keyboard(105), keyboard(50, text="w" * 200)):
+        with pytest.raises(TelegramBadRequest) as info:
+            await bot.send_message(GROUP, "k", reply_markup=markup)
+        assert info.value.message == "Bad Request: reply markup is too long"

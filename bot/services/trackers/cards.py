@@ -187,7 +187,8 @@ async def _slot(
     try:
         plan = sheet_rolls.plan_sheet_roll(game.system, loaded, spec, t.locale)
     except EngineError as error:
-        raise CardInputError(f"{escape(character.name)}: {error.render(t.locale)}") from error
+        problem = escape(error.render(t.locale))
+        raise CardInputError(f"{escape(character.name)}: {problem}") from error
     return new_slot(character.name, character.id, owner, plan.notation, plan.title, plan.target)
 
 
@@ -276,7 +277,7 @@ async def new_opposed(
         try:
             _race(state, slots, tail, t)
         except RuleViolation as error:
-            raise CardInputError(error.render(t.locale)) from error
+            raise CardInputError(escape(error.render(t.locale))) from error
         title += " " + t("to {target}", target=tail.target)
     state["title"] = _clip_title(title)
     return await _open(uow, game, OPPOSED, state, gm_user_id, t)
@@ -338,7 +339,7 @@ async def new_extended(
             if not 1 <= tail.target <= 999 or (max_rolls is not None and max_rolls < 1):
                 raise CardInputError(t("The target and the number of rolls must be positive."))
     except RuleViolation as error:
-        raise CardInputError(error.render(t.locale)) from error
+        raise CardInputError(escape(error.render(t.locale))) from error
     state["accumulated"] = 0
     state["title"] = _clip_title(
         t("{name} — {trait} to {target}", name=slots[0]["name"], trait=_base_trait(slots[0]),
@@ -371,7 +372,7 @@ async def new_team(
         else:
             _team_fate(state, slots, t)
     except RuleViolation as error:
-        raise CardInputError(error.render(t.locale)) from error
+        raise CardInputError(escape(error.render(t.locale))) from error
     return await _open(uow, game, TEAM, state, gm_user_id, t)
 
 

@@ -347,3 +347,26 @@ def test_error_position_and_found(text: str, position: int | None, found: str) -
     else:
         assert (params["pos"], params["found"]) == (position, found)
     assert "expected_ru" in params and "expected_en" in params
+
+
+@pytest.mark.parametrize(
+    ("text", "total"),
+    [
+        ("2147*1000000+483647", 2**31 - 1),
+        ("-2147*1000000-483647", -(2**31 - 1)),
+        ("9999999*9999999/9999999", 9999999),  # only the total is bounded, not each step
+    ],
+)
+def test_totals_up_to_32_bits(text: str, total: int) -> None:
+    assert roll(text, ScriptedSource([])).total == total
+
+
+@pytest.mark.parametrize(
+    "text", ["9999999*9999999", "-9999999*9999999", "2147*1000000+483647+1d6"]
+)
+def test_totals_beyond_32_bits_are_a_limit(text: str) -> None:
+    """A total is stored in a 32-bit column: beyond it the roll is refused, in plain words."""
+    with pytest.raises(DiceLimitError) as info:
+        roll(text, ScriptedSource([1]))
+    assert "2147483647" in info.value.render("en")
+    assert "слишком велик" in info.value.render("ru")
