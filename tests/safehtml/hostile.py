@@ -115,6 +115,9 @@ FIELD_CODES: dict[tuple[str, str], st.SearchStrategy[Any]] = {
     ),  # views that show it are only called for requests with one
     ("CharacterDTO", "status"): st.sampled_from(["pending", "active", "returned", "retired"]),
     ("MemberDTO", "role"): st.sampled_from(["gm", "cogm", "player"]),
+    # a row without the system's own words names itself by one of our msgids
+    ("OddsRow", "key"): st.just("at least {n}"),
+    ("OddsRow", "params"): st.fixed_dictionaries({"n": st.integers(-10**6, 10**6)}),
 }
 
 
