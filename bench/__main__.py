@@ -13,11 +13,15 @@ import sys
 import time
 from typing import Any
 
-from bench import dice_bench, e2e_bench, memory, milestone_bench, scale_bench
+from bench import dice_bench, e2e_bench, memory, milestone_bench, press_bench, scale_bench
 
 
 async def _milestones() -> dict[str, Any]:
     return await milestone_bench.run(await e2e_bench._admin_url())
+
+
+async def _press_answers() -> dict[str, Any]:
+    return await press_bench.run(await e2e_bench._admin_url())
 
 
 def main() -> None:
@@ -29,6 +33,7 @@ def main() -> None:
     report["end_to_end"] = asyncio.run(e2e_bench.run())
     report["scale_out_webhook"] = asyncio.run(scale_bench.run())
     report["milestones"] = asyncio.run(_milestones())
+    report["press_answer_in_a_spent_group"] = asyncio.run(_press_answers())
     report["memory_1000_wizards"] = asyncio.run(memory.run())
     report["seconds"] = round(time.time() - started, 2)
     sys.stdout.write(json.dumps(report, ensure_ascii=False, indent=1) + "\n")
