@@ -18,6 +18,7 @@ from bench import (
     e2e_bench,
     memory,
     milestone_bench,
+    press_bench,
     resilience_bench,
     scale_bench,
     verify_bench,
@@ -32,6 +33,10 @@ async def _resilience() -> dict[str, Any]:
     return await resilience_bench.run(await e2e_bench._admin_url())
 
 
+async def _press_answers() -> dict[str, Any]:
+    return await press_bench.run(await e2e_bench._admin_url())
+
+
 def main() -> None:
     started = time.time()
     report: dict[str, Any] = {
@@ -43,6 +48,7 @@ def main() -> None:
     report["milestones"] = asyncio.run(_milestones())
     report["resilience"] = asyncio.run(_resilience())
     report["verify_upload"] = asyncio.run(verify_bench.run())
+    report["press_answer_in_a_spent_group"] = asyncio.run(_press_answers())
     report["memory_1000_wizards"] = asyncio.run(memory.run())
     report["seconds"] = round(time.time() - started, 2)
     sys.stdout.write(json.dumps(report, ensure_ascii=False, indent=1) + "\n")

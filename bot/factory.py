@@ -7,11 +7,12 @@ from aiogram.client.default import DefaultBotProperties
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.enums import ParseMode
 from aiogram.fsm.middleware import FSMContextMiddleware
-from aiogram.fsm.storage.memory import DisabledEventIsolation, SimpleEventIsolation
+from aiogram.fsm.storage.memory import DisabledEventIsolation
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 import handlers
+from bot.answers import PressAnswerMiddleware, PressFirstIsolation
 from bot.cpu import CpuPool
 from bot.express import ExpressCache
 from bot.fsm_storage import PostgresStorage
@@ -64,15 +65,18 @@ def create_dispatcher(
     metrics: Metrics | None = None,
 ) -> Dispatcher:
     # One update at a time per chat and user (wizard steps must not overtake each other);
-    # different users and chats still run concurrently.
+    # different users and chats still run concurrently. A press queued behind an update that
+    # waits for pacing is answered meanwhile (bot/answers.py).
     storage = PostgresStorage(fsm_engine)
     dp = InboxDispatcher(
         storage=storage,
-        events_isolation=SimpleEventIsolation(),
+        events_isolation=PressFirstIsolation(),
         disable_fsm=True,  # registered below: the lock before the claim, the state after it
     )
     in_flight = InFlightMiddleware()
     dp.update.outer_middleware(in_flight)
+    # A press's one answer, before the isolation lock it may have to queue for.
+    dp.update.outer_middleware(PressAnswerMiddleware())
     dp.update.outer_middleware(IsolationMiddleware(dp.fsm))
     # Inside the chat's lock (a retry keeps the chat's order), around the unit of work.
     metrics = metrics or Metrics()

@@ -4,11 +4,19 @@
   sliding window of 20 new messages a minute, and all chats share 30 requests/s (a request
   counts in that window until a second after its answer). A call that would exceed a limit
   waits its turn, so bursts queue instead of failing.
-* Order: calls to one chat are serialised; a chat waiting out a 429 does not hold up others.
+* Order: new messages to one chat are serialised, and so are its edits and deletions, apart:
+  an edit does not wait behind a message waiting for the group's minute (edits do not count
+  towards it). A chat waiting out a 429 does not hold up others.
 * Retry: 429 waits ``retry_after`` and tries again; 5xx and network errors back off
-  exponentially. getUpdates is left to the polling loop, which has its own back-off.
+  exponentially up to 5 s, about 30 s in all. getUpdates is left to the polling loop, which
+  has its own back-off. An answer to a press Telegram no longer takes ("query is too old":
+  the bot was down, or a crashed process answered it) is logged, not raised.
 * An edit that changes nothing ("message is not modified") is left to the caller: aiogram-dialog
   handles it itself, and our handlers edit through ``handlers.views.edit.edit_text``.
+* Presses first: answerCallbackQuery is never paced (Telegram does not limit it per chat), and
+  a press's update answers its press before its first paced call (``bot/answers.py``), so the
+  button stops spinning even while the chat's budget is spent. Reads (getChat…) are not paced
+  either: they post nothing, and a filter asking ``getChatMember`` must not queue behind sends.
 """
 
 from __future__ import annotations
@@ -35,12 +43,14 @@ from aiogram.exceptions import (
 from aiogram.methods import AnswerCallbackQuery, GetUpdates, TelegramMethod
 from aiogram.methods.base import Response, TelegramType
 
+from bot.answers import answer_before_pacing, note_answer, pacing_stall
 from bot.metrics import Metrics
 
 logger = logging.getLogger(__name__)
 
 Clock = Callable[[], float]
 Sleep = Callable[[float], Awaitable[None]]
+Stall = Callable[[], None]
 
 
 @dataclass
@@ -57,11 +67,33 @@ class Limits:
 
 
 @dataclass
-class _ChatState:
+class _Lane:
+    """One queue of calls to a chat: ``congested`` is set while the call at its head sleeps
+    for its turn (whoever queues behind then waits for pacing too)."""
+
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    congested: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+@dataclass
+class _ChatState:
+    """A chat's pacing. New messages queue in ``sends``; edits and deletions in ``edits``,
+    so that they do not wait behind a message waiting for the group's minute (they do not
+    count towards it); both take the chat's tokens."""
+
+    sends: _Lane = field(default_factory=_Lane)
+    edits: _Lane = field(default_factory=_Lane)
     tokens: float = 0.0
     refreshed: float = 0.0
     recent_sends: deque[float] = field(default_factory=deque)
+
+    @property
+    def lock(self) -> asyncio.Lock:
+        """The new messages' turn (``acquire(new_message=True)`` is called holding it)."""
+        return self.sends.lock
+
+    def lane(self, new_message: bool) -> _Lane:
+        return self.sends if new_message else self.edits
 
 
 @dataclass
@@ -94,16 +126,26 @@ class OutboundLimiter:
         return state
 
     async def acquire(
-        self, chat_id: int | str, *, new_message: bool, in_flight: bool = False
-    ) -> _Send:
-        """Call with the chat's lock held. ``in_flight``: the send counts until ``sent`` is
-        called with what this returns (then from that moment on)."""
+        self, chat_id: int | str, *, new_message: bool, stall: Stall | None = None,
+        in_flight: bool = False,
+    ) -> _Send:  # fmt: skip
+        """Call holding the lock of the chat's lane for this call (``_ChatState.lane``).
+        ``stall`` is called before the first sleep. ``in_flight``: the send counts in the
+        global window until ``sent`` is called with what this returns (then from that moment
+        on)."""
         state = self.chat(chat_id)
-        await self._take_chat_token(state)
-        if new_message and isinstance(chat_id, int) and chat_id < 0:
-            await self._fit_window(state.recent_sends, self.limits.group_per_minute, 60.0)
-        async with self._global_lock:
-            return await self._fit_global(in_flight)
+        lane = state.lane(new_message)
+        pause = _Pause(self._sleep, lane, stall)
+        try:
+            await self._take_chat_token(state, pause)
+            if new_message and isinstance(chat_id, int) and chat_id < 0:
+                await self._fit_window(
+                    state.recent_sends, self.limits.group_per_minute, 60.0, pause
+                )
+            async with self._global_lock:
+                return await self._fit_global(in_flight, pause)
+        finally:
+            lane.congested.clear()
 
     def sent(self, send: _Send) -> None:
         """The request was answered. Telegram counts it when it arrives, which may be later
@@ -113,7 +155,7 @@ class OutboundLimiter:
         send.at = self._clock()
         send.in_flight = False
 
-    async def _fit_global(self, in_flight: bool) -> _Send:
+    async def _fit_global(self, in_flight: bool, pause: _Pause) -> _Send:
         size = self.limits.global_per_second
         while True:
             now = self._clock()
@@ -124,9 +166,9 @@ class OutboundLimiter:
                 return send
             answered = [s.at for s in self._global if not s.in_flight]
             # all in flight: look again shortly (only when thirty requests are outstanding)
-            await self._sleep(1.0 - (now - min(answered)) if answered else 0.01)
+            await pause(1.0 - (now - min(answered)) if answered else 0.01)
 
-    async def _take_chat_token(self, state: _ChatState) -> None:
+    async def _take_chat_token(self, state: _ChatState, pause: _Pause) -> None:
         limits = self.limits
         while True:
             now = self._clock()
@@ -138,9 +180,11 @@ class OutboundLimiter:
             if state.tokens >= 1.0:
                 state.tokens -= 1.0
                 return
-            await self._sleep((1.0 - state.tokens) / limits.chat_per_second)
+            await pause((1.0 - state.tokens) / limits.chat_per_second)
 
-    async def _fit_window(self, window: deque[float], size: int, span: float) -> None:
+    async def _fit_window(
+        self, window: deque[float], size: int, span: float, pause: _Pause
+    ) -> None:
         while True:
             now = self._clock()
             while window and now - window[0] >= span:
@@ -148,7 +192,24 @@ class OutboundLimiter:
             if len(window) < size:
                 window.append(now)
                 return
-            await self._sleep(span - (now - window[0]))
+            await pause(span - (now - window[0]))
+
+
+class _Pause:
+    """The limiter's sleep for one call: marks its lane congested and tells the caller's
+    update (``stall``) before the first one."""
+
+    def __init__(self, sleep: Sleep, lane: _Lane, stall: Stall | None) -> None:
+        self._sleep = sleep
+        self._lane = lane
+        self._stall = stall
+
+    async def __call__(self, seconds: float) -> None:
+        self._lane.congested.set()
+        if self._stall is not None:
+            self._stall()
+            self._stall = None
+        await self._sleep(seconds)
 
 
 def _chat_of(method: TelegramMethod[Any]) -> int | str | None:
@@ -172,20 +233,27 @@ class ResilienceMiddleware(BaseRequestMiddleware):
     ) -> Response[TelegramType]:
         if isinstance(method, GetUpdates):
             return await make_request(bot, method)
-        chat_id = _chat_of(method)
         if isinstance(method, AnswerCallbackQuery):
+            note_answer(method.callback_query_id)  # the press's one answer, whoever sent it
             return await self._answer(make_request, bot, method)
-        if chat_id is None:
+        chat_id = _chat_of(method)
+        if chat_id is None or type(method).__name__.startswith("Get"):
             return await self._with_retries(make_request, bot, method)
-        state = self.limiter.chat(chat_id)
-        async with state.lock:
+        await answer_before_pacing()
+        stall = pacing_stall()
+        new_message = type(method).__name__.startswith("Send")
+        lane = self.limiter.chat(chat_id).lane(new_message)
+        await _take_turn(lane, stall)
+        try:
             send = await self.limiter.acquire(
-                chat_id, new_message=type(method).__name__.startswith("Send"), in_flight=True
+                chat_id, new_message=new_message, stall=stall, in_flight=True
             )
             try:
-                return await self._with_retries(make_request, bot, method)
+                return await self._with_retries(make_request, bot, method, lane, stall)
             finally:
                 self.limiter.sent(send)
+        finally:
+            lane.lock.release()
 
     async def _answer(
         self,
@@ -199,10 +267,7 @@ class ResilienceMiddleware(BaseRequestMiddleware):
         try:
             return await self._with_retries(make_request, bot, method)
         except TelegramBadRequest as error:
-            if (
-                "query is too old" not in error.message
-                and "query ID is invalid" not in error.message
-            ):
+            if not any(late in error.message for late in _LATE_ANSWER):
                 raise
             logger.info("a press answered too late: %s", error.message)
             return Response[bool](ok=True, result=True)  # type: ignore[return-value]
@@ -212,7 +277,10 @@ class ResilienceMiddleware(BaseRequestMiddleware):
         make_request: NextRequestMiddlewareType[TelegramType],
         bot: Bot,
         method: TelegramMethod[TelegramType],
+        lane: _Lane | None = None,
+        stall: Stall | None = None,
     ) -> Response[TelegramType]:
+        """A 429 on a chat's call congests its ``lane`` while it waits."""
         limits = self.limiter.limits
         for attempt in range(limits.max_retries + 1):
             try:
@@ -224,7 +292,15 @@ class ResilienceMiddleware(BaseRequestMiddleware):
                 if attempt == limits.max_retries:
                     raise
                 logger.warning("429 on %s: waiting %ss", type(method).__name__, error.retry_after)
-                await asyncio.sleep(error.retry_after)
+                if lane is not None:
+                    lane.congested.set()
+                if stall is not None:
+                    stall()
+                try:
+                    await asyncio.sleep(error.retry_after)
+                finally:
+                    if lane is not None:
+                        lane.congested.clear()
             except (TelegramServerError, TelegramNetworkError) as error:
                 if self._metrics is not None:
                     code = "0" if isinstance(error, TelegramNetworkError) else "5xx"
@@ -235,3 +311,17 @@ class ResilienceMiddleware(BaseRequestMiddleware):
                 logger.warning("%s on %s: retry in %.1fs", error, type(method).__name__, delay)
                 await asyncio.sleep(delay)
         raise AssertionError("unreachable")
+
+
+async def _take_turn(lane: _Lane, stall: Stall | None) -> None:
+    """Take the lane's lock in turn; should a call ahead sleep for pacing meanwhile, this
+    update waits for pacing too (``stall``)."""
+    if stall is None or not lane.lock.locked():
+        await lane.lock.acquire()
+        return
+    watch = asyncio.ensure_future(lane.congested.wait())
+    watch.add_done_callback(lambda done: None if done.cancelled() else stall())
+    try:
+        await lane.lock.acquire()
+    finally:
+        watch.cancel()

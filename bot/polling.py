@@ -35,6 +35,7 @@ from aiogram.types import Update
 from aiogram.utils.backoff import Backoff, BackoffConfig
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from bot.answers import answer_while_queued
 from bot.edge import lossless
 from bot.faults import is_transient
 from bot.i18n import I18n, update_locale
@@ -64,9 +65,10 @@ PER_CHAT = 4  # updates of one chat handled at once
 DRAIN_EVERY = 2.0  # seconds between looks at the inbox
 DRAIN_BATCH = 500
 MAX_QUEUED = 5_000  # updates received and not started: polling waits beyond this
+PRESS_PATIENCE = 0.3  # seconds a queued press may spin before it is answered without text
 EXPIRED = "expired: not handled within the replay window (the database was away too long)"
 
-Key = tuple[Hashable, Hashable]
+Key = tuple[Hashable, Hashable]  # (chat, user), or (chat, ("press", user)) for presses
 
 
 def fair_key(update: Update) -> Key:
@@ -81,7 +83,18 @@ def fair_key(update: Update) -> Key:
     user_id = user.id if user is not None else None
     if chat_id is None and user_id is None:
         return ("update", update.update_id)
-    return (chat_id if chat_id is not None else ("user", user_id), user_id)
+    chat_key = chat_id if chat_id is not None else ("user", user_id)
+    if update.callback_query is not None:
+        # A press has a queue of its own beside its sender's messages: it reaches the
+        # isolation lock behind them, which answers it while they wait for pacing
+        # (``bot.answers.PressFirstIsolation``) and still runs it after them.
+        return (chat_key, ("press", user_id))
+    return (chat_key, user_id)
+
+
+def _is_press(key: Key) -> bool:
+    user = key[1]
+    return isinstance(user, tuple) and user[:1] == ("press",)
 
 
 class FairQueues:
@@ -92,8 +105,13 @@ class FairQueues:
     def __init__(
         self, run: Callable[[Update], Coroutine[Any, Any, Any]], *, concurrency: int,
         per_chat: int = PER_CHAT,
+        press_waits: Callable[[Update], Coroutine[Any, Any, Any]] | None = None,
     ) -> None:  # fmt: skip
         self._run = run
+        # called for a press still queued ``PRESS_PATIENCE`` seconds after it came (behind
+        # its sender's earlier press, or with every slot taken): answer it meanwhile
+        self._press_waits = press_waits
+        self._started: set[int] = set()
         self._concurrency = concurrency
         self._per_chat = max(1, min(per_chat, concurrency))
         self._queues: dict[Key, deque[Update]] = {}
@@ -131,6 +149,16 @@ class FairQueues:
         if self.queued >= MAX_QUEUED:
             self._room.clear()
         self._pump()
+        if update.callback_query is not None and self._press_waits is not None:
+            if update.update_id not in self._started:
+                asyncio.get_running_loop().call_later(PRESS_PATIENCE, self._impatient, update)
+
+    def _impatient(self, update: Update) -> None:
+        if update.update_id in self.pending and update.update_id not in self._started:
+            assert self._press_waits is not None
+            task = asyncio.create_task(self._press_waits(update))
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
 
     async def room(self) -> None:
         """Wait until the queues can take more (polling then fetches the next batch)."""
@@ -141,7 +169,10 @@ class FairQueues:
         while self._ready and self._running < self._concurrency:
             key = self._ready.popleft()
             chat = key[0]
-            if self._busy_chats.get(chat, 0) >= self._per_chat:
+            # A press is never held back by its chat's share: it is answered as soon as it
+            # starts, even while the chat's other updates wait for pacing (one press at a
+            # time per sender, so a chat has no more of them running than pressers).
+            if self._busy_chats.get(chat, 0) >= self._per_chat and not _is_press(key):
                 skipped.append(key)
                 continue
             self._start(key, chat)
@@ -149,6 +180,7 @@ class FairQueues:
 
     def _start(self, key: Key, chat: Hashable) -> None:
         update = self._queues[key].popleft()
+        self._started.add(update.update_id)
         self._running += 1
         self._busy_chats[chat] = self._busy_chats.get(chat, 0) + 1
         task = asyncio.create_task(self._run(update))
@@ -157,6 +189,7 @@ class FairQueues:
         def finished(done: asyncio.Task[Any]) -> None:
             self.tasks.discard(done)
             self.pending.discard(update.update_id)
+            self._started.discard(update.update_id)
             self._running -= 1
             left = self._busy_chats[chat] - 1
             if left:
@@ -196,7 +229,13 @@ class InboxDispatcher(Dispatcher):
             finally:
                 cleaned.discard(update.update_id)
 
-        queues = FairQueues(run, concurrency=tasks_concurrency_limit or 64)
+        async def press_waits(update: Update) -> None:
+            assert update.callback_query is not None
+            await answer_while_queued(bot, update.callback_query.id)
+
+        queues = FairQueues(
+            run, concurrency=tasks_concurrency_limit or 64, press_waits=press_waits
+        )
         self[QUEUES] = queues
         metrics: Metrics | None = self.get(METRICS)
         try:  # what the last run left goes first, ahead of anything new of its chat

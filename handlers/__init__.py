@@ -17,6 +17,7 @@ from typing import Any
 from aiogram import Router
 from aiogram_dialog import setup_dialogs
 
+from bot.answers import PressMessageManager
 from handlers import (
     characters,
     dice,
@@ -73,14 +74,15 @@ def routers() -> list[Router]:
     # reaches the zone). They skip the zone's middlewares.
     first = [dice.create_router(), verify.create_router(), requests.create_router()]
     for router in [*first, *own]:
-        # Every button press gets an answer, so no button keeps spinning. Per router, not on
-        # the dispatcher: aiogram-dialog answers its own callbacks and a second answer fails.
+        # Forged out-of-range data is refused before a handler runs. The press's one answer
+        # is bot.answers' (the dispatcher's middleware), wizards' included.
         router.callback_query.middleware(AnswerOnSuccess())
     tail = fallback.create_router()
     tail.callback_query.middleware(AnswerOnSuccess())
     zone = Router(name="dialog_zone")
     zone.include_routers(*own, *wizards.create_dialogs(), tail)
-    setup_dialogs(zone)  # also includes aiogram-dialog's own default dialogs
+    # also includes aiogram-dialog's own default dialogs; its answer is the press's one answer
+    setup_dialogs(zone, message_manager=PressMessageManager())
     every = [*first, zone]
     for router in every:
         _inline_sync_filters(router)

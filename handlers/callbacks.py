@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 from enum import StrEnum
 from typing import Any
 
-from aiogram.dispatcher.flags import get_flag
+from aiogram import BaseMiddleware
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, TelegramObject
-from aiogram.utils.callback_answer import CallbackAnswer, CallbackAnswerMiddleware
+from aiogram.utils.callback_answer import CallbackAnswer
+
+from bot.answers import PressAnswer
+
+logger = logging.getLogger(__name__)
 
 
 class Screen(StrEnum):
@@ -89,10 +94,12 @@ def out_of_range(data: CallbackData) -> bool:
     return False
 
 
-class AnswerOnSuccess(CallbackAnswerMiddleware):
-    """aiogram's automatic answer, except when the handler raised: then the error handler's
-    apology is the answer (Telegram takes one answer per press). Forged data with a number out
-    of range (``out_of_range``) is refused here, before any handler runs."""
+class AnswerOnSuccess(BaseMiddleware):
+    """Per router, inner: forged data with a number out of range (``out_of_range``) is refused
+    before any handler runs. The press itself is answered once, by ``bot.answers`` (the
+    dispatcher's ``PressAnswerMiddleware``): before the handler's first paced call, or when the
+    update is done; when the handler raised, the error handler's apology is the answer. A
+    router used without that middleware (a test's own dispatcher) gets the same answer here."""
 
     async def __call__(
         self,
@@ -102,23 +109,29 @@ class AnswerOnSuccess(CallbackAnswerMiddleware):
     ) -> Any:
         if not isinstance(event, CallbackQuery):
             return await handler(event, data)
-        answer = data["callback_answer"] = self.construct_callback_answer(
-            properties=get_flag(data, "callback_answer")
-        )
+        answer = data.get("callback_answer")
+        own = None
+        if not isinstance(answer, PressAnswer):
+            own = answer = data["callback_answer"] = PressAnswer(event.id, data["bot"])
         forged = data.get("callback_data")
         if isinstance(forged, CallbackData) and out_of_range(forged):
             notify(answer, data["t"]("This button is no longer active."), alert=True)
-            await self.answer(event, answer)
-            return None
-        result = await handler(event, data)
-        if not answer.disabled and not answer.answered:
-            await self.answer(event, answer)
+            result = None
+        else:
+            result = await handler(event, data)
+        if own is not None:
+            await own.send()
         return result
 
 
 def notify(answer: CallbackAnswer, text: str, *, alert: bool = False) -> None:
-    """Set the press's answer; ``CallbackAnswerMiddleware`` sends it once the handler returns
-    (calling ``query.answer`` directly as well would answer twice, which Telegram refuses)."""
+    """Set the press's answer text. It goes out once, before the handler's first paced send or
+    edit (``bot.answers``): set it before editing. Set later, it cannot reach the user any
+    more and is dropped with a warning (calling ``query.answer`` as well would answer twice,
+    which Telegram refuses)."""
+    if answer.answered:
+        logger.warning("press answered before its text was set; dropped: %r", text)
+        return
     answer.text = text
     answer.show_alert = alert
 

@@ -9,6 +9,7 @@ from aiogram.exceptions import TelegramAPIError
 from aiogram.types import ErrorEvent, Update
 from aiogram_dialog.api.exceptions import OutdatedIntent, UnknownIntent
 
+from bot.answers import finish_failed_press, press_for
 from bot.i18n import I18n, update_locale
 from bot.runner import Parked
 from bot.webhook import UpdateFailure
@@ -19,13 +20,22 @@ logger = logging.getLogger(__name__)
 async def on_error(
     event: ErrorEvent, bot: Bot, i18n: I18n, update_failure: UpdateFailure | None = None
 ) -> bool:
+    try:
+        return await _handle(event, bot, i18n, update_failure)
+    finally:
+        finish_failed_press()
+
+
+async def _handle(
+    event: ErrorEvent, bot: Bot, i18n: I18n, update_failure: UpdateFailure | None
+) -> bool:
     update = event.update
     if isinstance(event.exception, UnknownIntent | OutdatedIntent):
         # A wizard button pressed by someone whose wizard it is not, or after it ended.
         logger.info("update %s: stale or foreign wizard button", update.update_id)
         await _answer_stale(update, i18n)
         return True
-    parked = isinstance(event.exception, Parked)
+    parked = isinstance(event.exception, Parked)  # logged by the runner when it parked it
     if not parked:
         logger.error(
             "update %s failed: %r", update.update_id, event.exception, exc_info=event.exception
@@ -38,7 +48,7 @@ async def on_error(
     text = t("Sorry, something went wrong. Please try again; if it keeps happening, tell the GM.")
     try:
         if update.callback_query is not None:
-            await update.callback_query.answer(text, show_alert=True)
+            await _answer(update, text)
         elif update.message is not None:
             await bot.send_message(update.message.chat.id, text)
     except TelegramAPIError:
@@ -47,14 +57,28 @@ async def on_error(
 
 
 async def _answer_stale(update: Update, i18n: I18n) -> None:
-    query = update.callback_query
-    if query is None:
+    if update.callback_query is None:
         return
     t = i18n.translator(update_locale(update, i18n.default_locale))
     try:
-        await query.answer(t("This button is not yours or no longer active."), show_alert=True)
+        await _answer(update, t("This button is not yours or no longer active."))
     except TelegramAPIError:
         logger.info("could not answer a stale button in update %s", update.update_id)
+
+
+async def _answer(update: Update, text: str) -> None:
+    """The failed press's one answer, unless it went before the failure (then the apology
+    cannot reach the presser any more)."""
+    query = update.callback_query
+    assert query is not None
+    press = press_for(query.id)
+    if press is None:  # a dispatcher without bot.answers (a test's own)
+        await query.answer(text, show_alert=True)
+    elif press.answered:
+        logger.info("update %s: its press was answered before it failed", update.update_id)
+    else:
+        press.text, press.show_alert = text, True
+        await press.send()
 
 
 def create_router() -> Router:

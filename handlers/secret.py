@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 
 from aiogram import Bot, F, Router
 from aiogram.exceptions import TelegramAPIError, TelegramBadRequest, TelegramForbiddenError
@@ -25,6 +26,14 @@ from handlers.views.safe import error_text
 from handlers.views.secret import SecretRevealCD
 
 logger = logging.getLogger(__name__)
+
+# Placeholders this process revealed, newest last. A press's answer goes out before its edit
+# (bot/answers.py), so whether a press is the one that reveals must be known before editing.
+# The GM's racing presses are handled one at a time (one chat, one user): a repeat finds its
+# placeholder here. A repeat handled by another process is told «Revealed.» as well, while
+# Telegram still refuses the identical second edit, so the card changes once.
+REVEALED_KEPT = 1024
+_revealed: OrderedDict[str, None] = OrderedDict()  # the log entries' hashes
 
 
 def _group_translator(i18n: I18n, chat: ChatDTO | None) -> Translator:
@@ -132,11 +141,16 @@ async def reveal(
         else:  # a forged press on some other message: leave it alone
             notify(callback_answer, t("This button is no longer active."), alert=True)
         return
-    t_group = _group_translator(i18n, chat_info)
-    if await _edit_once(message, views.revealed(t_group, t_group.locale, rolled)):
-        notify(callback_answer, t("Revealed."))
-    else:
+    placeholder = rolled.entry.hash
+    if placeholder in _revealed:
         notify(callback_answer, t("Already revealed."))
+        return
+    notify(callback_answer, t("Revealed."))  # goes out before the edit (bot/answers.py)
+    t_group = _group_translator(i18n, chat_info)
+    await _edit_once(message, views.revealed(t_group, t_group.locale, rolled))
+    _revealed[placeholder] = None
+    if len(_revealed) > REVEALED_KEPT:
+        _revealed.popitem(last=False)
 
 
 async def _edit_once(message: Message, text: str) -> bool:

@@ -21,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.app import BotRuntime, build_runtime
 from bot.config import Settings
-from bot.emulator import BotAPIEmulator
+from bot.emulator import BotAPIEmulator, CallbackAnswer
 from bot.outbound import Limits
 from db.database import create_engine, migrate, to_async_url
 
@@ -206,8 +206,25 @@ async def harness(
     emulator: BotAPIEmulator, clean_db: AsyncEngine, settings: Settings
 ) -> AsyncIterator[Harness]:
     h = Harness(emulator, clean_db, settings)
+    _settle_after_answers(h)
     yield h
     await h.stop()
+
+
+def _settle_after_answers(h: Harness) -> None:
+    """A press is answered before its handler's first edit or send (bot/answers.py), so in bot
+    tests ``wait_callback_answer`` returns once the bot has also finished the updates it took
+    (the edit made, the unit of work committed). ``emu.callback_answers`` is the raw record."""
+    emu = h.emu
+    answered = emu.wait_callback_answer
+
+    async def wait(callback_query_id: str, timeout: float = 5.0) -> CallbackAnswer:
+        answer = await answered(callback_query_id, timeout)
+        if h.runtime is not None:
+            await h.runtime.dispatcher["in_flight"].wait_idle(timeout)
+        return answer
+
+    emu.wait_callback_answer = wait  # type: ignore[method-assign]
 
 
 @pytest.fixture

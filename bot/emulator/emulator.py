@@ -315,6 +315,11 @@ class BotAPIEmulator:
     def callback_answers(self) -> dict[str, CallbackAnswer]:
         return self._state.callback_answers
 
+    def answer_attempts(self, callback_query_id: str) -> int:
+        """How many times the bot called answerCallbackQuery for this press, refused calls
+        included: exactly one is right (Telegram refuses a second as "query is too old")."""
+        return self._state.answer_attempts.get(callback_query_id, 0)
+
     def bot_messages(self, chat_id: int) -> list[ChatMessage]:
         return self._state.bot_messages(chat_id)
 

@@ -230,6 +230,8 @@ async def delete_message(state: EmuState, ctx: RequestContext) -> Any:
 async def answer_callback_query(state: EmuState, ctx: RequestContext) -> Any:
     p = ctx.params
     query_id = str(p.get("callback_query_id") or "")
+    state.answer_attempts[query_id] = state.answer_attempts.get(query_id, 0) + 1
+    # Answered (or never pressed, or expired): Telegram refuses every further answer alike.
     pending = state.pending_queries.get(query_id)
     ttl = state.callback_query_ttl
     if pending is None or (ttl is not None and time.monotonic() - pending.created_at > ttl):

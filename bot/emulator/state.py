@@ -70,6 +70,8 @@ class EmuState:
         self.messages: dict[int, dict[int, ChatMessage]] = {}
         self.calls: list[ApiCall] = []
         self.callback_answers: dict[str, CallbackAnswer] = {}
+        # every answerCallbackQuery per query id, refused ones too: a second is a bot bug
+        self.answer_attempts: dict[str, int] = {}
         self.pending_queries: dict[str, PendingQuery] = {}
         self.commands: dict[tuple[str, str], list[dict[str, Any]]] = {}
         self.files: dict[str, StoredFile] = {}

@@ -30,6 +30,7 @@ from bot.i18n import I18n, Translator
 from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
 from engine.common import SheetModel, Violation, errors_only
+from handlers.callbacks import notify
 
 TEXT_MAX = 500  # free-text answers (descriptions, backstory)
 NAME_MAX = 64  # names of characters, clichés, aspects
@@ -107,6 +108,12 @@ class WizardStart:
 
 def locale_of(manager: DialogManager) -> str:
     return str(manager.middleware_data.get("locale", "ru"))
+
+
+def tell_presser(manager: DialogManager, text: str, *, alert: bool = False) -> None:
+    """The text of the press's one answer, which aiogram-dialog sends after the redraw (or
+    sooner, ``bot.answers``). Calling ``callback.answer`` as well would answer twice."""
+    notify(manager.middleware_data["callback_answer"], text, alert=alert)
 
 
 def violations_text(violations: list[Violation], locale: str) -> str:

@@ -58,6 +58,7 @@ from handlers.wizards.common import (
     esc,
     finish_wizard,
     locale_of,
+    tell_presser,
     violations_text,
 )
 
@@ -273,8 +274,9 @@ async def skill_info(callback: CallbackQuery, widget: Any, manager: DialogManage
     skill = Skill(manager.item_id)  # type: ignore[attr-defined]
     level = int(manager.dialog_data["skills"].get(skill.value, 0))
     locale = locale_of(manager)
-    await callback.answer(
-        f"{skill_name(skill.value, locale)}: {_level(level)} {ladder_label(level).render(locale)}"
+    tell_presser(
+        manager,
+        f"{skill_name(skill.value, locale)}: {_level(level)} {ladder_label(level).render(locale)}",
     )
 
 

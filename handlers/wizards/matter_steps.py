@@ -54,6 +54,7 @@ from handlers.wizards.common import (
     clean_text,
     finish_wizard,
     locale_of,
+    tell_presser,
 )
 
 logger = logging.getLogger(__name__)
@@ -317,9 +318,10 @@ async def on_dot(
     t = t_of(manager)
     if op == "n":
         names = ", ".join(_resisted_by(skill, locale)) or "—"
-        await callback.answer(
+        tell_presser(
+            manager,
             t("{skill}: resists {states}.", skill=trait_name(skill, locale), states=names),
-            show_alert=True,
+            alert=True,
         )
         keep_message(manager)
         return
@@ -333,7 +335,7 @@ async def on_dot(
         reason = "\n".join(render_violation(v, locale) for v in refused)
         logger.info("matter wizard: + on %s refused by the engine", skill)
         set_error(manager, "⛔ " + esc(reason))
-        await callback.answer(reason, show_alert=True)
+        tell_presser(manager, reason, alert=True)
         return
     store(manager, candidate)
     set_error(manager, None)

@@ -57,6 +57,7 @@ from handlers.wizards.common import (
     esc,
     finish_wizard,
     locale_of,
+    tell_presser,
     violations_text,
 )
 
@@ -558,7 +559,7 @@ def _press_handler(page: str, delta: int) -> Callable[..., Awaitable[None]]:
         if isinstance(result, rules.Refusal):
             reason = _refusal_text(result, _t(manager), locale_of(manager))
             manager.dialog_data[ERROR_KEY] = esc(reason)
-            await callback.answer(reason[:200], show_alert=True)
+            tell_presser(manager, reason, alert=True)
             return
         _save(manager, result)
 

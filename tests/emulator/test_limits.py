@@ -132,6 +132,24 @@ async def test_callback_query_answered_once(bot: Bot, emu: BotAPIEmulator) -> No
     assert info.value.message == too_old
 
 
+async def test_every_answer_attempt_is_counted_refused_ones_too(
+    bot: Bot, emu: BotAPIEmulator
+) -> None:
+    sent = await bot.send_message(GROUP, "k", reply_markup=one_button(callback_data="a"))
+    first = emu.press(ALICE, GROUP, sent.message_id, "a").callback_query_id
+    second = emu.press(ALICE, GROUP, sent.message_id, "a").callback_query_id
+    assert emu.answer_attempts(first) == 0
+    await bot.answer_callback_query(first, text="Готово")
+    for _ in range(2):  # Telegram refuses every further answer the same way
+        with pytest.raises(TelegramBadRequest) as info:
+            await bot.answer_callback_query(first, text="Ещё раз")
+        assert info.value.message == (
+            "Bad Request: query is too old and response timeout expired or query ID is invalid"
+        )
+    assert (emu.answer_attempts(first), emu.answer_attempts(second)) == (3, 0)
+    assert emu.callback_answers[first].text == "Готово"  # the first answer is the one shown
+
+
 async def test_wrong_token_and_unknown_method(emu: BotAPIEmulator) -> None:
     intruder = make_bot(emu, token="42:WRONG")
     try:

@@ -80,3 +80,35 @@ async def test_global_window_counts_a_request_until_its_answer() -> None:
     # The thirty-first waits a second from those answers, not from when the others left.
     await limiter.acquire(31, new_message=True, in_flight=True)
     assert vt.now >= 1.8
+
+
+async def test_an_edit_does_not_wait_behind_a_message_waiting_for_the_groups_minute() -> None:
+    from aiogram.methods import EditMessageText, SendMessage
+
+    from bot.outbound import ResilienceMiddleware
+    from tests.callbacks.helpers import ManualClock
+
+    clock = ManualClock()
+    limiter = OutboundLimiter(
+        Limits(chat_burst=10, chat_per_second=10.0, group_per_minute=2), clock.clock, clock.sleep
+    )
+    outbound = ResilienceMiddleware(limiter)
+    made: list[str] = []
+
+    async def make_request(bot: object, method: object) -> object:
+        made.append(type(method).__name__)
+        return True
+
+    def call(method: object) -> asyncio.Task[object]:
+        return asyncio.ensure_future(outbound(make_request, None, method))  # type: ignore[arg-type]
+
+    sends = [call(SendMessage(chat_id=-7, text=str(i))) for i in range(3)]
+    edit = call(EditMessageText(chat_id=-7, message_id=1, text="edited"))
+    for _ in range(20):
+        await asyncio.sleep(0)
+    # The third message waits for the minute, holding the sends' turn; the edit went.
+    assert made == ["SendMessage", "SendMessage", "EditMessageText"]
+    assert edit.done() and not sends[2].done()
+    clock.advance(60.0)
+    await asyncio.gather(*sends)
+    assert made[-1] == "SendMessage"

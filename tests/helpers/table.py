@@ -194,7 +194,7 @@ def labelled_data(message: ChatMessage, label: str) -> str:
 async def press_data(
     h: Harness, user: int, message: ChatMessage | int, data: str, *, chat_id: int = GROUP
 ) -> CallbackAnswer:
-    """Press ``data`` on the message as ``user``; the answer (the handler's edit precedes it)."""
+    """Press ``data`` on the message as ``user``; the answer, the update done (conftest)."""
     message_id = message if isinstance(message, int) else message.message_id
     pressed = h.emu.press(user, chat_id, message_id, data)
     return await h.emu.wait_callback_answer(pressed.callback_query_id, timeout=WAIT)

@@ -117,7 +117,7 @@ FIELD_CODES: dict[tuple[str, str], st.SearchStrategy[Any]] = {
     ("MemberDTO", "role"): st.sampled_from(["gm", "cogm", "player"]),
     # a row without the system's own words names itself by one of our msgids
     ("OddsRow", "key"): st.just("at least {n}"),
-    ("OddsRow", "params"): st.fixed_dictionaries({"n": st.integers(-10**6, 10**6)}),
+    ("OddsRow", "params"): st.fixed_dictionaries({"n": st.integers(-(10**6), 10**6)}),
 }
 
 
