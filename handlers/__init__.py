@@ -69,7 +69,9 @@ def routers() -> list[Router]:
     # (/r, /odds, /log, /verify: no other router takes them, so /r, the hottest message, meets
     # one router's filters) and roll requests (/request and its card's buttons; no free text,
     # so a command typed mid-wizard still reaches the zone). They skip the zone's middlewares.
-    first = [dice.create_router(), requests.create_router()]
+    # Between them, a command sent to the wrong kind of chat is told where it works (before
+    # /request & co. would answer a private chat as a chat without a game).
+    first = [dice.create_router(), fallback.create_chat_kind_router(), requests.create_router()]
     for router in [*first, *own]:
         # Every button press gets an answer, so no button keeps spinning. Per router, not on
         # the dispatcher: aiogram-dialog answers its own callbacks and a second answer fails.

@@ -7,6 +7,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.i18n import N_, Translator
 from db.repositories.games import CharacterDTO, VersionDTO
 from handlers.callbacks import ApproveCD, ProposalCD, ReturnCD, SheetPageCD
+from handlers.callbacks_nav import SheetPickCD
 from handlers.views.request_builder import request_button
 from handlers.views.resources import resources_button
 from handlers.views.sheets import fit, page_title
@@ -121,9 +122,11 @@ def history(
 
 
 def sheet_keyboard(
-    t: Translator, character_id: int, pages: list[str], current: int, edit_url: str | None
-) -> InlineKeyboardMarkup | None:
-    """Section pages of a long sheet as buttons (the current one marked), then «Edit»."""
+    t: Translator, character_id: int, pages: list[str], current: int, edit_url: str | None,
+    *, gm: bool = False, in_group: bool = True,
+) -> InlineKeyboardMarkup | None:  # fmt: skip
+    """Section pages of a long sheet as buttons (the current one marked), then the active
+    character's resources (in the group), the roll request (for the GM and co-GMs) and «Edit»."""
     rows: list[list[InlineKeyboardButton]] = []
     if len(pages) > 1:
         buttons = [
@@ -135,10 +138,69 @@ def sheet_keyboard(
         ]
         rows += [buttons[i : i + 2] for i in range(0, len(buttons), 2)]
     if edit_url:  # an active character: its resources and its editor
-        rows.append([resources_button(t, character_id)])
-        rows.append([request_button(t, character_id)])  # the GM's roll request
+        if in_group:
+            rows.append([resources_button(t, character_id)])
+        if gm:
+            rows.append([request_button(t, character_id)])  # the GM's roll request
         rows.append([InlineKeyboardButton(text="✏️ " + t("Edit"), url=edit_url)])
     return InlineKeyboardMarkup(inline_keyboard=rows) if rows else None
+
+
+_STATUS_MARKS = {"active": "", "pending": "⏳ ", "returned": "↩️ "}
+_STATUS_NAMES = {
+    "active": N_("approved"),
+    "pending": N_("waiting for the GM's approval"),
+    "returned": N_("returned by the GM for changes"),
+}
+
+
+def pick_keyboard(characters: list[CharacterDTO]) -> InlineKeyboardMarkup:
+    """One button per character (a pending one marked ⏳), two to a row."""
+    buttons = [
+        InlineKeyboardButton(
+            text=_STATUS_MARKS.get(c.status, "") + c.name[:40],
+            callback_data=SheetPickCD(character_id=c.id).pack(),
+        )
+        for c in characters[:20]
+    ]
+    return InlineKeyboardMarkup(
+        inline_keyboard=[buttons[i : i + 2] for i in range(0, len(buttons), 2)]
+    )
+
+
+def which_one(t: Translator) -> str:
+    return t("Several characters match. Whose sheet? (⏳ — waiting for the GM's approval)")
+
+
+def no_own_character(t: Translator, names: str) -> str:
+    text = t("You have no character in this game yet: press «Create character» on the /game card.")
+    if names:
+        text += "\n" + t(
+            "Another character's sheet: /sheet name. Characters of this game: {names}",
+            names=escape(names),
+        )
+    return text
+
+
+def own_pending(t: Translator) -> str:
+    return t("⏳ Your character is waiting for the GM's approval. The sheet as sent:")
+
+
+def no_characters_anywhere(t: Translator) -> str:
+    return t(
+        "You have no characters yet. In the game's group, press «Create character» on the "
+        "/game card."
+    )
+
+
+def own_list(t: Translator, owned: list[tuple[str, CharacterDTO]]) -> str:
+    """The user's characters, game by game, with where each one stands."""
+    lines = [f"<b>{escape(t('Your characters'))}</b>"]
+    for title, character in owned:
+        status = t(_STATUS_NAMES.get(character.status, character.status))
+        lines.append(f"• <b>{escape(character.name)}</b> — {escape(title)} ({escape(status)})")
+    lines += ["", escape(t("Press a name to see the sheet. Resources: /res."))]
+    return "\n".join(lines)
 
 
 def link_keyboard(text: str, url: str) -> InlineKeyboardMarkup:
