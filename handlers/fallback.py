@@ -31,7 +31,8 @@ async def stale_button(
 
 class SlashCommand(BaseFilter):
     """A ``/word`` message meant for this bot (not ``/word@another_bot``); hands over the word
-    in lower case as ``word``."""
+    in lower case as ``word`` and whether it named this bot (``/word@this_bot``) as
+    ``addressed``."""
 
     async def __call__(self, message: Message, bot: Bot) -> bool | dict[str, Any]:
         text = message.text or message.caption or ""
@@ -43,7 +44,7 @@ class SlashCommand(BaseFilter):
             me = await bot.me()
             if mention.lower() != (me.username or "").lower():
                 return False
-        return {"word": word.lower()} if word else False
+        return {"word": word.lower(), "addressed": bool(mention)} if word else False
 
 
 def closest(word: str) -> str | None:
@@ -52,12 +53,18 @@ def closest(word: str) -> str | None:
     return BY_NAME[found[0]].name if found else None
 
 
-async def unknown_command(message: Message, word: str, t: Translator, bot: Bot) -> None:
+async def unknown_command(
+    message: Message, word: str, addressed: bool, t: Translator, bot: Bot
+) -> None:
     known = BY_NAME.get(word)
-    if known is None:
-        await message.answer(views.unknown(t, word, closest(word)))
-        return
     private = message.chat.type == "private"
+    if known is None:
+        suggestion = closest(word)
+        # In a group a bare /word may be another bot's: answered only when it is close to one
+        # of ours (a typo) or names this bot.
+        if private or addressed or suggestion is not None:
+            await message.answer(views.unknown(t, word, suggestion))
+        return
     if known.where is Where.GROUP and private:
         await message.answer(views.group_only(t, known.name))
     elif known.where is Where.PRIVATE and not private:

@@ -28,6 +28,13 @@ async def test_typos_get_the_closest_command(running: Harness) -> None:
     assert "/shet" in answer.text and "/sheet" in answer.text
     nothing_close = await send_and_answer(running, ALICE, "/xyzzyq", chat_id=ALICE)
     assert "/xyzzyq" in nothing_close.text and "/help" in nothing_close.text
+    # in a group a bare unknown /word may be another bot's: no answer unless it is a typo
+    running.emu.send_text(ALICE, GROUP, "/xyzzyq")
+    addressed = await send_and_answer(running, ALICE, f"/xyzzyq@{running.emu.bot_username}")
+    assert "/xyzzyq" in addressed.text
+    await running.emu.wait_idle(timeout=WAIT)
+    answers = [m for m in running.emu.bot_messages(GROUP) if "/xyzzyq" in m.text]
+    assert answers == [addressed]
 
 
 async def test_commands_in_the_wrong_kind_of_chat_say_where_they_work(running: Harness) -> None:
