@@ -31,7 +31,7 @@ class Where(StrEnum):
 @dataclass(frozen=True)
 class ChatCommand:
     name: str
-    usage: str  # msgid: how /help shows it (an example)
+    usage: str  # how /help shows it: an example, a msgid where it has words to translate
     text: str  # msgid: what it does
     role: Role = Role.ANYONE
     where: Where = Where.ANY
@@ -48,8 +48,8 @@ class ChatCommand:
 
 COMMANDS: tuple[ChatCommand, ...] = (
     # anyone, anywhere
-    ChatCommand("start", N_("/start"), N_("start screen")),
-    ChatCommand("help", N_("/help"), N_("all commands")),
+    ChatCommand("start", "/start", N_("start screen")),
+    ChatCommand("help", "/help", N_("all commands")),
     ChatCommand(
         "r",
         N_("/r 2d6+1"),
@@ -57,11 +57,9 @@ COMMANDS: tuple[ChatCommand, ...] = (
         aliases=("roll",),
         menu=N_("roll dice, e.g. /r 2d6+1"),
     ),
-    ChatCommand("odds", N_("/odds 4dF+2 vs 3"), N_("exact odds of a roll")),
-    ChatCommand("log", N_("/log"), N_("the roll log; /log export saves it as a file")),
-    ChatCommand(
-        "verify", N_("/verify"), N_("check the roll log (this chat's, or an uploaded file)")
-    ),
+    ChatCommand("odds", "/odds 4dF+2 vs 3", N_("exact odds of a roll")),
+    ChatCommand("log", "/log", N_("the roll log; /log export saves it as a file")),
+    ChatCommand("verify", "/verify", N_("check the roll log (this chat's, or an uploaded file)")),
     ChatCommand(
         "sheet",
         N_("/sheet [name]"),
@@ -79,13 +77,13 @@ COMMANDS: tuple[ChatCommand, ...] = (
     ),
     ChatCommand(
         "lang",
-        N_("/lang"),
+        "/lang",
         N_("interface language (in a group: the chat's, for admins)"),
         menu=N_("interface language"),
     ),
-    ChatCommand("cancel", N_("/cancel"), N_("cancel the current step")),
+    ChatCommand("cancel", "/cancel", N_("cancel the current step")),
     # anyone, in the group or in private
-    ChatCommand("profile", N_("/profile"), N_("your name and time zone"), where=Where.PRIVATE),
+    ChatCommand("profile", "/profile", N_("your name and time zone"), where=Where.PRIVATE),
     ChatCommand(
         "newgame",
         N_("/newgame [title]"),
@@ -95,7 +93,7 @@ COMMANDS: tuple[ChatCommand, ...] = (
     ),
     ChatCommand(
         "game",
-        N_("/game"),
+        "/game",
         N_("this chat's game: players, characters, «Create character»"),
         where=Where.GROUP,
         menu=N_("this chat's game"),
@@ -108,7 +106,7 @@ COMMANDS: tuple[ChatCommand, ...] = (
     ),
     ChatCommand(
         "tracker",
-        N_("/tracker"),
+        "/tracker",
         N_("the fight or scene in progress, posted anew"),
         where=Where.GROUP,
         menu=N_("the fight or scene in progress"),
@@ -116,7 +114,7 @@ COMMANDS: tuple[ChatCommand, ...] = (
     # the GM and co-GMs
     ChatCommand(
         "request",
-        N_("/request"),
+        "/request",
         N_("ask a player to roll (as a reply to the player)"),
         role=Role.GM,
         where=Where.GROUP,
@@ -124,7 +122,7 @@ COMMANDS: tuple[ChatCommand, ...] = (
     ),
     ChatCommand(
         "milestone",
-        N_("/milestone"),
+        "/milestone",
         N_("a milestone for the whole table"),
         role=Role.GM,
         where=Where.GROUP,
@@ -132,7 +130,7 @@ COMMANDS: tuple[ChatCommand, ...] = (
     ),
     ChatCommand(
         "schedule",
-        N_("/schedule"),
+        "/schedule",
         N_("milestones on a schedule"),
         role=Role.GM,
         where=Where.GROUP,
@@ -149,7 +147,7 @@ COMMANDS: tuple[ChatCommand, ...] = (
     ),
     ChatCommand(
         "npc",
-        N_("/npc"),
+        "/npc",
         N_("create a non-player character"),
         role=Role.GM,
         where=Where.GROUP,
@@ -157,7 +155,7 @@ COMMANDS: tuple[ChatCommand, ...] = (
     ),
     ChatCommand(
         "fight",
-        N_("/fight"),
+        "/fight",
         N_("open a fight (in every system)"),
         role=Role.GM,
         where=Where.GROUP,
@@ -199,7 +197,7 @@ COMMANDS: tuple[ChatCommand, ...] = (
     ),
     ChatCommand(
         "duel",
-        N_("/duel"),
+        "/duel",
         N_("a duel"),
         role=Role.GM,
         where=Where.GROUP,
@@ -208,7 +206,7 @@ COMMANDS: tuple[ChatCommand, ...] = (
     ),
     ChatCommand(
         "scene",
-        N_("/scene"),
+        "/scene",
         N_("a scene: turns, health or states, conditions"),
         role=Role.GM,
         where=Where.GROUP,
@@ -217,7 +215,7 @@ COMMANDS: tuple[ChatCommand, ...] = (
     ),
     ChatCommand(
         "roles",
-        N_("/roles"),
+        "/roles",
         N_("the roles of the game"),
         role=Role.GM,
         where=Where.PRIVATE,
@@ -228,7 +226,7 @@ COMMANDS: tuple[ChatCommand, ...] = (
     # the GM alone
     ChatCommand(
         "options",
-        N_("/options"),
+        "/options",
         N_("the game's options"),
         role=Role.MAIN_GM,
         where=Where.GROUP,
@@ -236,7 +234,7 @@ COMMANDS: tuple[ChatCommand, ...] = (
     ),
     ChatCommand(
         "cogm",
-        N_("/cogm"),
+        "/cogm",
         N_("make someone a co-GM (as a reply to that person)"),
         role=Role.MAIN_GM,
         where=Where.GROUP,
@@ -244,7 +242,7 @@ COMMANDS: tuple[ChatCommand, ...] = (
     ),
     ChatCommand(
         "uncogm",
-        N_("/uncogm"),
+        "/uncogm",
         N_("take co-GM powers back (as a reply to that person)"),
         role=Role.MAIN_GM,
         where=Where.GROUP,
@@ -252,7 +250,7 @@ COMMANDS: tuple[ChatCommand, ...] = (
     ),
     ChatCommand(
         "timezone",
-        N_("/timezone +3"),
+        "/timezone +3",
         N_("the game's time zone"),
         role=Role.MAIN_GM,
         where=Where.GROUP,
@@ -261,7 +259,7 @@ COMMANDS: tuple[ChatCommand, ...] = (
     # chat admins
     ChatCommand(
         "reveal",
-        N_("/reveal"),
+        "/reveal",
         N_("publish the dice seed and start a new one"),
         role=Role.ADMIN,
         menu=N_("admins: publish the dice seed"),
