@@ -148,9 +148,9 @@ def sheet_keyboard(
 
 _STATUS_MARKS = {"active": "", "pending": "⏳ ", "returned": "↩️ "}
 _STATUS_NAMES = {
-    "active": N_("approved"),
+    "active": N_("in play"),
     "pending": N_("waiting for the GM's approval"),
-    "returned": N_("returned by the GM for changes"),
+    "returned": N_("the GM sent it back for changes"),
 }
 
 
