@@ -13,7 +13,7 @@ class HelpCD(CallbackData, prefix="hlp"):
     page: str
 
 
-class SheetPickCD(CallbackData, prefix="shp"):
+class SheetPickCD(CallbackData, prefix="spk"):
     """Show this character's sheet: the choice after an ambiguous ``/sheet name`` or the list of
     a player's characters in the private chat. Read-only; checked against the chat's game (in
     a group) or the presser's own characters (in private)."""

@@ -349,16 +349,20 @@ async def _send_sheet(
     uow: UnitOfWork, bot: Bot, *, user: UserDTO, in_group: bool = True,
     replacing: type[CallbackData] | None = None,
 ) -> None:  # fmt: skip
-    """The sheet's first page; its GM-only button only for the GM and co-GMs. ``replacing``:
-    redraw the pressed message if it is of that kind (a choice), else send a new one."""
+    """The sheet's first page; its GM-only button only for the GM and co-GMs, «Edit» only for
+    those who may edit it. ``replacing``: redraw the pressed message if it is of that kind (a
+    choice), else send a new one."""
+    is_gm = await game_service.is_gm(uow, game, user.id)
+    active = found.status == "active"
     edit_url = None
-    if found.status == "active":
+    if active and character_service.can_edit(found, user.id, is_gm=is_gm):
         token = await game_service.edit_link_token(uow, game, found.id)
         me = await bot.me()
         edit_url = deep_link(me.username or "", token)
-    gm = in_group and await game_service.is_gm(uow, game, user.id)
     pages = _pages(found, t, locale)
-    keyboard = views.sheet_keyboard(t, found.id, pages, 0, edit_url, gm=gm, in_group=in_group)
+    keyboard = views.sheet_keyboard(
+        t, found.id, pages, 0, edit_url, active=active, gm=in_group and is_gm, in_group=in_group
+    )
     if replacing is None:
         await message.answer(pages[0], reply_markup=keyboard)
     else:
@@ -473,7 +477,10 @@ async def _redraw_page(
         (b.url for row in (markup.inline_keyboard if markup else []) for b in row if b.url), None
     )
     gm = own and carries(message, BuildCD, c=found.id)
-    keyboard = views.sheet_keyboard(t, found.id, pages, page, edit_url, gm=gm, in_group=in_group)
+    active = found.status == "active"
+    keyboard = views.sheet_keyboard(
+        t, found.id, pages, page, edit_url, active=active, gm=gm, in_group=in_group
+    )
     await show(message, pages[page], keyboard, SheetPageCD, character_id=found.id)
 
 

@@ -123,10 +123,11 @@ def history(
 
 def sheet_keyboard(
     t: Translator, character_id: int, pages: list[str], current: int, edit_url: str | None,
-    *, gm: bool = False, in_group: bool = True,
+    *, active: bool = True, gm: bool = False, in_group: bool = True,
 ) -> InlineKeyboardMarkup | None:  # fmt: skip
-    """Section pages of a long sheet as buttons (the current one marked), then the active
-    character's resources (in the group), the roll request (for the GM and co-GMs) and «Edit»."""
+    """Section pages of a long sheet as buttons (the current one marked), then an active
+    character's resources (in the group) and roll request (for the GM and co-GMs), and «Edit»
+    (``edit_url``: for those who may edit it)."""
     rows: list[list[InlineKeyboardButton]] = []
     if len(pages) > 1:
         buttons = [
@@ -137,11 +138,11 @@ def sheet_keyboard(
             for i, page in enumerate(pages)
         ]
         rows += [buttons[i : i + 2] for i in range(0, len(buttons), 2)]
-    if edit_url:  # an active character: its resources and its editor
-        if in_group:
-            rows.append([resources_button(t, character_id)])
-        if gm:
-            rows.append([request_button(t, character_id)])  # the GM's roll request
+    if active and in_group:
+        rows.append([resources_button(t, character_id)])
+    if active and gm:
+        rows.append([request_button(t, character_id)])  # the GM's roll request
+    if edit_url:
         rows.append([InlineKeyboardButton(text="✏️ " + t("Edit"), url=edit_url)])
     return InlineKeyboardMarkup(inline_keyboard=rows) if rows else None
 

@@ -72,7 +72,7 @@ async def test_sheet_and_res_in_private_show_own_characters_across_games(
     listing = await send_and_answer(h, ALICE, "/sheet", chat_id=ALICE)
     assert "Ира" in listing.text and "Второй" in listing.text and "Чужой" not in listing.text
     assert "Кампания" in listing.text and "Вторая кампания" in listing.text
-    pick = next(d for d in _data(listing) if d.startswith("shp:") and d.endswith(f":{hero}"))
+    pick = next(d for d in _data(listing) if d.startswith("spk:") and d.endswith(f":{hero}"))
     await press_data(h, ALICE, listing, pick, chat_id=ALICE)
     shown = await h.emu.wait_for(
         lambda: next((m for m in h.emu.bot_messages(ALICE) if m.text.startswith("Ира")), None),
@@ -91,9 +91,9 @@ async def test_an_ambiguous_sheet_name_asks_which(running: Harness) -> None:
     first = await insert_character(h, "fate", fate.new_character("Ирина"), owner=ALICE)
     second = await insert_character(h, "fate", fate.new_character("Ираида"), owner=BOB)
     choice = await send_and_answer(h, GM, "/sheet Ир")
-    picks = [d for d in _data(choice) if d.startswith("shp:")]
-    assert sorted(picks) == sorted([f"shp:{first}", f"shp:{second}"])
-    await press_data(h, GM, choice, f"shp:{second}")
+    picks = [d for d in _data(choice) if d.startswith("spk:")]
+    assert sorted(picks) == sorted([f"spk:{first}", f"spk:{second}"])
+    await press_data(h, GM, choice, f"spk:{second}")
     sheet = await h.emu.wait_for(
         lambda: next((m for m in h.emu.bot_messages(GROUP) if m.text.startswith("Ираида")), None),
         timeout=WAIT,
