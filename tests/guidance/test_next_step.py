@@ -120,3 +120,6 @@ async def test_a_players_own_sheet_has_no_gm_buttons(running: Harness) -> None:
     assert any("url" in b for b in buttons(own))
     gm_view = await send_and_answer(h, GM, "/sheet Ира")
     assert any(d.startswith("rqb:") for d in _data(gm_view))
+    other = await send_and_answer(h, BOB, "/sheet Ира")  # another player: read only
+    assert f"ro:{hero}" in _data(other) and not any("url" in b for b in buttons(other))
+    assert not any(d.startswith("rqb:") for d in _data(other))
