@@ -71,8 +71,13 @@ def routers() -> list[Router]:
     # (/r, /log, /reveal: no other router takes them, so /r, the hottest message, meets one
     # router's filters), /verify and /odds (their own router, after dice's) and roll requests
     # (/request and its card's buttons; no free text, so a command typed mid-wizard still
-    # reaches the zone). They skip the zone's middlewares.
-    first = [dice.create_router(), verify.create_router(), requests.create_router()]
+    # reaches the zone). They skip the zone's middlewares. Before the requests, a command sent
+    # to the wrong kind of chat is told where it works (before /request & co. would answer a
+    # private chat as a chat without a game).
+    first = [
+        dice.create_router(), verify.create_router(), fallback.create_chat_kind_router(),
+        requests.create_router(),
+    ]  # fmt: skip
     for router in [*first, *own]:
         # Forged out-of-range data is refused before a handler runs. The press's one answer
         # is bot.answers' (the dispatcher's middleware), wizards' included.

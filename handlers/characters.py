@@ -8,6 +8,7 @@ from collections.abc import Callable
 from aiogram import Bot, F, Router
 from aiogram.exceptions import TelegramAPIError
 from aiogram.filters import Command, CommandObject, CommandStart, StateFilter
+from aiogram.filters.callback_data import CallbackData
 from aiogram.fsm.context import FSMContext
 from aiogram.fsm.state import State, StatesGroup
 from aiogram.types import CallbackQuery, Message
@@ -17,6 +18,7 @@ from aiogram_dialog import DialogManager, StartMode
 from bot.i18n import I18n, Translator, resolve_locale
 from bot.services import characters as character_service
 from bot.services import games as game_service
+from bot.services import own_characters
 from bot.systems import SYSTEMS
 from db.repositories.games import CharacterDTO, GameDTO
 from db.repositories.users import UserDTO
@@ -24,10 +26,12 @@ from db.uow import UnitOfWork
 from engine.common import SheetModel, Violation
 from handlers import wizards
 from handlers.callbacks import ApproveCD, ProposalCD, ReturnCD, SheetPageCD, notify
+from handlers.callbacks_nav import SheetPickCD
 from handlers.filters import HasGame, IsGM
 from handlers.owned import carries, show
 from handlers.views import characters as views
 from handlers.views.games import deep_link
+from handlers.views.request_builder import BuildCD
 from handlers.views.sheets import render_sheet, sheet_pages
 from handlers.wizards.common import WizardStart, clean_text
 
@@ -311,27 +315,133 @@ async def review_refused(
     notify(callback_answer, t("Only the GM can approve or return characters."), alert=True)
 
 
+SHEET_STATUSES = ("active", "pending")
+
+
 async def sheet(
     message: Message, command: CommandObject, game: GameDTO, t: Translator, locale: str,
     uow: UnitOfWork, user: UserDTO, bot: Bot,
 ) -> None:  # fmt: skip
-    characters = await uow.characters.for_game(game.id, statuses=("active", "pending"))
+    characters = await uow.characters.for_game(game.id, statuses=SHEET_STATUSES)
     if command.args:
-        found = character_service.find_by_name(characters, command.args)
-    else:
-        found = next(
-            (c for c in characters if c.owner_user_id == user.id and c.status == "active"), None
-        )
-    if found is None:
-        await message.answer(views.not_found(t, [c.name for c in characters]))
+        found = own_characters.matching(characters, command.args)
+        if len(found) > 1:
+            await message.answer(views.which_one(t), reply_markup=views.pick_keyboard(found))
+            return
+        if not found:
+            await message.answer(views.not_found(t, [c.name for c in characters]))
+            return
+        await _send_sheet(message, found[0], game, t, locale, uow, bot, user=user)
         return
-    token = await game_service.edit_link_token(uow, game, found.id)
-    me = await bot.me()
-    edit_url = deep_link(me.username or "", token) if found.status == "active" else None
+    mine = [c for c in characters if c.owner_user_id == user.id and not c.is_npc]
+    active = [c for c in mine if c.status == "active"]
+    if not mine:
+        await message.answer(views.no_own_character(t, [c.name for c in characters]))
+        return
+    if not active:  # only a sheet still waiting for the GM
+        await message.answer(views.own_pending(t))
+    await _send_sheet(message, (active or mine)[0], game, t, locale, uow, bot, user=user)
+
+
+async def _send_sheet(
+    message: Message, found: CharacterDTO, game: GameDTO, t: Translator, locale: str,
+    uow: UnitOfWork, bot: Bot, *, user: UserDTO, in_group: bool = True,
+    replacing: type[CallbackData] | None = None,
+) -> None:  # fmt: skip
+    """The sheet's first page; its GM-only button only for the GM and co-GMs, «Edit» only for
+    those who may edit it. ``replacing``: redraw the pressed message if it is of that kind (a
+    choice), else send a new one."""
+    is_gm = await game_service.is_gm(uow, game, user.id)
+    active = found.status == "active"
+    edit_url = None
+    if active and character_service.can_edit(found, user.id, is_gm=is_gm):
+        token = await game_service.edit_link_token(uow, game, found.id)
+        me = await bot.me()
+        edit_url = deep_link(me.username or "", token)
     pages = _pages(found, t, locale)
-    await message.answer(
-        pages[0], reply_markup=views.sheet_keyboard(t, found.id, pages, 0, edit_url)
+    keyboard = views.sheet_keyboard(
+        t, found.id, pages, 0, edit_url, active=active, gm=in_group and is_gm, in_group=in_group
     )
+    if replacing is None:
+        await message.answer(pages[0], reply_markup=keyboard)
+    else:
+        await show(message, pages[0], keyboard, replacing)
+
+
+async def pick_sheet(
+    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: SheetPickCD,
+    game: GameDTO, t: Translator, locale: str, uow: UnitOfWork, user: UserDTO, bot: Bot,
+) -> None:  # fmt: skip
+    found = await uow.characters.get(callback_data.character_id)
+    if (
+        found is None
+        or found.game_id != game.id
+        or found.status not in SHEET_STATUSES
+        or not isinstance(query.message, Message)
+    ):
+        notify(callback_answer, t("This button is no longer active."))
+        return
+    await _send_sheet(
+        query.message, found, game, t, locale, uow, bot, user=user, replacing=SheetPickCD
+    )
+
+
+async def own_sheets(
+    message: Message, command: CommandObject, t: Translator, locale: str, uow: UnitOfWork,
+    user: UserDTO, bot: Bot,
+) -> None:  # fmt: skip
+    """/sheet in the private chat: the sender's own characters in every game."""
+    owned = await own_characters.characters_of(
+        uow, user.id, statuses=("active", "pending", "returned")
+    )
+    if command.args:
+        by_id = {o.character.id: o for o in owned}
+        found = own_characters.matching([o.character for o in owned], command.args)
+        if len(found) == 1 and found[0].status in SHEET_STATUSES:
+            picked = by_id[found[0].id]
+            await _send_sheet(
+                message, picked.character, picked.game, t, locale, uow, bot, user=user,
+                in_group=False,
+            )  # fmt: skip
+            return
+    if not owned:
+        await message.answer(views.no_characters_anywhere(t))
+        return
+    shown = [o.character for o in owned if o.character.status in SHEET_STATUSES]
+    await message.answer(
+        views.own_list(t, [(o.game.title, o.character) for o in owned]),
+        reply_markup=views.pick_keyboard(shown) if shown else None,
+    )
+
+
+async def pick_own_sheet(
+    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: SheetPickCD,
+    t: Translator, locale: str, uow: UnitOfWork, user: UserDTO, bot: Bot,
+) -> None:  # fmt: skip
+    owned = await own_characters.own_character(
+        uow, user.id, callback_data.character_id, statuses=SHEET_STATUSES
+    )
+    if owned is None or not isinstance(query.message, Message):
+        notify(callback_answer, t("This button is no longer active."))
+        return
+    await _send_sheet(
+        query.message, owned.character, owned.game, t, locale, uow, bot, user=user,
+        in_group=False,
+    )  # fmt: skip
+
+
+async def own_sheet_page(
+    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: SheetPageCD,
+    t: Translator, locale: str, uow: UnitOfWork, user: UserDTO,
+) -> None:  # fmt: skip
+    """A page of one's own sheet in the private chat."""
+    owned = await own_characters.own_character(
+        uow, user.id, callback_data.character_id, statuses=SHEET_STATUSES
+    )
+    if owned is None or not isinstance(query.message, Message):
+        notify(callback_answer, t("This button is no longer active."))
+        return
+    await _redraw_page(query.message, owned.character, callback_data.page, t, locale)
 
 
 def _pages(character: CharacterDTO, t: Translator, locale: str) -> list[str]:
@@ -348,17 +458,29 @@ async def sheet_page(
     if found is None or found.game_id != game.id or not isinstance(query.message, Message):
         notify(callback_answer, t("This button is no longer active."))
         return
+    await _redraw_page(query.message, found, callback_data.page, t, locale, in_group=True)
+
+
+async def _redraw_page(
+    message: Message, found: CharacterDTO, page: int, t: Translator, locale: str, *,
+    in_group: bool = False,
+) -> None:  # fmt: skip
     pages = _pages(found, t, locale)
-    page = min(max(callback_data.page, 0), len(pages) - 1)
-    # Only the same character's sheet is redrawn (keeping its «Edit» link); a forged press
-    # anywhere else gets the page as a new message.
-    own = carries(query.message, SheetPageCD, character_id=found.id)
-    markup = query.message.reply_markup if own else None
+    page = min(max(page, 0), len(pages) - 1)
+    # Only the same character's sheet is redrawn, keeping its buttons as they were drawn (the
+    # «Edit» link; the roll request for whoever asked as the GM); a forged press anywhere else
+    # gets the page as a new message, without them.
+    own = carries(message, SheetPageCD, character_id=found.id)
+    markup = message.reply_markup if own else None
     edit_url = next(
         (b.url for row in (markup.inline_keyboard if markup else []) for b in row if b.url), None
     )
-    keyboard = views.sheet_keyboard(t, found.id, pages, page, edit_url)
-    await show(query.message, pages[page], keyboard, SheetPageCD, character_id=found.id)
+    gm = own and carries(message, BuildCD, c=found.id)
+    active = found.status == "active"
+    keyboard = views.sheet_keyboard(
+        t, found.id, pages, page, edit_url, active=active, gm=gm, in_group=in_group
+    )
+    await show(message, pages[page], keyboard, SheetPageCD, character_id=found.id)
 
 
 async def history(
@@ -401,6 +523,14 @@ def create_router() -> Router:
     with_game.message.register(history, Command("history"))
     with_game.callback_query.filter(HasGame())
     with_game.callback_query.register(sheet_page, SheetPageCD.filter())
+    with_game.callback_query.register(pick_sheet, SheetPickCD.filter())
     group.include_routers(gm, others, with_game)
-    router.include_router(group)
+
+    private = Router(name=__name__ + ".private")
+    private.message.filter(F.chat.type == "private")
+    private.callback_query.filter(F.message.chat.type == "private")
+    private.message.register(own_sheets, Command("sheet"))
+    private.callback_query.register(pick_own_sheet, SheetPickCD.filter())
+    private.callback_query.register(own_sheet_page, SheetPageCD.filter())
+    router.include_routers(group, private)
     return router

@@ -1,13 +1,26 @@
-"""Last router: a button nobody handles (stale, forged, from an old version) is still answered."""
+"""What answers when nothing else did, so a newcomer always learns what to do next.
+
+* ``create_chat_kind_router`` (early, right after the dice): a command of the game's group sent
+  in the private chat, or one of the private chat sent in a group, is told where it works;
+* ``create_router`` (last): a button nobody handles (stale, forged, from an old version) is still
+  answered; a command nobody handled gets the closest command (``/hepl`` → ``/help``), or where
+  and in which systems it works.
+"""
 
 from __future__ import annotations
 
-from aiogram import Router
-from aiogram.types import CallbackQuery
+import difflib
+from typing import Any
+
+from aiogram import Bot, F, Router
+from aiogram.filters import BaseFilter, Command
+from aiogram.types import CallbackQuery, Message
 from aiogram.utils.callback_answer import CallbackAnswer
 
+from bot.commands import BY_NAME, COMMANDS, Where
 from bot.i18n import Translator
 from handlers.callbacks import notify
+from handlers.views import fallback as views
 
 
 async def stale_button(
@@ -16,7 +29,92 @@ async def stale_button(
     notify(callback_answer, t("This button is no longer active."))
 
 
+class SlashCommand(BaseFilter):
+    """A ``/word`` message meant for this bot (not ``/word@another_bot``); hands over the word
+    in lower case as ``word`` and whether it named this bot (``/word@this_bot``) as
+    ``addressed``."""
+
+    async def __call__(self, message: Message, bot: Bot) -> bool | dict[str, Any]:
+        text = message.text or message.caption or ""
+        if not text.startswith("/") or len(text) < 2:
+            return False
+        head = text.split(maxsplit=1)[0][1:]
+        word, _, mention = head.partition("@")
+        if mention:
+            me = await bot.me()
+            if mention.lower() != (me.username or "").lower():
+                return False
+        return {"word": word.lower(), "addressed": bool(mention)} if word else False
+
+
+def closest(word: str) -> str | None:
+    """The known command closest to a typo, if any is close enough."""
+    found = difflib.get_close_matches(word, BY_NAME, n=1, cutoff=0.6)
+    return BY_NAME[found[0]].name if found else None
+
+
+async def unknown_command(
+    message: Message, word: str, addressed: bool, t: Translator, bot: Bot
+) -> None:
+    known = BY_NAME.get(word)
+    private = message.chat.type == "private"
+    if known is None:
+        suggestion = closest(word)
+        # In a group a bare /word may be another bot's: answered only when it is close to one
+        # of ours (a typo) or names this bot.
+        if private or addressed or suggestion is not None:
+            await message.answer(views.unknown(t, word, suggestion))
+        return
+    if known.where is Where.GROUP and private:
+        await message.answer(views.group_only(t, known.name))
+    elif known.where is Where.PRIVATE and not private:
+        me = await bot.me()
+        await message.answer(
+            views.private_only(t, known.name), reply_markup=views.dm_keyboard(t, me.username)
+        )
+    else:
+        await message.answer(views.not_here(t, known))
+
+
+async def group_command_in_private(message: Message, t: Translator) -> None:
+    word = (message.text or "").split(maxsplit=1)[0][1:].partition("@")[0].lower()
+    await message.answer(views.group_only(t, BY_NAME[word].name))
+
+
+async def private_command_in_group(message: Message, t: Translator, bot: Bot) -> None:
+    word = (message.text or "").split(maxsplit=1)[0][1:].partition("@")[0].lower()
+    me = await bot.me()
+    await message.answer(
+        views.private_only(t, BY_NAME[word].name), reply_markup=views.dm_keyboard(t, me.username)
+    )
+
+
+def _words(where: Where) -> list[str]:
+    return [
+        word
+        for c in COMMANDS
+        if c.where is where and not c.own_redirect
+        for word in (c.name, *c.aliases)
+    ]
+
+
+def create_chat_kind_router() -> Router:
+    """Commands sent to the wrong kind of chat, before any router answers them as if the chat
+    merely had no game ("No game in this chat yet" in a private chat helps nobody)."""
+    router = Router(name=__name__ + ".chat_kind")
+    router.message.register(
+        group_command_in_private, F.chat.type == "private", Command(*_words(Where.GROUP))
+    )
+    router.message.register(
+        private_command_in_group,
+        F.chat.type.in_({"group", "supergroup"}),
+        Command(*_words(Where.PRIVATE)),
+    )
+    return router
+
+
 def create_router() -> Router:
     router = Router(name=__name__)
     router.callback_query.register(stale_button)
+    router.message.register(unknown_command, SlashCommand())
     return router

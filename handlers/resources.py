@@ -15,6 +15,7 @@ from aiogram.types import CallbackQuery, Message
 from aiogram.utils.callback_answer import CallbackAnswer
 
 from bot.i18n import Translator
+from bot.services import own_characters
 from bot.services import resources as service
 from db.repositories.games import GameDTO
 from db.repositories.users import UserDTO
@@ -231,7 +232,29 @@ async def undo(
     await edit_text(query.message, text, keyboard)
 
 
+async def own_resources(
+    message: Message, t: Translator, locale: str, uow: UnitOfWork, user: UserDTO
+) -> None:
+    """/res in the private chat: the resources of the sender's characters in every game, to
+    read; they are changed on the panel in the game's group."""
+    owned = await own_characters.characters_of(uow, user.id, statuses=("active",))
+    if not owned:
+        await message.answer(views.no_own_resources(t))
+        return
+    for entry in owned[:OWN_PANELS]:
+        sheet = service.load(entry.character)
+        line = views.panel_game_line(t, entry.game.title)
+        await message.answer(views.panel_text(t, locale, entry.character, sheet, line=line))
+    await message.answer(views.own_resources_hint(t, len(owned), OWN_PANELS))
+
+
+OWN_PANELS = 5
+
+
 def create_router() -> Router:
+    outer = Router(name=__name__ + ".outer")
+    private = Router(name=__name__ + ".private")
+    private.message.register(own_resources, Command("res"), F.chat.type == "private")
     router = Router(name=__name__)
     router.message.filter(F.chat.type.in_({"group", "supergroup"}))
     router.callback_query.filter(HasGame())
@@ -244,4 +267,5 @@ def create_router() -> Router:
     router.callback_query.register(undo, views.UndoCD.filter())
     for data in _TO_OP:
         router.callback_query.register(press, data.filter())
-    return router
+    outer.include_routers(private, router)
+    return outer

@@ -9,12 +9,14 @@ from aiogram.types import CallbackQuery, InaccessibleMessage, Message
 from bot.i18n import Translator
 from db.repositories.users import UserDTO
 from handlers.callbacks import LangCD, Screen, ScreenCD
+from handlers.callbacks_nav import HelpCD
 from handlers.owned import show
 from handlers.views import common as views
+from handlers.views import help as help_views
 from handlers.views.notation import HELP_TOPICS, notation_help
 
-# The start message's screens: its own buttons, and the language menu it opens.
-SCREENS = (ScreenCD, LangCD)
+# The start message's screens: its own buttons, the help pages and the language menu it opens.
+SCREENS = (ScreenCD, HelpCD, LangCD)
 
 
 async def start(message: Message, t: Translator, user: UserDTO) -> None:
@@ -25,10 +27,10 @@ async def start(message: Message, t: Translator, user: UserDTO) -> None:
 
 
 async def help_command(message: Message, command: CommandObject, t: Translator) -> None:
-    if (command.args or "").strip().lower() in HELP_TOPICS:
+    if (command.args or "").strip().lower() in HELP_TOPICS:  # /help dice
         await message.answer(notation_help(t))
         return
-    await message.answer(views.help_text(t))
+    await message.answer(help_views.help_text(t), reply_markup=help_views.help_keyboard(t))
 
 
 async def show_home(query: CallbackQuery, t: Translator, user: UserDTO) -> None:
@@ -42,7 +44,15 @@ async def show_home(query: CallbackQuery, t: Translator, user: UserDTO) -> None:
 
 async def show_help(query: CallbackQuery, t: Translator) -> None:
     if isinstance(query.message, Message):
-        await show(query.message, views.help_text(t), views.back_keyboard(t), *SCREENS)
+        text, keyboard = help_views.help_text(t), help_views.help_keyboard(t)
+        await show(query.message, text, keyboard, *SCREENS)
+
+
+async def show_help_page(query: CallbackQuery, callback_data: HelpCD, t: Translator) -> None:
+    if isinstance(query.message, Message):
+        key = callback_data.page
+        text, keyboard = help_views.help_text(t, key), help_views.help_keyboard(t, key)
+        await show(query.message, text, keyboard, *SCREENS)
 
 
 def create_router() -> Router:
@@ -51,4 +61,5 @@ def create_router() -> Router:
     router.message.register(help_command, Command("help"))
     router.callback_query.register(show_home, ScreenCD.filter(F.screen == Screen.HOME))
     router.callback_query.register(show_help, ScreenCD.filter(F.screen == Screen.HELP))
+    router.callback_query.register(show_help_page, HelpCD.filter())
     return router

@@ -112,6 +112,11 @@ class Terminal:
     def user_line(self, chat_label: str, user_name: str, text: str) -> None:
         self.line(f"[{chat_label}] {user_name}: {text}")
 
+    def user_message(self, chat_label: str, user_name: str, msg: ChatMessage) -> None:
+        """A user's message as listed by /recent: numbered, so it can be replied to."""
+        reply = f" (reply to #{msg.reply_to})" if msg.reply_to else ""
+        self.line(f"[{chat_label}] {user_name} #{msg.message_id}{reply}: {msg.text}")
+
     def message(self, chat_label: str, msg: ChatMessage, *, edited: bool = False) -> None:
         note = " (edited)" if edited else ""
         self.line(f"[{chat_label}] {self.bot_name} #{msg.message_id}{note}:")

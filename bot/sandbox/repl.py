@@ -6,7 +6,7 @@ import asyncio
 import logging
 import threading
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TextIO
 
 from bot.emulator import BotAPIEmulator, ChatMessage, EmuEvent, EmuUser
@@ -20,6 +20,9 @@ Sandbox commands:
   /as NAME [ru|en]       act as another user (created if unknown)
   /chat group | /chat dm switch between the group and your private chat with the bot
   /press N  or  #N       press button N of the newest bot message with buttons here
+  /press #M N            press button N of message #M (any recent message here)
+  /reply #M text         send text (or a /command) as a reply to message #M here
+  /recent [N]            the last N messages of this chat (10 if not given), numbered
   /sandbox               this help
   /quit                  leave (Ctrl-D works too)"""
 
@@ -42,6 +45,9 @@ class _Session:
     idle_timeout: float = 10.0
     quiet: float = 0.3
     bot_idle: Callable[[], Awaitable[object]] | None = None
+    # chat id → the newest message id shown on screen; private chats of other users fill up
+    # while you are someone else, and are caught up on when you switch (``_catch_up``)
+    seen: dict[int, int] = field(default_factory=dict)
 
     @property
     def user(self) -> EmuUser:
@@ -74,6 +80,9 @@ class _Session:
         chat = self.emu.chat(chat_id)
         return chat.type != "private" and self.user_id in chat.members
 
+    def mark_seen(self, chat_id: int, message_id: int) -> None:
+        self.seen[chat_id] = max(self.seen.get(chat_id, 0), message_id)
+
     # events from the emulator --------------------------------------------------------
     def on_event(self, event: EmuEvent) -> None:
         msg = event.message
@@ -86,6 +95,7 @@ class _Session:
                 self.term.callback_answer(event.answer)
         elif msg is not None and self.can_see(msg.chat_id):
             label = self.chat_label(msg.chat_id)
+            self.mark_seen(msg.chat_id, msg.message_id)
             if event.kind == "delete":
                 self.term.deleted(label, msg)
             else:
@@ -142,6 +152,7 @@ def _switch_user(session: _Session, args: list[str]) -> None:
     session.user_id = user.id
     handle = f"@{user.username}, " if user.username else ""
     session.term.info(f"you are {user.first_name} ({handle}id {user.id}, {user.language_code})")
+    _catch_up(session)
 
 
 def _switch_chat(session: _Session, args: list[str]) -> None:
@@ -150,6 +161,88 @@ def _switch_chat(session: _Session, args: list[str]) -> None:
         return
     session.mode = args[0]
     session.term.info(f"chat: {session.chat_title()}")
+    _catch_up(session)
+
+
+CATCH_UP_MAX = 10
+
+
+def _unseen(session: _Session, chat_id: int) -> list[ChatMessage]:
+    mark = session.seen.get(chat_id, 0)
+    return [m for m in session.emu.chat_messages(chat_id) if m.message_id > mark and not m.deleted]
+
+
+def _catch_up(session: _Session) -> None:
+    """Show what arrived in the current chat while you could not see it (a private chat of
+    another user, written to before ``/as``); point at your private chat if it has news."""
+    chat_id = session.chat_id
+    unseen = _unseen(session, chat_id)
+    if unseen:
+        shown = unseen[-CATCH_UP_MAX:]
+        skipped = len(unseen) - len(shown)
+        more = f" ({skipped} older: /recent {len(unseen)})" if skipped else ""
+        session.term.info(f"while you were away{more}:")
+        for msg in shown:
+            _show(session, msg)
+    if session.mode == "group":
+        waiting = len(_unseen(session, session.user_id)) if _has_chat(session) else 0
+        if waiting:
+            session.term.info(f"{waiting} unread in your private chat: /chat dm")
+
+
+def _has_chat(session: _Session) -> bool:
+    try:
+        session.emu.chat(session.user_id)
+    except KeyError:
+        return False
+    return True
+
+
+def _show(session: _Session, msg: ChatMessage) -> None:
+    """One message of the current chat as the screen shows it (the bot's with its buttons)."""
+    label = session.chat_label(msg.chat_id)
+    if msg.from_id == session.emu.bot_id:
+        session.term.message(label, msg)
+    else:
+        user = session.emu.users.get(msg.from_id)
+        name = user.first_name if user else str(msg.from_id)
+        session.term.user_message(label, name, msg)
+    session.mark_seen(msg.chat_id, msg.message_id)
+
+
+def _recent(session: _Session, arg: str) -> None:
+    if arg and (not arg.isdigit() or int(arg) < 1):
+        session.term.info("usage: /recent [N]")
+        return
+    count = int(arg) if arg else 10
+    live = [m for m in session.emu.chat_messages(session.chat_id) if not m.deleted]
+    if not live:
+        session.term.info("no messages in this chat yet")
+        return
+    for msg in live[-count:]:
+        _show(session, msg)
+
+
+def _message_number(word: str) -> int | None:
+    number = word.removeprefix("#")
+    return int(number) if number.isdigit() else None
+
+
+async def _reply(session: _Session, args: str) -> None:
+    target, _, text = args.strip().partition(" ")
+    number = _message_number(target)
+    if number is None or not text.strip():
+        session.term.info("usage: /reply #M text (M as numbered on screen; /recent lists them)")
+        return
+    msg = next(
+        (m for m in session.emu.chat_messages(session.chat_id) if m.message_id == number), None
+    )
+    if msg is None or msg.deleted:
+        session.term.info(f"no message #{number} in this chat; /recent lists them")
+        return
+    sent = session.emu.send_text(session.user_id, session.chat_id, text.strip(), reply_to=number)
+    session.mark_seen(session.chat_id, sent.message_id)
+    await _settle(session)
 
 
 def _keyboard_message(session: _Session) -> ChatMessage | None:
@@ -159,11 +252,25 @@ def _keyboard_message(session: _Session) -> ChatMessage | None:
     return None
 
 
-async def _press(session: _Session, arg: str) -> None:
+async def _press(session: _Session, arg: str, on: str = "") -> None:
+    """Button ``arg`` of the newest message with buttons, or of message ``on`` (``#M``)."""
     if not arg.isdigit() or int(arg) < 1:
-        session.term.info("usage: /press N (N as numbered on screen)")
+        session.term.info("usage: /press N, or /press #M N (as numbered on screen)")
         return
-    msg = _keyboard_message(session)
+    if on:
+        number = _message_number(on)
+        msg = next(
+            (m for m in session.emu.chat_messages(session.chat_id) if m.message_id == number),
+            None,
+        )
+        if number is None or msg is None or msg.deleted or msg.from_id != session.emu.bot_id:
+            session.term.info(f"no message {on} of the bot in this chat; /recent lists them")
+            return
+        if not msg.has_keyboard:
+            session.term.info(f"message #{msg.message_id} has no buttons")
+            return
+    else:
+        msg = _keyboard_message(session)
     if msg is None:
         session.term.info("no message with buttons in this chat")
         return
@@ -205,12 +312,19 @@ async def _handle_line(session: _Session, line: str) -> bool:
         _switch_user(session, words[1:])
     elif head == "/chat":
         _switch_chat(session, [w.lower() for w in words[1:]])
+    elif head == "/press" and len(words) > 2:
+        await _press(session, words[2], on=words[1])
     elif head == "/press":
         await _press(session, words[1] if len(words) > 1 else "")
+    elif head == "/reply":
+        await _reply(session, line.partition(" ")[2])
+    elif head == "/recent":
+        _recent(session, words[1] if len(words) > 1 else "")
     elif head.startswith("#") and head[1:].isdigit():
         await _press(session, head[1:])
     else:
-        session.emu.send_text(session.user_id, session.chat_id, line)
+        sent = session.emu.send_text(session.user_id, session.chat_id, line)
+        session.mark_seen(session.chat_id, sent.message_id)
         await _settle(session)
     return True
 

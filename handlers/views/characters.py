@@ -8,9 +8,10 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.i18n import N_, Translator
 from db.repositories.games import CharacterDTO, VersionDTO
 from handlers.callbacks import ApproveCD, ProposalCD, ReturnCD, SheetPageCD
+from handlers.callbacks_nav import SheetPickCD
 from handlers.views.request_builder import request_button
 from handlers.views.resources import resources_button
-from handlers.views.safe import clip_list
+from handlers.views.safe import clip_html, clip_list
 from handlers.views.sheets import fit, page_title
 
 KIND_NAMES = {
@@ -138,9 +139,12 @@ def history(
 
 
 def sheet_keyboard(
-    t: Translator, character_id: int, pages: list[str], current: int, edit_url: str | None
-) -> InlineKeyboardMarkup | None:
-    """Section pages of a long sheet as buttons (the current one marked), then «Edit»."""
+    t: Translator, character_id: int, pages: list[str], current: int, edit_url: str | None,
+    *, active: bool = True, gm: bool = False, in_group: bool = True,
+) -> InlineKeyboardMarkup | None:  # fmt: skip
+    """Section pages of a long sheet as buttons (the current one marked), then an active
+    character's resources (in the group) and roll request (for the GM and co-GMs), and «Edit»
+    (``edit_url``: for those who may edit it)."""
     rows: list[list[InlineKeyboardButton]] = []
     if len(pages) > 1:
         buttons = [
@@ -151,11 +155,75 @@ def sheet_keyboard(
             for i, page in enumerate(pages)
         ]
         rows += [buttons[i : i + 2] for i in range(0, len(buttons), 2)]
-    if edit_url:  # an active character: its resources and its editor
+    if active and in_group:
         rows.append([resources_button(t, character_id)])
+    if active and gm:
         rows.append([request_button(t, character_id)])  # the GM's roll request
+    if edit_url:
         rows.append([InlineKeyboardButton(text="✏️ " + t("Edit"), url=edit_url)])
     return InlineKeyboardMarkup(inline_keyboard=rows) if rows else None
+
+
+_STATUS_MARKS = {"active": "", "pending": "⏳ ", "returned": "↩️ "}
+_STATUS_NAMES = {
+    "active": N_("in play"),
+    "pending": N_("waiting for the GM's approval"),
+    "returned": N_("the GM sent it back for changes"),
+}
+
+
+def pick_keyboard(characters: list[CharacterDTO]) -> InlineKeyboardMarkup:
+    """One button per character (a pending one marked ⏳), two to a row."""
+    buttons = [
+        InlineKeyboardButton(
+            text=_STATUS_MARKS.get(c.status, "") + c.name[:40],
+            callback_data=SheetPickCD(character_id=c.id).pack(),
+        )
+        for c in characters[:20]
+    ]
+    return InlineKeyboardMarkup(
+        inline_keyboard=[buttons[i : i + 2] for i in range(0, len(buttons), 2)]
+    )
+
+
+def which_one(t: Translator) -> str:
+    return t("Several characters match. Whose sheet? (⏳ — waiting for the GM's approval)")
+
+
+def no_own_character(t: Translator, names: Sequence[str]) -> str:
+    text = t("You have no character in this game yet: press «Create character» on the /game card.")
+    if names:
+        shown = clip_list(
+            [escape(name) for name in names],
+            room=NAMES_ROOM,
+            more=lambda n: t("… and {n} more", n=n),
+        )
+        text += "\n" + t(
+            "Another character's sheet: /sheet name. Characters of this game: {names}",
+            names=shown,
+        )
+    return text
+
+
+def own_pending(t: Translator) -> str:
+    return t("⏳ Your character is waiting for the GM's approval. The sheet as sent:")
+
+
+def no_characters_anywhere(t: Translator) -> str:
+    return t(
+        "You have no characters yet. In the game's group, press «Create character» on the "
+        "/game card."
+    )
+
+
+def own_list(t: Translator, owned: list[tuple[str, CharacterDTO]]) -> str:
+    """The user's characters, game by game, with where each one stands."""
+    lines = [f"<b>{escape(t('Your characters'))}</b>"]
+    for title, character in owned:
+        status = t(_STATUS_NAMES.get(character.status, character.status))
+        lines.append(f"• <b>{escape(character.name)}</b> — {escape(title)} ({escape(status)})")
+    lines += ["", escape(t("Press a name to see the sheet. Resources: /res."))]
+    return clip_html("\n".join(lines))
 
 
 def link_keyboard(text: str, url: str) -> InlineKeyboardMarkup:

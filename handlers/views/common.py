@@ -25,31 +25,6 @@ def start_text(t: Translator, name: str, *, in_group: bool) -> str:
     return f"{greeting}\n\n{body}"
 
 
-def help_text(t: Translator) -> str:
-    title = t("Commands")
-    table = t("At the table (group)")
-    lines = [
-        f"<b>{title}</b>",
-        "/r 2d6+1 — " + t("roll dice, or a trait of your character: /r Athletics vs 2"),
-        "/help dice — " + t("the dice notation"),
-        "/odds 4dF+2 vs 3 — " + t("exact odds of a roll"),
-        "/log — " + t("the roll log; /log export, /verify"),
-        "/profile — " + t("your name and time zone"),
-        "/lang — " + t("interface language"),
-        "/cancel — " + t("cancel the current step"),
-        "",
-        f"<b>{table}</b>",
-        "/newgame — " + t("start a game in this chat"),
-        "/game — " + t("this chat's game"),
-        "/sheet — " + t("a character sheet"),
-        "/res — " + t("your character's resources (fate points, stress, dice…)"),
-        "/tracker — " + t("the fight or scene in progress"),
-        "/request, /milestone, /schedule, /sroll, /options — " + t("for the GM"),
-        "/fight, /opposed, /extended, /team — " + t("fights, scenes and roll cards (GM)"),
-    ]
-    return "\n".join(lines)
-
-
 def start_keyboard(t: Translator) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(
         inline_keyboard=[
@@ -60,18 +35,6 @@ def start_keyboard(t: Translator) -> InlineKeyboardMarkup:
                 InlineKeyboardButton(
                     text="🌐 " + t("Language"), callback_data=ScreenCD(screen=Screen.LANG).pack()
                 ),
-            ]
-        ]
-    )
-
-
-def back_keyboard(t: Translator) -> InlineKeyboardMarkup:
-    return InlineKeyboardMarkup(
-        inline_keyboard=[
-            [
-                InlineKeyboardButton(
-                    text="⬅️ " + t("Back"), callback_data=ScreenCD(screen=Screen.HOME).pack()
-                )
             ]
         ]
     )

@@ -558,3 +558,28 @@ def usage(t: Translator, names: list[str]) -> str:
         )
         or "—",
     )
+
+
+# --- the private chat: one's own characters in every game --------------------------------------
+
+
+def panel_game_line(t: Translator, title: str) -> str:
+    return t("Game: {title}", title=f"<b>{_e(title)}</b>")
+
+
+def no_own_resources(t: Translator) -> str:
+    return t(
+        "You have no approved characters yet. In the game's group, press «Create character» on "
+        "the /game card; your sheets: /sheet."
+    )
+
+
+def own_resources_hint(t: Translator, count: int, shown: int) -> str:
+    text = t("To change resources, send /res in the game's group: the panel has buttons there.")
+    if count > shown:
+        more = t.plural(
+            "{n} more character is not shown here.", "{n} more characters are not shown here.",
+            count - shown,
+        )  # fmt: skip
+        text = f"{more}\n{text}"
+    return text

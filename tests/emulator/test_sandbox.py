@@ -9,7 +9,12 @@ import os
 import pytest
 from aiogram import Bot
 from aiogram.exceptions import TelegramBadRequest
-from aiogram.types import KeyboardButton, ReplyKeyboardMarkup
+from aiogram.types import (
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    KeyboardButton,
+    ReplyKeyboardMarkup,
+)
 
 from bot.emulator import BotAPIEmulator
 from bot.sandbox import run_sandbox
@@ -132,3 +137,58 @@ async def test_shows_bot_errors_and_reply_keyboards(emu: BotAPIEmulator, bot: Bo
     )
     assert lines[2:5] == ["[DM Alice] Tabletop #1:", "  Sure?", "  (keyboard) [Yes]"]
     assert "for Bob only" not in out.getvalue()
+
+
+async def test_reply_press_any_message_and_catch_up_after_as(
+    emu: BotAPIEmulator, bot: Bot
+) -> None:
+    """Replying by number, pressing a button of an older message, the recent history of a
+    chat, and what the bot sent to another user's private chat shown after ``/as``."""
+    emu.user(1001).started = emu.user(1002).started = True
+    older = InlineKeyboardMarkup(
+        inline_keyboard=[[InlineKeyboardButton(text="Old", callback_data="old")]]
+    )
+    newer = InlineKeyboardMarkup(
+        inline_keyboard=[[InlineKeyboardButton(text="New", callback_data="new")]]
+    )
+    read_fd, write_fd = os.pipe()
+    out = io.StringIO()
+    with os.fdopen(read_fd) as reader, os.fdopen(write_fd, "w") as writer:
+        session = asyncio.create_task(run_sandbox(emu, stdin=reader, stdout=out, idle_timeout=0.5))
+        await emu.wait_for(lambda: "sandbox: you are Alice" in out.getvalue())
+        first = await bot.send_message(1001, "first card", reply_markup=older)
+        await bot.send_message(1001, "second card", reply_markup=newer)
+        await bot.send_message(1002, "for Bob only")
+        await emu.wait_for(lambda: "second card" in out.getvalue())
+
+        async def send(line: str, shown: str) -> None:
+            writer.write(line + "\n")
+            writer.flush()
+            await emu.wait_for(lambda: shown in out.getvalue(), timeout=5)
+
+        await send(f"/press #{first.message_id} 1", "")
+        await emu.wait_for(lambda: emu.pending_updates() > 0, timeout=5)
+        got = await bot.get_updates(timeout=0)
+        query = got[-1].callback_query
+        assert query is not None and query.data == "old"
+        assert query.message is not None and query.message.message_id == first.message_id
+
+        await send(f"/reply #{first.message_id} /request", "")
+        await emu.wait_for(lambda: any(m.reply_to for m in emu.chat_messages(1001)), timeout=5)
+        got = await bot.get_updates(offset=got[-1].update_id + 1, timeout=0)
+        replied = got[-1].message
+        assert replied is not None and replied.text == "/request"
+        assert replied.reply_to_message is not None
+        assert replied.reply_to_message.message_id == first.message_id
+
+        await send("/recent 2", f"Alice #{replied.message_id} (reply to #{first.message_id})")
+        assert "for Bob only" not in out.getvalue()
+        await send("/as bob", "for Bob only")
+        await send("/press #99 1", "no message #99 of the bot in this chat")
+        await send("/reply 99 hi", "no message #99 in this chat")
+        writer.write("/quit\n")
+        writer.flush()
+        await asyncio.wait_for(session, 5)
+    text = out.getvalue()
+    assert "* while you were away:" in text
+    assert text.index("* you are Bob") < text.index("for Bob only")

@@ -13,17 +13,24 @@ ROOT = Path(__file__).resolve().parents[2]
 KEYWORDS = {"t": None, "N_": None, "T": None, "plural": (1, 2)}
 
 
-def _msgids() -> set[str]:
-    found: set[str] = set()
+def _extracted() -> list[str | tuple[str, ...]]:
+    found: list[str | tuple[str, ...]] = []
     for sub in ("bot", "handlers"):
         for _file, _line, message, _comments, _ctx in extract_from_dir(
             ROOT / sub, method_map=[("**.py", "python")], keywords=KEYWORDS
         ):
-            if isinstance(message, tuple):
-                found.update(m for m in message if m)
-            elif message:
-                found.add(message)
+            if message:
+                found.append(message)
     return found
+
+
+def _msgids() -> set[str]:
+    """Messages with one form (a plural's forms are checked by ``_plurals``)."""
+    return {m for m in _extracted() if isinstance(m, str)}
+
+
+def _plurals() -> set[tuple[str, str]]:
+    return {(m[0], m[1]) for m in _extracted() if isinstance(m, tuple) and len(m) == 2}
 
 
 def test_every_message_has_a_russian_translation() -> None:
@@ -32,6 +39,18 @@ def test_every_message_has_a_russian_translation() -> None:
     assert len(ids) > 10
     untranslated = sorted(m for m in ids if ru(m) == m)
     assert untranslated == []
+    plurals = ru.translations
+    assert [p for p in _plurals() if plurals.ngettext(*p, 5) in p] == []
+
+
+def test_plural_forms_keep_their_placeholders() -> None:
+    ru = I18n("ru").translator("ru").translations
+    for singular, plural in _plurals():
+        for n in (1, 2, 5):
+            shown = ru.ngettext(singular, plural, n)
+            assert set(re.findall(r"\{(\w+)\}", shown)) == set(
+                re.findall(r"\{(\w+)\}", singular)
+            ), (singular, n)
 
 
 def test_placeholders_match_between_languages() -> None:
