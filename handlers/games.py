@@ -20,6 +20,7 @@ from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
 from handlers.callbacks import ArchiveCD, CogmRemoveCD, GameOptionCD, NewGameCD, notify
 from handlers.filters import HasGame, IsGM, IsMainGM
+from handlers.owned import own
 from handlers.views import games as views
 from handlers.views.edit import edit_text
 
@@ -47,8 +48,8 @@ async def pick_system(
     callback_answer: CallbackAnswer, callback_data: NewGameCD, state: FSMContext, t: Translator,
     uow: UnitOfWork, user: UserDTO, bot: Bot,
 ) -> None:  # fmt: skip
-    message = query.message
-    if not isinstance(message, Message):
+    message = own(query, callback_answer, t, NewGameCD, by=callback_data.by)
+    if message is None:
         return
     if callback_data.by != query.from_user.id:
         notify(callback_answer, t("Only the one who typed /newgame can choose."), alert=True)
@@ -143,7 +144,8 @@ async def change_option(
     t: Translator,
     uow: UnitOfWork,
 ) -> None:
-    if not isinstance(query.message, Message):
+    message = own(query, callback_answer, t, GameOptionCD, field=callback_data.field)
+    if message is None:
         return
     try:
         values = await game_service.change_option(
@@ -154,7 +156,7 @@ async def change_option(
         return
     fields = game_service.option_fields(game.system)
     await edit_text(
-        query.message,
+        message,
         views.options_text(t, game, fields, values),
         reply_markup=views.options_keyboard(t, fields),
     )
@@ -190,15 +192,17 @@ async def remove_cogm_button(
     query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: CogmRemoveCD,
     game: GameDTO, t: Translator, uow: UnitOfWork, bot: Bot,
 ) -> None:  # fmt: skip
-    if not isinstance(query.message, Message) or callback_data.game_id != game.id:
-        notify(callback_answer, t("This button is no longer active."), alert=True)
+    message = own(
+        query, callback_answer, t, CogmRemoveCD, game_id=game.id, user_id=callback_data.user_id
+    )
+    if message is None:
         return
     if not await game_service.remove_cogm(uow, game, callback_data.user_id):
         notify(callback_answer, t("That person is not a co-GM."), alert=True)
         return
     notify(callback_answer, t("No longer a co-GM."))
     text, keyboard = await _card(game, t, uow, bot)
-    await edit_text(query.message, text, keyboard)
+    await edit_text(message, text, keyboard)
 
 
 async def set_timezone(
@@ -226,12 +230,15 @@ async def archive(
     if not isinstance(query.message, Message) or callback_data.game_id != game.id:
         notify(callback_answer, t("This button is no longer active."))
         return
-    if not callback_data.confirm:
+    if not callback_data.confirm:  # the question comes as a new message: nothing is edited
         text, keyboard = views.archive_question(t, game)
         await query.message.answer(text, reply_markup=keyboard)
         return
+    message = own(query, callback_answer, t, ArchiveCD, game_id=game.id, confirm=True)
+    if message is None:
+        return
     if await game_service.archive(uow, game):
-        await edit_text(query.message, t("The game is archived. Start a new one with /newgame."))
+        await edit_text(message, t("The game is archived. Start a new one with /newgame."))
 
 
 COGM_REFUSAL = N_("Only the game's GM can do that, not a co-GM.")

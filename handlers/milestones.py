@@ -16,6 +16,7 @@ from db.uow import UnitOfWork
 from handlers.callbacks import notify
 from handlers.filters import HasGame, IsGM
 from handlers.games import gm_only, gm_only_button, no_game
+from handlers.owned import own
 from handlers.views import milestones as views
 from handlers.views.edit import edit_text
 from handlers.views.milestones import (
@@ -34,22 +35,23 @@ async def show_preview(
     query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: MilestoneKindCD,
     game: GameDTO, t: Translator, locale: str, uow: UnitOfWork,
 ) -> None:  # fmt: skip
-    if not isinstance(query.message, Message):
+    message = own(query, callback_answer, t, MilestoneKindCD, kind=callback_data.kind)
+    if message is None:
         return
     try:
         plan = await service.preview(uow, game, callback_data.kind)
     except service.MilestoneRefused as refused:
         notify(callback_answer, t(refused.reason), alert=True)
         return
-    await edit_text(query.message, views.preview(t, locale, plan), views.preview_keyboard(t, plan))
+    await edit_text(message, views.preview(t, locale, plan), views.preview_keyboard(t, plan))
 
 
 async def confirm(
     query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: MilestoneConfirmCD,
     game: GameDTO, t: Translator, locale: str, uow: UnitOfWork, user: UserDTO,
 ) -> None:  # fmt: skip
-    message = query.message
-    if not isinstance(message, Message):
+    message = own(query, callback_answer, t, MilestoneConfirmCD, kind=callback_data.kind)
+    if message is None:
         return
     try:
         applied = await service.apply(
@@ -73,8 +75,10 @@ async def undo(
     query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: MilestoneUndoCD,
     game: GameDTO, t: Translator, uow: UnitOfWork, user: UserDTO,
 ) -> None:  # fmt: skip
-    message = query.message
-    if not isinstance(message, Message):
+    message = own(query, callback_answer, t, MilestoneUndoCD, batch=callback_data.batch)
+    if message is None:  # a forged press, or an old copy of the button the undo took away
+        if await service.already_undone(uow, game, callback_data.batch):
+            notify(callback_answer, t(ledger.ALREADY_UNDONE), alert=True)
         return
     try:
         await service.undo(uow, game, batch=callback_data.batch, actor_user_id=user.id)
@@ -84,9 +88,10 @@ async def undo(
     await edit_text(message, views.undone(t, message.html_text, user.name))
 
 
-async def cancel(query: CallbackQuery, t: Translator) -> None:
-    if isinstance(query.message, Message):
-        await edit_text(query.message, views.cancelled(t))
+async def cancel(query: CallbackQuery, callback_answer: CallbackAnswer, t: Translator) -> None:
+    message = own(query, callback_answer, t, MilestoneCancelCD)
+    if message is not None:
+        await edit_text(message, views.cancelled(t))
 
 
 def create_router() -> Router:

@@ -25,6 +25,7 @@ from engine.systems.fate import Nature, SlotId
 from handlers.callbacks import notify
 from handlers.filters import HasGame
 from handlers.games import no_game
+from handlers.owned import own
 from handlers.views import resources as views
 from handlers.views.edit import edit_text
 from handlers.views.safe import error_text
@@ -45,6 +46,16 @@ _TO_OP: Final[dict[type[CallbackData], Callable[[Any], service.Op]]] = {
     views.MatterStateCD: lambda d: service.MatterState(d.state, d.on),
     views.MatterHealthCD: lambda d: service.MatterHealth(d.delta),
 }
+
+
+# Every button of a character's panel: a press that changes the panel must come from that
+# character's panel (``own``), never from another message.
+PANEL: Final[tuple[type[CallbackData], ...]] = (
+    views.ResViewCD,
+    views.TakeSlotCD,
+    views.UndoCD,
+    *_TO_OP,
+)
 
 
 async def open_command(
@@ -83,25 +94,30 @@ async def switch_view(
     query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: views.ResViewCD,
     game: GameDTO, t: Translator, locale: str, uow: UnitOfWork, user: UserDTO,
 ) -> None:  # fmt: skip
+    message = own(query, callback_answer, t, *PANEL, character_id=callback_data.character_id)
+    if message is None:
+        return
     try:
         found = await service.changeable(uow, game, callback_data.character_id, user.id)
     except service.Refused as refused:
         notify(callback_answer, t(refused.reason), alert=True)
         return
     sheet = service.load(found)
-    if isinstance(query.message, Message):
-        keyboard = views.panel_keyboard(t, locale, found, sheet, callback_data.view)
-        await edit_text(query.message, views.panel_text(t, locale, found, sheet), keyboard)
+    keyboard = views.panel_keyboard(t, locale, found, sheet, callback_data.view)
+    await edit_text(message, views.panel_text(t, locale, found, sheet), keyboard)
 
 
 async def press(
     query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: Any, game: GameDTO,
     t: Translator, locale: str, uow: UnitOfWork, user: UserDTO,
 ) -> None:  # fmt: skip
+    message = own(query, callback_answer, t, *PANEL, character_id=callback_data.character_id)
+    if message is None:
+        return
     op = _TO_OP[type(callback_data)](callback_data)
     applied = await _apply(callback_answer, t, locale, uow, game, user, callback_data, op)
-    if applied is not None and isinstance(query.message, Message):
-        await _show(query.message, t, locale, applied, user.name)
+    if applied is not None:
+        await _show(message, t, locale, applied, user.name)
 
 
 async def _apply(
@@ -141,6 +157,9 @@ async def choose_slot(
     game: GameDTO, state: FSMContext, t: Translator, locale: str, uow: UnitOfWork,
     user: UserDTO,
 ) -> None:  # fmt: skip
+    message = own(query, callback_answer, t, *PANEL, character_id=callback_data.character_id)
+    if message is None:  # the aspect typed next would be written onto this message
+        return
     try:
         found = await service.check_free_slot(
             uow, game=game, user_id=user.id, character_id=callback_data.character_id,
@@ -149,18 +168,16 @@ async def choose_slot(
     except service.Refused as refused:
         notify(callback_answer, t(refused.reason), alert=True)
         return
-    if not isinstance(query.message, Message):
-        return
     await state.set_state(ConsequenceSG.aspect)
     await state.set_data(
         {
             "character_id": found.id,
             "slot": callback_data.slot.value,
             "nature": callback_data.nature.value,
-            "panel": query.message.message_id,
+            "panel": message.message_id,
         }
     )
-    await query.message.answer(views.ask_aspect(t, locale, found, callback_data.slot))
+    await message.answer(views.ask_aspect(t, locale, found, callback_data.slot))
 
 
 async def got_aspect(
@@ -209,6 +226,9 @@ async def undo(
     query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: views.UndoCD,
     game: GameDTO, t: Translator, locale: str, uow: UnitOfWork, user: UserDTO,
 ) -> None:  # fmt: skip
+    message = own(query, callback_answer, t, *PANEL, character_id=callback_data.character_id)
+    if message is None:
+        return
     try:
         undone = await service.undo(
             uow, game=game, user_id=user.id, character_id=callback_data.character_id,
@@ -218,18 +238,16 @@ async def undo(
         notify(callback_answer, t(refused.reason), alert=True)
         return
     notify(callback_answer, t("Undone."))
-    if not isinstance(query.message, Message):
-        return
     line = views.undone_line(t, undone)
     try:
         found = await service.viewable(uow, game, callback_data.character_id)
     except service.Refused:
-        await query.message.answer(line)
+        await message.answer(line)
         return
     sheet = service.load(found)
     text = views.panel_text(t, locale, found, sheet, line=line)
     keyboard = views.panel_keyboard(t, locale, found, sheet, undo=False)
-    await edit_text(query.message, text, keyboard)
+    await edit_text(message, text, keyboard)
 
 
 async def own_resources(

@@ -19,6 +19,7 @@ from db.uow import UnitOfWork
 from handlers.callbacks import notify
 from handlers.filters import HasGame, IsGM
 from handlers.games import gm_only, gm_only_button, no_game
+from handlers.owned import own
 from handlers.views import schedules as views
 from handlers.views.edit import edit_text
 from handlers.views.schedules import (
@@ -56,47 +57,56 @@ async def show(
     )
 
 
-async def add(query: CallbackQuery, game: GameDTO, t: Translator) -> None:
-    if isinstance(query.message, Message):
-        await edit_text(query.message, views.kind_prompt(t), views.kind_keyboard(t, game.system))
+async def add(
+    query: CallbackQuery, callback_answer: CallbackAnswer, game: GameDTO, t: Translator
+) -> None:
+    message = own(query, callback_answer, t, ScheduleAddCD)
+    if message is not None:
+        await edit_text(message, views.kind_prompt(t), views.kind_keyboard(t, game.system))
 
 
 async def pick_kind(
-    query: CallbackQuery, callback_data: ScheduleKindCD, game: GameDTO, t: Translator
-) -> None:
-    if isinstance(query.message, Message):
-        kind = callback_data.kind
+    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: ScheduleKindCD,
+    game: GameDTO, t: Translator,
+) -> None:  # fmt: skip
+    kind = callback_data.kind
+    message = own(query, callback_answer, t, ScheduleKindCD, kind=kind)
+    if message is not None:
         await edit_text(
-            query.message, views.day_prompt(t, game.system, kind), views.day_keyboard(t, kind)
+            message, views.day_prompt(t, game.system, kind), views.day_keyboard(t, kind)
         )
 
 
 async def pick_day(
-    query: CallbackQuery, callback_data: ScheduleDayCD, game: GameDTO, t: Translator,
-    state: FSMContext,
+    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: ScheduleDayCD,
+    game: GameDTO, t: Translator, state: FSMContext,
 ) -> None:  # fmt: skip
-    if not isinstance(query.message, Message):
-        return
     kind, day = callback_data.kind, callback_data.day
+    message = own(query, callback_answer, t, ScheduleDayCD, kind=kind, day=day)
+    if message is None:
+        return
     await state.set_state(ScheduleSG.time)
     await state.set_data({"kind": kind, "day": day})
     await edit_text(
-        query.message,
+        message,
         views.time_prompt(t, game.system, kind, day),
         views.time_keyboard(t, kind, day),
     )
 
 
 async def pick_time(
-    query: CallbackQuery, callback_data: ScheduleTimeCD, game: GameDTO, t: Translator,
-    state: FSMContext,
+    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: ScheduleTimeCD,
+    game: GameDTO, t: Translator, state: FSMContext,
 ) -> None:  # fmt: skip
-    if not isinstance(query.message, Message):
+    c = callback_data
+    message = own(
+        query, callback_answer, t, ScheduleTimeCD, kind=c.kind, day=c.day, minute=c.minute
+    )
+    if message is None:
         return
     await state.clear()
-    c = callback_data
     await edit_text(
-        query.message,
+        message,
         views.remind_prompt(t, game.system, c.kind, c.day, c.minute),
         views.remind_keyboard(t, c.kind, c.day, c.minute),
     )
@@ -122,9 +132,11 @@ async def save(
     query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: ScheduleSaveCD,
     game: GameDTO, t: Translator, uow: UnitOfWork, user: UserDTO,
 ) -> None:  # fmt: skip
-    if not isinstance(query.message, Message):
-        return
     c = callback_data
+    same = {"kind": c.kind, "day": c.day, "minute": c.minute, "remind": c.remind}
+    message = own(query, callback_answer, t, ScheduleSaveCD, **same)
+    if message is None:
+        return
     try:
         await service.create(
             uow, game, kind=c.kind, weekday=None if c.day == views.DAILY else c.day,
@@ -134,14 +146,17 @@ async def save(
         notify(callback_answer, t(refused.reason), alert=True)
         return
     notify(callback_answer, views.saved(t))
-    await _panel(query.message, game, t, uow)
+    await _panel(message, game, t, uow)
 
 
 async def remove(
     query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: ScheduleDeleteCD,
     game: GameDTO, t: Translator, uow: UnitOfWork,
 ) -> None:  # fmt: skip
-    if not isinstance(query.message, Message):
+    message = own(
+        query, callback_answer, t, ScheduleDeleteCD, schedule_id=callback_data.schedule_id
+    )
+    if message is None:
         return
     try:
         await service.delete(uow, game, callback_data.schedule_id)
@@ -149,13 +164,17 @@ async def remove(
         notify(callback_answer, t(refused.reason), alert=True)
     else:
         notify(callback_answer, views.deleted(t))
-    await _panel(query.message, game, t, uow)
+    await _panel(message, game, t, uow)
 
 
-async def close(query: CallbackQuery, t: Translator, state: FSMContext) -> None:
+async def close(
+    query: CallbackQuery, callback_answer: CallbackAnswer, t: Translator, state: FSMContext
+) -> None:
+    message = own(query, callback_answer, t, ScheduleCloseCD)
+    if message is None:
+        return
     await state.clear()
-    if isinstance(query.message, Message):
-        await edit_text(query.message, views.closed(t))
+    await edit_text(message, views.closed(t))
 
 
 async def _panel(message: Message, game: GameDTO, t: Translator, uow: UnitOfWork) -> None:

@@ -440,6 +440,12 @@ def _mutations(
     return mutations, outcomes, applied
 
 
+async def already_undone(uow: UnitOfWork, game: GameDTO, batch: str) -> bool:
+    """Whether the milestone ``batch`` was undone (a read: nothing is written)."""
+    entries = await uow.ledger.batch_entries(game.id, batch)
+    return bool(entries) and all(e.undone for e in entries)
+
+
 async def undo(uow: UnitOfWork, game: GameDTO, *, batch: str, actor_user_id: int) -> int:
     """Undo exactly the milestone ``batch`` (named by its notice's button) if it is under an
     hour old and none of its sheets changed since — unrelated changes to other characters do
