@@ -30,6 +30,8 @@ from engine.dice.ast import BinKind, BinOp, Compare, Dice, Neg, Node, Num, Tagge
 from engine.dice.errors import OddsError
 from engine.dice.evaluator import divide, modulo
 from engine.dice.odds_dice import Unsupported, dice_counts, simulated_counts
+from engine.dice.odds_dice import convolve as _convolve
+from engine.dice.odds_dice import power as _power
 from engine.dice.parser import parse
 from engine.text import msg
 
@@ -123,27 +125,6 @@ def _check_pool(dice: int, low: int = 1) -> None:
         raise _bad(
             f"кубиков должно быть от {low} до {MAX_POOL}", f"dice must be {low}..{MAX_POOL}"
         )
-
-
-# -- integer convolution ------------------------------------------------------------------------
-def _convolve(a: Counts, b: Counts) -> Counts:
-    out: Counts = {}
-    for va, ca in a.items():
-        for vb, cb in b.items():
-            out[va + vb] = out.get(va + vb, 0) + ca * cb
-    return out
-
-
-def _power(base: Counts, n: int) -> Counts:
-    """``base`` convolved with itself ``n`` times (n ≥ 0), by repeated squaring."""
-    result: Counts = {0: 1}
-    while n:
-        if n & 1:
-            result = _convolve(result, base)
-        n >>= 1
-        if n:
-            base = _convolve(base, base)
-    return result
 
 
 def _uniform_sum(count: int, sides: int, low: int = 1) -> Counts:

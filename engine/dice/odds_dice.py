@@ -88,7 +88,7 @@ def dice_counts(node: Dice, budget: int) -> tuple[Counts, int]:
         die_den = den * den if explode is not None else den
         if len(die) * node.count > budget:
             raise Unsupported
-        return _power(die, node.count), die_den**node.count
+        return power(die, node.count), die_den**node.count
     return _kept(node, weights, den, value, budget)
 
 
@@ -134,7 +134,8 @@ def _kept(
     return out, den**n
 
 
-def _convolve(a: Counts, b: Counts) -> Counts:
+def convolve(a: Counts, b: Counts) -> Counts:
+    """The counts of the sum of two independent values."""
     out: Counts = {}
     for va, ca in a.items():
         for vb, cb in b.items():
@@ -142,14 +143,15 @@ def _convolve(a: Counts, b: Counts) -> Counts:
     return out
 
 
-def _power(base: Counts, n: int) -> Counts:
+def power(base: Counts, n: int) -> Counts:
+    """``base`` convolved with itself ``n`` times (n ≥ 0), by repeated squaring."""
     result: Counts = {0: 1}
     while n:
         if n & 1:
-            result = _convolve(result, base)
+            result = convolve(result, base)
         n >>= 1
         if n:
-            base = _convolve(base, base)
+            base = convolve(base, base)
     return result
 
 

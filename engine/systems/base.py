@@ -114,6 +114,15 @@ class RollRules(Protocol):
 # --- helpers shared by the systems ---------------------------------------------------------------
 
 
+def sum_chances(ask: Ask) -> Chances | None:
+    """A sum against a target at or above which it succeeds (a cliché's target number, a
+    lifegear defence); anything else as a roll outside a system."""
+    if ask.target is None or success_pool(ask.expression) is not None:
+        return PLAIN.chances(ask)
+    dist = sum_distribution(ask.expression, ask.max_work)
+    return None if dist is None else at_least(dist, ask.target - ask.bonus)
+
+
 def chances_of(rules: RollRules, ask: Ask) -> Chances | None:
     """``rules.chances(ask)`` as a module-level function: the form the bot's worker process
     runs (``bot.cpu``), the rules object travelling with the job."""

@@ -6,8 +6,7 @@ from __future__ import annotations
 from typing import Final
 
 from engine.dice.results import RollResult
-from engine.systems.base import PLAIN, Ask, Chances, Reading, at_least, success_pool
-from engine.systems.base import sum_distribution as _distribution
+from engine.systems.base import PLAIN, Ask, Chances, Reading, sum_chances
 from engine.text import msg, register_messages
 
 register_messages(
@@ -30,10 +29,7 @@ class LifegearRules:
     """A stat's dice (plus a weapon's and boosts') against a defence."""
 
     def chances(self, ask: Ask) -> Chances | None:
-        if ask.target is None or success_pool(ask.expression) is not None:
-            return PLAIN.chances(ask)
-        dist = _distribution(ask.expression, ask.max_work)
-        return None if dist is None else at_least(dist, ask.target - ask.bonus)
+        return sum_chances(ask)
 
     def read(self, ask: Ask, result: RollResult) -> Reading | None:
         if result.counts_successes:
