@@ -65,7 +65,8 @@ PER_CHAT = 4  # updates of one chat handled at once
 DRAIN_EVERY = 2.0  # seconds between looks at the inbox
 DRAIN_BATCH = 500
 MAX_QUEUED = 5_000  # updates received and not started: polling waits beyond this
-PRESS_PATIENCE = 0.3  # seconds a queued press may spin before it is answered without text
+PRESS_PATIENCE = 0.8  # seconds a queued press may spin before it is answered without text
+PRESSES_AT_ONCE = 4  # presses of one sender in one chat handled at once (their lock orders them)
 EXPIRED = "expired: not handled within the replay window (the database was away too long)"
 
 Key = tuple[Hashable, Hashable]  # (chat, user), or (chat, ("press", user)) for presses
@@ -85,9 +86,9 @@ def fair_key(update: Update) -> Key:
         return ("update", update.update_id)
     chat_key = chat_id if chat_id is not None else ("user", user_id)
     if update.callback_query is not None:
-        # A press has a queue of its own beside its sender's messages: it reaches the
-        # isolation lock behind them, which answers it while they wait for pacing
-        # (``bot.answers.PressFirstIsolation``) and still runs it after them.
+        # Presses have a queue of their own beside their sender's messages (a few run at
+        # once): they reach the isolation lock behind those, which answers them while those
+        # wait for pacing (``bot.answers.PressFirstIsolation``) and runs them in turn.
         return (chat_key, ("press", user_id))
     return (chat_key, user_id)
 
@@ -115,7 +116,9 @@ class FairQueues:
         self._concurrency = concurrency
         self._per_chat = max(1, min(per_chat, concurrency))
         self._queues: dict[Key, deque[Update]] = {}
-        self._ready: deque[Key] = deque()  # queues with work and nothing running
+        self._ready: deque[Key] = deque()  # queues with work and room to run it
+        self._in_ready: set[Key] = set()
+        self._key_running: dict[Key, int] = {}
         self._busy_chats: dict[Hashable, int] = {}
         self._running = 0
         self.tasks: set[asyncio.Task[Any]] = set()
@@ -141,17 +144,25 @@ class FairQueues:
             return  # already here (the inbox drain met an update polling handed over)
         self.pending.add(update.update_id)
         key = fair_key(update)
-        queue = self._queues.get(key)
-        if queue is None:
-            queue = self._queues[key] = deque()
-            self._ready.append(key)
-        queue.append(update)
+        self._queues.setdefault(key, deque()).append(update)
+        self._offer(key)
         if self.queued >= MAX_QUEUED:
             self._room.clear()
         self._pump()
         if update.callback_query is not None and self._press_waits is not None:
             if update.update_id not in self._started:
                 asyncio.get_running_loop().call_later(PRESS_PATIENCE, self._impatient, update)
+
+    def _offer(self, key: Key) -> None:
+        """Put ``key`` in line (at the back) if it has work and room to run more."""
+        cap = PRESSES_AT_ONCE if _is_press(key) else 1
+        if (
+            key not in self._in_ready
+            and self._queues.get(key)
+            and self._key_running.get(key, 0) < cap
+        ):
+            self._ready.append(key)
+            self._in_ready.add(key)
 
     def _impatient(self, update: Update) -> None:
         if update.update_id in self.pending and update.update_id not in self._started:
@@ -170,18 +181,21 @@ class FairQueues:
             key = self._ready.popleft()
             chat = key[0]
             # A press is never held back by its chat's share: it is answered as soon as it
-            # starts, even while the chat's other updates wait for pacing (one press at a
-            # time per sender, so a chat has no more of them running than pressers).
+            # starts, even while the chat's other updates wait for pacing (a few presses at a
+            # time per sender, so a chat has no more of them running than its pressers allow).
             if self._busy_chats.get(chat, 0) >= self._per_chat and not _is_press(key):
                 skipped.append(key)
                 continue
+            self._in_ready.discard(key)
             self._start(key, chat)
+            self._offer(key)  # a press key may run a few at once: back in line
         self._ready.extendleft(reversed(skipped))
 
     def _start(self, key: Key, chat: Hashable) -> None:
         update = self._queues[key].popleft()
         self._started.add(update.update_id)
         self._running += 1
+        self._key_running[key] = self._key_running.get(key, 0) + 1
         self._busy_chats[chat] = self._busy_chats.get(chat, 0) + 1
         task = asyncio.create_task(self._run(update))
         self.tasks.add(task)
@@ -191,14 +205,19 @@ class FairQueues:
             self.pending.discard(update.update_id)
             self._started.discard(update.update_id)
             self._running -= 1
+            running = self._key_running[key] - 1
+            if running:
+                self._key_running[key] = running
+            else:
+                del self._key_running[key]
             left = self._busy_chats[chat] - 1
             if left:
                 self._busy_chats[chat] = left
             else:
                 del self._busy_chats[chat]
             if self._queues[key]:
-                self._ready.append(key)  # to the back: the other queues go first
-            else:
+                self._offer(key)  # to the back: the other queues go first
+            elif not running:
                 del self._queues[key]
             if self.queued < MAX_QUEUED:
                 self._room.set()
