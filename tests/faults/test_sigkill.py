@@ -381,9 +381,13 @@ async def _check_panels(
 
 
 def _check_no_double_answers(emu: BotAPIEmulator, ops: list[Op]) -> None:
-    refused = [c for c in emu.calls_to("answerCallbackQuery") if not c.ok]  # answered twice
+    """Each press answered once. A process killed after answering a press and before
+    committing its update leaves the update in the inbox: the next launch handles it again and
+    its answer is refused as too old — harmless (the press took effect once; the outbound
+    layer logs it), so such refusals are allowed; any other refusal is a bug. Double answers
+    within one process are counted by tests/callbacks."""
+    calls = emu.calls_to("answerCallbackQuery")
+    refused = [c for c in calls if not c.ok and "query is too old" not in (c.description or "")]
     assert refused == [], [c.description for c in refused]
-    answered = Counter(
-        str(c.params.get("callback_query_id")) for c in emu.calls_to("answerCallbackQuery")
-    )
+    answered = Counter(str(c.params.get("callback_query_id")) for c in calls if c.ok)
     assert all(n == 1 for n in answered.values())
