@@ -55,6 +55,11 @@ class InFlightMiddleware(BaseMiddleware):
             if self._count == 0:
                 self._idle.set()
 
+    @property
+    def count(self) -> int:
+        """Updates being handled now."""
+        return self._count
+
     async def wait_idle(self, timeout: float) -> bool:
         try:
             await asyncio.wait_for(self._idle.wait(), timeout)
