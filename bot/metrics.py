@@ -8,6 +8,7 @@ polling mode; nothing is served unless configured. The alerts worth setting are 
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from aiohttp import web
 from prometheus_client import (
@@ -25,6 +26,7 @@ logger = logging.getLogger(__name__)
 class Metrics:
     def __init__(self) -> None:
         self.registry = registry = CollectorRegistry()
+        self._update_children: dict[tuple[str, str], tuple[Any, Any]] = {}
         self.updates = Counter(
             "bot_updates_total", "Updates handled, by kind and outcome "
             "(ok, retried, deferred, parked, skipped)", ["kind", "outcome"], registry=registry,
@@ -64,6 +66,17 @@ class Metrics:
             "bot_scheduler_jobs_total", "Scheduler jobs run, by outcome", ["outcome"],
             registry=registry,
         )  # fmt: skip
+
+    def update_done(self, kind: str, outcome: str, seconds: float) -> None:
+        """One update ended. The labelled children are looked up once per (kind, outcome):
+        ``labels()`` takes a lock and builds tuples, paid by every update otherwise."""
+        key = (kind, outcome)
+        children = self._update_children.get(key)
+        if children is None:
+            children = (self.updates.labels(kind, outcome), self.latency.labels(kind))
+            self._update_children[key] = children
+        children[0].inc()
+        children[1].observe(seconds)
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

@@ -115,7 +115,12 @@ class OutboundLimiter:
         self._clock = clock
         self._sleep = sleep
         self._chats: dict[int | str, _ChatState] = {}
-        self._global: list[_Send] = []
+        # The global window: requests still in flight (counted until answered), and the
+        # moments of those answered within the last second. Moments are appended as they
+        # happen, so the deque stays in order and leaves from the left: O(1) per request
+        # however many the window holds (a list rebuilt per send was 8% of a /r burst).
+        self._flying = 0
+        self._answered: deque[float] = deque()
         self._global_lock = asyncio.Lock()
 
     def chat(self, chat_id: int | str) -> _ChatState:
@@ -152,21 +157,29 @@ class OutboundLimiter:
         than it left (a busy event loop, the network): counting it from its answer keeps any
         thirty-one arrivals more than a second apart however uneven the delays, so a burst
         of notices never earns a 429."""
+        if not send.in_flight:
+            return  # counted from its start already
         send.at = self._clock()
         send.in_flight = False
+        self._flying -= 1
+        self._answered.append(send.at)
 
     async def _fit_global(self, in_flight: bool, pause: _Pause) -> _Send:
         size = self.limits.global_per_second
+        answered = self._answered
         while True:
             now = self._clock()
-            self._global = [s for s in self._global if s.in_flight or now - s.at < 1.0]
-            if len(self._global) < size:
+            while answered and now - answered[0] >= 1.0:
+                answered.popleft()
+            if self._flying + len(answered) < size:
                 send = _Send(now, in_flight)
-                self._global.append(send)
+                if in_flight:
+                    self._flying += 1
+                else:
+                    answered.append(now)
                 return send
-            answered = [s.at for s in self._global if not s.in_flight]
             # all in flight: look again shortly (only when thirty requests are outstanding)
-            await pause(1.0 - (now - min(answered)) if answered else 0.01)
+            await pause(1.0 - (now - answered[0]) if answered else 0.01)
 
     async def _take_chat_token(self, state: _ChatState, pause: _Pause) -> None:
         limits = self.limits

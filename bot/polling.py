@@ -64,6 +64,10 @@ QUEUES = "update_queues"  # workflow-data key: the polling loop's ``FairQueues``
 PER_CHAT = 4  # updates of one chat handled at once
 DRAIN_EVERY = 2.0  # seconds between looks at the inbox
 DRAIN_BATCH = 500
+# What the drain leaves to polling: a row stored this recently is being handed over by the
+# polling loop itself (read between the stash and the hand-over, it was taken twice, and a
+# burst logged hundreds of "waiting" updates that were not waiting).
+DRAIN_MIN_AGE = 3.0
 MAX_QUEUED = 5_000  # updates received and not started: polling waits beyond this
 PRESS_PATIENCE = 0.8  # seconds a queued press may spin before it is answered without text
 PRESSES_AT_ONCE = 4  # presses of one sender in one chat handled at once (their lock orders them)
@@ -258,7 +262,7 @@ class InboxDispatcher(Dispatcher):
         self[QUEUES] = queues
         metrics: Metrics | None = self.get(METRICS)
         try:  # what the last run left goes first, ahead of anything new of its chat
-            for update in await _waiting(engine, bot, queues.pending, metrics):
+            for update in await _waiting(engine, bot, queues.pending, metrics, min_age=0.0):
                 queues.submit(update)
         except Exception as error:
             logger.warning("inbox: cannot read it at start (%s); will look again", error)
@@ -403,7 +407,12 @@ async def _park_refused(
 
 
 async def _waiting(
-    engine: AsyncEngine, bot: Bot, busy: set[int], metrics: Metrics | None
+    engine: AsyncEngine,
+    bot: Bot,
+    busy: set[int],
+    metrics: Metrics | None,
+    *,
+    min_age: float = DRAIN_MIN_AGE,
 ) -> list[Update]:
     """The inbox's waiting updates (those handled meanwhile dropped, expired ones parked)."""
     params = {"bot": bot.id, "max_age": REPLAY_WINDOW_SECONDS, "error": EXPIRED}
@@ -413,7 +422,8 @@ async def _waiting(
         rows = (
             (
                 await conn.execute(
-                    WAITING, {"bot": bot.id, "busy": list(busy), "limit": DRAIN_BATCH}
+                    WAITING,
+                    {"bot": bot.id, "busy": list(busy), "limit": DRAIN_BATCH, "min_age": min_age},
                 )
             )
             .scalars()

@@ -84,8 +84,7 @@ class UpdateRunner(BaseMiddleware):
             return result
         finally:
             replay.current.reset(token)
-            self._metrics.updates.labels(kind, outcome).inc()
-            self._metrics.latency.labels(kind).observe(time.monotonic() - started)
+            self._metrics.update_done(kind, outcome, time.monotonic() - started)
 
     async def _attempts(
         self, handler: Handler, event: Update, data: dict[str, Any],

@@ -234,6 +234,7 @@ _LIVE = (
 WAITING = text(
     "SELECT payload FROM update_inbox i WHERE bot_id = :bot "
     f"AND NOT {_LIVE} AND NOT (update_id = ANY(CAST(:busy AS bigint[]))) "
+    "AND received_at <= now() - make_interval(secs => :min_age) "
     "ORDER BY update_id LIMIT :limit"
 )
 DROP_DONE = text(f"DELETE FROM update_inbox i WHERE bot_id = :bot AND {_LIVE}")
