@@ -227,15 +227,16 @@ def _settle_after_answers(h: Harness) -> None:
     emu.wait_callback_answer = wait  # type: ignore[method-assign]
     quiet_emulator = emu.wait_idle
 
-    async def idle(timeout: float = 5.0, *, quiet: float = 0.05) -> None:
+    async def idle(timeout: float = 5.0, *, quiet: float = 0.05, bot: bool = True) -> None:
         # The emulator alone is calm while a handler waits for the database or for its chat's
-        # pacing: also wait for the bot to finish what it took, then for its last requests.
+        # pacing: also wait for the bot to finish what it took, then for its last requests
+        # (``bot=False``: the emulator's calm only, for a test with its own end condition).
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
             await quiet_emulator(max(deadline - loop.time(), 0.01), quiet=quiet)
             in_flight = h.runtime.dispatcher["in_flight"] if h.runtime is not None else None
-            if in_flight is None or in_flight.count == 0:
+            if not bot or in_flight is None or in_flight.count == 0:
                 return
             if not await in_flight.wait_idle(max(deadline - loop.time(), 0.01)):
                 raise TimeoutError(f"bot not idle: {in_flight.count} update(s) in flight")
