@@ -1,0 +1,80 @@
+"""The page's HTML fragments: a character's sheet (its system's layout from the registry),
+the ledger's recent entries and the character's rolls; all user text escaped."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.i18n import Translator
+from bot.systems import SYSTEMS
+from db.repositories.ledger import LedgerDTO
+from engine.dice.log import LogEntry
+from handlers.views.resources import KIND_LABEL
+from webapp.service import Entry, Page
+from webapp.sheets import LAYOUTS
+from webapp.sheets.base import Ctx, esc, section
+
+DIFF_SHOWN = 2
+
+
+def _value(value: Any) -> str:
+    text = "—" if value in (None, [], {}, "") else str(value)
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def _ledger_line(entry: LedgerDTO, x: Ctx) -> str:
+    label = KIND_LABEL.get(entry.kind)
+    what = x.t(label) if label else entry.kind
+    changes = ", ".join(
+        f"{_value(d.get('before'))} → {_value(d.get('after'))}"
+        for d in entry.diff[:DIFF_SHOWN]
+        if isinstance(d, dict)
+    )
+    undone = f' <small class="muted">{esc(x.t("undone"))}</small>' if entry.undone else ""
+    when = entry.created_at.strftime("%d.%m %H:%M")
+    return (
+        f'<li data-ledger="{entry.id}" data-kind="{esc(entry.kind)}"><b>{esc(what)}</b>{undone}'
+        f' <small class="muted">{esc(changes)} · {when}</small></li>'
+    )
+
+
+def _roll_line(roll: LogEntry) -> str:
+    outcome = f" · {esc(roll.outcome)}" if roll.outcome else ""
+    return (
+        f'<li data-roll="{roll.seq}"><code>{esc(roll.expression)}</code> = <b>{roll.result}</b>'
+        f'{outcome} <small class="muted">#{roll.seq} {esc(roll.subject)}</small></li>'
+    )
+
+
+def sheet_html(page: Page, t: Translator, locale: str) -> str:
+    x = Ctx(t, locale)
+    character, game = page.entry.character, page.entry.game
+    system = t(SYSTEMS[character.system].title)
+    npc = f' <small class="chip">{esc(t("NPC"))}</small>' if character.is_npc else ""
+    head = (
+        f'<header class="head"><h1 data-character="{character.id}">{esc(character.name)}{npc}'
+        f'</h1><div class="muted">{esc(game.title)} · {esc(system)}</div></header>'
+    )
+    body = LAYOUTS[character.system](page.sheet, x)
+    ledger = [f"<ul class='log'>{''.join(_ledger_line(e, x) for e in page.ledger)}</ul>"]
+    rolls = [f"<ul class='log'>{''.join(_roll_line(r) for r in page.rolls)}</ul>"]
+    empty = [f'<div class="muted">{esc(t("Nothing yet."))}</div>']
+    return "".join(
+        [
+            head,
+            body,
+            section(t("Recent changes"), ledger if page.ledger else empty, cls="ledger"),
+            section(t("Rolls"), rolls if page.rolls else empty, cls="rolls"),
+        ]
+    )
+
+
+def list_item(entry: Entry, t: Translator, user_id: int) -> dict[str, Any]:
+    c = entry.character
+    return {
+        "id": c.id,
+        "name": c.name,
+        "game": entry.game.title,
+        "system": t(SYSTEMS[c.system].title),
+        "own": c.owner_user_id == user_id and not c.is_npc,
+    }
