@@ -168,4 +168,4 @@ async def test_a_change_in_the_chat_moves_the_etag(mini_app: MiniApp) -> None:
         f"api/sheet/{cid}", user=ALICE, headers={"If-None-Match": etag}
     )
     assert status == 200 and body["etag"] != etag
-    assert 'data-field="fate_points">2<' in body["html"]
+    assert 'data-value="2">2<' in body["html"]

@@ -48,3 +48,10 @@ def test_the_age_bound_is_the_servers() -> None:
     assert auth.verify(signed, TOKEN, max_age=300).id == 1001
     with pytest.raises(auth.AuthError):
         auth.verify(signed, TOKEN, max_age=60)
+
+
+def test_every_system_has_a_page_layout() -> None:
+    from bot.systems import SYSTEMS
+    from webapp.sheets import LAYOUTS
+
+    assert set(LAYOUTS) == set(SYSTEMS)

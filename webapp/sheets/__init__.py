@@ -1,6 +1,6 @@
 """Each system's page layout, registered by system id (``LAYOUTS``): the page asks the
-registry, never the system's name. A system without an entry is refused at start-up by the
-test that holds ``LAYOUTS`` to ``bot.systems.SYSTEMS``."""
+registry, never the system's name. A test holds ``LAYOUTS`` to ``bot.systems.SYSTEMS``, so a
+new system cannot ship without its page."""
 
 from __future__ import annotations
 

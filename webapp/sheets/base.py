@@ -57,7 +57,7 @@ def meter(value: int, top: int) -> str:
     """``value/top`` with a bar under it (Health, lives, pools)."""
     share = 0 if top <= 0 else max(0, min(100, round(100 * value / top)))
     return (
-        f'<span class="meter"><b class="num" data-value="{value}">{value}</b>/{top}'
+        f'<span class="meter"><span><b class="num" data-value="{value}">{value}</b>/{top}</span>'
         f'<span class="bar"><span style="width:{share}%"></span></span></span>'
     )
 

@@ -11,10 +11,12 @@ from webapp.sheets.base import Ctx, act, chips, esc, row, section
 
 def _points(c: fate.Character, x: Ctx) -> str:
     t = x.t
-    value = f'<b class="num" data-field="fate_points">{c.fate_points}</b>'
+    points = c.fate_points
+    value = f'<b class="num" data-field="fate_points" data-value="{points}">{points}</b>'
+    refresh = esc(t("refresh {n}", n=c.refresh))
     return row(
-        esc(t("Fate points")),
-        value + f" <small>{esc(t('refresh {n}', n=c.refresh))}</small>",
+        esc(t("Fate points")) + f" <small>{refresh}</small>",
+        value,
         act("−1", {"kind": "fate_points", "delta": -1}, kind="minus"),
         act("+1", {"kind": "fate_points", "delta": 1}, kind="plus"),
     )

@@ -16,9 +16,11 @@ def _buttons(index: int, item: lifegear.Item, x: Ctx) -> list[str]:
     if item.state is not ItemState.READY:
         label = t("Repair") if item.state in (ItemState.BROKEN, ItemState.LOST) else t("Ready")
         return [act(esc(label), {**op, "state": ItemState.READY.value}, kind="plus")]
-    shown = [act("⏳", {**op, "state": ItemState.SPENT.value}, kind="minus")]
+    spent, broken = ItemState.SPENT, ItemState.BROKEN
+    shown = [act(esc(t(STATE_LABEL[spent])), {**op, "state": spent.value}, kind="minus")]
     if item.kind.material:
-        shown.append(act("💥", {**op, "state": ItemState.BROKEN.value}, kind="minus"))
+        label = esc(t(STATE_LABEL[broken]))
+        shown.append(act(label, {**op, "state": broken.value}, kind="minus"))
     return shown
 
 

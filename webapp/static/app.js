@@ -72,6 +72,8 @@
   }
   function rendered(kind) {
     document.body.dataset.view = kind;
+    if (!document.body.dataset["first" + kind])  // the figures of the note: ms since navigation
+      document.body.dataset["first" + kind] = String(Math.round(performance.now()));
     if (!document.body.dataset.firstRender)
       document.body.dataset.firstRender = String(Math.round(performance.now()));
   }
