@@ -57,3 +57,10 @@ async def mini_app(harness: Harness) -> AsyncIterator[MiniApp]:
     async with aiohttp.ClientSession() as http:
         yield MiniApp(harness, base, runtime.bot.token, http)
     await runner.cleanup()
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    from tests.miniapp.browser import MISSING
+
+    if MISSING is not None:
+        terminalreporter.write_line(f"Mini App browser tests skipped: {MISSING}", yellow=True)
