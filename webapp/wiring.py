@@ -11,7 +11,9 @@ from aiogram import Bot, Dispatcher
 from aiogram.exceptions import TelegramAPIError
 from aiogram.types import MenuButtonWebApp, WebAppInfo
 from aiohttp import web
+from sqlalchemy.ext.asyncio import create_async_engine
 
+from db.database import create_session_factory
 from webapp import auth
 from webapp.server import PREFIX, Deps, mount
 
@@ -36,13 +38,24 @@ async def _set_menu_button(bot: Bot, dispatcher: Dispatcher) -> None:
         logger.warning("webapp: the menu button was not set: %s", error)
 
 
-def deps(dispatcher: Dispatcher, bot: Bot) -> Deps:
-    return Deps(bot, bot.token, dispatcher["session_factory"], dispatcher["i18n"])
+POOL_SIZE = 4  # connections of the page's own pool (+ as many overflow)
 
 
 def attach(app: web.Application, dispatcher: Dispatcher, bot: Bot) -> None:
-    """Serve the Mini App at ``/app/`` on an existing server (the webhook's)."""
-    mount(app, deps(dispatcher, bot))
+    """Serve the Mini App at ``/app/`` on an existing server (the webhook's). Its requests get
+    a small pool of their own: pages polling every few seconds never wait behind the jobs'
+    pool, nor it behind them; no pre-ping (three round trips per checkout): a connection the
+    server dropped fails one request, which the page repeats at its next poll."""
+    jobs_engine = dispatcher["session_factory"].kw["bind"]
+    engine = create_async_engine(
+        jobs_engine.url, pool_size=POOL_SIZE, max_overflow=POOL_SIZE, pool_recycle=1800
+    )
+
+    async def dispose(_: web.Application) -> None:
+        await engine.dispose()
+
+    app.on_cleanup.append(dispose)
+    mount(app, Deps(bot, bot.token, create_session_factory(engine), dispatcher["i18n"]))
 
 
 async def serve(dispatcher: Dispatcher, bot: Bot, listen: str) -> tuple[web.AppRunner, str]:
