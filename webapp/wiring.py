@@ -68,9 +68,7 @@ async def serve(dispatcher: Dispatcher, bot: Bot, listen: str) -> tuple[web.AppR
     await runner.setup()
     site = web.TCPSite(runner, host or "0.0.0.0", int(port))
     await site.start()
-    server = site._server
-    sockets = getattr(server, "sockets", None) or []
-    bound = sockets[0].getsockname()[1] if sockets else int(port)
+    bound = runner.addresses[0][1] if runner.addresses else int(port)
     local = f"http://{host or '127.0.0.1'}:{bound}{PREFIX}"
     logger.info("webapp: serving the Mini App on %s", local)
     return runner, local

@@ -12,7 +12,8 @@ from engine.common import SheetModel
 from engine.systems import cliche, fate, lifegear, matter, storyteller
 from engine.systems.fate import AspectRole, CharacterAspect, Skill, StressMarks
 from engine.systems.lifegear import Item, ItemKind
-from engine.systems.storyteller.sheet import AbilityDots, AbilityGroup, PoolTrait
+from engine.systems.storyteller import AbilityGroup
+from engine.systems.storyteller.sheet import AbilityDots, PoolTrait
 
 
 def _fate() -> SheetModel:

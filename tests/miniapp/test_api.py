@@ -121,6 +121,23 @@ async def test_an_action_is_the_panels_change(mini_app: MiniApp, system: str) ->
     assert await ledger_kinds(mini_app.h) == [case.kind]
 
 
+async def test_user_text_is_escaped(mini_app: MiniApp) -> None:
+    seat_table(mini_app.h)
+    await create_game(mini_app.h, "cliche", "<b>Кампания</b>")
+    hostile = '<img src=x onerror="alert(1)">'
+    sheet = CASES["cliche"].make().model_copy(update={"name": hostile})
+    cid = await insert_character(mini_app.h, "cliche", sheet, owner=ALICE)
+    status, body, _ = await mini_app.call(f"api/sheet/{cid}", user=ALICE)
+    assert status == 200
+    assert (
+        "<img" not in body["html"]
+        and "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;" in (body["html"])
+    )
+    assert "<b>Кампания" not in body["html"]
+    async with mini_app.http.get(mini_app.base) as res:
+        assert "script-src 'self'" in res.headers["Content-Security-Policy"]
+
+
 async def test_the_engine_refuses_as_on_the_panel(mini_app: MiniApp) -> None:
     seat_table(mini_app.h)
     await create_game(mini_app.h, "fate", "Кампания")
