@@ -4,6 +4,7 @@ the ledger's recent entries and the character's rolls; all user text escaped."""
 from __future__ import annotations
 
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.i18n import Translator
 from bot.systems import SYSTEMS
@@ -18,23 +19,42 @@ DIFF_SHOWN = 2
 
 
 def _value(value: Any) -> str:
-    text = "—" if value in (None, [], {}, "") else str(value)
+    text = "—" if value in (None, "") else str(value)
     return text if len(text) <= 40 else text[:39] + "…"
 
 
-def _ledger_line(entry: LedgerDTO, x: Ctx) -> str:
+def _scalar(value: Any) -> bool:
+    return value is None or isinstance(value, str | int | float)
+
+
+def _changes(entry: LedgerDTO) -> str:
+    """Numbers and words that changed (``3 → 2``); a changed list (stress marks, gear) is
+    told by the entry's label, its raw JSON would say nothing on a phone."""
+    shown = [
+        f"{_value(d.get('before'))} → {_value(d.get('after'))}"
+        for d in entry.diff
+        if isinstance(d, dict) and _scalar(d.get("before")) and _scalar(d.get("after"))
+    ]
+    return ", ".join(shown[:DIFF_SHOWN])
+
+
+def _zone(name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
+def _ledger_line(entry: LedgerDTO, x: Ctx, zone: ZoneInfo) -> str:
     label = KIND_LABEL.get(entry.kind)
     what = x.t(label) if label else entry.kind
-    changes = ", ".join(
-        f"{_value(d.get('before'))} → {_value(d.get('after'))}"
-        for d in entry.diff[:DIFF_SHOWN]
-        if isinstance(d, dict)
-    )
+    changes = _changes(entry)
+    changes = f"{changes} · " if changes else ""
     undone = f' <small class="muted">{esc(x.t("undone"))}</small>' if entry.undone else ""
-    when = entry.created_at.strftime("%d.%m %H:%M")
+    when = entry.created_at.astimezone(zone).strftime("%d.%m %H:%M")  # the game's time zone
     return (
         f'<li data-ledger="{entry.id}" data-kind="{esc(entry.kind)}"><b>{esc(what)}</b>{undone}'
-        f' <small class="muted">{esc(changes)} · {when}</small></li>'
+        f' <small class="muted">{esc(changes)}{when}</small></li>'
     )
 
 
@@ -56,7 +76,8 @@ def sheet_html(page: Page, t: Translator, locale: str) -> str:
         f'</h1><div class="muted">{esc(game.title)} · {esc(system)}</div></header>'
     )
     body = LAYOUTS[character.system](page.sheet, x)
-    ledger = [f"<ul class='log'>{''.join(_ledger_line(e, x) for e in page.ledger)}</ul>"]
+    zone = _zone(game.timezone)
+    ledger = [f"<ul class='log'>{''.join(_ledger_line(e, x, zone) for e in page.ledger)}</ul>"]
     rolls = [f"<ul class='log'>{''.join(_roll_line(r) for r in page.rolls)}</ul>"]
     empty = [f'<div class="muted">{esc(t("Nothing yet."))}</div>']
     return "".join(

@@ -17,9 +17,10 @@ def _buttons(index: int, item: lifegear.Item, x: Ctx) -> list[str]:
         label = t("Repair") if item.state in (ItemState.BROKEN, ItemState.LOST) else t("Ready")
         return [act(esc(label), {**op, "state": ItemState.READY.value}, kind="plus")]
     spent, broken = ItemState.SPENT, ItemState.BROKEN
-    shown = [act(esc(t(STATE_LABEL[spent])), {**op, "state": spent.value}, kind="minus")]
+    # "→ spent": the state a press puts the item in, as on the panel
+    shown = [act("→ " + esc(t(STATE_LABEL[spent])), {**op, "state": spent.value}, kind="minus")]
     if item.kind.material:
-        label = esc(t(STATE_LABEL[broken]))
+        label = "→ " + esc(t(STATE_LABEL[broken]))
         shown.append(act(label, {**op, "state": broken.value}, kind="minus"))
     return shown
 
