@@ -9,6 +9,7 @@ COPY bot ./bot
 COPY handlers ./handlers
 COPY engine ./engine
 COPY db ./db
+COPY webapp ./webapp
 RUN /opt/venv/bin/pip install .
 
 # Runtime stage: only the virtualenv, run as an unprivileged user.

@@ -30,6 +30,7 @@ from bot.webhook import create_webhook_app, webhook_path
 from db.database import EmbeddedPostgres, create_engine, create_session_factory, migrate
 from db.repositories.updates import last_update_id
 from db.uow import UnitOfWork
+from webapp import wiring as webapp
 
 logger = logging.getLogger(__name__)
 
@@ -176,6 +177,7 @@ def build_runtime(
     # Scheduled milestones: one leader among all processes (advisory lock), hooked to the
     # dispatcher's startup/shutdown, so polling, webhook and sandbox modes all get it.
     setup_scheduler(dp, engine=engine, bot=bot, i18n=i18n)
+    webapp.install(dp, settings.webapp_url)
     return BotRuntime(
         bot=bot, dispatcher=dp, engine=engine, fsm_engine=fsm_engine, update_engine=update_engine
     )
@@ -222,11 +224,18 @@ async def run(settings: Settings, *, stdin: TextIO, stdout: TextIO) -> None:
                     metrics = await serve_metrics(
                         runtime.dispatcher[METRICS], settings.metrics_listen
                     )
+                mini_app = None
+                if settings.webapp_url is not None:
+                    mini_app, _ = await webapp.serve(
+                        runtime.dispatcher, runtime.bot, settings.webapp_listen
+                    )
                 try:
                     await runtime.run_until_stopped()
                 finally:
                     if metrics is not None:
                         await metrics.cleanup()
+                    if mini_app is not None:
+                        await mini_app.cleanup()
         else:
             await _run_sandbox(settings, engine, stdin=stdin, stdout=stdout)
     finally:
@@ -245,6 +254,8 @@ async def serve_webhook(runtime: BotRuntime, settings: Settings) -> None:
         runtime.dispatcher, runtime.bot, path=webhook_path(settings.webhook_url), secret=secret,
         metrics=settings.metrics_listen is not None,
     )  # fmt: skip
+    if settings.webapp_url is not None:
+        webapp.attach(app, runtime.dispatcher, runtime.bot)
     host, _, port = settings.webhook_listen.rpartition(":")
     runner = web.AppRunner(app)
     await runner.setup()
@@ -280,12 +291,19 @@ async def _run_sandbox(
     runtime = build_runtime(
         token=emulator.token, api_url=base_url, engine=engine, settings=settings
     )
+    # The Mini App on loopback; /app in the sandbox prints its signed URL for the current user.
+    mini_app, app_url = await webapp.serve(runtime.dispatcher, runtime.bot, "127.0.0.1:0")
+    webapp.install(runtime.dispatcher, app_url)
     runtime.start_polling()
     in_flight: InFlightMiddleware = runtime.dispatcher["in_flight"]
     try:
         await run_sandbox(
-            emulator, stdin=stdin, stdout=stdout, bot_idle=lambda: in_flight.wait_idle(10.0)
-        )
+            emulator, stdin=stdin, stdout=stdout, bot_idle=lambda: in_flight.wait_idle(10.0),
+            app_url=lambda user, lang: webapp.signed_url(
+                app_url, emulator.token, user, language_code=lang
+            ),
+        )  # fmt: skip
     finally:
         await runtime.stop()
+        await mini_app.cleanup()
         await emulator.stop()

@@ -43,6 +43,10 @@ class Settings(BaseSettings):
     # Prometheus metrics: off unless set (``host:port``; polling mode serves them there, on
     # loopback as a rule; webhook mode serves them on the webhook server when set to "webhook")
     metrics_listen: str | None = Field(default=None, alias="METRICS_LISTEN")
+    # The character sheet's Mini App: its public HTTPS URL (ending in /app/), unset → off. It is
+    # served with the webhook in webhook mode, else on WEBAPP_LISTEN (behind the TLS proxy).
+    webapp_url: str | None = Field(default=None, alias="WEBAPP_URL")
+    webapp_listen: str = Field(default="0.0.0.0:8080", alias="WEBAPP_LISTEN")
 
     @field_validator(
         "bot_token",
@@ -51,6 +55,7 @@ class Settings(BaseSettings):
         "webhook_url",
         "webhook_secret",
         "metrics_listen",
+        "webapp_url",
         mode="before",
     )
     @classmethod

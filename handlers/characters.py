@@ -34,6 +34,7 @@ from handlers.views.games import deep_link
 from handlers.views.request_builder import BuildCD
 from handlers.views.sheets import render_sheet, sheet_pages
 from handlers.wizards.common import WizardStart, clean_text
+from webapp.buttons import sheet_button
 
 logger = logging.getLogger(__name__)
 
@@ -388,7 +389,7 @@ async def pick_sheet(
 
 async def own_sheets(
     message: Message, command: CommandObject, t: Translator, locale: str, uow: UnitOfWork,
-    user: UserDTO, bot: Bot,
+    user: UserDTO, bot: Bot, webapp_url: str | None = None,
 ) -> None:  # fmt: skip
     """/sheet in the private chat: the sender's own characters in every game."""
     owned = await own_characters.characters_of(
@@ -408,9 +409,11 @@ async def own_sheets(
         await message.answer(views.no_characters_anywhere(t))
         return
     shown = [o.character for o in owned if o.character.status in SHEET_STATUSES]
+    keyboard = views.pick_keyboard(shown) if shown else None
+    if keyboard is not None and webapp_url:  # the Mini App: the whole sheet on one screen
+        keyboard.inline_keyboard.append([sheet_button(t, webapp_url)])
     await message.answer(
-        views.own_list(t, [(o.game.title, o.character) for o in owned]),
-        reply_markup=views.pick_keyboard(shown) if shown else None,
+        views.own_list(t, [(o.game.title, o.character) for o in owned]), reply_markup=keyboard
     )
 
 

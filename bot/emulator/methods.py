@@ -279,6 +279,32 @@ async def delete_my_commands(state: EmuState, ctx: RequestContext) -> Any:
     return True
 
 
+def _menu_button(raw: Any) -> dict[str, Any]:
+    button = json.loads(raw) if isinstance(raw, str) else raw
+    kinds = ("commands", "web_app", "default")
+    if not isinstance(button, dict) or button.get("type") not in kinds:
+        raise ApiError(400, "Bad Request: invalid menu button")
+    if button["type"] == "web_app":
+        url = (button.get("web_app") or {}).get("url", "")
+        if not button.get("text") or not isinstance(url, str) or not url:
+            raise ApiError(400, "Bad Request: invalid menu button")
+    return button
+
+
+async def set_chat_menu_button(state: EmuState, ctx: RequestContext) -> Any:
+    chat_id = ctx.params.get("chat_id")
+    button = _menu_button(ctx.params.get("menu_button") or {"type": "default"})
+    state.menu_buttons[int(chat_id) if chat_id is not None else None] = button
+    state.touch()
+    return True
+
+
+async def get_chat_menu_button(state: EmuState, ctx: RequestContext) -> Any:
+    chat_id = ctx.params.get("chat_id")
+    key = int(chat_id) if chat_id is not None else None
+    return state.menu_buttons.get(key) or state.menu_buttons.get(None) or {"type": "commands"}
+
+
 async def get_updates(state: EmuState, ctx: RequestContext) -> Any:
     if state.webhook.get("url"):
         raise ApiError(409, WEBHOOK_CONFLICT)
@@ -426,6 +452,8 @@ METHODS: dict[str, Handler] = {
     "setMyCommands": set_my_commands,
     "getMyCommands": get_my_commands,
     "deleteMyCommands": delete_my_commands,
+    "setChatMenuButton": set_chat_menu_button,
+    "getChatMenuButton": get_chat_menu_button,
     "setWebhook": set_webhook,
     "deleteWebhook": delete_webhook,
     "getWebhookInfo": get_webhook_info,

@@ -74,6 +74,8 @@ class EmuState:
         self.answer_attempts: dict[str, int] = {}
         self.pending_queries: dict[str, PendingQuery] = {}
         self.commands: dict[tuple[str, str], list[dict[str, Any]]] = {}
+        # chat id (None: the bot's default) → its menu button, as setChatMenuButton set it
+        self.menu_buttons: dict[int | None, dict[str, Any]] = {}
         self.files: dict[str, StoredFile] = {}
         self.faults: list[Fault] = []
         self.webhook: dict[str, Any] = {"url": ""}

@@ -23,6 +23,7 @@ Sandbox commands:
   /press #M N            press button N of message #M (any recent message here)
   /reply #M text         send text (or a /command) as a reply to message #M here
   /recent [N]            the last N messages of this chat (10 if not given), numbered
+  /app                   the character sheet's Mini App: a signed URL for your browser
   /sandbox               this help
   /quit                  leave (Ctrl-D works too)"""
 
@@ -45,6 +46,8 @@ class _Session:
     idle_timeout: float = 10.0
     quiet: float = 0.3
     bot_idle: Callable[[], Awaitable[object]] | None = None
+    # (user id, language) → the Mini App's URL signed for that user; None: no Mini App
+    app_url: Callable[[int, str], str] | None = None
     # chat id → the newest message id shown on screen; private chats of other users fill up
     # while you are someone else, and are caught up on when you switch (``_catch_up``)
     seen: dict[int, int] = field(default_factory=dict)
@@ -280,11 +283,24 @@ async def _press(session: _Session, arg: str, on: str = "") -> None:
         session.term.info(f"no button {number}; the message has {len(buttons)}")
         return
     button = buttons[number - 1]
+    if "web_app" in button:
+        _open_app(session)
+        return
     if "callback_data" not in button:
         await _open_url(session, number, str(button.get("url", "")))
         return
     session.emu.press_button(session.user_id, session.chat_id, msg.message_id, number - 1)
     await _settle(session)
+
+
+def _open_app(session: _Session) -> None:
+    """The Mini App as Telegram would open it for the current user: a URL to open in a
+    browser, signed for them (valid 24 hours)."""
+    if session.app_url is None:
+        session.term.info("the Mini App is not served in this sandbox")
+        return
+    url = session.app_url(session.user_id, session.user.language_code or "ru")
+    session.term.info(f"the sheet of {session.user.first_name} (open in a browser): {url}")
 
 
 async def _open_url(session: _Session, number: int, url: str) -> None:
@@ -320,6 +336,8 @@ async def _handle_line(session: _Session, line: str) -> bool:
         await _reply(session, line.partition(" ")[2])
     elif head == "/recent":
         _recent(session, words[1] if len(words) > 1 else "")
+    elif head == "/app":
+        _open_app(session)
     elif head.startswith("#") and head[1:].isdigit():
         await _press(session, head[1:])
     else:
@@ -371,6 +389,7 @@ async def run_sandbox(
     echo_input: bool = False,
     idle_timeout: float = 10.0,
     bot_idle: Callable[[], Awaitable[object]] | None = None,
+    app_url: Callable[[int, str], str] | None = None,
 ) -> None:
     """Chat with the bot from a terminal (or a pipe) until ``/quit`` or end of input.
 
@@ -379,7 +398,9 @@ async def run_sandbox(
     """
     _ensure_world(emu, group_chat_id)
     term = Terminal(stdout, emu.bot_first_name)
-    session = _Session(emu, term, group_chat_id, idle_timeout=idle_timeout, bot_idle=bot_idle)
+    session = _Session(
+        emu, term, group_chat_id, idle_timeout=idle_timeout, bot_idle=bot_idle, app_url=app_url
+    )
     unsubscribe = emu.subscribe(session.on_event)
     interactive = is_tty(stdin) and is_tty(stdout)
     term.info(

@@ -1,0 +1,101 @@
+"""The page's HTML fragments: a character's sheet (its system's layout from the registry),
+the ledger's recent entries and the character's rolls; all user text escaped."""
+
+from __future__ import annotations
+
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from bot.i18n import Translator
+from bot.systems import SYSTEMS
+from db.repositories.ledger import LedgerDTO
+from engine.dice.log import LogEntry
+from handlers.views.resources import KIND_LABEL
+from webapp.service import Entry, Page
+from webapp.sheets import LAYOUTS
+from webapp.sheets.base import Ctx, esc, section
+
+DIFF_SHOWN = 2
+
+
+def _value(value: Any) -> str:
+    text = "—" if value in (None, "") else str(value)
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def _scalar(value: Any) -> bool:
+    return value is None or isinstance(value, str | int | float)
+
+
+def _changes(entry: LedgerDTO) -> str:
+    """Numbers and words that changed (``3 → 2``); a changed list (stress marks, gear) is
+    told by the entry's label, its raw JSON would say nothing on a phone."""
+    shown = [
+        f"{_value(d.get('before'))} → {_value(d.get('after'))}"
+        for d in entry.diff
+        if isinstance(d, dict) and _scalar(d.get("before")) and _scalar(d.get("after"))
+    ]
+    return ", ".join(shown[:DIFF_SHOWN])
+
+
+def _zone(name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
+def _ledger_line(entry: LedgerDTO, x: Ctx, zone: ZoneInfo) -> str:
+    label = KIND_LABEL.get(entry.kind)
+    what = x.t(label) if label else entry.kind
+    changes = _changes(entry)
+    changes = f"{changes} · " if changes else ""
+    undone = f' <small class="muted">{esc(x.t("undone"))}</small>' if entry.undone else ""
+    when = entry.created_at.astimezone(zone).strftime("%d.%m %H:%M")  # the game's time zone
+    return (
+        f'<li data-ledger="{entry.id}" data-kind="{esc(entry.kind)}"><b>{esc(what)}</b>{undone}'
+        f' <small class="muted">{esc(changes)}{when}</small></li>'
+    )
+
+
+def _roll_line(roll: LogEntry) -> str:
+    outcome = f" · {esc(roll.outcome)}" if roll.outcome else ""
+    return (
+        f'<li data-roll="{roll.seq}"><code>{esc(roll.expression)}</code> = <b>{roll.result}</b>'
+        f'{outcome} <small class="muted">#{roll.seq} {esc(roll.subject)}</small></li>'
+    )
+
+
+def sheet_html(page: Page, t: Translator, locale: str) -> str:
+    x = Ctx(t, locale)
+    character, game = page.entry.character, page.entry.game
+    system = t(SYSTEMS[character.system].title)
+    npc = f' <small class="chip">{esc(t("NPC"))}</small>' if character.is_npc else ""
+    head = (
+        f'<header class="head"><h1 data-character="{character.id}">{esc(character.name)}{npc}'
+        f'</h1><div class="muted">{esc(game.title)} · {esc(system)}</div></header>'
+    )
+    body = LAYOUTS[character.system](page.sheet, x)
+    zone = _zone(game.timezone)
+    ledger = [f"<ul class='log'>{''.join(_ledger_line(e, x, zone) for e in page.ledger)}</ul>"]
+    rolls = [f"<ul class='log'>{''.join(_roll_line(r) for r in page.rolls)}</ul>"]
+    empty = [f'<div class="muted">{esc(t("Nothing yet."))}</div>']
+    return "".join(
+        [
+            head,
+            body,
+            section(t("Recent changes"), ledger if page.ledger else empty, cls="ledger"),
+            section(t("Rolls"), rolls if page.rolls else empty, cls="rolls"),
+        ]
+    )
+
+
+def list_item(entry: Entry, t: Translator, user_id: int) -> dict[str, Any]:
+    c = entry.character
+    return {
+        "id": c.id,
+        "name": c.name,
+        "game": entry.game.title,
+        "system": t(SYSTEMS[c.system].title),
+        "own": c.owner_user_id == user_id and not c.is_npc,
+    }

@@ -1,0 +1,118 @@
+"""The Mini App's use cases: who may see which sheet, what a page shows, and a change made
+from it — through the resource panel's own use case (``bot.services.resources.apply``), so
+the refusals, the ledger entry and the engine's rules are the panel's."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from bot.i18n import N_
+from bot.services import resources
+from bot.services.games import is_gm
+from db.repositories.games import CharacterDTO, GameDTO
+from db.repositories.ledger import LedgerDTO
+from db.uow import UnitOfWork
+from engine.common import SheetModel
+from engine.dice.log import LogEntry
+
+MEMBER_ROLES: Final = ("gm", "cogm", "player")
+LEDGER_SHOWN: Final = 8
+ROLLS_SHOWN: Final = 8
+ROLLS_SCANNED: Final = 200  # the chat log's newest rolls searched for the character's own
+SHOWN_STATUSES: Final = ("active",)
+
+
+class NotFound(Exception):
+    """No such character for this user: unknown, not theirs and not their game's, or gone.
+    One answer for all, so ids cannot be probed."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    character: CharacterDTO
+    game: GameDTO
+    gm: bool  # the user is a GM or co-GM of the game (else: the character's owner)
+
+
+@dataclass(frozen=True)
+class Page:
+    entry: Entry
+    sheet: SheetModel
+    ledger: list[LedgerDTO]
+    rolls: list[LogEntry]
+
+
+async def characters_for(uow: UnitOfWork, user_id: int) -> list[Entry]:
+    """The user's own active characters and, in games they run, every active character."""
+    found: list[tuple[bool, Entry]] = []
+    for game in await uow.games.games_of(user_id, roles=MEMBER_ROLES):
+        gm = await is_gm(uow, game, user_id)
+        for character in await uow.characters.for_game(game.id, statuses=SHOWN_STATUSES):
+            own = character.owner_user_id == user_id and not character.is_npc
+            if own or gm:
+                found.append((not own, Entry(character, game, gm)))
+    # one's own characters first, then the rest of the games one runs
+    found.sort(key=lambda pair: (pair[0], pair[1].game.id, pair[1].character.id))
+    return [entry for _, entry in found]
+
+
+async def entry_for(uow: UnitOfWork, user_id: int, character_id: int) -> Entry:
+    """One character the user may see (``NotFound`` otherwise)."""
+    character = await uow.characters.get(character_id)
+    if character is None or character.status not in SHOWN_STATUSES:
+        raise NotFound
+    game = await uow.games.get(character.game_id)
+    if game is None or game.archived or character.system != game.system:
+        raise NotFound
+    gm = await is_gm(uow, game, user_id)
+    own = character.owner_user_id == user_id and not character.is_npc
+    if not (own or gm):
+        raise NotFound
+    return Entry(character, game, gm)
+
+
+async def roll_mark(uow: UnitOfWork, game: GameDTO) -> int:
+    """The newest roll of the game's chat (0: none): part of the page's version."""
+    log_id = await uow.rolls.existing_log_id(game.chat_id)
+    last = await uow.rolls.last(log_id) if log_id is not None else None
+    return last.seq if last is not None else 0
+
+
+def _is_of(entry: LogEntry, name: str) -> bool:
+    subject = entry.subject.casefold()
+    wanted = name.casefold()
+    return subject == wanted or subject.startswith(wanted + ":")
+
+
+async def character_rolls(uow: UnitOfWork, entry: Entry) -> list[LogEntry]:
+    """The character's rolls among the chat log's newest: those whose subject names it."""
+    log_id = await uow.rolls.existing_log_id(entry.game.chat_id)
+    if log_id is None:
+        return []
+    recent = await uow.rolls.recent(log_id, offset=0, limit=ROLLS_SCANNED)
+    own = [r.entry for r in recent if _is_of(r.entry, entry.character.name)]
+    return own[:ROLLS_SHOWN]
+
+
+async def page(uow: UnitOfWork, entry: Entry) -> Page:
+    ledger = await uow.ledger.for_character(entry.character.id, limit=LEDGER_SHOWN)
+    rolls = await character_rolls(uow, entry)
+    return Page(entry, resources.load(entry.character), ledger, rolls)
+
+
+async def act(
+    uow: UnitOfWork, *, user_id: int, character_id: int, version: int, op: resources.Op,
+    actor_name: str, locale: str,
+) -> resources.Applied:  # fmt: skip
+    """A press on the page: the character's row is locked first and must still be the version
+    the page showed (a second tap, a retried request or a change made meanwhile in the chat
+    changes nothing), then the panel's use case applies it and commits once."""
+    entry = await entry_for(uow, user_id, character_id)
+    locked = await uow.characters.get(character_id, for_update=True)
+    if locked is None or locked.version != version:
+        raise resources.Refused(N_("The sheet changed meanwhile; it is shown as it is now."))
+    return await resources.apply(
+        uow, game=entry.game, user_id=user_id, character_id=character_id, op=op,
+        actor_name=actor_name, locale=locale,
+    )  # fmt: skip

@@ -1,0 +1,66 @@
+"""Pieces every system's page is built of: escaped text, sections, tracks of boxes or dots,
+and action buttons that carry their operation as JSON (``webapp/ops.py`` reads it back)."""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from bot.i18n import Translator
+
+
+@dataclass(frozen=True)
+class Ctx:
+    t: Translator
+    locale: str
+
+
+def esc(value: object) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def act(label: str, op: dict[str, Any], *, kind: str = "") -> str:
+    """A button the page posts as ``op``; the server checks everything again."""
+    data = esc(json.dumps(op, separators=(",", ":")))
+    cls = f"act {kind}".strip()
+    return f'<button type="button" class="{cls}" data-op="{data}">{label}</button>'
+
+
+def section(title: str, body: Iterable[str], *, cls: str = "") -> str:
+    inner = "".join(body)
+    if not inner:
+        return ""
+    return f'<section class="{f"card {cls}".strip()}"><h2>{esc(title)}</h2>{inner}</section>'
+
+
+def row(label: str, value: str, *actions: str) -> str:
+    """One line: a label, its value (HTML) and the buttons that change it."""
+    buttons = f'<span class="acts">{"".join(actions)}</span>' if actions else ""
+    return (
+        f'<div class="row"><span class="label">{label}</span>'
+        f'<span class="value">{value}</span>{buttons}</div>'
+    )
+
+
+def dots(value: int, top: int) -> str:
+    """●●●○○: filled to ``value`` of ``top`` (a plain number past ten)."""
+    if top > 10 or value < 0 or value > top:
+        return f'<span class="num">{value}</span>'
+    filled = '<i class="dot on"></i>' * value + '<i class="dot"></i>' * (top - value)
+    return f'<span class="dots" data-value="{value}">{filled}</span>'
+
+
+def meter(value: int, top: int) -> str:
+    """``value/top`` with a bar under it (Health, lives, pools)."""
+    share = 0 if top <= 0 else max(0, min(100, round(100 * value / top)))
+    return (
+        f'<span class="meter"><span><b class="num" data-value="{value}">{value}</b>/{top}</span>'
+        f'<span class="bar"><span style="width:{share}%"></span></span></span>'
+    )
+
+
+def chips(items: Iterable[str]) -> str:
+    return "".join(f'<span class="chip">{item}</span>' for item in items)
