@@ -32,9 +32,8 @@ async def press(h: Harness, label: str, *, offset: int = 0, user: int = ALICE) -
 
 
 async def say(h: Harness, text: str, *, user: int = ALICE) -> ChatMessage:
-    sent = h.emu.send_text(user, user, text)
-    # the dialog answers typed text with a fresh window below it
-    await h.emu.wait_bot_message(user, after=sent.message_id)
+    h.emu.send_text(user, user, text)
+    # the dialog redraws its one message in place (an edit, no new message)
     await h.emu.wait_idle()
     return window(h, user)
 
