@@ -4,6 +4,7 @@ group becomes a game."""
 from __future__ import annotations
 
 from html import escape
+from typing import Any
 
 from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject
@@ -18,10 +19,12 @@ from bot.services.profile import parse_timezone
 from db.repositories.games import GameDTO
 from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
+from handlers import grants
 from handlers.callbacks import ArchiveCD, CogmRemoveCD, GameOptionCD, NewGameCD, notify
 from handlers.filters import HasGame, IsGM, IsMainGM
 from handlers.owned import own
 from handlers.views import games as views
+from handlers.views import grants as grant_views
 from handlers.views.edit import edit_text
 
 
@@ -126,14 +129,28 @@ async def no_game(message: Message, t: Translator) -> None:
     await message.answer(t("No game in this chat yet. Start one with /newgame."))
 
 
-async def options(message: Message, game: GameDTO, t: Translator) -> None:
+async def options(message: Message, game: GameDTO, t: Translator, uow: UnitOfWork) -> None:
+    text, keyboard = await _options_view(game, t, uow)
+    await message.answer(text, reply_markup=keyboard)
+
+
+async def _options_view(
+    game: GameDTO, t: Translator, uow: UnitOfWork, values: dict[str, Any] | None = None
+) -> tuple[str, InlineKeyboardMarkup]:
+    """The system's numbers, then the switch every system has: do players' gains need the GM."""
     fields = game_service.option_fields(game.system)
     from bot.systems import SYSTEMS
 
-    values = SYSTEMS[game.system].options(game.options).model_dump(mode="json")
-    await message.answer(
-        views.options_text(t, game, fields, values), reply_markup=views.options_keyboard(t, fields)
-    )
+    if values is None:
+        values = SYSTEMS[game.system].options(game.options).model_dump(mode="json")
+    text = views.options_text(t, game, fields, values) if fields else ""
+    trusted = await uow.grants.trusted(game.id)
+    return grant_views.with_trust(t, text, views.options_keyboard(t, fields), trusted)
+
+
+async def redraw_options(message: Message, game: GameDTO, t: Translator, uow: UnitOfWork) -> None:
+    text, keyboard = await _options_view(game, t, uow)
+    await edit_text(message, text, keyboard)
 
 
 async def change_option(
@@ -154,12 +171,8 @@ async def change_option(
     except game_service.GameError:
         notify(callback_answer, t("This button is no longer active."))
         return
-    fields = game_service.option_fields(game.system)
-    await edit_text(
-        message,
-        views.options_text(t, game, fields, values),
-        reply_markup=views.options_keyboard(t, fields),
-    )
+    text, keyboard = await _options_view(game, t, uow, values)
+    await edit_text(message, text, keyboard)
 
 
 async def add_cogm(message: Message, game: GameDTO, t: Translator, uow: UnitOfWork) -> None:
@@ -265,7 +278,7 @@ async def cogm_refused_button(
 
 
 GM_ONLY = ("options", "cogm", "uncogm", "timezone")
-GM_ONLY_BUTTONS = (GameOptionCD, ArchiveCD, CogmRemoveCD)
+GM_ONLY_BUTTONS = (GameOptionCD, ArchiveCD, CogmRemoveCD, grant_views.GrantTrustCD)
 
 
 def create_router() -> Router:
@@ -288,6 +301,7 @@ def create_router() -> Router:
     gm.callback_query.register(change_option, GameOptionCD.filter())
     gm.callback_query.register(archive, ArchiveCD.filter())
     gm.callback_query.register(remove_cogm_button, CogmRemoveCD.filter())
+    gm.callback_query.register(grants.toggle_trust, grant_views.GrantTrustCD.filter())
 
     cogm = Router(name=__name__ + ".cogm")
     cogm.message.filter(IsGM())
