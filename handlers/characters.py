@@ -75,11 +75,14 @@ async def submit_from_wizard(
         await bot.send_message(user.id, views.npc_saved(t, stored))
     else:
         head = views.submitted_head(t_group, user.name)
-        sheet_html = _sheet_html(stored, t_group, t_group.locale, limit=4096 - len(head) - 2)
+        # what the player may leave unspent (the engine's warnings), for the GM to see
+        notes = views.leftovers(t_group, spec.validate(character, spec.options(game.options)))
+        room = 4096 - len(head) - len(notes) - 4
+        sheet_html = _sheet_html(stored, t_group, t_group.locale, limit=room)
         try:
             await bot.send_message(
                 game.chat_id,
-                f"{head}\n\n{sheet_html}",
+                "\n\n".join(part for part in (head, sheet_html, notes) if part),
                 reply_markup=views.review_keyboard(t_group, stored.id),
             )
         except TelegramAPIError:

@@ -93,9 +93,12 @@ def foreign_press(h: Harness, user: int, message: ChatMessage, data: str) -> str
 
 
 async def reach_preview(h: Harness) -> ChatMessage:
-    """Aspects typed, every other step left as it is: the preview (warnings only)."""
+    """Aspects and the three stunts the seed asks for typed, every other step left as it is:
+    the preview (warnings only)."""
     await fill_aspects(h)
     await press(h, "Next")  # → skills
     await press(h, "Next")  # → stunts
+    for stunt in ("Quick hands", "Ember ward", "Old friends"):
+        await say(h, stunt)
     await press(h, "Next")  # → gear
     return await press(h, "Next")  # → preview
