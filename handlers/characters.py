@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Callable
 
@@ -223,7 +224,8 @@ async def ask_return_comment(
         notify(callback_answer, t("Already decided."), alert=True)
         return
     await state.set_state(ReturnSG.comment)
-    await state.set_data({"character_id": current.id})
+    card = query.message.message_id if isinstance(query.message, Message) else None
+    await state.set_data({"character_id": current.id, "card": card})
     if isinstance(query.message, Message):
         await query.message.answer(views.ask_comment(t, current))
 
@@ -236,12 +238,18 @@ async def got_return_comment(
     if comment is None:
         await message.answer(t("Write the comment as text (up to 500 characters)."))
         return
-    character_id = int((await state.get_data())["character_id"])
+    data = await state.get_data()
+    character_id = int(data["character_id"])
     await state.clear()
     returned = await character_service.send_back(uow, character_id, user.id, comment)
     if returned is None:
         await message.answer(t("Already decided."))
         return
+    if data.get("card"):  # the submission card loses «Approve»: a returned sheet comes back anew
+        with contextlib.suppress(TelegramAPIError):
+            await bot.edit_message_reply_markup(
+                chat_id=message.chat.id, message_id=int(data["card"]), reply_markup=None
+            )
     await message.answer(views.returned(t, returned))
     await _tell_owner(bot, i18n, uow, returned, views.returned_for_player)
 
