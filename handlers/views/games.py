@@ -130,8 +130,8 @@ def game_card(
         )
     if schedules:
         lines.append(t("Time zone: {zone}. Milestone schedules:", zone=escape(game.timezone)))
-        shown = [f"• {line}" for line in schedules[:SCHEDULES_SHOWN]]
-        lines.append(clip_list(shown, room=CARD_SCHEDULES_ROOM, more=more, separator="\n"))
+        listed = [f"• {line}" for line in schedules[:SCHEDULES_SHOWN]]
+        lines.append(clip_list(listed, room=CARD_SCHEDULES_ROOM, more=more, separator="\n"))
         if len(schedules) > SCHEDULES_SHOWN:
             lines.append(more(len(schedules) - SCHEDULES_SHOWN))
     else:
