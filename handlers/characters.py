@@ -59,13 +59,14 @@ async def submit_from_wizard(
         return []
     spec = SYSTEMS[game.system]
     in_play = start.character_id is not None
-    blocking = spec.blocking(character, spec.options(game.options), in_play=in_play)
+    # only a GM's NPC may leave creation points unspent
+    npc = start.npc and await game_service.is_gm(uow, game, user.id)
+    blocking = spec.blocking(character, spec.options(game.options), in_play=in_play, npc=npc)
     if blocking:
         return blocking
     if start.character_id is not None:
         await _submit_edit(uow, bot, i18n, t, game, start, user, character)
         return []
-    npc = start.npc and await game_service.is_gm(uow, game, user.id)
     submitted = await character_service.submit(
         uow, game=game, author_user_id=user.id, character=character, npc=npc
     )

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from engine.common import REQUIRED, Violation
 from engine.common import Severity as ViolationSeverity
-from engine.common import Violation
 from engine.systems.fate.derived import skill_points_spent
 from engine.systems.fate.equipment import gear_violations
 from engine.systems.fate.models import (
@@ -277,7 +277,7 @@ def _refresh_and_stunt_violations(
         # (the stunts step can be left and filled later). In play it is only a note.
         out.append(
             Violation(
-                "required.stunts",
+                f"{REQUIRED}stunts",
                 msg(
                     "fate.stunts.required_traded" if traded else "fate.stunts.required",
                     count=count,

@@ -328,7 +328,7 @@ def _check_budget(report: FreebieReport) -> list[Violation]:
         if cat.unspent:
             found.append(
                 Violation(
-                    cat.category,
+                    f"required.{cat.category}",
                     msg(
                         "storyteller.creation.unspent_dots",
                         left=cat.unspent,
