@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from bot.i18n import N_
-from engine.common import SheetModel, Violation, errors_only
+from engine.common import SheetModel, Violation, errors_only, without_required
 from engine.systems import cliche, fate, lifegear, matter, storyteller
 from engine.systems.base import PLAIN, RollRules
 from engine.systems.cliche.outcomes import RULES as CLICHE_RULES
@@ -45,10 +45,12 @@ class SystemSpec:
         return self._validate(character, options)
 
     def blocking(
-        self, character: SheetModel, options: SheetModel, *, in_play: bool = False
-    ) -> list[Violation]:
+        self, character: SheetModel, options: SheetModel, *, in_play: bool = False,
+        npc: bool = False,
+    ) -> list[Violation]:  # fmt: skip
         check = self._validate_in_play if in_play and self._validate_in_play else self._validate
-        return errors_only(check(character, options))
+        found = errors_only(check(character, options))
+        return without_required(found) if npc else found
 
 
 SheetUpgrade = Callable[[dict[str, Any]], dict[str, Any]]

@@ -404,3 +404,5 @@ class LedgerEntry(SQLModel, table=True):
     version_after: int = Field(nullable=False)
     created_at: datetime = _created()
     undone_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True)))
+    # a change the GM granted on a player's request: who asked (``actor_user_id`` granted it)
+    asked_by_user_id: int | None = Field(default=None, sa_column=Column(BigInteger))

@@ -47,6 +47,14 @@ def errors_only(violations: list[Violation]) -> list[Violation]:
     return [v for v in violations if v.severity is Severity.ERROR]
 
 
+REQUIRED = "required."  # field prefix of points a new player character must spend
+
+
+def without_required(violations: list[Violation]) -> list[Violation]:
+    """An NPC may leave creation points unspent (a mook needs no stunts): ``required.*`` go."""
+    return [v for v in violations if not v.field.startswith(REQUIRED)]
+
+
 @dataclass(frozen=True)
 class Change:
     """One changed value: ``what`` names it for people, ``before``/``after`` are JSON scalars."""

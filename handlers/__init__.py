@@ -24,6 +24,7 @@ from handlers import (
     errors,
     fallback,
     games,
+    grants,
     lang,
     milestones,
     profile,
@@ -65,6 +66,7 @@ def routers() -> list[Router]:
         schedules.create_router(),
         secret.create_router(),
         resources.create_router(),
+        grants.create_router(),
         *trackers.create_routers(),
     ]
     # Before the zone, routers no wizard needs and whose filters no other router shares: dice

@@ -62,6 +62,12 @@ class ArchiveCD(CallbackData, prefix="arc"):
     confirm: bool
 
 
+class ArchiveCancelCD(CallbackData, prefix="arx"):
+    """The GM keeps the game: the archive question is closed, nothing changes."""
+
+    game_id: int
+
+
 class CogmRemoveCD(CallbackData, prefix="cgr"):
     """The GM takes co-GM powers back from ``user_id`` (the button on the /game card)."""
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Callable
 
@@ -59,13 +60,14 @@ async def submit_from_wizard(
         return []
     spec = SYSTEMS[game.system]
     in_play = start.character_id is not None
-    blocking = spec.blocking(character, spec.options(game.options), in_play=in_play)
+    # only a GM's NPC may leave creation points unspent
+    npc = start.npc and await game_service.is_gm(uow, game, user.id)
+    blocking = spec.blocking(character, spec.options(game.options), in_play=in_play, npc=npc)
     if blocking:
         return blocking
     if start.character_id is not None:
         await _submit_edit(uow, bot, i18n, t, game, start, user, character)
         return []
-    npc = start.npc and await game_service.is_gm(uow, game, user.id)
     submitted = await character_service.submit(
         uow, game=game, author_user_id=user.id, character=character, npc=npc
     )
@@ -76,11 +78,14 @@ async def submit_from_wizard(
         await bot.send_message(user.id, views.npc_saved(t, stored))
     else:
         head = views.submitted_head(t_group, user.name)
-        sheet_html = _sheet_html(stored, t_group, t_group.locale, limit=4096 - len(head) - 2)
+        # what the player may leave unspent (the engine's warnings), for the GM to see
+        notes = views.leftovers(t_group, spec.validate(character, spec.options(game.options)))
+        room = 4096 - len(head) - len(notes) - 4
+        sheet_html = _sheet_html(stored, t_group, t_group.locale, limit=room)
         try:
             await bot.send_message(
                 game.chat_id,
-                f"{head}\n\n{sheet_html}",
+                "\n\n".join(part for part in (head, sheet_html, notes) if part),
                 reply_markup=views.review_keyboard(t_group, stored.id),
             )
         except TelegramAPIError:
@@ -221,7 +226,8 @@ async def ask_return_comment(
         notify(callback_answer, t("Already decided."), alert=True)
         return
     await state.set_state(ReturnSG.comment)
-    await state.set_data({"character_id": current.id})
+    card = query.message.message_id if isinstance(query.message, Message) else None
+    await state.set_data({"character_id": current.id, "card": card})
     if isinstance(query.message, Message):
         await query.message.answer(views.ask_comment(t, current))
 
@@ -234,12 +240,18 @@ async def got_return_comment(
     if comment is None:
         await message.answer(t("Write the comment as text (up to 500 characters)."))
         return
-    character_id = int((await state.get_data())["character_id"])
+    data = await state.get_data()
+    character_id = int(data["character_id"])
     await state.clear()
     returned = await character_service.send_back(uow, character_id, user.id, comment)
     if returned is None:
         await message.answer(t("Already decided."))
         return
+    if data.get("card"):  # the submission card loses «Approve»: a returned sheet comes back anew
+        with contextlib.suppress(TelegramAPIError):
+            await bot.edit_message_reply_markup(
+                chat_id=message.chat.id, message_id=int(data["card"]), reply_markup=None
+            )
     await message.answer(views.returned(t, returned))
     await _tell_owner(bot, i18n, uow, returned, views.returned_for_player)
 

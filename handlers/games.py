@@ -4,6 +4,7 @@ group becomes a game."""
 from __future__ import annotations
 
 from html import escape
+from typing import Any
 
 from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject
@@ -14,14 +15,25 @@ from aiogram.utils.callback_answer import CallbackAnswer
 
 from bot.i18n import N_, Translator
 from bot.services import games as game_service
+from bot.services import schedules as schedule_service
 from bot.services.profile import parse_timezone
 from db.repositories.games import GameDTO
 from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
-from handlers.callbacks import ArchiveCD, CogmRemoveCD, GameOptionCD, NewGameCD, notify
+from handlers import grants
+from handlers.callbacks import (
+    ArchiveCancelCD,
+    ArchiveCD,
+    CogmRemoveCD,
+    GameOptionCD,
+    NewGameCD,
+    notify,
+)
 from handlers.filters import HasGame, IsGM, IsMainGM
 from handlers.owned import own
 from handlers.views import games as views
+from handlers.views import grants as grant_views
+from handlers.views import schedules as schedule_views
 from handlers.views.edit import edit_text
 
 
@@ -105,13 +117,17 @@ async def _card(
     game: GameDTO, t: Translator, uow: UnitOfWork, bot: Bot
 ) -> tuple[str, InlineKeyboardMarkup]:
     members = await uow.games.members(game.id)
-    characters = await uow.characters.for_game(game.id, statuses=("pending", "active"))
+    characters = await uow.characters.for_game(game.id, statuses=("pending", "returned", "active"))
+    schedules = [
+        schedule_views.describe(t, game.system, s)
+        for s in await schedule_service.list_for(uow, game)
+    ]
     log_id = await uow.rolls.existing_log_id(game.chat_id)
     epoch = await uow.rolls.open_epoch(log_id) if log_id is not None else None
     token = await game_service.character_link_token(uow, game)
     me = await bot.me()
     link = views.deep_link(me.username or "", token)
-    text = views.game_card(t, game, members, characters, epoch)
+    text = views.game_card(t, game, members, characters, epoch, schedules)
     return text, views.game_keyboard(t, link, game, members)
 
 
@@ -126,14 +142,28 @@ async def no_game(message: Message, t: Translator) -> None:
     await message.answer(t("No game in this chat yet. Start one with /newgame."))
 
 
-async def options(message: Message, game: GameDTO, t: Translator) -> None:
+async def options(message: Message, game: GameDTO, t: Translator, uow: UnitOfWork) -> None:
+    text, keyboard = await _options_view(game, t, uow)
+    await message.answer(text, reply_markup=keyboard)
+
+
+async def _options_view(
+    game: GameDTO, t: Translator, uow: UnitOfWork, values: dict[str, Any] | None = None
+) -> tuple[str, InlineKeyboardMarkup]:
+    """The system's numbers, then the switch every system has: do players' gains need the GM."""
     fields = game_service.option_fields(game.system)
     from bot.systems import SYSTEMS
 
-    values = SYSTEMS[game.system].options(game.options).model_dump(mode="json")
-    await message.answer(
-        views.options_text(t, game, fields, values), reply_markup=views.options_keyboard(t, fields)
-    )
+    if values is None:
+        values = SYSTEMS[game.system].options(game.options).model_dump(mode="json")
+    text = views.options_text(t, game, fields, values) if fields else ""
+    trusted = await uow.grants.trusted(game.id)
+    return grant_views.with_trust(t, text, views.options_keyboard(t, fields), trusted)
+
+
+async def redraw_options(message: Message, game: GameDTO, t: Translator, uow: UnitOfWork) -> None:
+    text, keyboard = await _options_view(game, t, uow)
+    await edit_text(message, text, keyboard)
 
 
 async def change_option(
@@ -154,12 +184,8 @@ async def change_option(
     except game_service.GameError:
         notify(callback_answer, t("This button is no longer active."))
         return
-    fields = game_service.option_fields(game.system)
-    await edit_text(
-        message,
-        views.options_text(t, game, fields, values),
-        reply_markup=views.options_keyboard(t, fields),
-    )
+    text, keyboard = await _options_view(game, t, uow, values)
+    await edit_text(message, text, keyboard)
 
 
 async def add_cogm(message: Message, game: GameDTO, t: Translator, uow: UnitOfWork) -> None:
@@ -231,7 +257,8 @@ async def archive(
         notify(callback_answer, t("This button is no longer active."))
         return
     if not callback_data.confirm:  # the question comes as a new message: nothing is edited
-        text, keyboard = views.archive_question(t, game)
+        open_scene = bool(await uow.trackers.open_for_game(game.id))
+        text, keyboard = views.archive_question(t, game, open_scene=open_scene)
         await query.message.answer(text, reply_markup=keyboard)
         return
     message = own(query, callback_answer, t, ArchiveCD, game_id=game.id, confirm=True)
@@ -239,6 +266,17 @@ async def archive(
         return
     if await game_service.archive(uow, game):
         await edit_text(message, t("The game is archived. Start a new one with /newgame."))
+
+
+async def archive_cancel(
+    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: ArchiveCancelCD,
+    game: GameDTO, t: Translator,
+) -> None:  # fmt: skip
+    message = own(query, callback_answer, t, ArchiveCancelCD, game_id=game.id)
+    if message is None or callback_data.game_id != game.id:
+        return
+    notify(callback_answer, t("Cancelled."))
+    await edit_text(message, t("The game goes on: not archived."))
 
 
 COGM_REFUSAL = N_("Only the game's GM can do that, not a co-GM.")
@@ -265,7 +303,9 @@ async def cogm_refused_button(
 
 
 GM_ONLY = ("options", "cogm", "uncogm", "timezone")
-GM_ONLY_BUTTONS = (GameOptionCD, ArchiveCD, CogmRemoveCD)
+GM_ONLY_BUTTONS = (
+    GameOptionCD, ArchiveCD, CogmRemoveCD, grant_views.GrantTrustCD, ArchiveCancelCD
+)  # fmt: skip
 
 
 def create_router() -> Router:
@@ -287,7 +327,9 @@ def create_router() -> Router:
     gm.message.register(set_timezone, Command("timezone"))
     gm.callback_query.register(change_option, GameOptionCD.filter())
     gm.callback_query.register(archive, ArchiveCD.filter())
+    gm.callback_query.register(archive_cancel, ArchiveCancelCD.filter())
     gm.callback_query.register(remove_cogm_button, CogmRemoveCD.filter())
+    gm.callback_query.register(grants.toggle_trust, grant_views.GrantTrustCD.filter())
 
     cogm = Router(name=__name__ + ".cogm")
     cogm.message.filter(IsGM())

@@ -15,6 +15,7 @@ from aiogram.types import CallbackQuery, Message
 from aiogram.utils.callback_answer import CallbackAnswer
 
 from bot.i18n import Translator
+from bot.services import grants as grant_service
 from bot.services import own_characters
 from bot.services import resources as service
 from db.repositories.games import GameDTO
@@ -22,6 +23,7 @@ from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
 from engine.errors import EngineError
 from engine.systems.fate import Nature, SlotId
+from handlers import grants
 from handlers.callbacks import notify
 from handlers.filters import HasGame
 from handlers.games import no_game
@@ -115,6 +117,11 @@ async def press(
     if message is None:
         return
     op = _TO_OP[type(callback_data)](callback_data)
+    if await grant_service.needs_grant(uow, game, user.id, op):  # a player's gain: the GM's call
+        await grants.ask(
+            message, callback_answer, t, uow, game, user, callback_data.character_id, op
+        )
+        return
     applied = await _apply(callback_answer, t, locale, uow, game, user, callback_data, op)
     if applied is not None:
         await _show(message, t, locale, applied, user.name)

@@ -60,7 +60,7 @@ async def submit(
     spec = SYSTEMS[game.system]
     options = spec.options(game.options)
     violations = spec.validate(character, options)
-    if spec.blocking(character, options):
+    if spec.blocking(character, options, npc=npc):
         raise CharacterError(N_("The sheet breaks the creation rules."))
     sheet = character.model_dump(mode="json")
     stored = await uow.characters.add(

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
@@ -66,6 +66,7 @@ async def change_sheets(
     changes: Mapping[int, Mutation],
     reason: str | None = None,
     batch: str | None = None,
+    asked_by: int | None = None,
 ) -> list[Changed]:
     """Apply ``changes`` (character id → engine operation on its sheet) as one action.
 
@@ -88,7 +89,8 @@ async def change_sheets(
         if not changed:
             continue
         sheets[row.id] = after_json
-        entries.append(_entry(game, row, actor_user_id, kind, reason, batch, changed, after_json))
+        entry = _entry(game, row, actor_user_id, kind, reason, batch, changed, after_json)
+        entries.append(replace(entry, asked_by_user_id=asked_by) if asked_by else entry)
         results.append(Changed(row.id, row.name, before, after, changed))
     await uow.characters.write_sheets(sheets, spec.schema_version)
     await uow.ledger.add_many(entries)

@@ -432,7 +432,7 @@ async def roll_state(
 
 async def apply(
     uow: UnitOfWork, *, game: GameDTO, user_id: int, character_id: int, op: Op,
-    actor_name: str = "", locale: str = "ru",
+    actor_name: str = "", locale: str = "ru", asked_by: int | None = None,
 ) -> Applied:  # fmt: skip
     """One press: check, change through the ledger, commit. Raises ``Refused`` or the engine's
     ``EngineError`` (nothing is written then). ``actor_name`` and ``locale`` name the rolls
@@ -451,7 +451,7 @@ async def apply(
     try:
         changed = await ledger.change_sheets(
             uow, game=game, actor_user_id=user_id, kind=kind, changes={current.id: mutate},
-            reason=reason,
+            reason=reason, asked_by=asked_by,
         )  # fmt: skip
     except ledger.LedgerError as error:
         raise Refused(error.reason) from error

@@ -45,6 +45,7 @@ class NewEntry:
     sheet_after: dict[str, Any]
     version_before: int
     version_after: int
+    asked_by_user_id: int | None = None  # a granted request: who asked
 
 
 def _dto(row: LedgerEntry) -> LedgerDTO:

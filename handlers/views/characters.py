@@ -7,6 +7,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.i18n import N_, Translator
 from db.repositories.games import CharacterDTO, VersionDTO
+from engine.common import Severity, Violation
 from handlers.callbacks import ApproveCD, ProposalCD, ReturnCD, SheetPageCD
 from handlers.callbacks_nav import SheetPickCD
 from handlers.views.request_builder import request_button
@@ -27,6 +28,18 @@ def submitted_head(t: Translator, player: str) -> str:
         "📜 {player} submitted a character for approval:",
         player=f"<b>{escape(player)}</b>",
     )
+
+
+def leftovers(t: Translator, violations: list[Violation]) -> str:
+    """The engine's warnings (optional points left unspent) as lines for the approval card."""
+    notes = [v for v in violations if v.severity is Severity.WARNING]
+    if not notes:
+        return ""
+    lines = [escape(v.render(t.locale)) for v in notes[:LEFTOVERS_SHOWN]]
+    return t("ℹ️ Left unspent (optional):") + "\n" + "\n".join(f"• {line}" for line in lines)
+
+
+LEFTOVERS_SHOWN = 8
 
 
 def not_posted(t: Translator, character: CharacterDTO) -> str:

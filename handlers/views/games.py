@@ -10,7 +10,7 @@ from bot.services.games import GameOption
 from bot.systems import SYSTEMS
 from db.repositories.games import CharacterDTO, GameDTO, MemberDTO
 from db.repositories.rolls import Epoch
-from handlers.callbacks import ArchiveCD, CogmRemoveCD, GameOptionCD, NewGameCD
+from handlers.callbacks import ArchiveCancelCD, ArchiveCD, CogmRemoveCD, GameOptionCD, NewGameCD
 from handlers.views.safe import clip_html, clip_list
 
 # How much of the game card each list may take (markup characters): with the header and the
@@ -87,7 +87,9 @@ def game_card(
     members: list[MemberDTO],
     characters: list[CharacterDTO],
     epoch: Epoch | None,
+    schedules: list[str] | None = None,
 ) -> str:
+    """``schedules``: the game's milestone schedules, one described line each."""
     names = {m.user_id: m.name for m in members}
     gm = names.get(game.gm_user_id, str(game.gm_user_id))
     cogms = [escape(m.name) for m in members if m.role == "cogm"]
@@ -126,8 +128,21 @@ def game_card(
                 hash=f"<code>{epoch.commitment[:16]}…</code>",
             )
         )
-    lines.append(t("Time zone: {zone}. Milestone schedule: none yet.", zone=escape(game.timezone)))
+    if schedules:
+        lines.append(t("Time zone: {zone}. Milestone schedules:", zone=escape(game.timezone)))
+        listed = [f"• {line}" for line in schedules[:SCHEDULES_SHOWN]]
+        lines.append(clip_list(listed, room=CARD_SCHEDULES_ROOM, more=more, separator="\n"))
+        if len(schedules) > SCHEDULES_SHOWN:
+            lines.append(more(len(schedules) - SCHEDULES_SHOWN))
+    else:
+        lines.append(
+            t("Time zone: {zone}. Milestone schedule: none yet.", zone=escape(game.timezone))
+        )
     return clip_html("\n".join(lines))
+
+
+SCHEDULES_SHOWN = 5  # the rest are on /schedule
+CARD_SCHEDULES_ROOM = 600
 
 
 NAME_SHOWN = 24  # characters of a name on a button
@@ -150,17 +165,25 @@ def game_keyboard(
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
-def archive_question(t: Translator, game: GameDTO) -> tuple[str, InlineKeyboardMarkup]:
+def archive_question(
+    t: Translator, game: GameDTO, *, open_scene: bool = False
+) -> tuple[str, InlineKeyboardMarkup]:
     text = t(
         "Archive «{title}»? Characters and the roll log stay readable.", title=escape(game.title)
     )
+    if open_scene:
+        text += "\n" + t("⚠️ A fight or scene is still open: archiving ends it where it stands.")
+    text += "\n" + t("Open character wizards of this game stop.")
     keyboard = InlineKeyboardMarkup(
         inline_keyboard=[
             [
                 InlineKeyboardButton(
                     text="✅ " + t("Archive"),
                     callback_data=ArchiveCD(game_id=game.id, confirm=True).pack(),
-                )
+                ),
+                InlineKeyboardButton(
+                    text=t("✖️ Cancel"), callback_data=ArchiveCancelCD(game_id=game.id).pack()
+                ),
             ]
         ]
     )

@@ -17,7 +17,7 @@ from typing import Any
 from aiogram import Router
 from aiogram.fsm.state import State, StatesGroup
 from aiogram.types import CallbackQuery, Message
-from aiogram_dialog import Dialog, DialogManager, ShowMode, Window
+from aiogram_dialog import DialogManager, ShowMode, Window
 from aiogram_dialog.widgets.input import ManagedTextInput, TextInput
 from aiogram_dialog.widgets.kbd import Button, Column, Group, Row, Select, SwitchTo
 from aiogram_dialog.widgets.text import Const, Format
@@ -32,6 +32,7 @@ from handlers.wizards.common import (
     NAME_MAX,
     TEXT_MAX,
     T,
+    WizardDialog,
     WizardStart,
     clean_name,
     clean_text,
@@ -837,7 +838,7 @@ def _preview_window() -> Window:
 
 def create_dialogs() -> list[Router]:
     return [
-        Dialog(
+        WizardDialog(
             _name_window(),
             _attrs_window(),
             _cliches_window(),

@@ -17,13 +17,17 @@ HTML-escaped (use ``esc``).
 
 from __future__ import annotations
 
+import contextlib
 import html
 from dataclasses import dataclass, field
 from typing import Any
 
 from aiogram import Bot
-from aiogram_dialog import DialogManager
+from aiogram.exceptions import TelegramAPIError
+from aiogram.types import CallbackQuery, Message
+from aiogram_dialog import Dialog, DialogManager, ShowMode, Window
 from aiogram_dialog.widgets.common import WhenCondition
+from aiogram_dialog.widgets.kbd import Cancel, Group, Keyboard
 from aiogram_dialog.widgets.text import Text
 
 from bot.i18n import I18n, Translator
@@ -72,6 +76,80 @@ def clean_name(raw: str | None, limit: int = NAME_MAX) -> str | None:
         return None
     name = " ".join(raw.split())
     return name if 0 < len(name) <= limit and not name.startswith("/") else None
+
+
+class WizardDialog(Dialog):
+    """A wizard is one message: a typed answer redraws it in place.
+
+    Why: aiogram-dialog's AUTO mode sends a fresh copy of the window after every message typed
+    in a private chat, so a wizard of ten typed steps left ten copies, the old ones with stale
+    errors. A handler that asks for another mode (a new wizard, no update) still gets it.
+    """
+
+    def __init__(self, *windows: Window, **kwargs: Any) -> None:
+        for window in windows:
+            _ensure_cancel(window)
+        super().__init__(*windows, **kwargs)
+
+    async def _message_handler(self, message: Message, dialog_manager: DialogManager) -> None:
+        if dialog_manager.show_mode is ShowMode.AUTO:
+            dialog_manager.show_mode = ShowMode.EDIT
+        if await _stopped_by_archive(dialog_manager):
+            return
+        await super()._message_handler(message, dialog_manager)
+
+    async def _callback_handler(
+        self, callback: CallbackQuery, dialog_manager: DialogManager
+    ) -> None:
+        if await _stopped_by_archive(dialog_manager):
+            return
+        await super()._callback_handler(callback, dialog_manager)
+
+
+async def _stopped_by_archive(manager: DialogManager) -> bool:
+    """A wizard of a game archived meanwhile stops with a word, at the next answer or press
+    (without this the answer moved the wizard on, and only the submit said no)."""
+    data = manager.start_data
+    game_id = data.get("game_id") if isinstance(data, dict) else None
+    if game_id is None:
+        return False
+    uow: UnitOfWork = manager.middleware_data["uow"]
+    game = await uow.games.get(int(game_id))
+    if game is not None and not game.archived:
+        return False
+    t: Translator = manager.middleware_data["t"]
+    title = esc(game.title) if game is not None else "—"
+    text = t("🗄 The game «{title}» is archived: this wizard is closed.").format(title=title)
+    if isinstance(manager.event, CallbackQuery):
+        tell_presser(manager, t("This game is archived."), alert=True)
+    shown = manager.current_stack().last_message_id
+    await manager.done(show_mode=ShowMode.NO_UPDATE)
+    bot: Bot = manager.middleware_data["bot"]
+    chat = manager.middleware_data["event_chat"]
+    if shown is not None:  # the wizard's one message keeps its last step, without buttons
+        with contextlib.suppress(TelegramAPIError):
+            await bot.edit_message_reply_markup(chat_id=chat.id, message_id=shown)
+    await bot.send_message(chat.id, text)
+    return True
+
+
+def _has_cancel(keyboard: Keyboard) -> bool:
+    if isinstance(keyboard, Cancel):
+        return True
+    inner = getattr(keyboard, "buttons", ())
+    return any(_has_cancel(button) for button in inner if isinstance(button, Keyboard))
+
+
+def _ensure_cancel(window: Window) -> None:
+    """Every step can be left with one tap: a window without its own «Cancel» gets one last."""
+    if not _has_cancel(window.keyboard):
+        cancel = Cancel(T("✖️ Cancel"), id="wcx", on_click=_say_cancelled)
+        window.keyboard = Group(window.keyboard, cancel)
+
+
+async def _say_cancelled(callback: CallbackQuery, button: Any, manager: DialogManager) -> None:
+    t: Translator = manager.middleware_data["t"]
+    tell_presser(manager, t("Cancelled."))
 
 
 @dataclass(frozen=True)

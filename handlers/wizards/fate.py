@@ -18,7 +18,7 @@ from typing import Any
 from aiogram import Router
 from aiogram.fsm.state import State, StatesGroup
 from aiogram.types import CallbackQuery, Message
-from aiogram_dialog import Dialog, DialogManager, ShowMode, Window
+from aiogram_dialog import DialogManager, ShowMode, Window
 from aiogram_dialog.widgets.input import MessageInput, TextInput
 from aiogram_dialog.widgets.kbd import (
     Button,
@@ -52,6 +52,7 @@ from handlers.wizards import fate_draft as draft
 from handlers.wizards.common import (
     NAME_MAX,
     T,
+    WizardDialog,
     WizardStart,
     clean_name,
     clean_text,
@@ -739,4 +740,4 @@ def _preview_window() -> Window:
 
 
 def create_dialogs() -> list[Router]:
-    return [Dialog(*_windows(), on_start=on_start, getter=getter)]
+    return [WizardDialog(*_windows(), on_start=on_start, getter=getter)]

@@ -14,7 +14,7 @@ from typing import Any
 from aiogram import Bot, F, Router
 from aiogram.fsm.state import State, StatesGroup
 from aiogram.types import CallbackQuery, Chat, Message
-from aiogram_dialog import Dialog, DialogManager, Window
+from aiogram_dialog import DialogManager, Window
 from aiogram_dialog.widgets.input import ManagedTextInput, TextInput
 from aiogram_dialog.widgets.kbd import Button, Cancel, Column, Row, Select, SwitchTo
 from aiogram_dialog.widgets.text import Format
@@ -34,6 +34,7 @@ from handlers.views.sheets.lifegear import render_sheet, role_summary, stats_lin
 from handlers.wizards.common import (
     NAME_MAX,
     T,
+    WizardDialog,
     WizardStart,
     clean_name,
     esc,
@@ -326,7 +327,7 @@ def _preview_window() -> Window:
 
 def create_dialogs() -> list[Router]:
     """The player's wizard, the GM's role editor and the ``/roles`` command that opens it."""
-    wizard = Dialog(
+    wizard = WizardDialog(
         _role_window(), _name_window(), _gear_window(), _preview_window(), on_start=on_start
     )
     return [create_roles_router(), wizard, create_roles_dialog()]

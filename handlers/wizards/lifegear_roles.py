@@ -43,7 +43,15 @@ from handlers.views.sheets.lifegear import (
     role_summary,
     stats_line,
 )
-from handlers.wizards.common import NAME_MAX, T, clean_name, clean_text, esc, locale_of
+from handlers.wizards.common import (
+    NAME_MAX,
+    T,
+    WizardDialog,
+    clean_name,
+    clean_text,
+    esc,
+    locale_of,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -669,7 +677,7 @@ def _preview_window() -> Window:
 
 
 def create_roles_dialog() -> Dialog:
-    return Dialog(
+    return WizardDialog(
         _game_window(), _menu_window(), _name_window(), _lives_window(), _stats_window(),
         _gear_window(), _item_window(), _preview_window(), on_start=on_start,
     )  # fmt: skip

@@ -14,13 +14,13 @@ from operator import itemgetter
 
 from aiogram import F, Router
 from aiogram.types import ContentType
-from aiogram_dialog import Dialog, Window
+from aiogram_dialog import Window
 from aiogram_dialog.widgets.input import MessageInput, TextInput
 from aiogram_dialog.widgets.kbd import Back, Button, Group, Row, Select, SwitchTo
 from aiogram_dialog.widgets.text import Format
 
 from handlers.wizards import matter_steps as steps
-from handlers.wizards.common import T
+from handlers.wizards.common import T, WizardDialog
 from handlers.wizards.matter_steps import MatterSG
 
 logger = logging.getLogger(__name__)
@@ -179,7 +179,7 @@ def _preview_window() -> Window:
 
 def create_dialogs() -> list[Router]:
     return [
-        Dialog(
+        WizardDialog(
             _name_window(),
             _skills_window(),
             _derived_window(),

@@ -20,7 +20,7 @@ from aiogram import Router
 from aiogram.enums import ContentType
 from aiogram.fsm.state import State, StatesGroup
 from aiogram.types import CallbackQuery, Message
-from aiogram_dialog import Data, Dialog, DialogManager, Window
+from aiogram_dialog import Data, DialogManager, Window
 from aiogram_dialog.widgets.input import ManagedTextInput, MessageInput, TextInput
 from aiogram_dialog.widgets.input.text import OnSuccess
 from aiogram_dialog.widgets.kbd import (
@@ -51,6 +51,7 @@ from handlers.views.sheets.storyteller import KITHS, SEEMINGS, choice_name, dots
 from handlers.wizards import storyteller_rules as rules
 from handlers.wizards.common import (
     T,
+    WizardDialog,
     WizardStart,
     clean_name,
     clean_text,
@@ -667,7 +668,7 @@ def _text_window(state: State, getter: Getter, text_input: TextInput[str], *extr
 
 
 def create_dialogs() -> list[Router]:
-    dialog = Dialog(
+    dialog = WizardDialog(
         _text_window(
             StorytellerSG.name,
             name_getter,

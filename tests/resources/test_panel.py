@@ -72,7 +72,8 @@ async def test_fate_points_stress_and_a_typed_consequence(table: Harness) -> Non
     assert "3 → 2" in (answer.text or "") and not answer.show_alert
     assert (await stored_sheet(table, cid))["fate_points"] == 2
     assert "3 → 2" in (await _edited(table, panel, 1)).text
-    await _press(table, ALICE, panel, views.FatePointCD(character_id=cid, delta=1).pack())
+    # a gain is the GM's to give (a player's press asks the GM: tests/wizards2/test_gm_gates.py)
+    await _press(table, GM, panel, views.FatePointCD(character_id=cid, delta=1).pack())
     assert (await stored_sheet(table, cid))["fate_points"] == 3
 
     mark = views.StressCD(character_id=cid, track=TrackKind.PHYSICAL, box=2, mark=True).pack()

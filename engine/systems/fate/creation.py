@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from engine.common import REQUIRED, Violation
 from engine.common import Severity as ViolationSeverity
-from engine.common import Violation
 from engine.systems.fate.derived import skill_points_spent
 from engine.systems.fate.equipment import gear_violations
 from engine.systems.fate.models import (
@@ -74,6 +74,16 @@ register_messages(
             "обновление).",
             "en": "{count} stunts but {allowed} allowed (3 plus one per refresh traded).",
         },
+        "fate.stunts.required": {
+            "ru": "Трюки: {count} из {allowed} — допишите ещё {left}.",
+            "en": "Stunts: {count} of {allowed} — write {left} more.",
+        },
+        "fate.stunts.required_traded": {
+            "ru": "Трюки: {count} из {allowed} — допишите ещё {left} или верните обновление "
+            "(«+1 обновление, −1 трюк»).",
+            "en": "Stunts: {count} of {allowed} — write {left} more, or take refresh back "
+            "(“+1 refresh, −1 stunt”).",
+        },
         "fate.stunts.too_few": {
             "ru": "Трюков {count}, можно ещё {left}.",
             "en": "{count} stunts; you may add {left} more.",
@@ -105,7 +115,8 @@ def validate_character(
     Errors: name; one concept, one trouble, one phase, ≥ 2 crossings, ≥ 5 aspects; skill points
     (skills + extras) ≤ 30; skills 0..+4; the column rule; refresh 0..3; stunts ≤ 3 + traded
     refresh; starting FP = refresh; gear within points and caps; no harm at creation.
-    Warnings: unspent skill points; fewer stunts than allowed.
+    Errors at creation: fewer stunts than the refresh pays for (the seed's three, plus one per
+    refresh traded). Warnings: unspent skill points; in play, fewer stunts than allowed.
     ``at_creation=False`` (editing a sheet in play) skips the two start-only rules: FP equal
     to refresh and no harm taken. The seed has no advancement, so skill limits still apply.
     """
@@ -115,7 +126,7 @@ def validate_character(
         out.append(Violation("name", msg("fate.create.no_name")))
     out += _aspect_violations(character, opts)
     out += _skill_violations(character, opts)
-    out += _refresh_and_stunt_violations(character, opts)
+    out += _refresh_and_stunt_violations(character, opts, at_creation)
     out += gear_violations(character)
     if at_creation:
         out += _start_violations(character)
@@ -236,7 +247,9 @@ def _skill_violations(character: Character, opts: FateOptions) -> list[Violation
     return out
 
 
-def _refresh_and_stunt_violations(character: Character, opts: FateOptions) -> list[Violation]:
+def _refresh_and_stunt_violations(
+    character: Character, opts: FateOptions, at_creation: bool = True
+) -> list[Violation]:
     out: list[Violation] = []
     refresh = character.refresh
     if not opts.min_refresh <= refresh <= opts.base_refresh:
@@ -259,8 +272,21 @@ def _refresh_and_stunt_violations(character: Character, opts: FateOptions) -> li
     if count > allowed:
         out.append(Violation("stunts", msg("fate.stunts.too_many", count=count, allowed=allowed)))
     elif count < allowed:
+        # DECISION (issue 24, item 8): the seed says "create three stunts": a new character
+        # owes every stunt its refresh pays for; ``required.*`` is checked at the preview only
+        # (the stunts step can be left and filled later). In play it is only a note.
         out.append(
             Violation(
+                f"{REQUIRED}stunts",
+                msg(
+                    "fate.stunts.required_traded" if traded else "fate.stunts.required",
+                    count=count,
+                    allowed=allowed,
+                    left=allowed - count,
+                ),
+            )
+            if at_creation
+            else Violation(
                 "stunts",
                 msg("fate.stunts.too_few", count=count, left=allowed - count),
                 ViolationSeverity.WARNING,

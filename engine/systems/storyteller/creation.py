@@ -13,7 +13,9 @@ How dots are counted (DECISION, classic World of Darkness, the seed chapter has 
 * when the sheet stores no ranking, the ranking that costs the fewest freebies is used — a
   player is never charged for forgetting to say which category is primary.
 
-Unspent dots and unspent freebies are warnings (C:tD: they are simply lost), not errors.
+Unspent dots of a category's budget are errors (issue 24, item 8: a sheet left at «Physical:
+0/7» is not a character yet; the message names the category and the dots left). Unspent
+freebies are warnings (C:tD: they are simply lost), listed for the GM on the approval card.
 """
 
 from __future__ import annotations
@@ -326,14 +328,13 @@ def _check_budget(report: FreebieReport) -> list[Violation]:
         if cat.unspent:
             found.append(
                 Violation(
-                    cat.category,
+                    f"required.{cat.category}",
                     msg(
                         "storyteller.creation.unspent_dots",
                         left=cat.unspent,
                         budget=cat.budget,
                         **_names(cat.category),
                     ),
-                    Severity.WARNING,
                 )
             )
     if report.remaining < 0:

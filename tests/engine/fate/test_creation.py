@@ -98,7 +98,7 @@ def test_empty_draft_lists_everything_at_once() -> None:
         "fate.create.too_few_crossings",
         "fate.create.too_few_aspects",
         "fate.skills.points_left",
-        "fate.stunts.too_few",
+        "fate.stunts.required",
     ):
         assert key in keys
     assert keys.count("fate.create.role_count") == 3  # concept, trouble, phase
@@ -121,8 +121,8 @@ def test_aspect_rules() -> None:
         (0, 6, []),
         (0, 7, ["fate.stunts.too_many"]),
         (3, 4, ["fate.stunts.too_many"]),
-        (1, 4, ["fate.stunts.too_few"]),
-        (4, 2, ["fate.refresh.range", "fate.stunts.too_few"]),
+        (1, 4, ["fate.stunts.required_traded"]),  # refresh traded: 5 stunts owed
+        (4, 2, ["fate.refresh.range", "fate.stunts.required"]),
         (-1, 7, ["fate.refresh.range", "fate.stunts.too_many"]),
         (-1, 6, ["fate.refresh.range"]),
     ],
@@ -203,3 +203,15 @@ def test_harm_and_fp_rules_apply_only_at_creation() -> None:
     hurt = sample(fate_points=0, consequences=(Consequence(slot=SlotId.MILD, text="a"),))
     assert _keys(hurt) == ["fate.fp.start", "fate.create.has_harm"]
     assert validate_character(hurt, at_creation=False) == []
+
+
+def test_stunts_owed_block_at_creation_only() -> None:
+    """Issue 24, item 8: a new character owes the seed's three stunts; in play it is a note."""
+    char = sample(stunts=(Stunt(name="s0"),))
+    owed = next(v for v in validate_character(char) if v.field == "required.stunts")
+    assert owed.severity is Severity.ERROR
+    assert owed.render("ru") == "Трюки: 1 из 3 — допишите ещё 2."
+    in_play = validate_character(char, at_creation=False)
+    assert [(v.field, v.severity) for v in in_play if "stunts" in v.field] == [
+        ("stunts", Severity.WARNING)
+    ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.common import Severity, errors_only
+from engine.common import Severity, errors_only, without_required
 from engine.errors import RuleViolation
 from engine.systems.storyteller import (
     AbilityGroup,
@@ -91,7 +91,7 @@ def test_stored_ranking_is_charged(techlana: Character) -> None:
     assert report.spent == 15 + 4 * 5
     found = validate_character(wrong, DEFAULTS)
     assert ("freebies", Severity.ERROR) in [(v.field, v.severity) for v in found]
-    assert ("mental", Severity.WARNING) in [(v.field, v.severity) for v in found]
+    assert ("required.mental", Severity.ERROR) in [(v.field, v.severity) for v in found]
     too_many = next(v for v in found if v.field == "freebies")
     assert too_many.render("ru") == "Потрачено 35 свободных очков, а доступно 15."
 
@@ -143,22 +143,18 @@ def test_violation_messages_name_the_trait_in_each_language(techlana: Character)
     assert wits.render("en") == "Wits: 6, must be between 1 and 5."
 
 
-def test_new_draft_only_warns() -> None:
+def test_new_draft_owes_every_category_and_may_leave_freebies() -> None:
     draft = new_character("Ренч")
     found = validate_character(draft, DEFAULTS)
-    assert errors_only(found) == []
-    assert {v.field for v in found} == {
-        "physical",
-        "social",
-        "mental",
-        "talents",
-        "skills",
-        "knowledges",
-        "art",
-        "realm",
-        "background",
-        "freebies",
+    assert [v.field for v in found if v.severity is Severity.WARNING] == ["freebies"]
+    physical = next(v for v in errors_only(found) if v.field == "required.physical")
+    assert physical.render("ru") == "Физические: не распределено точек — 7 из 7."
+    owed = {"physical", "social", "mental", "talents", "skills", "knowledges", "art", "realm"}
+    assert {v.field for v in found} == {f"required.{c}" for c in owed | {"background"}} | {
+        "freebies"
     }
+    # a GM's NPC may leave them (a mook needs no dots): only the freebies note stays
+    assert [v.field for v in without_required(found)] == ["freebies"]
     assert errors_only(validate_character(new_character(""), DEFAULTS))[0].field == "name"
 
 
@@ -166,7 +162,7 @@ def test_options_override_budgets(techlana: Character) -> None:
     generous = StorytellerOptions(freebies=21, attribute_dots=(8, 5, 3))
     found = validate_character(techlana, generous)
     assert [(v.field, v.severity) for v in found] == [
-        ("physical", Severity.WARNING),
+        ("required.physical", Severity.ERROR),  # a dot of the larger budget is still owed
         ("freebies", Severity.WARNING),
     ]
     strict = StorytellerOptions(ability_creation_max=2, freebie_costs=FreebieCosts(ability=1))

@@ -51,9 +51,11 @@ async def press(h: Harness, label: str | int, user: int = ALICE) -> ChatMessage:
 
 async def say(h: Harness, answer: str, user: int = ALICE) -> ChatMessage:
     """Type an answer; the wizard's next message."""
-    sent = h.emu.send_text(user, user, answer)
-    reply = await h.emu.wait_bot_message(user, after=sent.message_id)
+    h.emu.send_text(user, user, answer)
+    await h.emu.wait_idle()  # the wizard's one message is edited in place
     await settled(h)
+    reply = h.emu.last_bot_message(user)
+    assert reply is not None
     return reply
 
 

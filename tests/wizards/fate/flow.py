@@ -32,9 +32,8 @@ async def press(h: Harness, label: str, *, offset: int = 0, user: int = ALICE) -
 
 
 async def say(h: Harness, text: str, *, user: int = ALICE) -> ChatMessage:
-    sent = h.emu.send_text(user, user, text)
-    # the dialog answers typed text with a fresh window below it
-    await h.emu.wait_bot_message(user, after=sent.message_id)
+    h.emu.send_text(user, user, text)
+    # the dialog redraws its one message in place (an edit, no new message)
     await h.emu.wait_idle()
     return window(h, user)
 
@@ -94,9 +93,12 @@ def foreign_press(h: Harness, user: int, message: ChatMessage, data: str) -> str
 
 
 async def reach_preview(h: Harness) -> ChatMessage:
-    """Aspects typed, every other step left as it is: the preview (warnings only)."""
+    """Aspects and the three stunts the seed asks for typed, every other step left as it is:
+    the preview (warnings only)."""
     await fill_aspects(h)
     await press(h, "Next")  # → skills
     await press(h, "Next")  # → stunts
+    for stunt in ("Quick hands", "Ember ward", "Old friends"):
+        await say(h, stunt)
     await press(h, "Next")  # → gear
     return await press(h, "Next")  # → preview

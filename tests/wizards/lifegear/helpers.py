@@ -75,11 +75,12 @@ async def press(h: Harness, user_id: int, widget: str, item: str | None = None) 
 
 
 async def say(h: Harness, user_id: int, text: str) -> ChatMessage:
-    """Type in the private chat; returns the bot's first reply."""
-    sent = h.emu.send_text(user_id, user_id, text)
-    reply = await h.emu.wait_bot_message(user_id, after=sent.message_id)
+    """Type in the private chat; returns the bot's newest message once it has answered (a
+    wizard edits its one message in place; a command may send a new one)."""
+    h.emu.send_text(user_id, user_id, text)
+    await h.emu.wait_idle()
     await settled(h)
-    return reply
+    return last(h, user_id)
 
 
 async def count(h: Harness, table: str) -> int:

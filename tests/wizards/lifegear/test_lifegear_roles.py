@@ -57,7 +57,7 @@ async def test_gm_role_editor_refuses_bad_input_then_saves_edits_deletes(
     bad = await say(running, GM, "Магия: 1d1\nВоля 1д4")
     assert "от 2 до 1000 граней" in bad.text  # the engine's reason, in the GM's language
     assert "Воля" in bad.text and "sn" in widgets(bad)  # the good line is kept, step stays
-    assert stats.message_id != bad.message_id
+    assert stats.message_id == bad.message_id  # the window is edited in place
     await say(running, GM, "Магия: 2d6+1")
     await press(running, GM, "sn")
     for spell in ("Огонь", "Лёд", "Щит", "Свет: 1d4"):

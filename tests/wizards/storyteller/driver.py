@@ -97,8 +97,8 @@ class Player:
         return latest
 
     async def say(self, answer: str) -> ChatMessage:
-        sent = self.emu.send_text(self.user_id, self.user_id, answer)
-        await self.emu.wait_bot_message(self.user_id, after=sent.message_id)
+        self.emu.send_text(self.user_id, self.user_id, answer)
+        await self.emu.wait_idle()  # the wizard's one message is edited in place
         return await self.settled()
 
     async def plus(self, **dots: int) -> None:
