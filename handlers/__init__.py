@@ -35,6 +35,7 @@ from handlers import (
     service,
     start,
     trackers,
+    transfer,
     verify,
     wizards,
 )
@@ -57,6 +58,7 @@ def routers() -> list[Router]:
         service.create_router(),
         profile.create_router(),
         characters.create_router(),  # its deep-link /start precedes the plain /start
+        transfer.create_router(),
         start.create_router(),
         lang.create_router(),
         games.create_router(),
