@@ -235,8 +235,9 @@ def create_router() -> Router:
     router.message.register(export_own, Command("export"), private)
     router.message.register(export_game, Command("export", magic=F.args == "game"), IsGM())
     router.message.register(export_hint, Command("export"))
-    router.callback_query.register(export_pick, views.ExportPickCD.filter(), private)
-    router.callback_query.register(import_into, views.ImportToCD.filter(), private)
+    pressed_in_private = F.message.chat.type == "private"
+    router.callback_query.register(export_pick, views.ExportPickCD.filter(), pressed_in_private)
+    router.callback_query.register(import_into, views.ImportToCD.filter(), pressed_in_private)
     with_file = F.document | F.reply_to_message.document
     router.message.register(import_file, Command("import"), with_file)
     router.message.register(ask_file, Command("import"))
