@@ -52,7 +52,9 @@ async def test_an_older_sheet_is_upgraded_and_a_newer_refused(
     old_file = _with_sheet_version(data, 1, legacy_notes="сундук в подвале")
 
     no_step = await send_file(h, ALICE, FRESH, old_file)
-    assert "version 1 cannot be upgraded" in no_step.text and "Nothing was imported" in no_step.text
+    assert (
+        "version 1 cannot be upgraded" in no_step.text and "Nothing was imported" in no_step.text
+    )
 
     newer = await send_file(h, ALICE, FRESH, _with_sheet_version(data, 3))
     assert "newer version" in newer.text, newer.text
