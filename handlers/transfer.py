@@ -156,7 +156,7 @@ async def _import_game(
     try:
         done = await service.import_game(uow, parsed, chat_id=message.chat.id, user_id=user.id)
     except service.ImportRefused as error:
-        await message.reply(views.refused(t, locale, error))
+        await message.reply(views.refused(t, locale, error.refusal))
         return
     await message.reply(views.game_imported(t, done))
 
@@ -212,7 +212,7 @@ async def _submit(
     try:
         sheet = await service.prepare_character(uow, parsed, game, user.id)
     except service.ImportRefused as error:
-        await message.answer(views.refused(t, locale, error))
+        await message.answer(views.refused(t, locale, error.refusal))
         return
     start = WizardStart(game_id=game.id, system=game.system, options=game.options)
     try:
@@ -225,8 +225,8 @@ async def _submit(
         return
     if problems:  # the rules changed between the check and the submission: nothing stored
         await uow.rollback()
-        await message.answer(views.refused(t, locale, service.ImportRefused(
-            service.CREATION_RULES, tuple(problems))))  # fmt: skip
+        refusal = service.Refusal(service.CREATION_RULES, tuple(problems))
+        await message.answer(views.refused(t, locale, refusal))
 
 
 def create_router() -> Router:

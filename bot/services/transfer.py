@@ -46,17 +46,22 @@ IMPORTED_LOG_KEY: Final = "imported_roll_log"
 CREATION_RULES: Final = N_("The sheet breaks the creation rules:")
 
 
-class ImportRefused(Exception):
-    """Nothing was imported: ``reason`` is a msgid (with ``params``), ``problems`` what the
-    engine found, every one of them."""
+@dataclass(frozen=True)
+class Refusal:
+    """Why nothing was imported: ``reason`` is a msgid (its ``params`` msgids too), ``problems``
+    what the engine found, every one of them."""
 
+    reason: str
+    problems: tuple[Msg | Violation, ...] = ()
+    params: dict[str, str] = field(default_factory=dict)
+
+
+class ImportRefused(Exception):
     def __init__(
         self, reason: str, problems: tuple[Msg | Violation, ...] = (), **params: str
     ) -> None:
         super().__init__(reason)
-        self.reason = reason
-        self.problems = problems
-        self.params = params
+        self.refusal = Refusal(reason, problems, params)
 
 
 @dataclass(frozen=True)

@@ -8,11 +8,11 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.i18n import Translator
 from bot.services.own_characters import Owned
-from bot.services.transfer import GameImported, ImportRefused
+from bot.services.transfer import GameImported, Refusal
 from bot.systems import SYSTEMS
 from db.repositories.games import CharacterDTO, GameDTO
 from engine.common import Severity, Violation
-from handlers.views.safe import plain
+from handlers.views.safe import clip_list, clip_plain, plain
 
 PROBLEMS_SHOWN = 15
 BUTTONS_SHOWN = 20
@@ -71,14 +71,14 @@ def pick_game(t: Translator, games: list[GameDTO]) -> tuple[str, InlineKeyboardM
     )
 
 
-def refused(t: Translator, locale: str, error: ImportRefused) -> str:
+def refused(t: Translator, locale: str, refusal: Refusal) -> str:
     """The refusal, then every problem (the first ones, and how many more), escaped."""
-    params = {k: plain(t(v)) for k, v in error.params.items()}
-    lines = [t(error.reason, **params)]
-    for problem in error.problems[:PROBLEMS_SHOWN]:
+    params = {k: t(v) for k, v in refusal.params.items()}
+    lines = [plain(t(refusal.reason, **params))]
+    for problem in refusal.problems[:PROBLEMS_SHOWN]:
         warning = isinstance(problem, Violation) and problem.severity is Severity.WARNING
-        lines.append(("⚠️ " if warning else "⛔ ") + plain(problem.render(locale)))
-    hidden = len(error.problems) - PROBLEMS_SHOWN
+        lines.append(("⚠️ " if warning else "⛔ ") + plain(clip_plain(problem.render(locale), 300)))
+    hidden = len(refusal.problems) - PROBLEMS_SHOWN
     if hidden > 0:
         lines.append(t.plural("… and {n} more problem.", "… and {n} more problems.", hidden))
     lines.append(t("Nothing was imported."))
@@ -107,10 +107,12 @@ def game_imported(t: Translator, done: GameImported) -> str:
             )
         )
     if done.skipped:
-        lines.append(
-            t("Schedules of milestones this system lacks were left out: {kinds}.",
-              kinds=plain(", ".join(done.skipped)))
+        kinds = clip_list(
+            [plain(k) for k in done.skipped], room=300,
+            more=lambda n: t("… and {n} more", n=n),
         )  # fmt: skip
+        lines.append(t("Schedules of milestones this system lacks were left out: {kinds}.",
+                       kinds=kinds))  # fmt: skip
     return "\n".join(lines)
 
 
