@@ -131,7 +131,9 @@ class TransferError(EngineError):
 class TransferLimits:
     """Bounds checked before the work they guard (a hostile file costs no more than this)."""
 
-    max_bytes: int = 5 * 1024 * 1024
+    # Telegram lets a bot download 20 MB; half of it keeps the worker's turn to seconds (a
+    # ledger entry holds two sheets: about 4,000 entries with 300 fate characters fit).
+    max_bytes: int = 10 * 1024 * 1024
     max_depth: int = 24
     max_characters: int = 300
     max_history: int = 5000
@@ -201,23 +203,34 @@ def content_hash(document: Mapping[str, Any]) -> str:
 
 
 def seal(document: dict[str, Any]) -> bytes:
-    """The file's bytes: the document with its ``sha256`` (pretty-printed, UTF-8)."""
+    """The file's bytes: the document with its ``sha256`` (UTF-8, compact: a ledger entry
+    holds two whole sheets, so a long campaign's file is mostly sheets)."""
     sealed = {**document, "format": FORMAT, "schema_version": SCHEMA_VERSION}
     sealed["sha256"] = content_hash(sealed)
-    return json.dumps(sealed, ensure_ascii=False, indent=1, sort_keys=True).encode()
+    return json.dumps(sealed, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode()
 
 
-_STRINGS: Final = re.compile(rb'"(?:[^"\\]|\\.)*"')
-_BRACKETS: Final = re.compile(rb"[\[\]{}]")
+_STRINGS: Final = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')  # unrolled: linear, no backtracking
+_NOT_BRACKETS: Final = bytes(b for b in range(256) if b not in b"[]{}")
 
 
 def check_depth(content: bytes, limit: int) -> None:
-    """Refuse nesting past ``limit`` from the raw bytes, before any parser recurses into it."""
-    depth = 0
-    for bracket in _BRACKETS.findall(_STRINGS.sub(b'""', content)):
-        depth += 1 if bracket in b"[{" else -1
-        if depth > limit:
+    """Refuse nesting past ``limit`` from the raw bytes, before any parser recurses into it:
+    strings blanked, only brackets kept, then each pass drops the innermost pairs (C-speed
+    passes, ``limit`` of them at most)."""
+    brackets = _STRINGS.sub(b'""', content).translate(None, _NOT_BRACKETS)
+    too_deep = re.compile(rb"[\[{]{%d}" % (limit + 1))  # that many openers in a row
+    for _ in range(limit):
+        if not brackets:
+            return
+        if too_deep.search(brackets):
             raise TransferError(Msg("transfer.too_deep", {"limit": limit}))
+        brackets = brackets.replace(b"[]", b"").replace(b"{}", b"")
+    if brackets:
+        shorter = brackets.replace(b"[]", b"").replace(b"{}", b"")
+        if len(shorter) == len(brackets):
+            raise TransferError(Msg("transfer.not_json"))  # brackets that never pair up
+        raise TransferError(Msg("transfer.too_deep", {"limit": limit}))
 
 
 def _bad(where: str, expected: str) -> TransferError:
@@ -329,7 +342,7 @@ class _Reader:
         }
 
 
-def _document(content: bytes, limits: TransferLimits) -> dict[str, Any]:
+def _document(content: bytes, limits: TransferLimits) -> tuple[dict[str, Any], str]:
     if len(content) > limits.max_bytes:
         raise TransferError(Msg("transfer.too_large", {"limit": limits.max_bytes // 1024}))
     check_depth(content, limits.max_depth)
@@ -342,10 +355,11 @@ def _document(content: bytes, limits: TransferLimits) -> dict[str, Any]:
     version = _get(data, "schema_version", int, "")
     if version > SCHEMA_VERSION:
         raise TransferError(Msg("transfer.newer", {"version": version, "known": SCHEMA_VERSION}))
+    digest = content_hash(data)
     sealed = data.get("sha256")
-    if sealed is not None and sealed != content_hash(data):
+    if sealed is not None and sealed != digest:
         raise TransferError(Msg("transfer.forged"))
-    return data
+    return data, digest
 
 
 def read_file(
@@ -358,7 +372,7 @@ def read_file(
     """Read an export file (the worker process's job). Raises ``TransferError`` for a file that
     is not an export of a known system and format; a sheet that does not fit its model, a
     damaged roll log and the like come back as ``problems`` (nothing is imported then)."""
-    data = _document(content, limits)
+    data, digest = _document(content, limits)
     kind = _get(data, "kind", str, "")
     if kind not in KINDS:
         raise _bad("kind", " | ".join(KINDS))
@@ -366,7 +380,6 @@ def read_file(
     if system not in sheet_types:
         raise TransferError(Msg("transfer.unknown_system", {"system": system[:32]}))
     reader = _Reader(system, sheet_types[system], upgrades, limits)
-    digest = content_hash(data)
     if kind == "character":
         one = reader.character(data.get("character"), "character", npc=False, history=True)
         return ImportFile(kind, system, digest, (one,), problems=tuple(reader.problems))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from bot.services.transfer import MAX_FILE_BYTES
 from engine.transfer import content_hash
 from tests.conftest import Harness
 from tests.export.helpers import (
@@ -125,8 +126,8 @@ async def test_a_huge_file_is_refused_before_the_download(running: Harness) -> N
     await _table(h)
     await new_game(h, FRESH, "fate", "New table")
     calls = len(h.emu.calls_to("getFile"))
-    answer = await send_file(h, ALICE, FRESH, b" " * (5 * 1024 * 1024 + 1))
-    assert "5 MB" in answer.text
+    answer = await send_file(h, ALICE, FRESH, b" " * (MAX_FILE_BYTES + 1))
+    assert f"{MAX_FILE_BYTES // 2**20} MB" in answer.text
     assert len(h.emu.calls_to("getFile")) == calls
 
 

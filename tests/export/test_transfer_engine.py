@@ -52,6 +52,8 @@ def test_a_sealed_file_reads_back_and_its_hash_ignores_layout() -> None:
     ("content", "key"),
     [
         (b"[" * 25 + b"]" * 25, "transfer.too_deep"),
+        (b"[" * 90, "transfer.too_deep"),  # a bomb that never closes
+        (b"[1, [2, [3]]" + b"}" * 3, "transfer.not_json"),  # brackets that never pair up
         (b'{"a": "' + b"[" * 80 + b'"}', "transfer.not_export"),  # brackets inside a string
         (b"x" * 101, "transfer.too_large"),
     ],
@@ -63,9 +65,12 @@ def test_bounds_come_before_parsing(content: bytes, key: str) -> None:
 
 
 def test_depth_is_counted_outside_strings() -> None:
-    check_depth(b'{"a": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["}', 2)
+    check_depth(b'{"a": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\\"["}', 2)
+    check_depth(b'{"a": [[{"b": 1}]]}', 4)
     with pytest.raises(TransferError):
         check_depth(b'{"a": [[{"b": 1}]]}', 3)
+    with pytest.raises(TransferError):  # interleaved pairs: no run of openers until a pass
+        check_depth(b"[" + b"[][" * 5 + b"]" * 5 + b"]", 4)
 
 
 def test_counts_are_bounded() -> None:
