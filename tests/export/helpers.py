@@ -36,7 +36,9 @@ async def new_game(h: Harness, chat_id: int, system: str, title: str = "Test gam
     """The GM's /newgame in ``chat_id``, the system picked on its button."""
     emu = h.emu
     sent = emu.send_text(GM, chat_id, f"/newgame {title}")
-    picker = await emu.wait_bot_message(chat_id, contains="FATE", after=sent.message_id)
+    picker = await emu.wait_bot_message(
+        chat_id, contains="FATE", after=sent.message_id, timeout=WAIT
+    )
     data = next(
         b["callback_data"]
         for b in buttons(picker)
