@@ -82,6 +82,18 @@ COMMANDS: tuple[ChatCommand, ...] = (
         menu=N_("interface language"),
     ),
     ChatCommand("cancel", "/cancel", N_("cancel the current step")),
+    ChatCommand(
+        "export",
+        N_("/export [name] · /export game"),
+        N_("save your character (our private chat) or, GM, the whole game (group) as a file"),
+        menu=N_("save a character or the game as a file"),
+    ),
+    ChatCommand(
+        "import",
+        "/import",
+        N_("bring in an exported file: a character into a game, a game into a group"),
+        menu=N_("bring in an exported character or game"),
+    ),
     # anyone, in the group or in private
     ChatCommand("profile", "/profile", N_("your name and time zone"), where=Where.PRIVATE),
     ChatCommand(

@@ -10,13 +10,16 @@ out, 1 when any problem was found or the file cannot be read, 2 on bad arguments
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from engine.dice.log import loads
+from engine.dice.log import RollLogExport, export_from_json, loads
 from engine.dice.verify import VerifyReport, verify_export
 from engine.errors import EngineError
+
+TRANSFER_FORMAT = "tabletop-export"  # engine.transfer.FORMAT (not imported: it loads pydantic)
 
 
 def _seed_arg(text: str) -> tuple[int, bytes]:
@@ -61,13 +64,25 @@ def summary(report: VerifyReport, locale: str) -> list[str]:
     return lines
 
 
+def _log_of(content: bytes) -> RollLogExport:
+    """The roll log of a ``rollog/1`` file, or the ``roll_log`` section of a game's export
+    (``/export game``), which is exactly such a log."""
+    try:
+        data = json.loads(content)
+    except (ValueError, RecursionError):
+        return loads(content)  # its error names the problem
+    if isinstance(data, dict) and data.get("format") == TRANSFER_FORMAT:
+        return export_from_json(data.get("roll_log"))
+    return export_from_json(data)
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     """Run the verifier; returns the exit code."""
     stream = out if out is not None else sys.stdout
     args = _parser().parse_args(argv)
     try:
         with open(args.file, "rb") as handle:
-            export = loads(handle.read())
+            export = _log_of(handle.read())
     except OSError as exc:
         stream.write(f"cannot read {args.file}: {exc.strerror}\n")
         return 1

@@ -36,6 +36,7 @@ from handlers import (
     service,
     start,
     trackers,
+    transfer,
     verify,
     wizards,
 )
@@ -58,6 +59,7 @@ def routers() -> list[Router]:
         service.create_router(),
         profile.create_router(),
         characters.create_router(),  # its deep-link /start precedes the plain /start
+        transfer.create_router(),
         start.create_router(),
         lang.create_router(),
         games.create_router(),

@@ -40,6 +40,7 @@ CHAT_ACTIONS = frozenset(
     }
 )
 MAX_ANSWER_TEXT = 200
+MAX_DOWNLOAD = 20 * 1024 * 1024  # Telegram's limit for files bots download (getFile)
 WEBHOOK_CONFLICT = (
     "Conflict: can't use getUpdates method while webhook is active; "
     "use deleteWebhook to delete the webhook first"
@@ -430,6 +431,8 @@ async def get_file(state: EmuState, ctx: RequestContext) -> Any:
     stored = state.files.get(file_id)
     if stored is None:
         raise bad_request("wrong file_id or the file is temporarily unavailable")
+    if len(stored.document.data) > MAX_DOWNLOAD:
+        raise bad_request("file is too big")  # bots may download files up to 20 MB
     return {
         "file_id": stored.file_id,
         "file_unique_id": stored.file_unique_id,

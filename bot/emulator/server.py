@@ -19,6 +19,7 @@ from bot.emulator.types import ApiCall, EmuEvent, Fault
 logger = logging.getLogger(__name__)
 
 MAX_UPLOAD = 50 * 1024 * 1024  # Telegram's limit for bot uploads
+TOO_LARGE = ApiError(413, "Request Entity Too Large")
 _FAULT_DESCRIPTIONS = {500: "Internal Server Error", 502: "Bad Gateway"}
 
 
@@ -98,6 +99,8 @@ class ApiServer:
             body: dict[str, Any] = {"ok": True, "result": result}
         except ApiError as exc:
             body = exc.to_api()
+        except web.HTTPRequestEntityTooLarge:
+            body = TOO_LARGE.to_api()  # an upload past 50 MB, answered as Telegram does
         except (ValueError, TypeError) as exc:
             logger.warning("bad parameters for %s: %s", name, exc)
             body = bad_request(f"invalid parameters: {exc}").to_api()

@@ -1,0 +1,472 @@
+"""Export files of a character or a whole game, and reading one back (pure; no framework).
+
+An export file is UTF-8 JSON::
+
+    {"format": "tabletop-export", "schema_version": 1, "kind": "character" | "game",
+     "system": "<system id>", "exported_at": "<ISO-8601>",
+     "character": {<character>},                       # kind "character"
+     "game": {"title", "options", "timezone", "gm_user_id"},   # kind "game", and:
+     "members": [{"user_id", "role"}], "characters": [<character>], "npcs": [<character>],
+     "schedules": [{"kind", "weekday", "minute_of_day", "remind_minutes", "grace_hours",
+                    "enabled"}],
+     "ledger": [{"character": <ref>, "actor_user_id", "kind", "reason", "batch", "diff",
+                 "sheet_before", "sheet_after", "version_before", "version_after",
+                 "created_at", "undone"}],
+     "roll_log": <a "rollog/1" export, exactly what ``python -m engine.verify`` reads> | null,
+     "sha256": "<hex SHA-256 of the canonical JSON of every other field>"}
+
+    <character> = {"ref": <int, unique in the file>, "name", "owner_user_id" (int | null),
+                   "status", "schema_version" (of the sheet), "sheet": {...},
+                   "history": [<ledger entry>, ...]}   # history: in a character file only
+
+Reading (``read_file``) is what the bot's worker process runs: every bound (bytes, nesting,
+counts) is checked before the work it guards, every sheet is upgraded to its system's current
+schema and validated by its model, the roll log is verified. The result says what is wrong
+(``problems``) instead of raising for a sheet that does not fit; a file that is no export at
+all, or from a newer bot, raises ``TransferError``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from pydantic import ValidationError
+
+from engine.common import SheetModel
+from engine.dice.log import export_from_json
+from engine.dice.verify import VerifyLimits, VerifyReport, verify_export
+from engine.errors import EngineError
+from engine.text import Msg, register_messages
+
+FORMAT: Final = "tabletop-export"
+SCHEMA_VERSION: Final = 1
+KINDS: Final = ("character", "game")
+STATUSES: Final = ("pending", "active", "returned", "retired")
+MEMBER_ROLES: Final = ("cogm", "player")
+
+register_messages(
+    {
+        "transfer.too_large": {
+            "ru": "Файл больше {limit} КБ: такой импорт не принимается.",
+            "en": "The file is larger than {limit} KB: it cannot be imported.",
+        },
+        "transfer.not_json": {
+            "ru": "Это не файл экспорта: внутри не JSON.",
+            "en": "This is not an export file: it holds no JSON.",
+        },
+        "transfer.too_deep": {
+            "ru": "В файле слишком глубокая вложенность (больше {limit} уровней).",
+            "en": "The file is nested too deep (more than {limit} levels).",
+        },
+        "transfer.not_export": {
+            "ru": "Это не файл экспорта бота (нет format = «tabletop-export»).",
+            "en": "This is not the bot's export file (no format «tabletop-export»).",
+        },
+        "transfer.newer": {
+            "ru": "Файл сделан более новой версией бота (формат {version}, я знаю до "
+            "{known}). Обновите бота или экспортируйте заново.",
+            "en": "The file comes from a newer version of the bot (format {version}, I know "
+            "up to {known}). Update the bot or export again.",
+        },
+        "transfer.bad_field": {
+            "ru": "Неверное поле «{where}»: {expected}.",
+            "en": "Bad field «{where}»: {expected}.",
+        },
+        "transfer.too_many": {
+            "ru": "Слишком много записей в «{where}»: больше {limit}.",
+            "en": "Too many entries in «{where}»: more than {limit}.",
+        },
+        "transfer.unknown_system": {
+            "ru": "Неизвестная система правил «{system}».",
+            "en": "Unknown rule system «{system}».",
+        },
+        "transfer.forged": {
+            "ru": "Контрольная сумма файла не совпадает: его изменили после экспорта.",
+            "en": "The file's checksum does not match: it was changed after the export.",
+        },
+        "transfer.sheet_newer": {
+            "ru": "«{name}»: лист сделан более новой версией бота (версия {version}, я знаю "
+            "до {known}).",
+            "en": "«{name}»: the sheet comes from a newer version of the bot (version "
+            "{version}, I know up to {known}).",
+        },
+        "transfer.sheet_old": {
+            "ru": "«{name}»: лист версии {version} не обновить до текущей.",
+            "en": "«{name}»: a sheet of version {version} cannot be upgraded.",
+        },
+        "transfer.sheet_field": {
+            "ru": "«{name}», поле {where}: {problem}",
+            "en": "«{name}», field {where}: {problem}",
+        },
+        "transfer.duplicate_ref": {
+            "ru": "Персонаж #{ref} встречается в файле дважды.",
+            "en": "Character #{ref} appears twice in the file.",
+        },
+        "transfer.unknown_ref": {
+            "ru": "Запись журнала ссылается на неизвестного персонажа #{ref}.",
+            "en": "A ledger entry names an unknown character #{ref}.",
+        },
+        "transfer.two_active": {
+            "ru": "«{name}»: у этого игрока в файле уже есть активный персонаж.",
+            "en": "«{name}»: this player already has an active character in the file.",
+        },
+        "transfer.log_bad": {
+            "ru": "Журнал бросков в файле не проходит проверку: {problem}",
+            "en": "The roll log in the file does not check out: {problem}",
+        },
+    }
+)
+
+
+class TransferError(EngineError):
+    """The file is not an export this bot can read; nothing was imported."""
+
+
+@dataclass(frozen=True)
+class TransferLimits:
+    """Bounds checked before the work they guard (a hostile file costs no more than this)."""
+
+    # Telegram lets a bot download 20 MB; half of it keeps the worker's turn to seconds (a
+    # ledger entry holds two sheets: about 4,000 entries with 300 fate characters fit).
+    max_bytes: int = 10 * 1024 * 1024
+    max_depth: int = 24
+    max_characters: int = 300
+    max_history: int = 5000
+    max_ledger: int = 20000
+    max_schedules: int = 50
+    max_members: int = 500
+    max_string: int = 4096
+
+
+@dataclass(frozen=True)
+class SheetType:
+    """What reading needs of one system: its sheet model and current sheet schema."""
+
+    model: type[SheetModel]
+    schema_version: int
+
+
+Upgrade = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class ImportedCharacter:
+    ref: int
+    name: str
+    owner_user_id: int | None
+    is_npc: bool
+    status: str
+    sheet: SheetModel | None  # None: it did not fit the model (see the file's problems)
+    history: tuple[dict[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
+class ImportedGame:
+    title: str
+    options: dict[str, Any]
+    timezone: str
+    gm_user_id: int
+    members: tuple[tuple[int, str], ...]
+    schedules: tuple[dict[str, Any], ...]
+    ledger: tuple[dict[str, Any], ...]
+    roll_log: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class ImportFile:
+    kind: str
+    system: str
+    content_hash: str
+    characters: tuple[ImportedCharacter, ...]
+    game: ImportedGame | None = None
+    log_report: VerifyReport | None = None
+    problems: tuple[Msg, ...] = field(default_factory=tuple)
+
+
+def canonical(data: Mapping[str, Any]) -> bytes:
+    return json.dumps(
+        data, ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False
+    ).encode()
+
+
+def content_hash(document: Mapping[str, Any]) -> str:
+    """SHA-256 of the canonical JSON of every field but ``sha256``: the same content, however
+    laid out, has one hash (the import's idempotency key)."""
+    return hashlib.sha256(
+        canonical({k: v for k, v in document.items() if k != "sha256"})
+    ).hexdigest()
+
+
+def seal(document: dict[str, Any]) -> bytes:
+    """The file's bytes: the document with its ``sha256`` (UTF-8, compact: a ledger entry
+    holds two whole sheets, so a long campaign's file is mostly sheets)."""
+    sealed = {**document, "format": FORMAT, "schema_version": SCHEMA_VERSION}
+    sealed["sha256"] = content_hash(sealed)
+    return json.dumps(sealed, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode()
+
+
+_STRINGS: Final = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')  # unrolled: linear, no backtracking
+_NOT_BRACKETS: Final = bytes(b for b in range(256) if b not in b"[]{}")
+
+
+def check_depth(content: bytes, limit: int) -> None:
+    """Refuse nesting past ``limit`` from the raw bytes, before any parser recurses into it:
+    strings blanked, only brackets kept, then each pass drops the innermost pairs (C-speed
+    passes, ``limit`` of them at most)."""
+    brackets = _STRINGS.sub(b'""', content).translate(None, _NOT_BRACKETS)
+    too_deep = re.compile(rb"[\[{]{%d}" % (limit + 1))  # that many openers in a row
+    for _ in range(limit):
+        if not brackets:
+            return
+        if too_deep.search(brackets):
+            raise TransferError(Msg("transfer.too_deep", {"limit": limit}))
+        brackets = brackets.replace(b"[]", b"").replace(b"{}", b"")
+    if brackets:
+        shorter = brackets.replace(b"[]", b"").replace(b"{}", b"")
+        if len(shorter) == len(brackets):
+            raise TransferError(Msg("transfer.not_json"))  # brackets that never pair up
+        raise TransferError(Msg("transfer.too_deep", {"limit": limit}))
+
+
+def _bad(where: str, expected: str) -> TransferError:
+    return TransferError(Msg("transfer.bad_field", {"where": where, "expected": expected}))
+
+
+def _get(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
+    value = data.get(key)
+    names = kind if isinstance(kind, tuple) else (kind,)
+    if isinstance(value, bool) and bool not in names:
+        raise _bad(f"{where}{key}", _expected(names))
+    if not isinstance(value, kind):
+        raise _bad(f"{where}{key}", _expected(names))
+    return value
+
+
+def _expected(kinds: tuple[type, ...]) -> str:
+    words = {str: "text", int: "a number", dict: "an object", list: "a list", bool: "true/false"}
+    return " or ".join(words.get(k, "null") for k in kinds)
+
+
+def _text(data: Mapping[str, Any], key: str, where: str, limits: TransferLimits) -> str:
+    value: str = _get(data, key, str, where)
+    if len(value) > limits.max_string:
+        raise _bad(f"{where}{key}", f"at most {limits.max_string} characters")
+    return value
+
+
+def _list(data: Mapping[str, Any], key: str, limit: int, where: str = "") -> list[Any]:
+    value: list[Any] = _get(data, key, list, where)
+    if len(value) > limit:
+        raise TransferError(Msg("transfer.too_many", {"where": f"{where}{key}", "limit": limit}))
+    return value
+
+
+def _upgrade(
+    system: str, sheet: dict[str, Any], version: int, current: int,
+    upgrades: Mapping[tuple[str, int], Upgrade],
+) -> dict[str, Any]:  # fmt: skip
+    while version < current:
+        sheet = upgrades[(system, version)](sheet)
+        version += 1
+    return sheet
+
+
+@dataclass
+class _Reader:
+    system: str
+    sheet_type: SheetType
+    upgrades: Mapping[tuple[str, int], Upgrade]
+    limits: TransferLimits
+    problems: list[Msg] = field(default_factory=list)
+
+    def character(self, data: Any, where: str, *, npc: bool, history: bool) -> ImportedCharacter:
+        if not isinstance(data, dict):
+            raise _bad(where, "an object")
+        where += "."
+        name = _text(data, "name", where, self.limits)
+        owner = data.get("owner_user_id")
+        if owner is not None and (not isinstance(owner, int) or isinstance(owner, bool)):
+            raise _bad(f"{where}owner_user_id", "a number or null")
+        status = _get(data, "status", str, where)
+        if status not in STATUSES:
+            raise _bad(f"{where}status", " | ".join(STATUSES))
+        entries = _list(data, "history", self.limits.max_history, where) if history else []
+        return ImportedCharacter(
+            _get(data, "ref", int, where), name, None if npc else owner, npc, status,
+            self.sheet(data, name, where), tuple(self.entry(e, where) for e in entries),
+        )  # fmt: skip
+
+    def sheet(self, data: dict[str, Any], name: str, where: str) -> SheetModel | None:
+        raw = _get(data, "sheet", dict, where)
+        version = _get(data, "schema_version", int, where)
+        current = self.sheet_type.schema_version
+        if version > current:
+            params = {"name": name, "version": version, "known": current}
+            self.problems.append(Msg("transfer.sheet_newer", params))
+            return None
+        try:
+            upgraded = _upgrade(self.system, raw, version, current, self.upgrades)
+        except (KeyError, ValueError, TypeError):
+            self.problems.append(Msg("transfer.sheet_old", {"name": name, "version": version}))
+            return None
+        try:
+            return self.sheet_type.model.model_validate(upgraded)
+        except ValidationError as error:
+            for item in error.errors()[:20]:
+                path = ".".join(str(p) for p in item["loc"]) or "$"
+                params = {"name": name, "where": path, "problem": str(item["msg"])[:200]}
+                self.problems.append(Msg("transfer.sheet_field", params))
+            return None
+
+    def entry(self, data: Any, where: str) -> dict[str, Any]:
+        if not isinstance(data, dict):
+            raise _bad(f"{where}history", "a list of objects")
+        return {
+            "character": data.get("character") if isinstance(data.get("character"), int) else 0,
+            "actor_user_id": _get(data, "actor_user_id", int, where),
+            "kind": _text(data, "kind", where, self.limits)[:32],
+            "reason": _get(data, "reason", (str, type(None)), where),
+            "batch": _text(data, "batch", where, self.limits)[:64],
+            "diff": _get(data, "diff", list, where),
+            "sheet_before": _get(data, "sheet_before", dict, where),
+            "sheet_after": _get(data, "sheet_after", dict, where),
+            "version_before": _get(data, "version_before", int, where),
+            "version_after": _get(data, "version_after", int, where),
+            "created_at": _text(data, "created_at", where, self.limits),
+            "undone": bool(data.get("undone")),
+        }
+
+
+def _document(content: bytes, limits: TransferLimits) -> tuple[dict[str, Any], str]:
+    if len(content) > limits.max_bytes:
+        raise TransferError(Msg("transfer.too_large", {"limit": limits.max_bytes // 1024}))
+    check_depth(content, limits.max_depth)
+    try:
+        data = json.loads(content)
+    except (ValueError, RecursionError):
+        raise TransferError(Msg("transfer.not_json")) from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise TransferError(Msg("transfer.not_export"))
+    version = _get(data, "schema_version", int, "")
+    if version > SCHEMA_VERSION:
+        raise TransferError(Msg("transfer.newer", {"version": version, "known": SCHEMA_VERSION}))
+    digest = content_hash(data)
+    sealed = data.get("sha256")
+    if sealed is not None and sealed != digest:
+        raise TransferError(Msg("transfer.forged"))
+    return data, digest
+
+
+def read_file(
+    content: bytes,
+    sheet_types: Mapping[str, SheetType],
+    upgrades: Mapping[tuple[str, int], Upgrade],
+    limits: TransferLimits,
+    log_limits: VerifyLimits,
+) -> ImportFile:
+    """Read an export file (the worker process's job). Raises ``TransferError`` for a file that
+    is not an export of a known system and format; a sheet that does not fit its model, a
+    damaged roll log and the like come back as ``problems`` (nothing is imported then)."""
+    data, digest = _document(content, limits)
+    kind = _get(data, "kind", str, "")
+    if kind not in KINDS:
+        raise _bad("kind", " | ".join(KINDS))
+    system = _get(data, "system", str, "")
+    if system not in sheet_types:
+        raise TransferError(Msg("transfer.unknown_system", {"system": system[:32]}))
+    reader = _Reader(system, sheet_types[system], upgrades, limits)
+    if kind == "character":
+        one = reader.character(data.get("character"), "character", npc=False, history=True)
+        return ImportFile(kind, system, digest, (one,), problems=tuple(reader.problems))
+    return _game(data, reader, digest, log_limits)
+
+
+def _game(
+    data: dict[str, Any], reader: _Reader, digest: str, log_limits: VerifyLimits
+) -> ImportFile:
+    limits = reader.limits
+    game = _get(data, "game", dict, "")
+    cast = _list(data, "characters", limits.max_characters)
+    npcs = _list(data, "npcs", limits.max_characters)
+    characters = [
+        *(reader.character(c, f"characters[{i}]", npc=False, history=False)
+          for i, c in enumerate(cast)),
+        *(reader.character(c, f"npcs[{i}]", npc=True, history=False) for i, c in enumerate(npcs)),
+    ]  # fmt: skip
+    refs = [c.ref for c in characters]
+    for ref in sorted({r for r in refs if refs.count(r) > 1}):
+        reader.problems.append(Msg("transfer.duplicate_ref", {"ref": ref}))
+    ledger = [reader.entry(e, "ledger") for e in _list(data, "ledger", limits.max_ledger)]
+    for ref in sorted({e["character"] for e in ledger} - set(refs)):
+        reader.problems.append(Msg("transfer.unknown_ref", {"ref": ref}))
+    log, report = _roll_log(data.get("roll_log"), log_limits, reader.problems)
+    imported = ImportedGame(
+        _text(game, "title", "game.", limits)[:128],
+        _get(game, "options", dict, "game."),
+        _text(game, "timezone", "game.", limits)[:64],
+        _get(game, "gm_user_id", int, "game."),
+        tuple(_members(_list(data, "members", limits.max_members))),
+        tuple(_schedule(s, i) for i, s in enumerate(
+            _list(data, "schedules", limits.max_schedules))),
+        tuple(ledger),
+        log,
+    )  # fmt: skip
+    return ImportFile(
+        "game", reader.system, digest, tuple(characters), imported, report,
+        tuple(reader.problems),
+    )  # fmt: skip
+
+
+def _members(items: list[Any]) -> list[tuple[int, str]]:
+    members = []
+    for i, item in enumerate(items):
+        where = f"members[{i}]."
+        if not isinstance(item, dict):
+            raise _bad(where[:-1], "an object")
+        role = _get(item, "role", str, where)
+        if role not in (*MEMBER_ROLES, "gm"):
+            raise _bad(f"{where}role", "gm | cogm | player")
+        members.append((_get(item, "user_id", int, where), role))
+    return members
+
+
+def _schedule(item: Any, index: int) -> dict[str, Any]:
+    where = f"schedules[{index}]."
+    if not isinstance(item, dict):
+        raise _bad(where[:-1], "an object")
+    weekday = item.get("weekday")
+    if weekday is not None and (not isinstance(weekday, int) or not 0 <= weekday <= 6):
+        raise _bad(f"{where}weekday", "0…6 or null")
+    minute = _get(item, "minute_of_day", int, where)
+    if not 0 <= minute < 24 * 60:
+        raise _bad(f"{where}minute_of_day", "0…1439")
+    remind = item.get("remind_minutes")
+    if remind is not None and (not isinstance(remind, int) or not 1 <= remind <= 1440):
+        raise _bad(f"{where}remind_minutes", "1…1440 or null")
+    grace = _get(item, "grace_hours", int, where)
+    if not 0 <= grace <= 168:
+        raise _bad(f"{where}grace_hours", "0…168")
+    return {
+        "kind": _get(item, "kind", str, where)[:32], "weekday": weekday, "minute_of_day": minute,
+        "remind_minutes": remind, "grace_hours": grace,
+        "enabled": bool(_get(item, "enabled", bool, where)),
+    }  # fmt: skip
+
+
+def _roll_log(
+    raw: Any, limits: VerifyLimits, problems: list[Msg]
+) -> tuple[dict[str, Any] | None, VerifyReport | None]:
+    """The file's roll log, verified as ``python -m engine.verify`` would (its own seeds only):
+    a broken chain or a forged hash is a problem of the file."""
+    if raw is None:
+        return None, None
+    log = export_from_json(raw)  # LogFormatError (an EngineError) names the bad part
+    report = verify_export(log, {}, limits=limits)
+    if report.problems:
+        problems.append(Msg("transfer.log_bad", {"problem": report.problems[0].msg}))
+    return raw, report
