@@ -13,7 +13,7 @@ from bot.services.invokes import Invoked
 from bot.services.request_options import Offer
 from bot.services.requests import PressResult
 from db.repositories.requests import RequestDTO
-from engine.dice.render import render_html
+from engine.dice.render import display_notation, render_html
 from engine.systems.base import Chances, Reading
 from handlers.callbacks import InvokeCD, InvokeMenuCD, RollForCD, RollRequestCD, WillpowerCD
 from handlers.views.dice import ROLL_BODY_LIMIT, percent, short_hash
@@ -21,10 +21,10 @@ from handlers.views.request_options import option_lines, option_rows
 from handlers.views.safe import clip_html
 
 
-def _what(request: RequestDTO) -> str:
-    what = f"<code>{escape(request.expression)}</code>"
+def _what(t: Translator, request: RequestDTO) -> str:
+    what = f"<code>{escape(display_notation(request.expression, t.locale))}</code>"
     if request.target_number is not None:
-        what += f" vs <b>{request.target_number}</b>"
+        what += " " + t("vs {target}", target=f"<b>{request.target_number}</b>")
     if request.note:
         what += f" — {escape(request.note)}"
     return what
@@ -42,7 +42,7 @@ def nudge(t: Translator, request: RequestDTO, player: str, zone: str) -> str:
     return t(
         "⏳ {player}, your roll {what} is due by {when}.",
         player=f"<b>{escape(player)}</b>",
-        what=_what(request),
+        what=_what(t, request),
         when=_local(request.deadline, zone),
     )
 
@@ -51,7 +51,7 @@ def overdue(t: Translator, request: RequestDTO, player: str) -> str:
     return t(
         "⌛ GM: {player} has not rolled {what} by the deadline. The button still works.",
         player=f"<b>{escape(player)}</b>",
-        what=_what(request),
+        what=_what(t, request),
     )
 
 
@@ -69,7 +69,7 @@ def card(
             "🎲 {gm} asks {player} to roll {what}",
             gm=escape(gm),
             player=f"<b>{escape(player)}</b>",
-            what=_what(request),
+            what=_what(t, request),
         )
     ]
     if chances is not None:
@@ -134,7 +134,7 @@ def reading_line(locale: str, reading: Reading | None) -> list[str]:
 
 def rolled_card(t: Translator, locale: str, result: PressResult, player: str) -> str:
     request, logged = result.request, result.logged
-    name, what = f"<b>{escape(player)}</b>", _what(request)
+    name, what = f"<b>{escape(player)}</b>", _what(t, request)
     head = t("🎲 {player} rolled {what}", player=name, what=what)
     if result.by is not None:  # a GM rolled it for the player: the card says so
         head = "\n".join([
@@ -213,7 +213,7 @@ def aspect_keyboard(
 def invoked_card(t: Translator, locale: str, invoked: Invoked, player: str) -> str:
     request, result = invoked.request, invoked.result
     lines = [
-        t("🎲 {player} rolled {what}", player=f"<b>{escape(player)}</b>", what=_what(request)),
+        t("🎲 {player} rolled {what}", player=f"<b>{escape(player)}</b>", what=_what(t, request)),
         render_html(result, locale, limit=ROLL_BODY_LIMIT),
     ]
     for item in request.invokes:
