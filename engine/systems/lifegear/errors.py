@@ -21,7 +21,7 @@ register_messages(
             "en": "Cannot read “{term}” in “{text}”: use terms like 1d8 or 3.",
         },
         "lifegear.dice.too_long": {
-            "ru": "Выражение длиннее {limit} символов.",
+            "ru": "Выражение слишком длинное (предел — {limit} симв.).",
             "en": "The expression is longer than {limit} characters.",
         },
         "lifegear.dice.no_dice": {
@@ -93,7 +93,7 @@ register_messages(
             "en": "Damage cannot be negative: {damage}.",
         },
         "lifegear.damage.wrong_count": {
-            "ru": "Нужно выбрать {need} пунктов снаряжения, выбрано {got}.",
+            "ru": "Пунктов снаряжения нужно выбрать: {need}, выбрано: {got}.",
             "en": "Choose {need} gear items, {got} chosen.",
         },
         "lifegear.damage.no_protection": {
