@@ -14,7 +14,7 @@ from bot.services.request_options import Offer
 from bot.services.requests import PressResult
 from db.repositories.requests import RequestDTO
 from engine.dice.render import display_notation, render_html
-from engine.systems.base import Chances, Reading
+from engine.systems.base import Chances, Reading, pool_threshold, success_pool
 from handlers.callbacks import InvokeCD, InvokeMenuCD, RollForCD, RollRequestCD, WillpowerCD
 from handlers.views.dice import ROLL_BODY_LIMIT, percent, short_hash
 from handlers.views.request_options import option_lines, option_rows
@@ -22,10 +22,19 @@ from handlers.views.safe import clip_html
 
 
 def _what(t: Translator, request: RequestDTO) -> str:
-    what = f"<code>{escape(display_notation(request.expression, t.locale))}</code>"
+    """What is rolled: the trait by name with its dice, the target once (a pool's threshold
+    that is the difficulty is not repeated in the notation), the GM's note."""
+    notation = display_notation(request.expression, t.locale)
+    pool = success_pool(request.expression)
+    if pool is not None and request.target_number is not None:
+        if pool_threshold(pool) == request.target_number:
+            notation = f"{pool.count}d{pool.sides}"
+    what = f"<code>{escape(notation)}</code>"
+    if request.trait:
+        what = f"<b>{escape(request.trait)}</b> ({what})"
     if request.target_number is not None:
         what += " " + t("vs {target}", target=f"<b>{request.target_number}</b>")
-    if request.note:
+    if request.note and request.note != request.trait:  # a trait request's note is its name
         what += f" — {escape(request.note)}"
     return what
 

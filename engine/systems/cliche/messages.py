@@ -220,7 +220,7 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "en": "Cliché “{name}”: dice lost",
     },
     # the outcome of one roll (outcomes.py)
-    "cliche.reading.total": {"ru": "Итог: {total}", "en": "Total: {total}"},
+    "cliche.reading.total": {"ru": "С бонусом: {total}", "en": "With the bonus: {total}"},
     "cliche.reading.versus": {
         "ru": "{total} против {target}{label}: {verdict}",
         "en": "{total} vs {target}{label}: {verdict}",
