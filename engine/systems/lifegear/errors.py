@@ -117,8 +117,8 @@ register_messages(
             "en": "A defence level cannot be negative: {defence}.",
         },
         "lifegear.capacity.over": {
-            "ru": "Жизней {lives} при максимуме {max_lives}: выложите или используйте "
-            "{excess} пункт(а) до конца хода.",
+            "ru": "Жизней {lives} при максимуме {max_lives}: лишнее (пунктов: {excess}) "
+            "выложите или используйте до конца хода.",
             "en": "{lives} lives with a maximum of {max_lives}: drop or use {excess} item(s) "
             "before the turn ends.",
         },
