@@ -104,7 +104,9 @@ async def test_a_storyteller_card_says_the_difficulty_once_in_words(running: Har
     text = await _card(running, "Ловкость+Атлетизм 8")
     assert await scalar(running, "SELECT expression FROM roll_requests") == "5d10>=8f1"
     first = text.splitlines()[0]
-    assert first == "🎲 Бросок для: Алиса — Ловкость+Атлетизм (5d10) против 8 (просит Гена)", text
+    assert (
+        first == "🎲 Бросок для: Эйлин (Алиса) — Ловкость+Атлетизм (5d10) против 8 (просит Гена)"
+    ), text
     assert ">=" not in text and " vs " not in text
 
 
