@@ -56,7 +56,7 @@ async def roller_name(uow: UnitOfWork, t: Translator, request: RequestDTO, playe
     character = await uow.characters.active_of(request.game_id, request.target_user_id)
     if character is None:
         return player
-    return t("{character} ({player})", character=character.name, player=player)
+    return t("{character}, played by {player}", character=character.name, player=player)
 
 
 async def refresh_card(

@@ -265,7 +265,7 @@ NAMED: list[tuple[str, dict[str, str], str]] = [
         {"what": "потрачено очко судьбы"},
         "Отменено — {x}: потрачено очко судьбы",
     ),
-    ("{character} ({player})", {"player": "Гена"}, "{x} (Гена)"),
+    ("{character}, played by {player}", {"player": "Гена"}, "{x} (Гена)"),
 ]
 
 
