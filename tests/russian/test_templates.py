@@ -26,7 +26,7 @@ from babel.messages.pofile import read_po
 import bot
 import engine
 import handlers
-from bot.i18n import I18n, Translator
+from bot.i18n import I18n, Translator, load_translations
 from engine.text import _CATALOG  # the engine's registered messages (ru/en per key)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,7 +58,8 @@ DICE = re.compile(
 )
 COMMAND = re.compile(r"/[a-z_]+(?: (?:[a-z]+|N))*")
 PROPER = frozenset(
-    "FATE Risus Dice Maiden Roll SHA Europe Moscow ru en python engine verify json".split()
+    "FATE Risus Dice Maiden Roll SHA Europe Moscow Telegram ru en python engine verify "
+    "json".split()
 )
 MARKUP = [re.compile(r"<code>.*?</code>", re.S), re.compile(r"<[^>]+>"), re.compile(r"&\w+;")]
 REPR = re.compile(r"\{'|\[\{|\w': ")
@@ -87,15 +88,20 @@ def _load_all_modules() -> None:
 
 
 def _russian_templates() -> Iterator[tuple[str, str, str | tuple[str, ...]]]:
-    """(where, msgid, Russian text or plural forms) for every catalog entry and engine key."""
+    """(where, msgid, Russian text or plural forms) for every catalog entry, as the merged
+    catalogs translate it (a later file overrides an earlier one), and every engine key."""
+    merged = load_translations()["ru"]._catalog  # type: ignore[attr-defined]
     for path in sorted(RU.glob("*.po")):
         with path.open("rb") as fh:
             catalog = read_po(fh, locale="ru")
         for message in catalog:
             if not message.id:
                 continue
-            msgid = message.id if isinstance(message.id, str) else message.id[0]
-            yield path.name, msgid, message.string
+            if isinstance(message.id, str):
+                yield path.name, message.id, merged.get(message.id, message.string)
+            else:
+                forms = tuple(merged.get((message.id[0], i), "") for i in range(3))
+                yield path.name, message.id[0], forms
     _load_all_modules()
     for key, texts in sorted(_CATALOG.items()):
         yield "engine", key, texts["ru"]
