@@ -55,13 +55,14 @@ async def roll(
     if not command.args:
         await message.answer(views.roll_usage(t))
         return
-    plan = None
+    sheet = None
     try:
         request = parse_request(command.args)  # None for one roll: the usual path
         if request is not None:
             await _roll_many(message, request, t, locale, uow, user)
             return
-        plan = await _sheet_roll_plan(message, command.args, locale, uow, user)
+        sheet = await _sheet_roll_plan(message, command.args, locale, uow, user)
+        plan = sheet[0] if sheet else None
         logged = await roll_service.roll_logged(
             uow,
             chat_id=message.chat.id,
@@ -76,11 +77,15 @@ async def roll(
         return
     if logged.opened_epoch is not None:
         await message.answer(views.epoch_opened(t, logged.opened_epoch))
-    text = views.rolled(t, locale, logged, user.name)
-    if plan is not None:
-        words = sheet_rolls.outcome_words(plan, logged.result, locale)
-        text = f"{escape(plan.title)}\n{text}\n{escape(words)}"
-    await message.reply(text)
+    if sheet is None:
+        await message.reply(views.rolled(t, locale, logged, user.name))
+        return
+    plan, character = sheet
+    # A roll for a character is signed with its name, and the player's.
+    who = t("{character}, played by {player}", character=character, player=user.name)
+    words = sheet_rolls.outcome_words(plan, logged.result, locale)
+    lines = [escape(plan.title), views.rolled(t, locale, logged, who), escape(words)]
+    await message.reply("\n".join(line for line in lines if line))
 
 
 async def _roll_many(
@@ -108,9 +113,10 @@ async def _roll_many(
 
 async def _sheet_roll_plan(
     message: Message, args: str, locale: str, uow: UnitOfWork, user: UserDTO
-) -> sheet_rolls.SheetRoll | None:
+) -> tuple[sheet_rolls.SheetRoll, str] | None:
     """A roll by a trait of the sender's active character (``/r Атлетика vs 2``), when the text
-    is not dice notation (or is a matter shorthand like ``/r 5``); None for plain notation."""
+    is not dice notation (or is a matter shorthand like ``/r 5``), with the character's name;
+    None for plain notation."""
     game = await uow.games.live_for_chat(message.chat.id)
     if game is None:
         return None
@@ -121,7 +127,7 @@ async def _sheet_roll_plan(
         return None
     spec = SYSTEMS[game.system]
     character = spec.load(active.sheet, active.schema_version)
-    return sheet_rolls.plan_sheet_roll(game.system, character, args, locale)
+    return sheet_rolls.plan_sheet_roll(game.system, character, args, locale), active.name
 
 
 def _is_notation(text: str) -> bool:

@@ -40,12 +40,23 @@ async def pending_card(
     target = await uow.users.get(request.target_user_id)
     offer = await option_service.offer(uow, game, request)
     chances = request_service.chances(game.system, request)
+    player = await roller_name(uow, t, request, target.name if target else "?")
     text = views.card(
-        t, request, gm.name if gm else "GM", target.name if target else "?", chances,
-        game.timezone, offer,
+        t, request, gm.name if gm else t("the GM"), player, chances, game.timezone, offer
     )  # fmt: skip
     willpower = willpower_service.offered(game.system, request.expression)
     return text, views.card_keyboard(t, request, willpower=willpower, offer=offer)
+
+
+async def roller_name(uow: UnitOfWork, t: Translator, request: RequestDTO, player: str) -> str:
+    """Who rolls, as the card signs it: a roll by a trait is the character's, so «Ли (Алиса)»;
+    plain dice are the player's own."""
+    if not request.trait:
+        return player
+    character = await uow.characters.active_of(request.game_id, request.target_user_id)
+    if character is None:
+        return player
+    return t("{character}, played by {player}", character=character.name, player=player)
 
 
 async def refresh_card(

@@ -31,7 +31,7 @@ from handlers.callbacks import (
 from handlers.filters import HasGame, IsGM
 from handlers.games import gm_only, no_game
 from handlers.owned import carries
-from handlers.request_builder import change_card, pending_card
+from handlers.request_builder import change_card, pending_card, roller_name
 from handlers.views import requests as views
 from handlers.views.edit import edit_markup, edit_text
 from handlers.views.safe import error_text
@@ -127,8 +127,9 @@ async def _rolled(
 ) -> tuple[str, InlineKeyboardMarkup | None]:  # fmt: skip
     target = await uow.users.get(result.request.target_user_id)
     aspects = await invoke_service.aspects_for(uow, result.request)
+    player = await roller_name(uow, t, result.request, target.name if target else user.name)
     return (
-        views.rolled_card(t, locale, result, target.name if target else user.name),
+        views.rolled_card(t, locale, result, player),
         views.invoke_menu_keyboard(t, result.request.id) if aspects else None,
     )
 

@@ -245,7 +245,7 @@ async def undo(
         notify(callback_answer, t(refused.reason), alert=True)
         return
     notify(callback_answer, t("Undone."))
-    line = views.undone_line(t, undone)
+    line = views.undone_line(t, undone, game.system)
     try:
         found = await service.viewable(uow, game, callback_data.character_id)
     except service.Refused:

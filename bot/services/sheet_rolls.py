@@ -81,7 +81,7 @@ register_messages(
             "en": "A pool is one attribute and at most one ability: /r Dexterity+Athletics 7",
         },
         "sheetroll.storyteller.no_dice": {
-            "ru": "В пуле {dice} кубиков — бросать нечего, это автоматическая неудача.",
+            "ru": "Кубиков в пуле: {dice} — бросать нечего, это автоматическая неудача.",
             "en": "The pool has {dice} dice: nothing to roll, an automatic failure.",
         },
         "sheetroll.storyteller.wounds": {"ru": "раны {value}", "en": "wounds {value}"},

@@ -38,7 +38,7 @@ register_messages(
             "en": "The expression is too long: {length} characters, at most {limit} allowed.",
         },
         "dice.limit.too_deep": {
-            "ru": "Позиция {pos}: слишком глубокая вложенность, можно не больше {limit} уровней.",
+            "ru": "Позиция {pos}: слишком глубокая вложенность (предел — {limit}).",
             "en": "Position {pos}: nesting is too deep, at most {limit} levels allowed.",
         },
         "dice.limit.number_too_big": {
@@ -78,7 +78,7 @@ register_messages(
             "en": "entry #{seq} has {count} dice, at most {limit}",
         },
         "dice.verify.too_large.text": {
-            "ru": "общая длина выражений бросков: {count}, можно не больше {limit} символов",
+            "ru": "общая длина выражений бросков: {count} симв., предел — {limit}",
             "en": "roll expressions of {count} characters, at most {limit}",
         },
         "dice.verify.too_large.dice": {

@@ -9,6 +9,7 @@ ever cut inside a tag or an entity, because truncation happens on raw text befor
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Sequence
 from typing import Final
 
@@ -24,7 +25,7 @@ register_messages(
     {
         "dice.render.total": {"ru": "Итог", "en": "Total"},
         "dice.render.successes": {"ru": "Успехов", "en": "Successes"},
-        "dice.render.botch": {"ru": "Провал (botch)!", "en": "Botch!"},
+        "dice.render.botch": {"ru": "Провал!", "en": "Botch!"},
         "dice.render.critical_failure": {
             "ru": "Критический провал!",
             "en": "Critical failure!",
@@ -35,6 +36,15 @@ register_messages(
         "dice.render.not_passed": {"ru": "не выполнено", "en": "not passed"},
     }
 )
+
+
+_CHANCE: Final = re.compile(r"\bchance\b")
+
+
+def display_notation(expression: str, locale: str) -> str:
+    """Notation as the reader's language writes it: the chance die is «шанс» in Russian (the
+    parser reads both words), everything else is the same in every language."""
+    return _CHANCE.sub("шанс", expression) if locale == "ru" else expression
 
 
 def _clip(text: str, limit: int) -> str:
@@ -72,7 +82,7 @@ def _group_line(fmt: _Fmt, group: DiceGroup, shown: int | None, locale: str) -> 
     hidden = len(group.dice) - len(dice)
     if hidden:
         parts.append(fmt.esc(msg("dice.render.more", count=hidden).render(locale)))
-    notation = fmt.esc(_clip(group.notation, _MAX_NOTATION))
+    notation = fmt.esc(_clip(display_notation(group.notation, locale), _MAX_NOTATION))
     return f"{notation}: [{' '.join(parts)}] → {group.value}{_botches(group, locale)}"
 
 
@@ -82,11 +92,12 @@ def _botches(group: DiceGroup, locale: str) -> str:
     return f" ({msg('dice.render.botches', count=group.botches).render(locale)})"
 
 
-def _header(fmt: _Fmt, result: RollResult) -> list[str]:
+def _header(fmt: _Fmt, result: RollResult, locale: str) -> list[str]:
     lines = []
     if result.label:
         lines.append(fmt.tag("b", fmt.esc(_clip(result.label, _MAX_LABEL))))
-    lines.append("🎲 " + fmt.tag("code", fmt.esc(_clip(result.expression, _MAX_NOTATION))))
+    expression = display_notation(result.expression, locale)
+    lines.append("🎲 " + fmt.tag("code", fmt.esc(_clip(expression, _MAX_NOTATION))))
     return lines
 
 
@@ -118,7 +129,7 @@ def telegram_length(text: str) -> int:
 
 def _render(result: RollResult, locale: str, *, markup: bool, limit: int) -> str:
     fmt = _Fmt(markup)
-    head, foot = _header(fmt, result), _footer(fmt, result, locale)
+    head, foot = _header(fmt, result, locale), _footer(fmt, result, locale)
     for shown in _SHOWN_STEPS:
         body = [_group_line(fmt, g, shown, locale) for g in result.groups]
         text = "\n".join([*head, *body, *foot])
@@ -156,7 +167,8 @@ def render_line(
     if result.label and with_expression:
         parts.append(fmt.tag("b", fmt.esc(_clip(result.label, 60))))
     if with_expression:
-        parts.append(fmt.tag("code", fmt.esc(_clip(result.expression, 80))))
+        expression = display_notation(result.expression, locale)
+        parts.append(fmt.tag("code", fmt.esc(_clip(expression, 80))))
     if not short:
         for group in result.groups:
             dice = [fmt.die(d) for d in group.dice[:shown]]

@@ -58,7 +58,7 @@ class ProblemKind(StrEnum):
 register_messages(
     {
         "dice.verify.wrong_seed": {
-            "ru": "Эпоха {epoch}: сид не совпадает с опубликованным хешем (commitment).",
+            "ru": "Эпоха {epoch}: сид не совпадает с опубликованным хешем (обязательством).",
             "en": "Epoch {epoch}: the seed does not match its published commitment.",
         },
         "dice.verify.bad_seed_hex": {

@@ -5,6 +5,7 @@ from html import escape
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.glossary import field_label
 from bot.i18n import N_, Translator
 from db.repositories.games import CharacterDTO, VersionDTO
 from engine.common import Severity, Violation
@@ -13,6 +14,7 @@ from handlers.callbacks_nav import SheetPickCD
 from handlers.views.request_builder import request_button
 from handlers.views.resources import resources_button
 from handlers.views.safe import clip_html, clip_list
+from handlers.views.sheet_changes import describe
 from handlers.views.sheets import fit, page_title
 
 KIND_NAMES = {
@@ -142,8 +144,10 @@ def history(
         what = t(KIND_NAMES.get(version.kind, version.kind))
         line = f"v{version.version} · {when} · {who} · {what}"
         if version.diff:
-            fields = ", ".join(escape(str(d.get("path"))) for d in version.diff[:6])
-            line += f" ({fields})"
+            labels = dict.fromkeys(
+                t(field_label(character.system, str(d.get("path")))) for d in version.diff
+            )
+            line += f" ({escape(', '.join(list(labels)[:6]))})"
         lines.append(line)
     listed = clip_list(
         lines, room=HISTORY_ROOM, more=lambda n: t("… and {n} more", n=n), separator="\n"
@@ -260,12 +264,6 @@ def edit_saved(t: Translator, character: CharacterDTO) -> str:
     )
 
 
-def _change_line(change: dict[str, object]) -> str:
-    before, after = change.get("before"), change.get("after")
-    path = escape(str(change.get("path")))
-    return f"• {path}: {escape(str(before)[:60])} → {escape(str(after)[:60])}"
-
-
 def proposal_card(
     t: Translator, character: CharacterDTO, player: str, changes: list[dict[str, object]]
 ) -> str:
@@ -274,9 +272,10 @@ def proposal_card(
         player=f"<b>{escape(player)}</b>",
         name=f"<b>{escape(character.name)}</b>",
     )
-    lines = [_change_line(c) for c in changes[:15]]
-    if len(changes) > 15:
-        lines.append(t("…and {n} more.", n=len(changes) - 15))
+    described = describe(t, t.locale, character.system, changes)
+    lines = [f"• {escape(line)}" for line in described[:15]]
+    if len(described) > 15:
+        lines.append(t("…and {n} more.", n=len(described) - 15))
     return fit("\n".join([head, *(lines or [t("(no changes)")])]))
 
 

@@ -10,7 +10,7 @@ from bot.services.odds import OddsView
 from bot.services.rolls import LoggedRoll, Revealed
 from db.repositories.rolls import Epoch, StoredRoll
 from engine.dice.odds_dice import SIMULATED_ROLLS
-from engine.dice.render import render_html, render_line
+from engine.dice.render import display_notation, render_html, render_line
 from engine.dice.verify import VerifyReport
 from handlers.callbacks import LogPageCD
 from handlers.views.sheets import fit
@@ -85,7 +85,7 @@ def log_page(t: Translator, rolls: list[StoredRoll], total: int, page: int) -> s
         label = f" {escape(_cap(stored.label, 40))}" if stored.label else ""
         lines.append(
             f"#{entry.seq} {escape(_cap(entry.actor, 32))}: "
-            f"<code>{escape(_cap(entry.expression, 80))}</code>"
+            f"<code>{escape(_cap(display_notation(entry.expression, t.locale), 80))}</code>"
             f"{label} → <b>{entry.result}</b> · <code>{short_hash(entry.hash)}</code>"
         )
     return fit("\n".join(lines))
@@ -145,7 +145,7 @@ def verify_report(t: Translator, locale: str, report: VerifyReport | None) -> st
 def odds_lines(t: Translator, view: OddsView) -> str:
     """The title, the average (a number) and one line per outcome; the parts of an outcome
     (a success with style among the successes) are indented under it."""
-    lines = [f"🎯 <code>{escape(view.expression)}</code>"]
+    lines = [f"🎯 <code>{escape(display_notation(view.expression, t.locale))}</code>"]
     if view.mean is not None:
         lines.append(f"{escape(t('average'))}: <b>{number(view.mean)}</b>")
     for row in view.rows:
@@ -167,7 +167,7 @@ def rolled_many(
     lines = [f"<b>{escape(who)}</b>"]
     if is_set:
         first = results[0]
-        head = f"🎲 <code>{escape(first.expression[:80])}</code>"
+        head = f"🎲 <code>{escape(display_notation(first.expression, locale)[:80])}</code>"
         if first.label:
             head = f"<b>{escape(first.label[:60])}</b>\n{head}"
         lines.append(head)

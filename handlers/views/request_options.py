@@ -143,9 +143,9 @@ def option_lines(
         lines.append(t("🎚 GM: add a modifier (±1, ±3) before the roll if the scene calls for it."))
     if options.get("pump"):
         text = (
-            "💥 Pumped +{dice}: «{cliche}» lost that many dice after the roll."
+            N_("💥 Pumped +{dice}: «{cliche}» lost that many dice after the roll.")
             if rolled
-            else "💥 Pumped +{dice}: after the roll «{cliche}» loses that many dice."
+            else N_("💥 Pumped +{dice}: after the roll «{cliche}» loses that many dice.")
         )
         lines.append(t(text, dice=options["pump"], cliche=escape(str(options["cliche"]))))
     mods = matter_modifiers(options)

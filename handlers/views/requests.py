@@ -13,19 +13,28 @@ from bot.services.invokes import Invoked
 from bot.services.request_options import Offer
 from bot.services.requests import PressResult
 from db.repositories.requests import RequestDTO
-from engine.dice.render import render_html
-from engine.systems.base import Chances, Reading
+from engine.dice.render import display_notation, render_html
+from engine.systems.base import Chances, Reading, pool_threshold, success_pool
 from handlers.callbacks import InvokeCD, InvokeMenuCD, RollForCD, RollRequestCD, WillpowerCD
 from handlers.views.dice import ROLL_BODY_LIMIT, percent, short_hash
 from handlers.views.request_options import option_lines, option_rows
 from handlers.views.safe import clip_html
 
 
-def _what(request: RequestDTO) -> str:
-    what = f"<code>{escape(request.expression)}</code>"
+def _what(t: Translator, request: RequestDTO) -> str:
+    """What is rolled: the trait by name with its dice, the target once (a pool's threshold
+    that is the difficulty is not repeated in the notation), the GM's note."""
+    notation = display_notation(request.expression, t.locale)
+    pool = success_pool(request.expression)
+    if pool is not None and request.target_number is not None:
+        if pool_threshold(pool) == request.target_number:
+            notation = f"{pool.count}d{pool.sides}"
+    what = f"<code>{escape(notation)}</code>"
+    if request.trait:
+        what = f"<b>{escape(request.trait)}</b> ({what})"
     if request.target_number is not None:
-        what += f" vs <b>{request.target_number}</b>"
-    if request.note:
+        what += " " + t("vs {target}", target=f"<b>{request.target_number}</b>")
+    if request.note and request.note != request.trait:  # a trait request's note is its name
         what += f" — {escape(request.note)}"
     return what
 
@@ -42,7 +51,7 @@ def nudge(t: Translator, request: RequestDTO, player: str, zone: str) -> str:
     return t(
         "⏳ {player}, your roll {what} is due by {when}.",
         player=f"<b>{escape(player)}</b>",
-        what=_what(request),
+        what=_what(t, request),
         when=_local(request.deadline, zone),
     )
 
@@ -51,7 +60,7 @@ def overdue(t: Translator, request: RequestDTO, player: str) -> str:
     return t(
         "⌛ GM: {player} has not rolled {what} by the deadline. The button still works.",
         player=f"<b>{escape(player)}</b>",
-        what=_what(request),
+        what=_what(t, request),
     )
 
 
@@ -69,7 +78,7 @@ def card(
             "🎲 {gm} asks {player} to roll {what}",
             gm=escape(gm),
             player=f"<b>{escape(player)}</b>",
-            what=_what(request),
+            what=_what(t, request),
         )
     ]
     if chances is not None:
@@ -134,7 +143,7 @@ def reading_line(locale: str, reading: Reading | None) -> list[str]:
 
 def rolled_card(t: Translator, locale: str, result: PressResult, player: str) -> str:
     request, logged = result.request, result.logged
-    name, what = f"<b>{escape(player)}</b>", _what(request)
+    name, what = f"<b>{escape(player)}</b>", _what(t, request)
     head = t("🎲 {player} rolled {what}", player=name, what=what)
     if result.by is not None:  # a GM rolled it for the player: the card says so
         head = "\n".join([
@@ -213,7 +222,7 @@ def aspect_keyboard(
 def invoked_card(t: Translator, locale: str, invoked: Invoked, player: str) -> str:
     request, result = invoked.request, invoked.result
     lines = [
-        t("🎲 {player} rolled {what}", player=f"<b>{escape(player)}</b>", what=_what(request)),
+        t("🎲 {player} rolled {what}", player=f"<b>{escape(player)}</b>", what=_what(t, request)),
         render_html(result, locale, limit=ROLL_BODY_LIMIT),
     ]
     for item in request.invokes:

@@ -22,6 +22,7 @@ from engine.systems.fate import Nature, SlotId, TrackKind
 from engine.systems.lifegear import ItemState
 from engine.systems.matter import STATES, StateId
 from handlers.views.safe import clip_html, clip_list
+from handlers.views.sheet_changes import describe
 from handlers.views.sheets.fate import engine_name
 from handlers.views.sheets.lifegear import KIND_ICON, STATE_LABEL
 
@@ -507,18 +508,13 @@ KIND_LABEL: Final[dict[str, str]] = {
 DIFF_SHOWN: Final = 5  # changed fields listed per undone entry
 
 
-def _value(value: Any) -> str:
-    text = "—" if value in (None, [], {}) else str(value)
-    return _short(text, 60)
-
-
 UNDONE_ROOM = 3800
 
 
-def undone_line(t: Translator, undone: service.Undone) -> str:
+def undone_line(t: Translator, undone: service.Undone, system: str) -> str:
     """What the GM's undo restored: per character, the action and its fields back."""
     lines = [
-        _undone_entry(t, entry, undone.names.get(entry.character_id, "?"))
+        _undone_entry(t, entry, undone.names.get(entry.character_id, "?"), system)
         for entry in undone.entries
     ]  # a milestone's batch: one entry per character, so the lines are clipped with a count
     return clip_list(
@@ -526,15 +522,17 @@ def undone_line(t: Translator, undone: service.Undone) -> str:
     )
 
 
-def _undone_entry(t: Translator, entry: LedgerDTO, name: str) -> str:
+def _undone_entry(t: Translator, entry: LedgerDTO, name: str, system: str) -> str:
     label = KIND_LABEL.get(entry.kind)
-    what = t(label) if label else entry.kind
-    head = "↩️ " + t("Undone for {name}: {what}", name=f"<b>{_e(name)}</b>", what=_e(what))
-    fields = [
-        f"  {_e(d.get('path'))}: {_e(_value(d.get('after')))} → {_e(_value(d.get('before')))}"
-        for d in entry.diff[:DIFF_SHOWN]
+    what = t(label) if label else t("sheet changed")
+    head = "↩️ " + t("Undone — {name}: {what}", name=f"<b>{_e(name)}</b>", what=_e(what))
+    # Back from «after» to «before»: the undo's own direction.
+    back = [
+        {"path": d.get("path"), "before": d.get("after"), "after": d.get("before")}
+        for d in entry.diff
         if isinstance(d, dict)
     ]
+    fields = [f"  {_e(line)}" for line in describe(t, t.locale, system, back)[:DIFF_SHOWN]]
     return "\n".join([head, *fields])
 
 

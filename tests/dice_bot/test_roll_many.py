@@ -112,4 +112,4 @@ async def test_odds_exact_for_idioms_and_simulated_otherwise(running: Harness) -
     assert "By simulation of 5000 rolls, not exact." in en.text
     emu.send_text(GM, GROUP, "/odds 2d6ra6")
     ru = await emu.wait_bot_message(GROUP, contains="2d6ra6", after=en.message_id)
-    assert "Моделированием по 5000 броскам" in ru.text
+    assert "Оценка моделированием, бросков: 5000" in ru.text

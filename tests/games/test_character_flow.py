@@ -104,7 +104,7 @@ async def test_submit_approve_sheet_propose_accept_history(table: Harness) -> No
     emu.send_text(ALICE, ALICE, f"/start {token}")
     editor = await emu.wait_bot_message(ALICE, after=before.message_id if before else 0)
     await _submit_via_wizard(table, ALICE, editor)
-    proposal = await emu.wait_bot_message(GROUP, contains="предлагает")
+    proposal = await emu.wait_bot_message(GROUP, contains="Предложены")
     assert "Рыцарь II" in proposal.text  # the diff shows the new name
     assert await scalar(table, "SELECT name FROM characters") == "Рыцарь"  # not yet applied
     accept_data = buttons(proposal)[0]["callback_data"]
@@ -118,7 +118,7 @@ async def test_submit_approve_sheet_propose_accept_history(table: Harness) -> No
 
     emu.send_text(GM, GROUP, "/history Рыцарь")
     history = await emu.wait_bot_message(GROUP, contains="История")
-    assert "v2" in history.text and "name" in history.text and "v1" in history.text
+    assert "v2" in history.text and "Имя" in history.text and "v1" in history.text
 
 
 async def test_return_with_comment_then_resubmit_from_the_draft(table: Harness) -> None:
@@ -155,7 +155,7 @@ async def test_gm_edits_directly_and_creates_an_npc(table: Harness) -> None:
     emu.send_text(ALICE, GROUP, "/npc")
     assert "GM" in (await emu.wait_bot_message(GROUP, contains="GM")).text
     emu.send_text(GM, GROUP, "/npc")
-    npc_msg = await emu.wait_bot_message(GROUP, contains="NPC")
+    npc_msg = await emu.wait_bot_message(GROUP, contains="НПС")
     npc_token = next(b["url"] for b in buttons(npc_msg) if "url" in b).split("start=")[1]
     before = emu.last_bot_message(GM)
     emu.send_text(GM, GM, f"/start {npc_token}")
@@ -237,7 +237,7 @@ async def test_a_stale_proposal_cannot_undo_a_newer_edit(table: Harness) -> None
     await _submit_via_wizard(table, GM, await emu.wait_bot_message(GM))
     await emu.wait_bot_message(GROUP, contains="Рыцарь II")
     await _submit_via_wizard(table, ALICE, alice_editor)  # … then Alice proposes from v1
-    proposal = await emu.wait_bot_message(GROUP, contains="предлагает")
+    proposal = await emu.wait_bot_message(GROUP, contains="Предложены")
     pressed = emu.press_button(GM, GROUP, proposal.message_id, 0)
     answer = await emu.wait_callback_answer(pressed.callback_query_id)
     assert answer.show_alert and answer.text

@@ -248,7 +248,8 @@ async def test_gm_undo_restores_the_last_change(table: Harness) -> None:
     await _press(table, GM, panel, undo)
     assert (await stored_sheet(table, cid))["fate_points"] == 3
     shown = await _edited(table, panel, 2)
-    assert "↩️" in shown.text and "fate_points: 2 → 3" in shown.text
+    assert "↩️" in shown.text and "Очки судьбы: 2 → 3" in shown.text
+    assert "fate_points" not in shown.text
     assert await ledger_kinds(table) == ["fate.fp.spend", "undo"]
     assert not any(b["callback_data"].startswith("run:") for b in buttons(shown))
     again = await press_data(table, GM, panel, undo)

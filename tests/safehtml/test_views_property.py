@@ -45,6 +45,7 @@ PLAIN = frozenset(
         "sheets.matter.render_violation",
         "sheets.matter.trait_name",
         "sheets.page_title",
+        "sheet_changes.describe",
         "trackers.fate.skill_name",
     }
 )
@@ -93,6 +94,14 @@ NOT_DRIVEN: dict[str, str] = {
     "trackers.storyteller.scene_text": _TRACKER_STATE,
     "trackers.matter.scene_text": "its rows and sheets are keyed by the same scene members",
 }
+
+
+def _diff_value(mode: Mode) -> st.SearchStrategy[Any]:
+    text = for_type(str, mode)
+    entry = st.fixed_dictionaries({"id": text, "name": text, "state": text, "dice": text})
+    return st.none() | text | st.integers() | st.lists(entry, max_size=3) | st.lists(text)
+
+
 # Parameters that carry HTML the caller made (escaped text inside tags), or codes.
 _HTML = st.just("<b>x</b> &amp; <i>y</i>")
 OVERRIDES: dict[tuple[str, str], Override] = {
@@ -104,6 +113,17 @@ OVERRIDES: dict[tuple[str, str], Override] = {
     ("trackers.matter.scene_text", "hint"): lambda mode: _HTML,
     ("games.options_text", "fields"): lambda mode: SYSTEM.map(option_fields),
     ("games.options_keyboard", "fields"): lambda mode: SYSTEM.map(option_fields),
+    # a sheet's diff: JSON paths with hostile values, lists of entries among them
+    ("sheet_changes.describe", "changes"): lambda mode: st.lists(
+        st.fixed_dictionaries(
+            {
+                "path": st.sampled_from(["name", "gear", "states", "skills.x", "fate_points"]),
+                "before": _diff_value(mode),
+                "after": _diff_value(mode),
+            }
+        ),
+        max_size=4,
+    ),
     # a page of the log: the handler reads LOG_PAGE_SIZE rolls at a time
     ("dice.log_page", "rolls"): lambda mode: st.lists(
         for_type(StoredRoll, mode, depth=1), max_size=LOG_PAGE_SIZE

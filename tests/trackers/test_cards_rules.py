@@ -50,7 +50,7 @@ def test_fate_tie_scores_nobody_and_a_win_counts_shifts() -> None:
     win = _both(_opposed("fate", "4dF+3", "4dF+2"), [5, 5, 5, 3], [1, 3, 3, 3])
     assert win["result"] == {
         "winner": 0, "margin": 5,
-        "words": "Побеждает Аня, сдвигов: 5 (стильный успех).",
+        "words": "Побеждает Аня, сдвигов: 5 (крит).",
     }  # fmt: skip
     assert cards.waiting(win) == []
 

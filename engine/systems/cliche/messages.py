@@ -17,7 +17,7 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "en": "Attribute “{attribute}” must be {low}..{high} (now {value}).",
     },
     "cliche.creation.attribute_points": {
-        "ru": "На атрибуты нужно распределить ровно {expected} очков (сейчас {actual}).",
+        "ru": "Очков на атрибуты нужно распределить ровно {expected} (сейчас {actual}).",
         "en": "Exactly {expected} attribute points must be spent (now {actual}).",
     },
     "cliche.creation.no_cliches": {
@@ -37,7 +37,7 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "en": "Cliché “{name}” needs at least one die.",
     },
     "cliche.creation.cliche_too_high": {
-        "ru": "Клише «{name}» ({dice}) выше {cap}: при создании больше {cap} костей нельзя.",
+        "ru": "Клише «{name}» ({dice}) выше {cap}: при создании костей в клише не больше {cap}.",
         "en": "Cliché “{name}” ({dice}) is above {cap}: no more than {cap} dice at creation.",
     },
     "cliche.creation.too_many_at_cap": {
@@ -49,7 +49,7 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "en": "The character must not be a novice: at least one cliché at {minimum}+.",
     },
     "cliche.creation.over_budget": {
-        "ru": "В клише {total} костей, а выдано {budget} ({base} + {bonus} от мастера).",
+        "ru": "Костей в клише: {total}, а выдано: {budget} ({base} + {bonus} от мастера).",
         "en": "Clichés hold {total} dice, but {budget} were given ({base} + {bonus} by the GM).",
     },
     "cliche.creation.many_cliches": {
@@ -220,7 +220,7 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "en": "Cliché “{name}”: dice lost",
     },
     # the outcome of one roll (outcomes.py)
-    "cliche.reading.total": {"ru": "Итог: {total}", "en": "Total: {total}"},
+    "cliche.reading.total": {"ru": "С бонусом: {total}", "en": "With the bonus: {total}"},
     "cliche.reading.versus": {
         "ru": "{total} против {target}{label}: {verdict}",
         "en": "{total} vs {target}{label}: {verdict}",

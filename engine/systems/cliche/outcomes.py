@@ -23,6 +23,9 @@ class ClicheRules:
             return PLAIN.read(ask, result)
         total = result.total + ask.bonus
         if ask.target is None:
+            # The dice's own total is already shown («Итог»); only a bonus adds a line.
+            if not ask.bonus:
+                return None
             return Reading("total", None, msg("cliche.reading.total", total=total))
         success = total >= ask.target
         named = target_label(ask.target)

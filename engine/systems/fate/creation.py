@@ -32,11 +32,11 @@ register_messages(
             "en": "Exactly one “{role_en}” aspect is needed; there are {count}.",
         },
         "fate.create.too_few_crossings": {
-            "ru": "Нужно хотя бы {need} аспекта-пересечения, сейчас {count}.",
+            "ru": "Аспектов-пересечений нужно хотя бы {need}, сейчас {count}.",
             "en": "At least {need} crossing aspects are needed; there are {count}.",
         },
         "fate.create.too_few_aspects": {
-            "ru": "Нужно хотя бы {need} аспектов, сейчас {count}.",
+            "ru": "Аспектов нужно хотя бы {need}, сейчас {count}.",
             "en": "At least {need} aspects are needed; there are {count}.",
         },
         "fate.create.empty_aspect": {
@@ -44,11 +44,11 @@ register_messages(
             "en": "Aspect #{index} is empty.",
         },
         "fate.skills.too_many_points": {
-            "ru": "Потрачено {spent} очков навыков из {limit}.",
+            "ru": "Очков навыков потрачено: {spent} из {limit}.",
             "en": "{spent} skill points spent out of {limit}.",
         },
         "fate.skills.points_left": {
-            "ru": "Осталось {left} очков навыков (их можно потратить на экстры).",
+            "ru": "Очков навыков осталось: {left} (их можно потратить на экстры).",
             "en": "{left} skill points left (they may go to extras).",
         },
         "fate.skills.too_high": {

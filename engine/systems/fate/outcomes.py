@@ -29,11 +29,11 @@ register_messages(
         "fate.reading.fail": {"ru": "Провал", "en": "Fail"},
         "fate.reading.tie": {"ru": "Ничья", "en": "Tie"},
         "fate.reading.success": {"ru": "Успех", "en": "Success"},
-        "fate.reading.style": {"ru": "Крит (успех со стилем)", "en": "Success with style"},
+        "fate.reading.style": {"ru": "Крит", "en": "Success with style"},
         "fate.chance.fail": {"ru": "провал", "en": "fail"},
         "fate.chance.tie": {"ru": "ничья", "en": "tie"},
         "fate.chance.success": {"ru": "успех", "en": "success"},
-        "fate.chance.style": {"ru": "со стилем", "en": "with style"},
+        "fate.chance.style": {"ru": "крит", "en": "with style"},
     }
 )
 

@@ -21,7 +21,7 @@ register_messages(
             "en": "Cannot read “{term}” in “{text}”: use terms like 1d8 or 3.",
         },
         "lifegear.dice.too_long": {
-            "ru": "Выражение длиннее {limit} символов.",
+            "ru": "Выражение слишком длинное (предел — {limit} симв.).",
             "en": "The expression is longer than {limit} characters.",
         },
         "lifegear.dice.no_dice": {
@@ -93,7 +93,7 @@ register_messages(
             "en": "Damage cannot be negative: {damage}.",
         },
         "lifegear.damage.wrong_count": {
-            "ru": "Нужно выбрать {need} пунктов снаряжения, выбрано {got}.",
+            "ru": "Пунктов снаряжения нужно выбрать: {need}, выбрано: {got}.",
             "en": "Choose {need} gear items, {got} chosen.",
         },
         "lifegear.damage.no_protection": {
@@ -117,8 +117,8 @@ register_messages(
             "en": "A defence level cannot be negative: {defence}.",
         },
         "lifegear.capacity.over": {
-            "ru": "Жизней {lives} при максимуме {max_lives}: выложите или используйте "
-            "{excess} пункт(а) до конца хода.",
+            "ru": "Жизней {lives} при максимуме {max_lives}: лишнее (пунктов: {excess}) "
+            "выложите или используйте до конца хода.",
             "en": "{lives} lives with a maximum of {max_lives}: drop or use {excess} item(s) "
             "before the turn ends.",
         },

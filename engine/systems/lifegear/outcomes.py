@@ -11,7 +11,7 @@ from engine.text import msg, register_messages
 
 register_messages(
     {
-        "lifegear.reading.total": {"ru": "Итог: {total}", "en": "Total: {total}"},
+        "lifegear.reading.total": {"ru": "С бонусом: {total}", "en": "With the bonus: {total}"},
         "lifegear.reading.versus": {
             "ru": "{total} против защиты {target}: {verdict}",
             "en": "{total} vs defence {target}: {verdict}",
@@ -36,6 +36,9 @@ class LifegearRules:
             return PLAIN.read(ask, result)
         total = result.total + ask.bonus
         if ask.target is None:
+            # The dice's own total is already shown («Итог»); only a bonus adds a line.
+            if not ask.bonus:
+                return None
             return Reading("total", None, msg("lifegear.reading.total", total=total))
         missing = ask.target - total
         verdict = (

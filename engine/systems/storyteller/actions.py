@@ -47,7 +47,7 @@ register_messages(
             "en": "There is no participant or action number {index}.",
         },
         "storyteller.action.already_rolled": {
-            "ru": "{label} уже бросал(а) в этом обороте.",
+            "ru": "{label}: бросок в этом обороте уже сделан.",
             "en": "{label} has already rolled this turn.",
         },
     }

@@ -78,7 +78,7 @@ register_messages(
             "en": "Banality cannot be changed with freebies: it must stay {starting}.",
         },
         "storyteller.creation.too_many_freebies": {
-            "ru": "Потрачено {spent} свободных очков, а доступно {available}.",
+            "ru": "Свободных очков потрачено: {spent}, а доступно: {available}.",
             "en": "{spent} freebie points are spent, but only {available} are available.",
         },
         "storyteller.creation.unspent_freebies": {

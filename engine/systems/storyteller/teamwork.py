@@ -48,7 +48,7 @@ register_messages(
             "en": "A team needs at least one member.",
         },
         "storyteller.team.full": {
-            "ru": "Рассказчик разрешил не больше {limit} участников.",
+            "ru": "Участников больше, чем разрешил Рассказчик (не больше {limit}).",
             "en": "The Storyteller allows at most {limit} members.",
         },
         "storyteller.team.duplicate": {

@@ -223,8 +223,9 @@ def log_line(t: Translator, entry: dict[str, Any]) -> str:
     if k == "disband":
         return t("🏳 Team {team} disbanded.", team=_e(entry["team"]))
     if k == "pending":
-        return t("💥 {team} lost: the GM picks who loses {dice}.", team=_e(entry["team"]),
-                 dice=entry["dice"])  # fmt: skip
+        return t.plural("💥 {team} lost: the GM picks who loses {n} die.",
+                        "💥 {team} lost: the GM picks who loses {n} dice.",
+                        int(entry["dice"]), team=_e(entry["team"]))  # fmt: skip
     if k == "shield":
         return t("🛡 {who} shields {other}.", who=_e(entry["who"]), other=_e(entry["for"]))
     if k == "end":
@@ -347,8 +348,11 @@ def _status(t: Translator, state: dict[str, Any], fight: engine.FightState) -> s
         return t("⚔️ {a} → {d}. Waiting for rolls: {who}", a=name(fight.exchange.attacker),
                  d=name(fight.exchange.defender), who=waiting)  # fmt: skip
     if fight.pending is not None:
-        return t("💥 {team} lost: the GM picks who loses {dice} (or a member shields: double).",
-                 team=name(fight.pending.team), dice=fight.pending.dice)  # fmt: skip
+        return t.plural(
+            "💥 {team} lost: the GM picks who loses {n} die (or a member shields: double).",
+            "💥 {team} lost: the GM picks who loses {n} dice (or a member shields: double).",
+            fight.pending.dice, team=name(fight.pending.team),
+        )  # fmt: skip
     if state.get("team") is not None:
         picked = ", ".join(_e(service.name_of(state, k)) for k in state["team"]) or "—"
         return t("👥 The GM gathers a team: {who}", who=picked)

@@ -93,7 +93,7 @@ def test_stored_ranking_is_charged(techlana: Character) -> None:
     assert ("freebies", Severity.ERROR) in [(v.field, v.severity) for v in found]
     assert ("required.mental", Severity.ERROR) in [(v.field, v.severity) for v in found]
     too_many = next(v for v in found if v.field == "freebies")
-    assert too_many.render("ru") == "Потрачено 35 свободных очков, а доступно 15."
+    assert too_many.render("ru") == "Свободных очков потрачено: 35, а доступно: 15."
 
 
 def test_ability_above_three_costs_freebies_even_within_budget() -> None:

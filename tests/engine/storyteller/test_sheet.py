@@ -59,7 +59,7 @@ def test_spend_willpower(techlana: Character) -> None:
     spent, change = spend_willpower(techlana)
     assert spent.willpower == PoolTrait(rating=6, pool=5)
     assert change == Change("willpower.pool", trait_name("willpower.pool"), 6, 5)
-    assert change.what.render("ru") == "Воля (запас)"
+    assert change.what.render("ru") == "Воля"
     empty = techlana.model_copy(update={"willpower": PoolTrait(rating=6, pool=0)})
     with pytest.raises(RuleViolation) as err:
         spend_willpower(empty)
