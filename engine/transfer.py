@@ -64,7 +64,7 @@ register_messages(
             "en": "The file is nested too deep (more than {limit} levels).",
         },
         "transfer.not_export": {
-            "ru": "Это не файл экспорта бота (нет format = «tabletop-export»).",
+            "ru": "Это не файл экспорта бота: его выгружает команда /export.",
             "en": "This is not the bot's export file (no format «tabletop-export»).",
         },
         "transfer.newer": {

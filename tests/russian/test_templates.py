@@ -59,7 +59,7 @@ DICE = re.compile(
 COMMAND = re.compile(r"/[a-z_]+(?: (?:[a-z]+|N))*")
 PROPER = frozenset(
     "FATE Risus Dice Maiden Roll SHA Europe Moscow Telegram ru en python engine verify "
-    "json".split()
+    "json JSON".split()
 )
 MARKUP = [re.compile(r"<code>.*?</code>", re.S), re.compile(r"<[^>]+>"), re.compile(r"&\w+;")]
 REPR = re.compile(r"\{'|\[\{|\w': ")
