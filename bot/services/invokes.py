@@ -9,19 +9,21 @@ the whole step, so two presses cannot spend twice.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from bot.i18n import N_
 from bot.services import ledger
 from bot.services import rolls as roll_service
 from bot.services.games import is_gm
 from bot.services.requests import RequestRefused, on_card, read_result
-from bot.systems import SYSTEMS
+from bot.systems import SYSTEMS, system_of
 from db.repositories.requests import RequestDTO
 from db.uow import UnitOfWork
 from engine.dice.results import RollResult
 from engine.systems import fate
 from engine.systems.base import Reading
+
+FATE: Final = system_of(fate.Character)  # the system this module serves
 
 BONUS = "bonus"
 REROLL = "reroll"
@@ -40,12 +42,12 @@ class Invoked:
 async def aspects_for(uow: UnitOfWork, request: RequestDTO) -> tuple[str, ...]:
     """The aspect texts the request's player can invoke (their active character's)."""
     game = await uow.games.get(request.game_id)
-    if game is None or game.system != "fate":
+    if game is None or game.system != FATE:
         return ()
     active = await uow.characters.active_of(game.id, request.target_user_id)
     if active is None:
         return ()
-    sheet = SYSTEMS["fate"].load(active.sheet, active.schema_version)
+    sheet = SYSTEMS[FATE].load(active.sheet, active.schema_version)
     assert isinstance(sheet, fate.Character)
     return tuple(a.text for a in sheet.aspects)
 
