@@ -202,9 +202,3 @@ def rules_for(system: str | None) -> RollRules:
     plain one: success is a total at or above the target."""
     spec = SYSTEMS.get(system or "")
     return spec.rules if spec is not None else PLAIN
-
-
-def system_of(character_type: type[SheetModel]) -> str:
-    """The id of the system whose sheets are ``character_type``: how a system's own bot
-    module (its tracker, its invokes) names its system without spelling it."""
-    return next(spec.id for spec in SYSTEMS.values() if spec.character_type is character_type)

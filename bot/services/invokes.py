@@ -9,21 +9,19 @@ the whole step, so two presses cannot spend twice.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
 from bot.i18n import N_
 from bot.services import ledger
 from bot.services import rolls as roll_service
 from bot.services.games import is_gm
 from bot.services.requests import RequestRefused, on_card, read_result
-from bot.systems import SYSTEMS, system_of
+from bot.systems import SYSTEMS
 from db.repositories.requests import RequestDTO
 from db.uow import UnitOfWork
 from engine.dice.results import RollResult
 from engine.systems import fate
 from engine.systems.base import Reading
-
-FATE: Final = system_of(fate.Character)  # the system this module serves
 
 BONUS = "bonus"
 REROLL = "reroll"
@@ -42,12 +40,12 @@ class Invoked:
 async def aspects_for(uow: UnitOfWork, request: RequestDTO) -> tuple[str, ...]:
     """The aspect texts the request's player can invoke (their active character's)."""
     game = await uow.games.get(request.game_id)
-    if game is None or game.system != FATE:
+    if game is None or game.system != fate.SYSTEM_ID:
         return ()
     active = await uow.characters.active_of(game.id, request.target_user_id)
     if active is None:
         return ()
-    sheet = SYSTEMS[FATE].load(active.sheet, active.schema_version)
+    sheet = SYSTEMS[fate.SYSTEM_ID].load(active.sheet, active.schema_version)
     assert isinstance(sheet, fate.Character)
     return tuple(a.text for a in sheet.aspects)
 

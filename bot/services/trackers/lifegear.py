@@ -43,7 +43,7 @@ from bot.services import rolls as roll_service
 from bot.services.games import is_gm
 from bot.services.resources import item_key
 from bot.services.trackers import core
-from bot.systems import SYSTEMS, system_of
+from bot.systems import SYSTEMS
 from db.repositories.games import CharacterDTO, GameDTO
 from db.repositories.trackers import TrackerDTO
 from db.uow import UnitOfWork
@@ -56,8 +56,6 @@ from engine.systems.lifegear.attacks import (
     forced_absorb,
     stored_outcome,
 )
-
-LIFEGEAR: Final = system_of(lifegear.Character)  # the system this module serves
 
 COMBAT: Final = "lifegear_combat"
 DUEL: Final = "lifegear_duel"
@@ -101,9 +99,9 @@ async def fighters(uow: UnitOfWork, game_id: int) -> dict[int, Fighter]:
     """The game's active lifegear characters and NPCs, by id (in creation order)."""
     found: dict[int, Fighter] = {}
     for row in await uow.characters.for_game(game_id, statuses=("active",)):
-        if row.system != LIFEGEAR:
+        if row.system != lifegear.SYSTEM_ID:
             continue
-        sheet = SYSTEMS[LIFEGEAR].load(row.sheet, row.schema_version)
+        sheet = SYSTEMS[lifegear.SYSTEM_ID].load(row.sheet, row.schema_version)
         assert isinstance(sheet, lifegear.Character)
         found[row.id] = Fighter(row, sheet)
     return found
@@ -191,7 +189,7 @@ def now() -> datetime:
 
 def new_pending(game: GameDTO, cid: int, damage: int, at: datetime) -> dict[str, Any]:
     """Damage waiting for its owner's choice, with the time after which the GM may choose."""
-    game_options = SYSTEMS[LIFEGEAR].options(game.options)
+    game_options = SYSTEMS[lifegear.SYSTEM_ID].options(game.options)
     assert isinstance(game_options, lifegear.LifegearOptions)
     due = at + timedelta(hours=game_options.damage_choice_hours)
     return {"c": cid, "dmg": damage, "prot": [], "pick": [], "due": due.isoformat()}

@@ -34,7 +34,7 @@ from bot.services import ledger
 from bot.services.games import is_gm
 from bot.services.rolls import roll_logged
 from bot.services.trackers import core
-from bot.systems import SYSTEMS, system_of
+from bot.systems import SYSTEMS
 from db.repositories.games import CharacterDTO, GameDTO
 from db.repositories.trackers import TrackerDTO
 from db.uow import UnitOfWork
@@ -44,8 +44,6 @@ from engine.systems.matter.conditions import CONDITIONS, ConditionId
 from engine.systems.matter.events import Event, EventKind
 from engine.systems.matter.logged import Done, run_logged
 from engine.systems.matter.states import STATES, StateId
-
-MATTER: Final = system_of(matter.Character)  # the system this module serves
 
 KIND: Final = "matter_scene"
 LOG_KEEP: Final = 80  # log entries kept in the tracker's state (the message clips further)
@@ -111,11 +109,11 @@ def _dump(state: SceneState) -> dict[str, object]:
 async def candidates(uow: UnitOfWork, game: GameDTO) -> list[CharacterDTO]:
     """The game's active characters and NPCs, in creation order."""
     found = await uow.characters.for_game(game.id, statuses=("active",))
-    return [c for c in found if c.system == MATTER]
+    return [c for c in found if c.system == matter.SYSTEM_ID]
 
 
 def sheet_of(row: CharacterDTO) -> matter.Character:
-    sheet = SYSTEMS[MATTER].load(row.sheet, row.schema_version)
+    sheet = SYSTEMS[matter.SYSTEM_ID].load(row.sheet, row.schema_version)
     assert isinstance(sheet, matter.Character)
     return sheet
 

@@ -18,7 +18,7 @@ from bot.services import ledger
 from bot.services.games import is_gm
 from bot.services.rolls import roll_logged
 from bot.services.trackers import core
-from bot.systems import SYSTEMS, system_of
+from bot.systems import SYSTEMS
 from db.repositories.games import CharacterDTO, GameDTO
 from db.repositories.trackers import TrackerDTO
 from db.uow import UnitOfWork
@@ -28,8 +28,6 @@ from engine.systems import storyteller as st
 from engine.systems.storyteller import ActionStatus, Attribute, DamageKind, ExtendedAction
 from engine.systems.storyteller.soak import soak_dice, soak_faces, soak_notation
 from engine.text import msg
-
-STORYTELLER: Final = system_of(st.Character)  # the system this module serves
 
 KIND: Final = "storyteller_scene"
 MAX_PARTICIPANTS: Final = 40  # set-up toggles stay under Telegram's 100 buttons
@@ -68,7 +66,7 @@ def actor_id(state: dict[str, Any]) -> int | None:
 
 
 def load_sheet(row: CharacterDTO) -> st.Character:
-    sheet = SYSTEMS[STORYTELLER].load(row.sheet, row.schema_version)
+    sheet = SYSTEMS[st.SYSTEM_ID].load(row.sheet, row.schema_version)
     assert isinstance(sheet, st.Character)
     return sheet
 
@@ -78,7 +76,7 @@ async def sheets(uow: UnitOfWork, ids: list[int]) -> dict[int, tuple[CharacterDT
     found: dict[int, tuple[CharacterDTO, st.Character]] = {}
     for cid in ids:
         row = await uow.characters.get(cid)
-        if row is not None and row.system == STORYTELLER:
+        if row is not None and row.system == st.SYSTEM_ID:
             found[cid] = (row, load_sheet(row))
     return found
 
@@ -175,7 +173,7 @@ async def open_scene(
     """Open the scene in its set-up phase with every active character and NPC chosen."""
     rows = [
         r for r in await uow.characters.for_game(game.id, statuses=("active",))
-        if r.system == STORYTELLER
+        if r.system == st.SYSTEM_ID
     ]  # fmt: skip
     rows = rows[:MAX_PARTICIPANTS]
     ids = [r.id for r in rows]

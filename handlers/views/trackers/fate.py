@@ -12,7 +12,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.i18n import N_, Translator
 from bot.services.trackers import fate as service
-from bot.systems import SYSTEMS, system_of
+from bot.systems import SYSTEMS
 from db.repositories.trackers import TrackerDTO
 from db.uow import UnitOfWork
 from engine.systems import fate
@@ -20,8 +20,6 @@ from engine.systems.fate import ConflictState, Outcome, Skill, TrackKind
 from engine.text import msg
 from handlers.trackers.common import button, clip, in_rows, undo_button
 from handlers.views.sheets.fate import engine_name
-
-FATE: Final = system_of(fate.Character)  # the system this module serves
 
 BUTTON_NAME: Final = 18  # characters of a name on a button
 ABSORB_SHOWN: Final = 8  # absorb options offered as buttons (minimal ones come first)
@@ -191,8 +189,8 @@ async def _sheets(uow: UnitOfWork, tracker: TrackerDTO) -> dict[str, fate.Charac
     found = await uow.characters.for_game(tracker.game_id, statuses=("active",))
     sheets = {}
     for c in found:
-        if c.system == FATE:
-            sheet = SYSTEMS[FATE].load(c.sheet, c.schema_version)
+        if c.system == fate.SYSTEM_ID:
+            sheet = SYSTEMS[fate.SYSTEM_ID].load(c.sheet, c.schema_version)
             assert isinstance(sheet, fate.Character)
             sheets[str(c.id)] = sheet
     return sheets
