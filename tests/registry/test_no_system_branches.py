@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -41,9 +42,7 @@ def _names_system(node: ast.AST | None) -> bool:
 
 
 def _pattern_names_system(pattern: ast.pattern) -> bool:
-    return any(
-        isinstance(p, ast.MatchValue) and _names_system(p.value) for p in ast.walk(pattern)
-    )
+    return any(isinstance(p, ast.MatchValue) and _names_system(p.value) for p in ast.walk(pattern))
 
 
 def system_branches(source: str) -> Iterator[tuple[int, str]]:
@@ -51,7 +50,7 @@ def system_branches(source: str) -> Iterator[tuple[int, str]]:
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Compare):
             sides = [node.left, *node.comparators]
-            for op, (left, right) in zip(node.ops, zip(sides, sides[1:], strict=False), strict=True):
+            for op, (left, right) in zip(node.ops, pairwise(sides), strict=True):
                 if isinstance(op, COMPARISONS) and (_names_system(left) or _names_system(right)):
                     yield node.lineno, "comparison with a system id"
         elif isinstance(node, ast.Dict):
