@@ -9,7 +9,9 @@ every roll made), what the card is waiting for, and — for the storyteller scen
 Each press rolls exactly once: the tracker row is locked, the button's per-slot roll count must
 still match, the roll goes through the log as ``trk:<id>:<slot>:<n>`` (``n`` the card's version
 at the press, so a roll the GM undid stays in the log and a new press is a new roll), and the
-state moves by ``core.step`` on that version. The rules come from the engines:
+state moves by ``core.step`` on that version. The rules come from the engines; which one a
+card follows, from its system's ``CardRules`` (``SystemSpec.cards``,
+``engine/systems/<system>/profile.py``):
 
 * ``storyteller`` — net successes and botches (``rolls.evaluate``), opposed by
   ``opposed.resolve_nets`` (the loser's successes cancel the winner's, a botch counts 0, a tie:
