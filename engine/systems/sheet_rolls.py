@@ -184,3 +184,9 @@ def split_user_named(text: str, known: Iterable[str]) -> tuple[str, int | None]:
     if normalize(text) in {normalize(k) for k in known}:
         return text, None
     return split_target(text)
+
+
+def check_target(target: int | None) -> None:
+    """A target number or defence below zero cannot be met or missed: refused."""
+    if target is not None and target < 0:
+        raise SheetRollError(msg("sheetroll.number_too_big", value=target, limit=MAX_NUMBER))

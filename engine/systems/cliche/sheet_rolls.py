@@ -8,10 +8,9 @@ from engine.common import SheetModel
 from engine.errors import RuleViolation
 from engine.systems import cliche
 from engine.systems.sheet_rolls import (
-    MAX_NUMBER,
     Names,
     SheetRoll,
-    SheetRollError,
+    check_target,
     clean,
     html,
     require,
@@ -31,8 +30,7 @@ def _plan_cliche(character: cliche.Character, text: str, locale: str) -> SheetRo
     dice = cliche.effective_dice(found)
     if dice < 1:
         raise RuleViolation(msg("cliche.roll.cliche_unusable", name=html(found.name)))
-    if target is not None and target < 0:
-        raise SheetRollError(msg("sheetroll.number_too_big", value=target, limit=MAX_NUMBER))
+    check_target(target)
     return SheetRoll(f"{dice}d6", f"{found.name} ({dice})", target, "cliche")
 
 

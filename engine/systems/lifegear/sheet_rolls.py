@@ -8,16 +8,14 @@ from typing import Final
 from engine.common import SheetModel
 from engine.systems import lifegear
 from engine.systems.sheet_rolls import (
-    MAX_NUMBER,
     Names,
     SheetRoll,
-    SheetRollError,
+    check_target,
     clean,
     html,
     require,
     split_user_named,
 )
-from engine.text import msg
 
 
 def _plan_lifegear(character: lifegear.Character, text: str, locale: str) -> SheetRoll:
@@ -26,8 +24,7 @@ def _plan_lifegear(character: lifegear.Character, text: str, locale: str) -> She
     require(rest, html(names[0]) if names else "Стрельба vs 10")
     index = Names((str(i), (s.name,)) for i, s in enumerate(character.stats))
     stat = character.stats[int(index.get(rest, names))]
-    if target is not None and target < 0:
-        raise SheetRollError(msg("sheetroll.number_too_big", value=target, limit=MAX_NUMBER))
+    check_target(target)
     notation = lifegear.parse_dice(stat.dice).render()
     return SheetRoll(notation, f"{stat.name} ({notation})", target, "lifegear")
 
