@@ -2,19 +2,46 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from bot.i18n import N_
 from engine.common import SheetModel, Violation, errors_only, without_required
 from engine.systems import cliche, fate, lifegear, matter, storyteller
-from engine.systems.base import PLAIN, RollRules
+from engine.systems.base import (
+    PLAIN,
+    CardRules,
+    Milestones,
+    RequestRules,
+    RollRules,
+    SheetRolls,
+)
+from engine.systems.cliche import profile as cliche_profile
+from engine.systems.cliche import sheet_rolls as cliche_rolls
 from engine.systems.cliche.outcomes import RULES as CLICHE_RULES
+from engine.systems.fate import profile as fate_profile
+from engine.systems.fate import sheet_rolls as fate_rolls
 from engine.systems.fate.outcomes import RULES as FATE_RULES
+from engine.systems.lifegear import profile as lifegear_profile
+from engine.systems.lifegear import sheet_rolls as lifegear_rolls
 from engine.systems.lifegear.outcomes import RULES as LIFEGEAR_RULES
+from engine.systems.matter import profile as matter_profile
+from engine.systems.matter import sheet_rolls as matter_rolls
 from engine.systems.matter.outcomes import RULES as MATTER_RULES
+from engine.systems.storyteller import profile as storyteller_profile
+from engine.systems.storyteller import sheet_rolls as storyteller_rolls
 from engine.systems.storyteller.outcomes import RULES as STORYTELLER_RULES
+
+
+@dataclass(frozen=True)
+class GameOption:
+    """A per-game number a GM may change with buttons (a creation budget, bonus dice)."""
+
+    field: str
+    label: str  # msgid
+    minimum: int
+    maximum: int
 
 
 @dataclass(frozen=True)
@@ -31,6 +58,19 @@ class SystemSpec:
     _validate_in_play: Callable[[Any, Any], list[Violation]] | None = None
     # The outcome ladder of one roll: its exact chances and the reading of rolled dice.
     rules: RollRules = PLAIN
+    # What the system tells the bot beyond one roll (engine.systems.<system>): ``/r`` sheet
+    # shorthands, milestones, multi-roll cards, roll requests.
+    sheet_rolls: SheetRolls = field(kw_only=True)
+    milestones: Milestones = field(kw_only=True)
+    cards: CardRules = field(kw_only=True)
+    requests: RequestRules = field(kw_only=True)
+    # Bot-side words (msgids): each milestone kind's button; an opposed card's tie; what the
+    # request builder asks for the level (opposition, difficulty, target number).
+    milestone_titles: Mapping[str, str] = field(kw_only=True)
+    card_tie: str = field(kw_only=True, default=N_("Tie: nobody prevails."))
+    level_ask: str = field(kw_only=True, default=N_("target number?"))
+    # The per-game numbers a GM may change with buttons.
+    game_options: tuple[GameOption, ...] = field(kw_only=True, default=())
 
     def options(self, raw: dict[str, Any] | None) -> SheetModel:
         return self.options_type.model_validate(raw or {})
@@ -83,16 +123,44 @@ SYSTEMS: Final[dict[str, SystemSpec]] = {
             "fate", N_("FATE"), N_("aspects, skills on the ladder, fate points; 4dF"),
             fate.Character, fate.FateOptions, fate.SCHEMA_VERSION,
             fate.new_character, fate.validate_character, _fate_in_play, FATE_RULES,
+            sheet_rolls=fate_rolls.SHEET_ROLLS, milestones=fate_profile.MILESTONES,
+            cards=fate_profile.CARDS, requests=fate_profile.REQUESTS,
+            milestone_titles={
+                "rest_stop": N_("Rest stop"),
+                "minor": N_("Minor milestone"),
+                "significant": N_("Significant milestone"),
+                "major": N_("Major milestone"),
+            },
+            level_ask=N_("opposition?"),
         ),
         SystemSpec(
             "lifegear", N_("Lives = gear"), N_("your equipment is your hit points; stat dice"),
             lifegear.Character, lifegear.LifegearOptions, lifegear.SCHEMA_VERSION,
             lifegear.new_character, lifegear.validate_character, rules=LIFEGEAR_RULES,
+            sheet_rolls=lifegear_rolls.SHEET_ROLLS, milestones=lifegear_profile.MILESTONES,
+            cards=lifegear_profile.CARDS, requests=lifegear_profile.REQUESTS,
+            milestone_titles={
+                "fight_end": N_("End of fight"),
+                "full_rest": N_("Full rest"),
+            },
+            game_options=(
+                GameOption(
+                    "damage_choice_hours", N_("Hours a player has to choose lost gear"), 1, 168
+                ),
+            ),
         ),
         SystemSpec(
             "cliche", N_("Firefly (clichés)"), N_("Risus-style clichés as d6 pools"),
             cliche.Character, cliche.ClicheOptions, cliche.SCHEMA_VERSION,
             cliche.new_character, cliche.validate_character, rules=CLICHE_RULES,
+            sheet_rolls=cliche_rolls.SHEET_ROLLS, milestones=cliche_profile.MILESTONES,
+            cards=cliche_profile.CARDS, requests=cliche_profile.REQUESTS,
+            milestone_titles={
+                "recovery": N_("Recovery after a fight"),
+                "end_of_adventure": N_("End of adventure"),
+            },
+            card_tie=N_("Tie: nobody wins, roll again if it matters."),
+            game_options=(GameOption("base_dice", N_("Cliché dice at creation"), 5, 20),),
         ),
         SystemSpec(
             "storyteller", N_("Changeling (Storyteller)"),
@@ -100,11 +168,32 @@ SYSTEMS: Final[dict[str, SystemSpec]] = {
             storyteller.Character, storyteller.StorytellerOptions, storyteller.SCHEMA_VERSION,
             storyteller.new_character, storyteller.validate_character,
             rules=STORYTELLER_RULES,
+            sheet_rolls=storyteller_rolls.SHEET_ROLLS,
+            milestones=storyteller_profile.MILESTONES,
+            cards=storyteller_profile.CARDS, requests=storyteller_profile.REQUESTS,
+            milestone_titles={
+                "scene": N_("End of scene"),
+                "chapter": N_("End of chapter"),
+                "story": N_("End of story"),
+            },
+            level_ask=N_("difficulty?"),
+            game_options=(GameOption("freebies", N_("Freebie points"), 0, 50),),
         ),
         SystemSpec(
             "matter", N_("Matter"), N_("d10 pools, 7+ succeeds, states and scene conditions"),
             matter.Character, matter.MatterOptions, matter.SCHEMA_VERSION,
             matter.new_character, matter.validate_character, rules=MATTER_RULES,
+            sheet_rolls=matter_rolls.SHEET_ROLLS, milestones=matter_profile.MILESTONES,
+            cards=matter_profile.CARDS, requests=matter_profile.REQUESTS,
+            milestone_titles={
+                "scene_end": N_("End of scene"),
+                "rest": N_("Rest"),
+            },
+            card_tie=N_("Tie: a stalemate."),
+            game_options=(
+                GameOption("dot_budget", N_("Skill dots"), 1, 40),
+                GameOption("dot_cap", N_("Max dots per skill"), 1, 5),
+            ),
         ),
     )
 }  # fmt: skip

@@ -8,6 +8,7 @@ from typing import Any
 
 from bot.i18n import N_
 from bot.systems import SYSTEMS
+from bot.systems import GameOption as GameOption  # re-exported: the views name it here
 from db.repositories.games import GameDTO
 from db.uow import UnitOfWork
 
@@ -24,14 +25,6 @@ class GameError(Exception):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
-
-
-@dataclass(frozen=True)
-class GameOption:
-    field: str
-    label: str  # msgid
-    minimum: int
-    maximum: int
 
 
 def clean_title(raw: str) -> str | None:
@@ -138,20 +131,8 @@ async def archive(uow: UnitOfWork, game: GameDTO) -> bool:
 
 def option_fields(system: str) -> tuple[GameOption, ...]:
     """The per-game numbers a GM may change with buttons (creation budgets, bonus dice)."""
-    table: dict[str, tuple[GameOption, ...]] = {
-        "cliche": (GameOption("base_dice", N_("Cliché dice at creation"), 5, 20),),
-        "matter": (
-            GameOption("dot_budget", N_("Skill dots"), 1, 40),
-            GameOption("dot_cap", N_("Max dots per skill"), 1, 5),
-        ),
-        "storyteller": (GameOption("freebies", N_("Freebie points"), 0, 50),),
-        "lifegear": (
-            GameOption(
-                "damage_choice_hours", N_("Hours a player has to choose lost gear"), 1, 168
-            ),
-        ),
-    }
-    return table.get(system, ())
+    spec = SYSTEMS.get(system)
+    return spec.game_options if spec is not None else ()
 
 
 async def change_option(uow: UnitOfWork, game: GameDTO, field: str, delta: int) -> dict[str, Any]:

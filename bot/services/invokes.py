@@ -40,12 +40,12 @@ class Invoked:
 async def aspects_for(uow: UnitOfWork, request: RequestDTO) -> tuple[str, ...]:
     """The aspect texts the request's player can invoke (their active character's)."""
     game = await uow.games.get(request.game_id)
-    if game is None or game.system != "fate":
+    if game is None or game.system != fate.SYSTEM_ID:
         return ()
     active = await uow.characters.active_of(game.id, request.target_user_id)
     if active is None:
         return ()
-    sheet = SYSTEMS["fate"].load(active.sheet, active.schema_version)
+    sheet = SYSTEMS[fate.SYSTEM_ID].load(active.sheet, active.schema_version)
     assert isinstance(sheet, fate.Character)
     return tuple(a.text for a in sheet.aspects)
 

@@ -33,39 +33,19 @@ from db.repositories.sheet_batch import LockedSheet, SheetBatchRepo, SheetChange
 from db.uow import UnitOfWork
 from engine.common import Change, SheetModel
 from engine.dice.source import ScriptedSource
-from engine.systems import cliche, fate, lifegear, matter, storyteller
+from engine.systems import cliche
 from engine.systems.cliche.advancement import AdvancementOutcome
 from engine.systems.cliche.sheet import MAX_CLICHE_DICE
 
 UNDO_WINDOW: Final = timedelta(hours=1)
 
-# Kinds per system, smallest first (the order of the buttons).
-KINDS: Final[dict[str, tuple[str, ...]]] = {
-    "fate": tuple(k.value for k in fate.MilestoneKind),
-    "storyteller": tuple(k.value for k in storyteller.MilestoneKind),
-    "matter": tuple(k.value for k in matter.MilestoneKind),
-    "cliche": (cliche.MilestoneKind.RECOVERY.value, cliche.MilestoneKind.END_OF_ADVENTURE.value),
-    "lifegear": tuple(k.value for k in lifegear.MilestoneKind),
-}
-
-# msgids of the kinds, keyed by (system, kind).
+# msgids of the kinds, keyed by (system, kind): each system's ``milestone_titles``.
 KIND_TITLES: Final[dict[tuple[str, str], str]] = {
-    ("fate", "rest_stop"): N_("Rest stop"),
-    ("fate", "minor"): N_("Minor milestone"),
-    ("fate", "significant"): N_("Significant milestone"),
-    ("fate", "major"): N_("Major milestone"),
-    ("storyteller", "scene"): N_("End of scene"),
-    ("storyteller", "chapter"): N_("End of chapter"),
-    ("storyteller", "story"): N_("End of story"),
-    ("matter", "scene_end"): N_("End of scene"),
-    ("matter", "rest"): N_("Rest"),
-    ("cliche", "recovery"): N_("Recovery after a fight"),
-    ("cliche", "end_of_adventure"): N_("End of adventure"),
-    ("lifegear", "fight_end"): N_("End of fight"),
-    ("lifegear", "full_rest"): N_("Full rest"),
+    (spec.id, kind): title
+    for spec in SYSTEMS.values()
+    for kind, title in spec.milestone_titles.items()
 }
 
-ADVANCEMENT: Final = cliche.MilestoneKind.END_OF_ADVENTURE.value
 LAST_KEY: Final = "milestone.last"  # game data: the last preview applied (message id, batch)
 
 
@@ -149,7 +129,13 @@ Rule = Callable[[Any], tuple[SheetModel, list[Change]]]
 
 
 def kinds(system: str) -> tuple[str, ...]:
-    return KINDS.get(system, ())
+    spec = SYSTEMS.get(system)
+    return spec.milestones.kinds if spec is not None else ()
+
+
+def _rolls_dice(game: GameDTO, kind: str) -> bool:
+    """The kind whose effect rolls dice at confirm (cliché advancement)."""
+    return kind == SYSTEMS[game.system].milestones.rolled_kind
 
 
 def kind_title(system: str, kind: str) -> str:
@@ -158,22 +144,13 @@ def kind_title(system: str, kind: str) -> str:
 
 
 def _rule(game: GameDTO, kind: str) -> Rule:
-    """The engine's ``apply_milestone`` for the game's system and options (not for cliché
-    advancement, which needs dice)."""
-    options: Any = SYSTEMS[game.system].options(game.options)
-    if game.system == "fate":
-        return lambda ch: fate.apply_milestone(ch, fate.MilestoneKind(kind))
-    if game.system == "storyteller":
-        st_kind = storyteller.MilestoneKind(kind)
-        return lambda ch: storyteller.apply_milestone(ch, st_kind, options=options)
-    if game.system == "matter":
-        return lambda ch: matter.apply_milestone(ch, matter.MilestoneKind(kind))
-    if game.system == "lifegear":
-        return lambda ch: lifegear.apply_milestone(ch, lifegear.MilestoneKind(kind))
-    if game.system == "cliche" and kind == cliche.MilestoneKind.RECOVERY.value:
-        recovery = cliche.MilestoneKind.RECOVERY
-        return lambda ch: cliche.apply_milestone(ch, recovery, options=options)
-    raise MilestoneRefused(N_("No such milestone in this game."))
+    """The engine's milestone for the game's system and options (not a kind that rolls
+    dice, such as cliché advancement)."""
+    spec = SYSTEMS[game.system]
+    if kind not in spec.milestones.kinds or _rolls_dice(game, kind):
+        raise MilestoneRefused(N_("No such milestone in this game."))
+    options = spec.options(game.options)
+    return lambda ch: spec.milestones.apply(kind, ch, options)
 
 
 def _planned_rolls(character: SheetModel) -> tuple[PlannedRoll, ...]:
@@ -194,7 +171,7 @@ def _check_kind(game: GameDTO, kind: str) -> None:
 
 def _plan_rows(game: GameDTO, kind: str, rows: list[CharacterDTO]) -> Plan:
     spec = SYSTEMS[game.system]
-    advancement = game.system == "cliche" and kind == ADVANCEMENT
+    advancement = _rolls_dice(game, kind)
     rule = None if advancement else _rule(game, kind)
     planned: list[CharacterPlan] = []
     for row in rows:
@@ -258,7 +235,7 @@ async def apply(
         return Applied(plan, None)
     faces: dict[int, list[int]] = {}
     seqs: dict[tuple[int, str], int] = {}
-    if game.system == "cliche" and kind == ADVANCEMENT:
+    if _rolls_dice(game, kind):
         faces, seqs = await _roll_advancements(
             uow, game, plan, actor_user_id, actor_name, preview_message_id
         )
@@ -299,7 +276,7 @@ class Scheduled:
 def rolls_dice(game: GameDTO, kind: str) -> bool:
     """Cliché advancement rolls through the roll log, one statement per roll: not for
     ``apply_many``."""
-    return game.system == "cliche" and kind == ADVANCEMENT
+    return _rolls_dice(game, kind)
 
 
 async def apply_many(uow: UnitOfWork, items: list[Scheduled]) -> dict[int, Applied]:
@@ -417,7 +394,7 @@ def _mutations(
     outcomes: list[tuple[int, AdvancementOutcome]] = []
     applied: dict[int, list[Change]] = {}
     mutations: dict[int, ledger.Mutation] = {}
-    if game.system == "cliche" and kind == ADVANCEMENT:
+    if _rolls_dice(game, kind):
         for character in plan.characters:
             cid, names = character.character_id, [r.cliche for r in character.rolls]
 

@@ -29,6 +29,7 @@ from db.uow import UnitOfWork
 from engine.common import SheetModel
 from engine.errors import EngineError
 from engine.systems import cliche, lifegear
+from engine.systems.base import RequestOption
 from engine.systems.matter.rolls import (
     CHANCE_NOTATION,
     MODIFIER_DICE,
@@ -40,6 +41,8 @@ from engine.systems.matter.rolls import (
 MAX_PUMP: Final = 6  # a cliché has at most 6 dice (advancement cap)
 MATTER_STEPS: Final = (-3, -1, 1, 3)
 MAX_WEAPONS: Final = 6
+# The request option naming the rolled cliché (a key stored with requests, not a system name).
+CLICHE_KEY: Final = "cliche"
 
 _CLICHE_POOL: Final = re.compile(r"^(\d+)d6$")
 _MATTER_POOL: Final = re.compile(r"^(\d+)d10>=7!$")
@@ -134,22 +137,27 @@ def _weapon_stat_indices(
     )
 
 
+def _offers(game: GameDTO, option: RequestOption) -> bool:
+    """Whether the game's system offers ``option`` on a pending request card."""
+    return option in SYSTEMS[game.system].requests.offers
+
+
 async def offer(uow: UnitOfWork, game: GameDTO, request: RequestDTO) -> Offer:
     if request.status != "pending":
         return Offer()
-    if game.system == "matter":
+    if _offers(game, RequestOption.POOL_MODIFIERS):
         return Offer(matter=matter_base(request) is not None)
-    if game.system not in ("cliche", "lifegear"):
+    if not (_offers(game, RequestOption.PUMP) or _offers(game, RequestOption.GEAR)):
         return Offer()
     found = await _sheet(uow, game, request.target_user_id)
     if found is None:
         return Offer()
     character = found[1]
-    if isinstance(character, cliche.Character) and "cliche" in request.options:
+    if isinstance(character, cliche.Character) and CLICHE_KEY in request.options:
         if request.options.get("pump"):
             return Offer()
         try:
-            current = character.cliche(str(request.options["cliche"])).current
+            current = character.cliche(str(request.options[CLICHE_KEY])).current
         except EngineError:
             return Offer()
         return Offer(pump_max=min(current, MAX_PUMP))
@@ -213,7 +221,7 @@ async def pump(
 ) -> RequestDTO:
     """Pump the requested cliché by ``dice`` for this roll (paid right after it); once."""
     request, game = await _pending(uow, request_id, (chat_id, message_id), user_id)
-    if game.system != "cliche" or "cliche" not in request.options:
+    if not _offers(game, RequestOption.PUMP) or CLICHE_KEY not in request.options:
         raise RequestRefused(N_("This button is no longer active."))
     if request.options.get("pump"):
         raise RequestRefused(N_("This roll is already pumped."))
@@ -221,7 +229,7 @@ async def pump(
     pool = _CLICHE_POOL.match(request.expression)
     if found is None or not isinstance(found[1], cliche.Character) or pool is None:
         raise RequestRefused(N_("The player has no active character here."))
-    current = found[1].cliche(str(request.options["cliche"])).current
+    current = found[1].cliche(str(request.options[CLICHE_KEY])).current
     if not 1 <= dice <= min(current, MAX_PUMP):
         raise RequestRefused(N_("The cliché does not have that many dice to pump."))
     base = int(pool[1])
@@ -241,7 +249,7 @@ async def modify(
     """The GM toggles a named matter modifier (one positive, one negative at most)."""
     request, game = await _pending(uow, request_id, (chat_id, message_id), user_id, gm_only=True)
     base = matter_base(request)
-    if game.system != "matter" or base is None or dice not in _BY_DICE:
+    if not _offers(game, RequestOption.POOL_MODIFIERS) or base is None or dice not in _BY_DICE:
         raise RequestRefused(N_("This button is no longer active."))
     mods = [int(d) for d in request.options.get("mods", ())]
     same_side = [d for d in mods if (d > 0) == (dice > 0)]
@@ -272,7 +280,7 @@ async def choose(
     Raises ``EngineError`` when the sheet's rules refuse it (a broken weapon, a spent ability,
     a stat the weapon does not use)."""
     request, game = await _pending(uow, request_id, (chat_id, message_id), user_id)
-    if game.system != "lifegear" or "stat" not in request.options:
+    if not _offers(game, RequestOption.GEAR) or "stat" not in request.options:
         raise RequestRefused(N_("This button is no longer active."))
     found = await _sheet(uow, game, request.target_user_id)
     if found is None or not isinstance(found[1], lifegear.Character):
@@ -320,7 +328,7 @@ async def choose(
 
 async def check_before_roll(uow: UnitOfWork, game: GameDTO, request: RequestDTO) -> None:
     """Lifegear: the chosen weapon and boosts must still be usable when the dice fall."""
-    if game.system != "lifegear" or not (
+    if not _offers(game, RequestOption.GEAR) or not (
         request.options.get("weapon") or request.options.get("boosts")
     ):
         return
@@ -339,16 +347,16 @@ async def check_before_roll(uow: UnitOfWork, game: GameDTO, request: RequestDTO)
 async def settle(uow: UnitOfWork, game: GameDTO, request: RequestDTO, user_id: int) -> None:
     """After the (first) roll: pay a cliché pump, spend lifegear boosts (ledger; no commit)."""
     boosts = tuple(str(b) for b in request.options.get("boosts", ()))
-    if game.system == "lifegear" and boosts:
+    if _offers(game, RequestOption.GEAR) and boosts:
         await _spend_boosts(uow, game, request, user_id, boosts)
         return
     pumped = int(request.options.get("pump", 0))
-    if game.system != "cliche" or not pumped:
+    if not _offers(game, RequestOption.PUMP) or not pumped:
         return
     found = await _sheet(uow, game, request.target_user_id)
     if found is None:
         return
-    name = str(request.options["cliche"])
+    name = str(request.options[CLICHE_KEY])
     try:
         await ledger.change_sheets(
             uow, game=game, actor_user_id=user_id, kind="cliche.pump",

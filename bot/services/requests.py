@@ -152,11 +152,9 @@ def sheet_spec(
 def _trait_options(system: str, title: str) -> dict[str, Any] | None:
     """Which cliché / stat a trait request rolls (the title is ``Name (dice)``)."""
     name = title.rsplit(" (", 1)[0] if title.endswith(")") else title
-    if system == "cliche":
-        return {"cliche": name}
-    if system == "lifegear":
-        return {"stat": name}
-    return None
+    spec = SYSTEMS.get(system)
+    key = spec.requests.trait_option if spec is not None else None
+    return {key: name} if key is not None else None
 
 
 _DEADLINE = re.compile(r"\s+(?:in|через)\s+(\d{1,3})\s*(m|h|d|м|ч|д)(?=\s*(?::|$))", re.I)

@@ -9,16 +9,20 @@ The bot shows both on request cards, on the rolled card, after a Fate invoke or 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import StrEnum
 from fractions import Fraction
 from typing import Final, Protocol
 
+from engine.common import Change, SheetModel
 from engine.dice.ast import Chance as ChanceDie
 from engine.dice.ast import Cmp, Dice
 from engine.dice.odds import MAX_WORK, Distribution, distribution, matter_pool, storyteller_pool
 from engine.dice.parser import parse
 from engine.dice.results import RollResult
 from engine.errors import EngineError
+from engine.systems.sheet_rolls import SheetRoll
 from engine.text import Msg, msg, register_messages
 
 register_messages(
@@ -109,6 +113,132 @@ class RollRules(Protocol):
     def takes_willpower(self, expression: str) -> bool:
         """Whether a Willpower point can buy this roll an automatic success (``Ask``)."""
         ...
+
+
+class SheetRolls(Protocol):
+    """A rule system's ``/r`` shorthands: a trait named on the player's sheet → the roll."""
+
+    def plan(self, character: SheetModel, text: str, locale: str) -> SheetRoll:
+        """What ``/r <text>`` rolls for ``character`` (a sheet of this system; ValueError
+        otherwise). Raises ``EngineError`` with a message fit for the player."""
+        ...
+
+    def prefers_sheet_roll(self, text: str) -> bool:
+        """Text that is valid dice notation yet means a sheet roll here (Matter's ``/r 5``
+        is a pool of five, not the constant 5)."""
+        ...
+
+
+class Milestones(Protocol):
+    """A rule system's milestones (a rest, the end of a scene, advancement)."""
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        """The kinds a GM may apply, smallest first (the order of the buttons)."""
+        ...
+
+    @property
+    def rolled_kind(self) -> str | None:
+        """The kind whose effect rolls dice when applied (cliché advancement: every cliché
+        rolled through the roll log); ``apply`` does not take it. None: no such kind."""
+        ...
+
+    def apply(
+        self, kind: str, character: SheetModel, options: SheetModel
+    ) -> tuple[SheetModel, list[Change]]:
+        """``kind`` (one of ``kinds``, not ``rolled_kind``) applied to one character."""
+        ...
+
+
+class Race(StrEnum):
+    """How an opposed card «до N» runs."""
+
+    NONE = "none"  # refused: opposed rolls go round by round
+    POOLS = "pools"  # the opposed extended action: each turn's excess successes to its winner
+    CONTEST = "contest"  # each exchange's single best roll scores a victory point
+
+
+class Extended(StrEnum):
+    """How an extended card counts towards its target."""
+
+    NONE = "none"  # refused: the system has no extended roll
+    POOLS = "pools"  # the engine's extended action (a botch wipes the tally)
+    ACCUMULATE = "accumulate"  # each roll's total (successes) is added
+
+
+class Team(StrEnum):
+    """How a team card rolls."""
+
+    NONE = "none"  # refused: no team rule
+    POOLS = "pools"  # everyone rolls a pool at one difficulty, successes summed
+    LEADER = "leader"  # the leader adds all dice, members only their sixes
+    HELPERS = "helpers"  # the highest skill rolls, +1 per helper at +1 or more
+
+
+class Margin(StrEnum):
+    """What the winner's margin of an opposed card is called."""
+
+    TOTAL = "total"  # the difference of totals
+    SHIFTS = "shifts"  # shifts, read on the outcome ladder
+    NET_SUCCESSES = "net_successes"  # successes left after cancelling, and their degree
+    SUCCESSES = "successes"  # more successes
+    DAMAGE = "damage"  # the difference is the damage in a fight
+
+
+class PlainWords(StrEnum):
+    """Which rolls of plain dice (no sheet trait) get the system's outcome words."""
+
+    NONE = "none"
+    POOL = "pool"  # the system's own difficulty pool notation: its difficulty is the target
+    SUCCESSES = "successes"  # a success-counting pool
+    LADDER = "ladder"  # the system's own dice (4dF±N)
+
+
+@dataclass(frozen=True, slots=True)
+class CardRules:
+    """A rule system's multi-roll cards (opposed, extended, team rolls)."""
+
+    race: Race = Race.NONE
+    extended: Extended = Extended.ACCUMULATE
+    team: Team = Team.NONE
+    margin: Margin = Margin.TOTAL
+    plain_words: PlainWords = PlainWords.NONE
+    # a botch counts 0 against the other side (a negative net of successes)
+    floor_at_zero: bool = False
+    # two sides: the loser's successes cancel the winner's
+    cancel_successes: bool = False
+
+
+class RequestOption(StrEnum):
+    """Choices a pending request card offers before the roll."""
+
+    PUMP = "pump"  # the player adds dice to this roll, paid from the trait after it
+    POOL_MODIFIERS = "pool_modifiers"  # the GM's named pool modifiers
+    GEAR = "gear"  # the player picks a weapon, its stat and boosts from the sheet
+
+
+def _plain_sheet_text(trait: str, ability: str | None, level: int | None) -> str:
+    return trait if level is None else f"{trait} vs {level}"
+
+
+def _no_levels(locale: str) -> list[tuple[int, str]]:
+    return []
+
+
+@dataclass(frozen=True, slots=True)
+class RequestRules:
+    """A rule system's roll requests: the GM's level buttons, the shorthand a request built
+    with buttons reads, and the options the card offers."""
+
+    # the difficulty / opposition buttons in the system's own words ([]: none)
+    levels: Callable[[str], list[tuple[int, str]]] = _no_levels
+    # every roll has a difficulty (a default one when none is given): no «no difficulty»
+    level_required: bool = False
+    # (trait, ability, level) → the sheet shorthand (``Атлетика vs 3``, ``Ловкость+Атлетизм 7``)
+    sheet_text: Callable[[str, str | None, int | None], str] = _plain_sheet_text
+    # the request option naming the rolled trait (a trait request's ``Name (dice)``)
+    trait_option: str | None = None
+    offers: frozenset[RequestOption] = field(default_factory=frozenset)
 
 
 # --- helpers shared by the systems ---------------------------------------------------------------

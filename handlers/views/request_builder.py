@@ -15,19 +15,16 @@ from aiogram.filters.callback_data import CallbackData
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.i18n import Translator
+from bot.systems import SYSTEMS
 from engine.common import SheetModel
 from engine.systems import cliche, fate, lifegear, matter, storyteller
-from engine.systems.cliche import TargetNumber
-from engine.systems.storyteller.rolls import difficulty_name
+from engine.systems.base import RequestRules
 from engine.systems.storyteller.traits import Attribute, trait_name
 from engine.text import has_message, msg
 
 UNSET: Final = -1
 NONE: Final = -99  # "no difficulty / no ability" chosen
 CANCEL: Final = -98
-FATE_LEVELS: Final = tuple(range(-1, 7))
-STORYTELLER_LEVELS: Final = tuple(range(3, 11))
-LIFEGEAR_LEVELS: Final = (5, 8, 10, 12, 15, 20)
 MAX_TRAITS: Final = 30
 
 
@@ -96,26 +93,15 @@ def abilities(character: storyteller.Character, locale: str) -> list[Trait]:
 
 def levels(system: str, locale: str) -> list[tuple[int, str]]:
     """The difficulty / opposition buttons in the system's own words; [] when there is none."""
-    ru = locale == "ru"
-    if system == "fate":
-        return [(v, f"{fate.LADDER[v][0 if ru else 1]} {fate.signed(v)}") for v in FATE_LEVELS]
-    if system == "storyteller":
-        return [(d, f"{d} · {difficulty_name(d).render(locale)}") for d in STORYTELLER_LEVELS]
-    if system == "cliche":
-        return [(int(n), f"{int(n)} · {n.label.render(locale)}") for n in TargetNumber]
-    if system == "lifegear":
-        return [(n, str(n)) for n in LIFEGEAR_LEVELS]
-    return []
+    spec = SYSTEMS.get(system)
+    return spec.requests.levels(locale) if spec is not None else []
 
 
 def sheet_text(system: str, trait: str, ability: str | None, level: int | None) -> str:
     """The sheet shorthand the request reads (``Атлетика vs 3``, ``Ловкость+Атлетизм 7``)."""
-    if system == "storyteller":
-        pool = trait + (f"+{ability}" if ability else "")
-        return pool if level is None else f"{pool} {level}"
-    if system == "matter" or level is None:
-        return trait
-    return f"{trait} vs {level}"
+    spec = SYSTEMS.get(system)
+    rules = spec.requests if spec is not None else RequestRules()
+    return rules.sheet_text(trait, ability, level)
 
 
 def _grid(buttons: list[InlineKeyboardButton], width: int) -> list[list[InlineKeyboardButton]]:
@@ -178,20 +164,15 @@ def level_step(
         )
         for value, label in levels(system, locale)
     ]
-    if system != "storyteller":  # a storyteller roll always has a difficulty (6 by default)
+    spec = SYSTEMS[system]
+    if not spec.requests.level_required:  # e.g. a storyteller roll: 6 by default
         buttons.append(
             InlineKeyboardButton(
                 text="— " + t("no difficulty"),
                 callback_data=BuildCD(c=data.c, t=data.t, a=data.a, d=NONE).pack(),
             )
         )
-    ask = (
-        t("opposition?")
-        if system == "fate"
-        else t("difficulty?")
-        if system == "storyteller"
-        else t("target number?")
-    )
+    ask = t(spec.level_ask)
     text = t(
         "🎲 A roll for {name}: {what} — {ask}",
         name=f"<b>{escape(name)}</b>",

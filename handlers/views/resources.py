@@ -207,12 +207,13 @@ def _matter_text(t: Translator, locale: str, c: matter.Character) -> list[str]:
     ]
 
 
-_TEXT: Final[dict[str, Callable[[Translator, str, Any], list[str]]]] = {
-    "fate": _fate_text,
-    "storyteller": _storyteller_text,
-    "cliche": _cliche_text,
-    "lifegear": _lifegear_text,
-    "matter": _matter_text,
+# Each system's panel, by its sheet's type (the registry's ``character_type``).
+_TEXT: Final[dict[type[SheetModel], Callable[[Translator, str, Any], list[str]]]] = {
+    fate.Character: _fate_text,
+    storyteller.Character: _storyteller_text,
+    cliche.Character: _cliche_text,
+    lifegear.Character: _lifegear_text,
+    matter.Character: _matter_text,
 }
 
 
@@ -220,7 +221,7 @@ def panel_text(
     t: Translator, locale: str, character: CharacterDTO, sheet: SheetModel, *, line: str = ""
 ) -> str:
     head = t("🎛 Resources of {name}", name=f"<b>{_e(character.name)}</b>")
-    body = _TEXT[character.system](t, locale, sheet)
+    body = _TEXT[type(sheet)](t, locale, sheet)
     tail = ["", line] if line else []
     while body and len("\n".join([head, "", *body, "…", *tail])) > TEXT_LIMIT:
         body = body[:-1]  # whole lines go, so no HTML tag is ever cut in half
@@ -356,14 +357,16 @@ def _state_rows(t: Translator, locale: str, cid: int, c: matter.Character) -> Ro
     return [buttons[i : i + 2] for i in range(0, len(buttons), 2)]
 
 
-_ROWS: Final[dict[tuple[str, PanelView], Callable[[Translator, str, int, Any], Rows]]] = {
-    ("fate", PanelView.MAIN): _fate_rows,
-    ("fate", PanelView.SLOTS): _slot_rows,
-    ("storyteller", PanelView.MAIN): _storyteller_rows,
-    ("cliche", PanelView.MAIN): _cliche_rows,
-    ("lifegear", PanelView.MAIN): _lifegear_rows,
-    ("matter", PanelView.MAIN): _matter_rows,
-    ("matter", PanelView.STATES): _state_rows,
+_ROWS: Final[
+    dict[tuple[type[SheetModel], PanelView], Callable[[Translator, str, int, Any], Rows]]
+] = {
+    (fate.Character, PanelView.MAIN): _fate_rows,
+    (fate.Character, PanelView.SLOTS): _slot_rows,
+    (storyteller.Character, PanelView.MAIN): _storyteller_rows,
+    (cliche.Character, PanelView.MAIN): _cliche_rows,
+    (lifegear.Character, PanelView.MAIN): _lifegear_rows,
+    (matter.Character, PanelView.MAIN): _matter_rows,
+    (matter.Character, PanelView.STATES): _state_rows,
 }
 
 
@@ -373,9 +376,9 @@ def panel_keyboard(
 ) -> InlineKeyboardMarkup:  # fmt: skip
     """``undo`` false: no undo button (the panel shows the result of an undo)."""
     cid = character.id
-    build = _ROWS.get((character.system, view))
+    build = _ROWS.get((type(sheet), view))
     if build is None:
-        view, build = PanelView.MAIN, _ROWS[(character.system, PanelView.MAIN)]
+        view, build = PanelView.MAIN, _ROWS[(type(sheet), PanelView.MAIN)]
     rows = build(t, locale, cid, sheet)
     if view is PanelView.MAIN:
         if undo:

@@ -9,7 +9,9 @@ every roll made), what the card is waiting for, and — for the storyteller scen
 Each press rolls exactly once: the tracker row is locked, the button's per-slot roll count must
 still match, the roll goes through the log as ``trk:<id>:<slot>:<n>`` (``n`` the card's version
 at the press, so a roll the GM undid stays in the log and a new press is a new roll), and the
-state moves by ``core.step`` on that version. The rules come from the engines:
+state moves by ``core.step`` on that version. The rules come from the engines; which one a
+card follows, from its system's ``CardRules`` (``SystemSpec.cards``,
+``engine/systems/<system>/profile.py``):
 
 * ``storyteller`` — net successes and botches (``rolls.evaluate``), opposed by
   ``opposed.resolve_nets`` (the loser's successes cancel the winner's, a botch counts 0, a tie:
@@ -57,6 +59,7 @@ from engine.dice.results import RollResult
 from engine.dice.source import ScriptedSource
 from engine.errors import EngineError, RuleViolation
 from engine.systems import fate
+from engine.systems.base import CardRules, Extended, Margin, PlainWords, Race, Team
 from engine.systems.cliche import teams as cliche_teams
 from engine.systems.cliche.rolls import target_label as cliche_target_label
 from engine.systems.fate import conflict as fate_conflict
@@ -88,6 +91,11 @@ _SPLIT: Final = re.compile(r"\s*[|;\n]\s*")
 
 
 ROLLED: Final = N_("Already rolled.")
+
+
+def rules_of(state: dict[str, Any]) -> CardRules:
+    """The card rules of the system the card was opened in (kept in its state)."""
+    return SYSTEMS[state["system"]].cards
 
 
 class CardInputError(Exception):
@@ -289,7 +297,8 @@ def _race(state: dict[str, Any], slots: list[dict[str, Any]], tail: Tail, t: Tra
     exchange's single best roll scores a victory point)."""
     state.update(race=True, target=tail.target, max_rolls=tail.max_rolls)
     state["points"] = [0] * len(slots)
-    if state["system"] == "storyteller":
+    race = rules_of(state).race
+    if race is Race.POOLS:
         if len(slots) != 2:
             raise CardInputError(t("An opposed extended action has two sides."))
         pools = [_pool(s, t) for s in slots]
@@ -300,7 +309,7 @@ def _race(state: dict[str, Any], slots: list[dict[str, Any]], tail: Tail, t: Tra
             difficulties=(pools[0][1], pools[1][1]), turn_limit=tail.max_rolls,
         )  # fmt: skip
         state["action"] = action.model_dump(mode="json")
-    elif state["system"] == "fate":
+    elif race is Race.CONTEST:
         contest = fate_conflict.start_contest(
             [str(i) for i in range(len(slots))], int(tail.target or 0)
         )
@@ -314,7 +323,8 @@ def _race(state: dict[str, Any], slots: list[dict[str, Any]], tail: Tail, t: Tra
 async def new_extended(
     uow: UnitOfWork, game: GameDTO, text: str, *, gm_user_id: int, t: Translator
 ) -> TrackerDTO:
-    if game.system == "fate":
+    rules = SYSTEMS[game.system].cards
+    if rules.extended is Extended.NONE:
         raise CardInputError(
             t("Fate has no extended roll: run a contest, or an opposed roll with /opposed.")
         )
@@ -328,7 +338,7 @@ async def new_extended(
         "max_rolls": max_rolls, "strict": tail.strict, "done": False, "result": None,
     }  # fmt: skip
     try:
-        if game.system == "storyteller":
+        if rules.extended is Extended.POOLS:
             dice, difficulty = _pool(slots[0], t)
             action = st_extended.start_extended(
                 tail.target, difficulty=difficulty, turn_limit=max_rolls, botch_ends=tail.strict
@@ -351,7 +361,8 @@ async def new_extended(
 async def new_team(
     uow: UnitOfWork, game: GameDTO, text: str, *, gm_user_id: int, t: Translator
 ) -> TrackerDTO:
-    if game.system not in ("storyteller", "cliche", "fate"):
+    team = SYSTEMS[game.system].cards.team
+    if team is Team.NONE:
         raise CardInputError(
             t("This system's rules have no team roll: use /opposed or separate /request cards.")
         )
@@ -365,9 +376,9 @@ async def new_team(
         ),
     }  # fmt: skip
     try:
-        if game.system == "storyteller":
+        if team is Team.POOLS:
             _team_storyteller(state, slots, tail, t)
-        elif game.system == "cliche":
+        elif team is Team.LEADER:
             _team_cliche(state, slots, t)
         else:
             _team_fate(state, slots, t)
@@ -465,9 +476,10 @@ def can_roll(state: dict[str, Any], index: int) -> bool:
         return not slot["rolls"]
     if mode == "extended":
         return True
-    if state["system"] == "storyteller":
+    team = rules_of(state).team
+    if team is Team.POOLS:
         return bool(state["action"]["pending"][index] is None)
-    if state["system"] == "fate":
+    if team is Team.HELPERS:  # helpers do not roll
         return bool(slot.get("lead")) and not slot["rolls"]
     return not slot["rolls"]
 
@@ -584,14 +596,16 @@ def _words(state: dict[str, Any], slot: dict[str, Any], result: RollResult, loca
     (storyteller's is the difficulty, which stays). Plain dice get words where the notation
     is the system's own (a storyteller pool, a matter pool, fate dice)."""
     system, target = state["system"], slot["target"]
-    if state["mode"] == "team" and system != "storyteller":
+    rules = SYSTEMS[system].cards
+    if state["mode"] == "team" and rules.team is not Team.POOLS:
         target = None
     if not slot["trait"]:
         pool = _POOL.fullmatch(slot["notation"])
-        if system == "storyteller" and pool is not None:
+        words = rules.plain_words
+        if words is PlainWords.POOL and pool is not None:
             target = int(pool.group(2))
-        elif not (system == "matter" and result.counts_successes) and not (
-            system == "fate" and _FATE.fullmatch(slot["notation"])
+        elif not (words is PlainWords.SUCCESSES and result.counts_successes) and not (
+            words is PlainWords.LADDER and _FATE.fullmatch(slot["notation"])
         ):
             return ""
     plan = SheetRoll(slot["notation"], slot["trait"] or slot["notation"], target, system)
@@ -624,7 +638,7 @@ def apply_roll(
 
 def _score(system: str, entry: dict[str, Any]) -> int:
     total = int(entry["total"])
-    if system in ("storyteller", "matter"):
+    if SYSTEMS[system].cards.floor_at_zero:
         return max(0, total)  # a botch counts 0 against the other side
     return total
 
@@ -635,7 +649,7 @@ def _score_opposed(state: dict[str, Any], t: Translator) -> None:
         return
     system = state["system"]
     scores = [_score(system, s["rolls"][-1]) for s in slots]
-    if system == "storyteller" and len(slots) == 2:
+    if SYSTEMS[system].cards.cancel_successes and len(slots) == 2:
         resolved = st_opposed.resolve_nets(
             int(slots[0]["rolls"][-1]["total"]), int(slots[1]["rolls"][-1]["total"])
         )
@@ -654,7 +668,7 @@ def _score_race(state: dict[str, Any], index: int, entry: dict[str, Any], t: Tra
     names = [s["name"] for s in slots]
     winner: int | None = None
     over = False
-    if state["system"] == "storyteller":
+    if rules_of(state).race is Race.POOLS:
         action = st_opposed.OpposedExtendedAction.model_validate(state["action"])
         new, step = st_opposed.roll_opposed_extended(
             action, index, int(slots[index]["dice"]), ScriptedSource(entry["faces"])
@@ -699,28 +713,25 @@ def _turn_note(names: list[str], winner: int | None, amount: int, t: Translator)
 
 
 def _margin_words(state: dict[str, Any], margin: int, winner: int | None, t: Translator) -> str:
-    system = state["system"]
+    spec = SYSTEMS[state["system"]]
     if winner is None:
-        if system == "cliche":
-            return t("Tie: nobody wins, roll again if it matters.")
-        if system == "matter":
-            return t("Tie: a stalemate.")
-        return t("Tie: nobody prevails.")
+        return t(spec.card_tie)
     name = state["slots"][winner]["name"]
-    if system == "fate":
+    kind = spec.cards.margin
+    if kind is Margin.SHIFTS:
         return t(
             "{name} wins by {shifts} shifts ({outcome}).",
             name=name, shifts=margin, outcome=_fate_outcome(fate.outcome_of(margin), t),
         )  # fmt: skip
-    if system == "storyteller":
+    if kind is Margin.NET_SUCCESSES:
         degree = degree_of(margin)
         return t(
             "{name} wins with {net} successes left ({degree}).",
             name=name, net=margin, degree=degree.name_msg.render(t.locale) if degree else "",
         )  # fmt: skip
-    if system == "matter":
+    if kind is Margin.SUCCESSES:
         return t("{name} wins by {n} successes.", name=name, n=margin)
-    if system == "lifegear":
+    if kind is Margin.DAMAGE:
         return t("{name} wins; the difference is {n} (damage in a fight).", name=name, n=margin)
     return t("{name} wins by {n}.", name=name, n=margin)
 
@@ -728,7 +739,7 @@ def _margin_words(state: dict[str, Any], margin: int, winner: int | None, t: Tra
 def _score_extended(
     state: dict[str, Any], slot: dict[str, Any], entry: dict[str, Any], t: Translator
 ) -> None:
-    if state["system"] == "storyteller":
+    if rules_of(state).extended is Extended.POOLS:
         action = st_extended.ExtendedAction.model_validate(state["action"])
         new, step = st_extended.roll_extended(
             action, int(state["dice"]), ScriptedSource(entry["faces"])
@@ -760,9 +771,9 @@ def _score_extended(
 
 
 def _score_team(state: dict[str, Any], index: int, entry: dict[str, Any], t: Translator) -> None:
-    system = state["system"]
+    team = rules_of(state).team
     slots = state["slots"]
-    if system == "storyteller":
+    if team is Team.POOLS:
         action = st_teamwork.TeamworkAction.model_validate(state["action"])
         new, step = st_teamwork.roll_teamwork(
             action, index, int(slots[index]["dice"]), ScriptedSource(entry["faces"])
@@ -774,7 +785,7 @@ def _score_team(state: dict[str, Any], index: int, entry: dict[str, Any], t: Tra
             state["done"] = True
             state["result"] = {"status": new.status.value, "total": new.total}
         return
-    if system == "cliche":
+    if team is Team.LEADER:
         if any(not s["rolls"] for s in slots):
             return
         leader = slots[0]["rolls"][-1]["faces"]
@@ -787,7 +798,7 @@ def _score_team(state: dict[str, Any], index: int, entry: dict[str, Any], t: Tra
         state["done"] = True
         state["result"] = {"total": total}
         return
-    # fate: only the lead rolls; helpers add +1 each.
+    # Team.HELPERS: only the lead rolls; helpers add +1 each.
     total = int(entry["total"]) + int(state["bonus"])
     state["done"] = True
     state["result"] = {"total": total}
@@ -846,14 +857,15 @@ def summary(state: dict[str, Any], t: Translator) -> str:
 
 
 def team_total(state: dict[str, Any]) -> int:
-    if state["system"] == "storyteller":
+    team = rules_of(state).team
+    if team is Team.POOLS:
         action = st_teamwork.TeamworkAction.model_validate(state["action"])
         pending = sum(r.outcome().achieved for r in action.pending if r is not None)
         return action.total + (0 if state["done"] else pending)
     if state.get("result") and "total" in state["result"]:
         return int(state["result"]["total"])
     slots = state["slots"]
-    if state["system"] == "cliche":
+    if team is Team.LEADER:
         total = 0
         for i, slot in enumerate(slots):
             if slot["rolls"]:
@@ -864,15 +876,15 @@ def team_total(state: dict[str, Any]) -> int:
 
 
 def team_verdict(state: dict[str, Any], t: Translator) -> str:
-    system = state["system"]
+    team = rules_of(state).team
     result = state["result"] or {}
-    if system == "storyteller":
+    if team is Team.POOLS:
         return _status_word(result.get("status", "active"), t)
     total = int(result.get("total", 0))
     target = state.get("target")
     if target is None:
         return t("done")
-    if system == "fate":
+    if team is Team.HELPERS:  # the ladder: shifts against the opposition
         shifts = total - int(target)
         outcome = fate.outcome_of(shifts)
         ladder = fate.ladder_label(int(target)).render(t.locale)

@@ -211,7 +211,7 @@ async def _sheet(uow: UnitOfWork, game: GameDTO, pid: str) -> fate.Character:
     found = await uow.characters.get(int(pid))
     if found is None or found.game_id != game.id or found.status != "active":
         raise core.TrackerRefused(INACTIVE)
-    sheet = SYSTEMS["fate"].load(found.sheet, found.schema_version)
+    sheet = SYSTEMS[fate.SYSTEM_ID].load(found.sheet, found.schema_version)
     assert isinstance(sheet, fate.Character)
     return sheet
 
@@ -236,7 +236,7 @@ async def open_conflict(
     on side B (DECISION). Refused while another fight or scene is open."""
     await _require_gm(uow, game, user_id)
     characters = await uow.characters.for_game(game.id, statuses=("active",))
-    roster = [_entry(c) for c in characters if c.system == "fate"]
+    roster = [_entry(c) for c in characters if c.system == fate.SYSTEM_ID]
     state: dict[str, Any] = {
         "phase": "setup",
         "zones": parse_zones(text),
@@ -743,7 +743,7 @@ async def free_invokes_for_request(
     """The open conflict of the request's game, the player's character id in it, and the
     board's aspects on which that character holds free invokes (none: ``None``)."""
     game = await uow.games.get(request.game_id)
-    if game is None or game.system != "fate":
+    if game is None or game.system != fate.SYSTEM_ID:
         return None
     tracker = await core.current(uow, game)
     if tracker is None or tracker.kind != KIND or tracker.state.get("phase") != "play":

@@ -99,9 +99,9 @@ async def fighters(uow: UnitOfWork, game_id: int) -> dict[int, Fighter]:
     """The game's active lifegear characters and NPCs, by id (in creation order)."""
     found: dict[int, Fighter] = {}
     for row in await uow.characters.for_game(game_id, statuses=("active",)):
-        if row.system != "lifegear":
+        if row.system != lifegear.SYSTEM_ID:
             continue
-        sheet = SYSTEMS["lifegear"].load(row.sheet, row.schema_version)
+        sheet = SYSTEMS[lifegear.SYSTEM_ID].load(row.sheet, row.schema_version)
         assert isinstance(sheet, lifegear.Character)
         found[row.id] = Fighter(row, sheet)
     return found
@@ -189,7 +189,7 @@ def now() -> datetime:
 
 def new_pending(game: GameDTO, cid: int, damage: int, at: datetime) -> dict[str, Any]:
     """Damage waiting for its owner's choice, with the time after which the GM may choose."""
-    game_options = SYSTEMS["lifegear"].options(game.options)
+    game_options = SYSTEMS[lifegear.SYSTEM_ID].options(game.options)
     assert isinstance(game_options, lifegear.LifegearOptions)
     due = at + timedelta(hours=game_options.damage_choice_hours)
     return {"c": cid, "dmg": damage, "prot": [], "pick": [], "due": due.isoformat()}

@@ -109,11 +109,11 @@ def _dump(state: SceneState) -> dict[str, object]:
 async def candidates(uow: UnitOfWork, game: GameDTO) -> list[CharacterDTO]:
     """The game's active characters and NPCs, in creation order."""
     found = await uow.characters.for_game(game.id, statuses=("active",))
-    return [c for c in found if c.system == "matter"]
+    return [c for c in found if c.system == matter.SYSTEM_ID]
 
 
 def sheet_of(row: CharacterDTO) -> matter.Character:
-    sheet = SYSTEMS["matter"].load(row.sheet, row.schema_version)
+    sheet = SYSTEMS[matter.SYSTEM_ID].load(row.sheet, row.schema_version)
     assert isinstance(sheet, matter.Character)
     return sheet
 

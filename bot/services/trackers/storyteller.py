@@ -66,7 +66,7 @@ def actor_id(state: dict[str, Any]) -> int | None:
 
 
 def load_sheet(row: CharacterDTO) -> st.Character:
-    sheet = SYSTEMS["storyteller"].load(row.sheet, row.schema_version)
+    sheet = SYSTEMS[st.SYSTEM_ID].load(row.sheet, row.schema_version)
     assert isinstance(sheet, st.Character)
     return sheet
 
@@ -76,7 +76,7 @@ async def sheets(uow: UnitOfWork, ids: list[int]) -> dict[int, tuple[CharacterDT
     found: dict[int, tuple[CharacterDTO, st.Character]] = {}
     for cid in ids:
         row = await uow.characters.get(cid)
-        if row is not None and row.system == "storyteller":
+        if row is not None and row.system == st.SYSTEM_ID:
             found[cid] = (row, load_sheet(row))
     return found
 
@@ -173,7 +173,7 @@ async def open_scene(
     """Open the scene in its set-up phase with every active character and NPC chosen."""
     rows = [
         r for r in await uow.characters.for_game(game.id, statuses=("active",))
-        if r.system == "storyteller"
+        if r.system == st.SYSTEM_ID
     ]  # fmt: skip
     rows = rows[:MAX_PARTICIPANTS]
     ids = [r.id for r in rows]

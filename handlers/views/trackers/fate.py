@@ -189,8 +189,8 @@ async def _sheets(uow: UnitOfWork, tracker: TrackerDTO) -> dict[str, fate.Charac
     found = await uow.characters.for_game(tracker.game_id, statuses=("active",))
     sheets = {}
     for c in found:
-        if c.system == "fate":
-            sheet = SYSTEMS["fate"].load(c.sheet, c.schema_version)
+        if c.system == fate.SYSTEM_ID:
+            sheet = SYSTEMS[fate.SYSTEM_ID].load(c.sheet, c.schema_version)
             assert isinstance(sheet, fate.Character)
             sheets[str(c.id)] = sheet
     return sheets

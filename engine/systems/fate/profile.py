@@ -1,0 +1,41 @@
+"""What FATE tells the bot beyond one roll (``engine.systems.base``): its milestones, its
+multi-roll cards and its roll requests."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from engine.common import Change, SheetModel
+from engine.systems.base import CardRules, Extended, Margin, PlainWords, Race, RequestRules, Team
+from engine.systems.fate.ladder import LADDER, signed
+from engine.systems.fate.milestones import MilestoneKind, apply_milestone
+from engine.systems.fate.models import Character
+
+LEVELS: Final = tuple(range(-1, 7))
+"""The opposition buttons of a roll request: Mediocre (−1) … Legendary (+6)… on the ladder."""
+
+
+class FateMilestones:
+    kinds: Final = tuple(k.value for k in MilestoneKind)
+    rolled_kind: Final = None
+
+    def apply(
+        self, kind: str, character: SheetModel, options: SheetModel
+    ) -> tuple[SheetModel, list[Change]]:
+        assert isinstance(character, Character)
+        return apply_milestone(character, MilestoneKind(kind))
+
+
+def _levels(locale: str) -> list[tuple[int, str]]:
+    ru = locale == "ru"
+    return [(v, f"{LADDER[v][0 if ru else 1]} {signed(v)}") for v in LEVELS]
+
+
+MILESTONES: Final = FateMilestones()
+# Opposed «до N»: a contest; no extended roll (the contest is its race); team: the highest
+# skill rolls, +1 per helper at +1 or more; a tie scores nobody (SPEC contest DECISION).
+CARDS: Final = CardRules(
+    race=Race.CONTEST, extended=Extended.NONE, team=Team.HELPERS, margin=Margin.SHIFTS,
+    plain_words=PlainWords.LADDER,
+)  # fmt: skip
+REQUESTS: Final = RequestRules(levels=_levels)

@@ -1,0 +1,38 @@
+"""What lifegear tells the bot beyond one roll (``engine.systems.base``): its milestones, its
+multi-roll cards and its roll requests."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from engine.common import Change, SheetModel
+from engine.systems.base import CardRules, Margin, RequestOption, RequestRules
+from engine.systems.lifegear.milestones import MilestoneKind, apply_milestone
+from engine.systems.lifegear.models import Character
+
+LEVELS: Final = (5, 8, 10, 12, 15, 20)
+"""The defence buttons of a roll request."""
+
+
+class LifegearMilestones:
+    kinds: Final = tuple(k.value for k in MilestoneKind)
+    rolled_kind: Final = None
+
+    def apply(
+        self, kind: str, character: SheetModel, options: SheetModel
+    ) -> tuple[SheetModel, list[Change]]:
+        assert isinstance(character, Character)
+        return apply_milestone(character, MilestoneKind(kind))
+
+
+def _levels(locale: str) -> list[tuple[int, str]]:
+    return [(n, str(n)) for n in LEVELS]
+
+
+MILESTONES: Final = LifegearMilestones()
+# Opposed: the counter-roll, the higher wins and the difference is the damage in PvP; a tie
+# deals nothing (SPEC DECISION); extended rolls add the totals; no team rule.
+CARDS: Final = CardRules(margin=Margin.DAMAGE)
+REQUESTS: Final = RequestRules(
+    levels=_levels, trait_option="stat", offers=frozenset({RequestOption.GEAR})
+)

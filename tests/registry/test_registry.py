@@ -1,0 +1,46 @@
+"""Each entry of the registry is whole: the pieces a system provides agree with each other."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+
+from bot.i18n import I18n
+from bot.systems import SYSTEMS, SystemSpec
+
+SPECS = sorted(SYSTEMS.values(), key=lambda spec: spec.id)
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda spec: spec.id)
+def test_the_entry_is_its_engine_package(spec: SystemSpec) -> None:
+    package = importlib.import_module(f"engine.systems.{spec.id}")
+    assert package.SYSTEM_ID == spec.id
+    assert spec.character_type is package.Character
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda spec: spec.id)
+def test_every_milestone_kind_has_a_title(spec: SystemSpec) -> None:
+    kinds = spec.milestones.kinds
+    assert kinds and set(spec.milestone_titles) == set(kinds)
+    rolled = spec.milestones.rolled_kind
+    assert rolled is None or rolled in kinds
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda spec: spec.id)
+@pytest.mark.parametrize("locale", ["ru", "en"])
+def test_the_bot_words_of_a_system_are_translated(spec: SystemSpec, locale: str) -> None:
+    t = I18n("ru").translator(locale)
+    msgids = [spec.card_tie, spec.level_ask, *spec.milestone_titles.values()]
+    msgids += [option.label for option in spec.game_options]
+    for msgid in msgids:
+        assert t(msgid).strip()
+        if locale == "ru":
+            assert t(msgid) != msgid, msgid
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda spec: spec.id)
+def test_a_sheet_of_another_system_is_refused_by_its_sheet_rolls(spec: SystemSpec) -> None:
+    other = next(s for s in SPECS if s.id != spec.id)
+    with pytest.raises(ValueError):
+        spec.sheet_rolls.plan(other.new_character("Ира"), "x", "ru")
