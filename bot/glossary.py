@@ -8,6 +8,7 @@ names everything under it (``skills`` covers ``skills.athletics`` unless that is
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Final
 
 from bot.i18n import N_
@@ -102,20 +103,14 @@ MATTER: Final[dict[str, str]] = {
     "states": N_("States"),
 }
 
-GLOSSARIES: Final[dict[str, dict[str, str]]] = {
-    "fate": FATE,
-    "storyteller": STORYTELLER,
-    "cliche": CLICHE,
-    "lifegear": LIFEGEAR,
-    "matter": MATTER,
-}
 OTHER_FIELD: Final = N_("Other sheet details")
 
 
-def field_label(system: str, path: str) -> str:
-    """The msgid naming the sheet field at ``path`` (its nearest listed ancestor), or a plain
-    «other details» — never the internal name."""
-    terms = {**COMMON, **GLOSSARIES.get(system, {})}
+def field_label(glossary: Mapping[str, str], path: str) -> str:
+    """The msgid naming the sheet field at ``path`` (its nearest listed ancestor) in a
+    system's ``glossary`` (``bot.systems.SystemSpec.glossary``), or a plain «other details» —
+    never the internal name."""
+    terms = {**COMMON, **glossary}
     parts = path.split(".")
     for end in range(len(parts), 0, -1):
         label = terms.get(".".join(parts[:end]))

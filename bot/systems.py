@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from bot import glossary
 from bot.i18n import N_
 from engine.common import SheetModel, Violation, errors_only, without_required
 from engine.systems import cliche, fate, lifegear, matter, storyteller
@@ -29,6 +30,7 @@ from engine.systems.lifegear.outcomes import RULES as LIFEGEAR_RULES
 from engine.systems.matter import profile as matter_profile
 from engine.systems.matter import sheet_rolls as matter_rolls
 from engine.systems.matter.outcomes import RULES as MATTER_RULES
+from engine.systems.matter.traits import trait_message_key as matter_trait_key
 from engine.systems.storyteller import profile as storyteller_profile
 from engine.systems.storyteller import sheet_rolls as storyteller_rolls
 from engine.systems.storyteller.outcomes import RULES as STORYTELLER_RULES
@@ -71,6 +73,15 @@ class SystemSpec:
     level_ask: str = field(kw_only=True, default=N_("target number?"))
     # The per-game numbers a GM may change with buttons.
     game_options: tuple[GameOption, ...] = field(kw_only=True, default=())
+    # One name for one thing: the sheet's fields in the system's words (``bot/glossary.py``).
+    glossary: Mapping[str, str] = field(kw_only=True, default_factory=dict)
+    # The engine's message key naming a skill, trait or attribute key of the sheet (None:
+    # the sheet's maps hold names as written).
+    trait_key: Callable[[str], str] | None = field(kw_only=True, default=None)
+
+    def field_label(self, path: str) -> str:
+        """The msgid naming the sheet field at ``path``, never its internal name."""
+        return glossary.field_label(self.glossary, path)
 
     def options(self, raw: dict[str, Any] | None) -> SheetModel:
         return self.options_type.model_validate(raw or {})
@@ -125,6 +136,8 @@ SYSTEMS: Final[dict[str, SystemSpec]] = {
             fate.new_character, fate.validate_character, _fate_in_play, FATE_RULES,
             sheet_rolls=fate_rolls.SHEET_ROLLS, milestones=fate_profile.MILESTONES,
             cards=fate_profile.CARDS, requests=fate_profile.REQUESTS,
+            glossary=glossary.FATE,
+            trait_key=lambda key: f"fate.skill.{key}",
             milestone_titles={
                 "rest_stop": N_("Rest stop"),
                 "minor": N_("Minor milestone"),
@@ -139,6 +152,7 @@ SYSTEMS: Final[dict[str, SystemSpec]] = {
             lifegear.new_character, lifegear.validate_character, rules=LIFEGEAR_RULES,
             sheet_rolls=lifegear_rolls.SHEET_ROLLS, milestones=lifegear_profile.MILESTONES,
             cards=lifegear_profile.CARDS, requests=lifegear_profile.REQUESTS,
+            glossary=glossary.LIFEGEAR,
             milestone_titles={
                 "fight_end": N_("End of fight"),
                 "full_rest": N_("Full rest"),
@@ -155,6 +169,7 @@ SYSTEMS: Final[dict[str, SystemSpec]] = {
             cliche.new_character, cliche.validate_character, rules=CLICHE_RULES,
             sheet_rolls=cliche_rolls.SHEET_ROLLS, milestones=cliche_profile.MILESTONES,
             cards=cliche_profile.CARDS, requests=cliche_profile.REQUESTS,
+            glossary=glossary.CLICHE,
             milestone_titles={
                 "recovery": N_("Recovery after a fight"),
                 "end_of_adventure": N_("End of adventure"),
@@ -171,6 +186,8 @@ SYSTEMS: Final[dict[str, SystemSpec]] = {
             sheet_rolls=storyteller_rolls.SHEET_ROLLS,
             milestones=storyteller_profile.MILESTONES,
             cards=storyteller_profile.CARDS, requests=storyteller_profile.REQUESTS,
+            glossary=glossary.STORYTELLER,
+            trait_key=lambda key: f"storyteller.trait.{key}",
             milestone_titles={
                 "scene": N_("End of scene"),
                 "chapter": N_("End of chapter"),
@@ -185,6 +202,8 @@ SYSTEMS: Final[dict[str, SystemSpec]] = {
             matter.new_character, matter.validate_character, rules=MATTER_RULES,
             sheet_rolls=matter_rolls.SHEET_ROLLS, milestones=matter_profile.MILESTONES,
             cards=matter_profile.CARDS, requests=matter_profile.REQUESTS,
+            glossary=glossary.MATTER,
+            trait_key=matter_trait_key,
             milestone_titles={
                 "scene_end": N_("End of scene"),
                 "rest": N_("Rest"),

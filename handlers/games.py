@@ -33,7 +33,6 @@ from handlers.filters import HasGame, IsGM, IsMainGM
 from handlers.owned import own
 from handlers.views import games as views
 from handlers.views import grants as grant_views
-from handlers.views import schedules as schedule_views
 from handlers.views.edit import edit_text
 
 
@@ -118,10 +117,7 @@ async def _card(
 ) -> tuple[str, InlineKeyboardMarkup]:
     members = await uow.games.members(game.id)
     characters = await uow.characters.for_game(game.id, statuses=("pending", "returned", "active"))
-    schedules = [
-        schedule_views.describe(t, game.system, s)
-        for s in await schedule_service.list_for(uow, game)
-    ]
+    schedules = await schedule_service.list_for(uow, game)
     log_id = await uow.rolls.existing_log_id(game.chat_id)
     epoch = await uow.rolls.open_epoch(log_id) if log_id is not None else None
     token = await game_service.character_link_token(uow, game)

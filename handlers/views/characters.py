@@ -5,8 +5,8 @@ from html import escape
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.glossary import field_label
 from bot.i18n import N_, Translator
+from bot.systems import SYSTEMS
 from db.repositories.games import CharacterDTO, VersionDTO
 from engine.common import Severity, Violation
 from handlers.callbacks import ApproveCD, ProposalCD, ReturnCD, SheetPageCD
@@ -145,7 +145,7 @@ def history(
         line = f"v{version.version} · {when} · {who} · {what}"
         if version.diff:
             labels = dict.fromkeys(
-                t(field_label(character.system, str(d.get("path")))) for d in version.diff
+                t(SYSTEMS[character.system].field_label(str(d.get("path")))) for d in version.diff
             )
             line += f" ({escape(', '.join(list(labels)[:6]))})"
         lines.append(line)

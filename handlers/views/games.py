@@ -10,7 +10,9 @@ from bot.services.games import GameOption
 from bot.systems import SYSTEMS
 from db.repositories.games import CharacterDTO, GameDTO, MemberDTO
 from db.repositories.rolls import Epoch
+from db.repositories.schedules import ScheduleDTO
 from handlers.callbacks import ArchiveCancelCD, ArchiveCD, CogmRemoveCD, GameOptionCD, NewGameCD
+from handlers.views import schedules as schedule_views
 from handlers.views.safe import clip_html, clip_list
 
 # How much of the game card each list may take (markup characters): with the header and the
@@ -87,9 +89,9 @@ def game_card(
     members: list[MemberDTO],
     characters: list[CharacterDTO],
     epoch: Epoch | None,
-    schedules: list[str] | None = None,
+    schedules: list[ScheduleDTO] | None = None,
 ) -> str:
-    """``schedules``: the game's milestone schedules, one described line each."""
+    """``schedules``: the game's milestone schedules, described one a line."""
     names = {m.user_id: m.name for m in members}
     gm = names.get(game.gm_user_id, str(game.gm_user_id))
     cogms = [escape(m.name) for m in members if m.role == "cogm"]
@@ -130,7 +132,9 @@ def game_card(
         )
     if schedules:
         lines.append(t("Time zone: {zone}. Milestone schedules:", zone=escape(game.timezone)))
-        listed = [f"• {line}" for line in schedules[:SCHEDULES_SHOWN]]
+        listed = [
+            f"• {schedule_views.describe(t, game.system, s)}" for s in schedules[:SCHEDULES_SHOWN]
+        ]
         lines.append(clip_list(listed, room=CARD_SCHEDULES_ROOM, more=more, separator="\n"))
         if len(schedules) > SCHEDULES_SHOWN:
             lines.append(more(len(schedules) - SCHEDULES_SHOWN))

@@ -8,19 +8,17 @@ named by the system's glossary (``bot.glossary``). Lines are plain text: callers
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any, Final
 
-from bot.glossary import field_label
 from bot.i18n import N_, Translator
+from bot.systems import SYSTEMS
 from engine.systems.fate import SlotId
 from engine.systems.lifegear import ItemState
 from engine.systems.matter import STATES, StateId
-from engine.systems.storyteller.traits import trait_name as storyteller_trait
 from engine.text import has_message, msg
 from handlers.views.sheets.fate import engine_name
 from handlers.views.sheets.lifegear import STATE_LABEL
-from handlers.views.sheets.matter import trait_name as matter_trait
 
 VALUE_SHOWN: Final = 60  # characters of one value (an aspect, a description)
 ITEM_KEYS: Final = ("id", "name", "state", "slot", "text")  # what identifies a list's entry
@@ -48,17 +46,11 @@ ITEM_FIELDS: Final[dict[str, str]] = {
 
 def _skill_of(system: str, key: str, locale: str) -> str | None:
     """The name of a skill, trait or attribute key under a sheet's map, if the engine knows it."""
-    names: dict[str, Callable[[str], str | None]] = {
-        "fate": lambda k: (
-            msg(f"fate.skill.{k}").render(locale) if has_message(f"fate.skill.{k}") else None
-        ),
-        "storyteller": lambda k: (
-            storyteller_trait(k).render(locale) if has_message(f"storyteller.trait.{k}") else None
-        ),
-        "matter": lambda k: matter_trait(k, locale),
-    }
-    name = names.get(system)
-    return name(key) if name else None
+    trait_key = SYSTEMS[system].trait_key
+    if trait_key is None:
+        return None
+    message = trait_key(key)
+    return msg(message).render(locale) if has_message(message) else None
 
 
 def _text(t: Translator, locale: str, value: Any) -> str:
@@ -142,8 +134,9 @@ def _entries(
 def _label(t: Translator, locale: str, system: str, path: str) -> str:
     """The glossary's name; a key under a named map (``skills.athletics``) adds its own name."""
     parent, _, key = path.rpartition(".")
-    label = t(field_label(system, path))
-    if parent and field_label(system, path) == field_label(system, parent):
+    spec = SYSTEMS[system]
+    label = t(spec.field_label(path))
+    if parent and spec.field_label(path) == spec.field_label(parent):
         name = _skill_of(system, key, locale)
         if name:
             return f"{label} · {name}"

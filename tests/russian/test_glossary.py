@@ -9,12 +9,19 @@ from __future__ import annotations
 import pytest
 
 import bot.services.sheet_rolls  # noqa: F401  (registers the sheet-roll messages)
-from bot.glossary import GLOSSARIES, OTHER_FIELD, field_label
+from bot.glossary import OTHER_FIELD
 from bot.i18n import I18n, Translator
+from bot.systems import SYSTEMS
 from engine.systems.fate import TrackKind
 from engine.systems.storyteller.traits import trait_name
 from engine.text import msg
 from handlers.views.sheets.fate import engine_name
+
+GLOSSARIES = {system: spec.glossary for system, spec in SYSTEMS.items()}
+
+
+def field_label(system: str, path: str) -> str:
+    return SYSTEMS[system].field_label(path)
 
 
 @pytest.fixture(scope="module")

@@ -78,6 +78,12 @@ NOT_DRIVEN: dict[str, str] = {
     "safe.error_text": "takes an EngineError: the hostile-input tests drive it end to end",
     "safe.clip_list": "takes a callback; tests/safehtml/test_text_limits.py drives it",
     "secret.has_reveal_button": "reads a keyboard, renders nothing",
+    "grants.what": "reads a cliché's name from the character's sheet (a generated sheet is no "
+    "valid one); tests/wizards2/test_gm_gates.py drives it",
+    "grants.request_text": "calls grants.what; tests/wizards2/test_gm_gates.py drives it",
+    "grants.decided_text": "calls grants.what; tests/wizards2/test_gm_gates.py drives it",
+    "grants.with_trust": "adds a fixed button to a keyboard it is given; tests/wizards2/"
+    "test_gm_gates.py drives /options",
     "sheets.fate.engine_name": "takes any engine enum; every sheet renderer calls it",
     "resources.change_line": "an Applied pairs an operation with its own system's sheets",
     "resources.change_summary": "an Applied pairs an operation with its own system's sheets",
