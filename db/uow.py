@@ -28,6 +28,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.repositories.chats import ChatRepo
 from db.repositories.games import CharacterRepo, GameRepo
+from db.repositories.inline import InlineRepo
 from db.repositories.ledger import LedgerRepo
 from db.repositories.requests import RequestRepo
 from db.repositories.rolls import AlreadyProcessed, LogHead, RollRepo, StaleContext, Stamp
@@ -117,6 +118,7 @@ class UnitOfWork:
         self.requests = RequestRepo(session, self.driver)
         self.ledger = LedgerRepo(session)
         self.trackers = TrackerRepo(session)
+        self.inline = InlineRepo(self.driver)
         return self
 
     async def __aexit__(

@@ -1,0 +1,183 @@
+"""Inline rolls over the emulator: ``@bot 4dF+2`` and ``@bot Атлетика`` in any chat, rolled
+only after the choice, once per sent message, in the roller's own verifiable log."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlalchemy import text
+
+from bot.emulator import BotAPIEmulator
+from bot.emulator.inline import InlineMessage
+from engine.dice.evaluator import roll
+from engine.dice.log import loads
+from engine.dice.parser import parse
+from engine.dice.source import ScriptedSource
+from engine.dice.verify import verify_export
+from engine.systems import fate
+from tests.conftest import Harness
+from tests.games.helpers import ALICE, BOB, create_game, seat_table
+from tests.helpers.table import insert_character, scalar
+
+
+async def _ask(emu: BotAPIEmulator, user: int, query: str) -> tuple[str, list[dict[str, Any]]]:
+    asked = emu.inline_query(user, query)
+    results = await emu.wait_inline_answer(asked.inline_query_id, timeout=10)
+    return asked.inline_query_id, results
+
+
+async def _rolls(h: Harness) -> list[Any]:
+    async with h.engine.connect() as conn:
+        rows = await conn.execute(
+            text(
+                "SELECT r.roll_id, r.expression, r.faces, r.result, r.seq, l.chat_id "
+                "FROM rolls r JOIN roll_logs l ON l.id = r.log_id ORDER BY r.id"
+            )
+        )
+        return list(rows)
+
+
+async def _choose(h: Harness, user: int, query_id: str, result_id: str) -> InlineMessage:
+    chosen = h.emu.choose_inline_result(user, query_id, result_id)
+    assert chosen.inline_message_id is not None
+    return await h.emu.wait_inline_message(chosen.inline_message_id, timeout=10)
+
+
+async def test_notation_rolls_after_the_choice_only(running: Harness) -> None:
+    seat_table(running)
+    emu = running.emu
+    query_id, results = await _ask(emu, ALICE, "4dF+2 атака")
+    assert [r["title"] for r in results] == ["🎲 4dF+2 атака"]
+    placeholder = results[0]["input_message_content"]["message_text"]
+    # the answer holds no result, and nothing is rolled or committed to yet
+    assert await scalar(running, "SELECT count(*) FROM rolls") == 0
+    assert await scalar(running, "SELECT count(*) FROM seed_epochs") == 0
+    record = emu.inline_query_record(query_id)
+    assert record.is_personal and record.cache_time <= 1
+    assert "4dF+2" in placeholder and "Rolling" in placeholder
+
+    first = await _choose(running, ALICE, query_id, results[0]["id"])
+    stored = await _rolls(running)
+    assert len(stored) == 1
+    roll_id, expression, faces, total, seq, log_chat = stored[0]
+    assert log_chat == ALICE and roll_id.startswith("inline:")
+    assert expression == parse("4dF+2 атака").canonical
+    assert roll(expression, ScriptedSource(faces)).total == total
+    assert f"#{seq}" in first.text and "/log" in first.text
+    assert str(total) in first.text and "Rolling" not in first.text
+
+    # the same result chosen again (the client kept the answer): a second, independent roll
+    second = await _choose(running, ALICE, query_id, results[0]["id"])
+    stored = await _rolls(running)
+    assert len(stored) == 2 and stored[0][0] != stored[1][0]
+    assert first.inline_message_id != second.inline_message_id
+    assert f"#{stored[1][4]}" in second.text
+
+
+async def test_redelivered_choice_and_a_late_press_roll_once(running: Harness) -> None:
+    seat_table(running)
+    emu = running.emu
+    query_id, results = await _ask(emu, ALICE, "2d6+1")
+    chosen = emu.choose_inline_result(ALICE, query_id, results[0]["id"])
+    assert chosen.update_id is not None and chosen.inline_message_id is not None
+    message = await emu.wait_inline_message(chosen.inline_message_id, timeout=10)
+    text_after = message.text
+    emu.redeliver(chosen.update_id)
+    # a copy under another update id gets past the update's claim: the message's key holds
+    emu.inject_update(
+        {"chosen_inline_result": {
+            "result_id": results[0]["id"], "from": {"id": ALICE, "is_bot": False,
+            "first_name": "Alice"}, "query": "2d6+1",
+            "inline_message_id": chosen.inline_message_id}}
+    )  # fmt: skip
+    # a press on the placeholder's button by a client that had not seen the edit yet
+    data = results[0]["reply_markup"]["inline_keyboard"][0][0]["callback_data"]
+    pressed = emu.press_inline_data(ALICE, chosen.inline_message_id, data)
+    late = await emu.wait_callback_answer(pressed.callback_query_id, timeout=10)
+    assert "Already rolled" in (late.text or "")
+    await emu.wait_idle(10)
+    assert len(await _rolls(running)) == 1
+    assert message.edits == 1 and message.text == text_after
+    # the rolled message keeps only a link to the log: no «Roll» button to press
+    assert all("callback_data" not in b for b in message.buttons())
+
+
+async def test_feedback_off_the_button_rolls_once(running: Harness) -> None:
+    seat_table(running)
+    emu = running.emu
+    emu.inline_feedback = False
+    query_id, results = await _ask(emu, ALICE, "3d6")
+    chosen = emu.choose_inline_result(ALICE, query_id, results[0]["id"])
+    assert chosen.update_id is None and chosen.inline_message_id is not None
+    await emu.wait_idle(5)
+    assert await scalar(running, "SELECT count(*) FROM rolls") == 0
+    # someone else in the chat presses: refused, nothing rolled
+    bob = emu.press_inline(BOB, chosen.inline_message_id, 0)
+    answer = await emu.wait_callback_answer(bob.callback_query_id, timeout=10)
+    assert answer.show_alert and "Only the player" in (answer.text or "")
+    assert await scalar(running, "SELECT count(*) FROM rolls") == 0
+    first = emu.press_inline(ALICE, chosen.inline_message_id, 0)
+    second = emu.press_inline(ALICE, chosen.inline_message_id, 0)
+    await emu.wait_callback_answer(first.callback_query_id, timeout=10)
+    late = await emu.wait_callback_answer(second.callback_query_id, timeout=10)
+    assert "Already rolled" in (late.text or "")
+    message = emu.inline_message(chosen.inline_message_id)
+    assert await scalar(running, "SELECT count(*) FROM rolls") == 1
+    assert message.edits == 1 and "3d6" in message.text
+
+
+async def test_bad_notation_is_refused_in_words(running: Harness) -> None:
+    seat_table(running)
+    emu = running.emu
+    _, results = await _ask(emu, ALICE, "2d6+")
+    assert len(results) == 1 and results[0]["id"] == "error"
+    assert results[0]["title"] == "⚠️ Not a roll"
+    assert results[0]["description"] and "Traceback" not in results[0]["description"]
+    assert "reply_markup" not in results[0]  # choosing it sends words, rolls nothing
+    _, nothing = await _ask(emu, ALICE, "   ")
+    assert [r["id"] for r in nothing] == ["hint"] and "reply_markup" not in nothing[0]
+    emu.set_language(BOB, "ru")
+    _, russian = await _ask(emu, BOB, "1000d1000000")
+    assert russian[0]["title"] == "⚠️ Это не бросок"
+    assert await scalar(running, "SELECT count(*) FROM inline_offers") == 0
+
+
+async def test_trait_roll_of_the_active_character(running: Harness) -> None:
+    seat_table(running)
+    await create_game(running, "fate", "Кампания")
+    hero = fate.new_character("Ира").model_copy(update={"skills": {fate.Skill.ATHLETICS: 3}})
+    await insert_character(running, "fate", hero, owner=ALICE)
+    emu = running.emu
+    query_id, results = await _ask(emu, ALICE, "Атлетика vs 2")
+    assert len(results) == 1 and "Ира" in results[0]["description"]
+    assert "Кампания" in results[0]["description"]
+    message = await _choose(running, ALICE, query_id, results[0]["id"])
+    stored = await _rolls(running)
+    assert len(stored) == 1 and stored[0][1] == parse("4dF+3").canonical
+    assert stored[0][5] == ALICE  # the roller's own log, not the game's chat
+    assert "Атлетика" in message.text or "Athletics" in message.text
+    # not a trait of hers: the closest names, in words
+    _, refused = await _ask(emu, ALICE, "Атлетикка")
+    assert refused[0]["id"] == "error"
+
+
+async def test_log_and_verify_in_the_private_chat_show_it(running: Harness) -> None:
+    seat_table(running)
+    emu = running.emu
+    query_id, results = await _ask(emu, ALICE, "4dF+2")
+    message = await _choose(running, ALICE, query_id, results[0]["id"])
+    emu.send_text(ALICE, ALICE, "/log")
+    log = await emu.wait_bot_message(ALICE, contains="4dF+2", timeout=10)
+    seq = (await _rolls(running))[0][4]
+    assert f"#{seq}" in log.text and f"#{seq}" in message.text
+    emu.send_text(ALICE, ALICE, "/verify")
+    verdict = await emu.wait_bot_message(ALICE, contains="✅", after=log.message_id, timeout=15)
+    assert "1" in verdict.text
+    emu.send_text(ALICE, ALICE, "/log export")
+    doc = await emu.wait_for(
+        lambda: next((m for m in emu.bot_messages(ALICE) if m.document), None)
+    )
+    data = doc.document.data  # type: ignore[union-attr]
+    assert verify_export(loads(data)).ok
+    assert json.loads(data)["entries"][0]["roll_id"].startswith("inline:")
