@@ -31,9 +31,11 @@ async def inline_query(
     # Personal: an offer is the user's own. Caching would be harmless to fairness (an offer
     # holds no result; each message sent from it rolls on its own), but a sheet changes:
     # one second. Not 0: bot/session.py leaves falsy values out, so Telegram's 300 would apply.
-    await query.answer(
-        views.results(t, locale, offered, user.name), cache_time=1, is_personal=True
-    )
+    if offered.error is not None:
+        results = views.refusal_results(t, offered.error.render(locale))
+    else:
+        results = views.results(t, offered.offers, user.name)
+    await query.answer(results, cache_time=1, is_personal=True)
 
 
 async def chosen(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 
 from db.repositories.rolls import Driver
 
@@ -22,6 +23,12 @@ _OFFER = "SELECT id, user_id, query, game_id FROM inline_offers WHERE id = $1"
 _CLAIM = (
     "INSERT INTO inline_rolls (inline_message_id, offer_id, user_id, roll_id) "
     "VALUES ($1, $2, $3, $4) ON CONFLICT (inline_message_id) DO NOTHING RETURNING roll_id"
+)
+# Offers nobody sent (most: Telegram asks again at every keystroke), once old enough that no
+# client still shows them; a sent one stays with its message's roll.
+_PRUNE = (
+    "DELETE FROM inline_offers o WHERE o.created_at < now() - $1::interval "
+    "AND NOT EXISTS (SELECT 1 FROM inline_rolls r WHERE r.offer_id = o.id)"
 )
 _CLAIMED = "SELECT offer_id, roll_id FROM inline_rolls WHERE inline_message_id = $1"
 
@@ -47,6 +54,11 @@ class InlineRepo:
         conn = await self._driver()
         row = await conn.fetchrow(_CLAIM, inline_message_id, offer_id, user_id, roll_id)
         return row is not None
+
+    async def prune(self, older_than: timedelta) -> int:
+        """Forget unsent offers older than that; how many were forgotten."""
+        status = await (await self._driver()).execute(_PRUNE, older_than)
+        return int(status.split()[-1])
 
     async def claimed(self, inline_message_id: str) -> tuple[str, str] | None:
         """(offer id, roll id) of the message's roll, if it has one."""

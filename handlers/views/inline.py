@@ -11,7 +11,7 @@ from aiogram.types import (
 )
 
 from bot.i18n import Translator
-from bot.services.inline_rolls import InlineRoll, Offer, Offered
+from bot.services.inline_rolls import InlineRoll, Offer
 from bot.services.sheet_rolls import outcome_words
 from handlers.views import dice
 from handlers.views.safe import plain
@@ -44,43 +44,45 @@ def placeholder(t: Translator, offer: Offer, who: str) -> str:
 
 def placeholder_keyboard(t: Translator, offer_id: str) -> InlineKeyboardMarkup:
     button = InlineKeyboardButton(
-        text=t("🎲 Roll"), callback_data=InlineRollCD(offer=offer_id).pack()
+        text=t("🎲 Roll it"), callback_data=InlineRollCD(offer=offer_id).pack()
     )
     return InlineKeyboardMarkup(inline_keyboard=[[button]])
 
 
-def results(
-    t: Translator, locale: str, offered: Offered, who: str
-) -> list[InlineQueryResultArticle]:
-    if offered.error is not None:
-        words = offered.error.render(locale)
-        return [
-            InlineQueryResultArticle(
-                id=ERROR_RESULT_ID,
-                title=t("⚠️ Not a roll"),
-                description=words[:200],
-                input_message_content=InputTextMessageContent(
-                    message_text=fit(f"⚠️ {plain(words)}")
-                ),
-            )
-        ]
-    if not offered.offers:
+def results(t: Translator, offers: list[Offer], who: str) -> list[InlineQueryResultArticle]:
+    """The answer to a query that reads as a roll: a placeholder per offer."""
+    if not offers:
         # Not an empty list: bot/session.py leaves empty values out, and Telegram refuses an
         # answer without results.
-        return [_hint(t)]
-    return [_article(t, offer, who) for offer in offered.offers[:50]]
+        return hint_results(t)
+    return [_article(t, offer, who) for offer in offers[:50]]
 
 
-def _hint(t: Translator) -> InlineQueryResultArticle:
+def refusal_results(t: Translator, words: str) -> list[InlineQueryResultArticle]:
+    """The answer to a query that is not a roll: why, as /r would say it. No keyboard, so
+    choosing it sends the words and rolls nothing."""
+    return [
+        InlineQueryResultArticle(
+            id=ERROR_RESULT_ID,
+            title=t("⚠️ Not a roll"),
+            description=words[:200],
+            input_message_content=InputTextMessageContent(message_text=fit(f"⚠️ {plain(words)}")),
+        )
+    ]
+
+
+def hint_results(t: Translator) -> list[InlineQueryResultArticle]:
     words = t(
         "Type a roll after the bot's name: 4dF+2 attack, 2d6+1, or a trait of your character."
     )
-    return InlineQueryResultArticle(
-        id=HINT_RESULT_ID,
-        title=t("🎲 Type a roll"),
-        description=words,
-        input_message_content=InputTextMessageContent(message_text=plain(words)),
-    )
+    return [
+        InlineQueryResultArticle(
+            id=HINT_RESULT_ID,
+            title=t("🎲 Type a roll"),
+            description=words,
+            input_message_content=InputTextMessageContent(message_text=plain(words)),
+        )
+    ]
 
 
 def _article(t: Translator, offer: Offer, who: str) -> InlineQueryResultArticle:

@@ -4,12 +4,15 @@ only after the choice, once per sent message, in the roller's own verifiable log
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import text
 
 from bot.emulator import BotAPIEmulator
 from bot.emulator.inline import InlineMessage
+from db.database import create_session_factory
+from db.uow import UnitOfWork
 from engine.dice.evaluator import roll
 from engine.dice.log import loads
 from engine.dice.parser import parse
@@ -17,7 +20,7 @@ from engine.dice.source import ScriptedSource
 from engine.dice.verify import verify_export
 from engine.systems import fate
 from tests.conftest import Harness
-from tests.games.helpers import ALICE, BOB, create_game, seat_table
+from tests.games.helpers import ALICE, BOB, GM, create_game, seat_table
 from tests.helpers.table import insert_character, scalar
 
 
@@ -181,3 +184,71 @@ async def test_log_and_verify_in_the_private_chat_show_it(running: Harness) -> N
     data = doc.document.data  # type: ignore[union-attr]
     assert verify_export(loads(data)).ok
     assert json.loads(data)["entries"][0]["roll_id"].startswith("inline:")
+
+
+async def test_one_result_per_game_and_the_pick_decides(running: Harness) -> None:
+    seat_table(running)
+    second_group = -100600
+    running.emu.add_group(second_group, "Other", members=[GM, ALICE], creator=GM)
+    await create_game(running, "fate", "Кампания")
+    await _create_game_in(running, second_group, "fate", "Хроника")
+    ira = fate.new_character("Ира").model_copy(update={"skills": {fate.Skill.ATHLETICS: 3}})
+    await insert_character(running, "fate", ira, owner=ALICE)
+    eva = fate.new_character("Ева").model_copy(update={"skills": {fate.Skill.ATHLETICS: 1}})
+    await insert_character(running, "fate", eva, owner=ALICE, chat_id=second_group)
+    emu = running.emu
+    query_id, results = await _ask(emu, ALICE, "Атлетика")
+    by_game = {("Кампания" in r["description"]): r for r in results}
+    assert len(results) == 2 and set(by_game) == {True, False}
+    assert "Хроника" in by_game[False]["description"] and "Ева" in by_game[False]["description"]
+    await _choose(running, ALICE, query_id, by_game[False]["id"])
+    stored = await _rolls(running)
+    assert len(stored) == 1 and stored[0][1] == parse("4dF+1").canonical  # Ева's, not Ира's
+
+
+async def _create_game_in(h: Harness, chat_id: int, system: str, title: str) -> None:
+    emu = h.emu
+    emu.send_text(GM, chat_id, f"/newgame {title}")
+    picker = await emu.wait_bot_message(chat_id, contains="FATE", timeout=10)
+    index = next(
+        i for i, b in enumerate(picker.buttons()) if b["callback_data"].startswith(f"ng:{system}:")
+    )
+    pressed = emu.press_button(GM, chat_id, picker.message_id, index)
+    await emu.wait_callback_answer(pressed.callback_query_id)
+
+
+async def test_a_roll_set_and_russian_words(running: Harness) -> None:
+    seat_table(running)
+    emu = running.emu
+    emu.set_language(BOB, "ru")
+    query_id, results = await _ask(emu, BOB, "3 2d6")
+    placeholder = results[0]["input_message_content"]["message_text"]
+    assert "Бросаю кубики" in placeholder
+    assert results[0]["reply_markup"]["inline_keyboard"][0][0]["text"] == "🎲 Бросить"
+    message = await _choose(running, BOB, query_id, results[0]["id"])
+    stored = await _rolls(running)
+    assert len(stored) == 3 and all(row[5] == BOB for row in stored)
+    assert "Личный журнал бросков" in message.text
+    assert all(f"#{row[4]}" in message.text for row in stored)
+
+
+async def test_polling_asks_for_inline_updates(running: Harness) -> None:
+    seat_table(running)
+    emu = running.emu
+    await _ask(emu, ALICE, "d20")  # delivered by a getUpdates, recorded once it answered
+    asked = emu.calls_to("getUpdates")[-1].params.get("allowed_updates") or []
+    assert {"inline_query", "chosen_inline_result", "callback_query"} <= set(asked)
+
+
+async def test_unsent_offers_are_forgotten(running: Harness) -> None:
+    seat_table(running)
+    emu = running.emu
+    query_id, results = await _ask(emu, ALICE, "d20")
+    await _choose(running, ALICE, query_id, results[0]["id"])
+    await _ask(emu, ALICE, "d12")
+    async with running.engine.begin() as conn:
+        await conn.execute(text("UPDATE inline_offers SET created_at = now() - interval '3 days'"))
+    async with UnitOfWork(create_session_factory(running.engine)) as uow:
+        assert await uow.inline.prune(timedelta(days=2)) == 1  # d12: never sent
+        await uow.commit()
+    assert await scalar(running, "SELECT count(*) FROM inline_offers") == 1
