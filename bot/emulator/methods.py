@@ -288,7 +288,8 @@ async def answer_inline_query(state: EmuState, ctx: RequestContext) -> Any:
     results = inline.check_answer(record, state.inline_query_ttl, p)
     assert record is not None
     record.results = results
-    record.cache_time = int(p.get("cache_time") if p.get("cache_time") is not None else 300)
+    cache_time = p.get("cache_time")
+    record.cache_time = 300 if cache_time is None else int(cache_time)  # Telegram's default
     record.is_personal = bool(p.get("is_personal"))
     record.button = p.get("button")
     state.touch()

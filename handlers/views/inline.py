@@ -9,6 +9,7 @@ from aiogram.types import (
     InlineQueryResultArticle,
     InputTextMessageContent,
 )
+from aiogram.types.inline_query_result_union import InlineQueryResultUnion
 
 from bot.i18n import Translator
 from bot.services.inline_rolls import InlineRoll, Offer
@@ -49,7 +50,7 @@ def placeholder_keyboard(t: Translator, offer_id: str) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(inline_keyboard=[[button]])
 
 
-def results(t: Translator, offers: list[Offer], who: str) -> list[InlineQueryResultArticle]:
+def results(t: Translator, offers: list[Offer], who: str) -> list[InlineQueryResultUnion]:
     """The answer to a query that reads as a roll: a placeholder per offer."""
     if not offers:
         # Not an empty list: bot/session.py leaves empty values out, and Telegram refuses an
@@ -58,7 +59,7 @@ def results(t: Translator, offers: list[Offer], who: str) -> list[InlineQueryRes
     return [_article(t, offer, who) for offer in offers[:50]]
 
 
-def refusal_results(t: Translator, words: str) -> list[InlineQueryResultArticle]:
+def refusal_results(t: Translator, words: str) -> list[InlineQueryResultUnion]:
     """The answer to a query that is not a roll: why, as /r would say it. No keyboard, so
     choosing it sends the words and rolls nothing."""
     return [
@@ -71,7 +72,7 @@ def refusal_results(t: Translator, words: str) -> list[InlineQueryResultArticle]
     ]
 
 
-def hint_results(t: Translator) -> list[InlineQueryResultArticle]:
+def hint_results(t: Translator) -> list[InlineQueryResultUnion]:
     words = t(
         "Type a roll after the bot's name: 4dF+2 attack, 2d6+1, or a trait of your character."
     )
@@ -123,6 +124,9 @@ def rolled(t: Translator, locale: str, rolled: InlineRoll, who: str, bot_usernam
         name=plain(who[:64]),
         bot=plain(bot_username),
     )
+    opened = next((item.opened_epoch for item in rolled.rolls if item.opened_epoch), None)
+    if opened is not None:  # the roller's log began with this roll: its commitment, as /r
+        where = f"{where}\n{dice.epoch_opened(t, opened)}"
     return fit(f"{body}\n{where}")
 
 

@@ -3,15 +3,19 @@ only after the choice, once per sent message, in the roller's own verifiable log
 
 from __future__ import annotations
 
+import asyncio
 import json
 from datetime import timedelta
 from typing import Any
 
+import pytest
 from sqlalchemy import text
 
 from bot.emulator import BotAPIEmulator
 from bot.emulator.inline import InlineMessage
+from bot.services import inline_rolls
 from db.database import create_session_factory
+from db.repositories.users import TelegramUser
 from db.uow import UnitOfWork
 from engine.dice.evaluator import roll
 from engine.dice.log import loads
@@ -69,13 +73,15 @@ async def test_notation_rolls_after_the_choice_only(running: Harness) -> None:
     assert roll(expression, ScriptedSource(faces)).total == total
     assert f"#{seq}" in first.text and "/log" in first.text
     assert str(total) in first.text and "Rolling" not in first.text
+    commitment = await scalar(running, "SELECT commitment FROM seed_epochs")
+    assert commitment in first.text  # the log's first roll opened its epoch: made at the choice
 
     # the same result chosen again (the client kept the answer): a second, independent roll
     second = await _choose(running, ALICE, query_id, results[0]["id"])
     stored = await _rolls(running)
     assert len(stored) == 2 and stored[0][0] != stored[1][0]
     assert first.inline_message_id != second.inline_message_id
-    assert f"#{stored[1][4]}" in second.text
+    assert f"#{stored[1][4]}" in second.text and commitment not in second.text
 
 
 async def test_redelivered_choice_and_a_late_press_roll_once(running: Harness) -> None:
@@ -252,3 +258,53 @@ async def test_unsent_offers_are_forgotten(running: Harness) -> None:
         assert await uow.inline.prune(timedelta(days=2)) == 1  # d12: never sent
         await uow.commit()
     assert await scalar(running, "SELECT count(*) FROM inline_offers") == 1
+
+
+async def test_racing_reports_of_one_message_roll_once(running: Harness) -> None:
+    """Two units of work report the same sent message at once (a press racing the report in
+    two processes): the inline_message_id's key lets one roll; the other rolls nothing."""
+    seat_table(running)
+    _, results = await _ask(running.emu, ALICE, "4d6")
+    factory = create_session_factory(running.engine)
+
+    async def report() -> bool:
+        async with UnitOfWork(factory) as uow:
+            user = await uow.users.get(ALICE)
+            assert user is not None
+            rolled = await inline_rolls.roll_offer(uow, user, results[0]["id"], "IMID-1", "en")
+            await uow.commit()
+            return rolled.fresh
+
+    outcomes = await asyncio.gather(*(report() for _ in range(4)))
+    assert sorted(outcomes) == [False, False, False, True]
+    assert await scalar(running, "SELECT count(*) FROM rolls") == 1
+    assert await scalar(running, "SELECT count(*) FROM inline_rolls") == 1
+
+
+async def test_a_forged_or_foreign_offer_rolls_nothing(running: Harness) -> None:
+    seat_table(running)
+    _, results = await _ask(running.emu, ALICE, "d20")
+    factory = create_session_factory(running.engine)
+    async with UnitOfWork(factory) as uow:
+        bob = await uow.users.ensure(TelegramUser(BOB, "Bob", None, None, "en"))
+        with pytest.raises(inline_rolls.NotYours):
+            await inline_rolls.roll_offer(uow, bob, results[0]["id"], "IMID-2", "en")
+        with pytest.raises(inline_rolls.OfferGone):
+            await inline_rolls.roll_offer(uow, bob, "no-such-offer", "IMID-2", "en")
+    assert await scalar(running, "SELECT count(*) FROM rolls") == 0
+    assert await scalar(running, "SELECT count(*) FROM inline_rolls") == 0
+
+
+async def test_hostile_text_reaches_telegram_escaped(running: Harness) -> None:
+    """Tags, ``&`` and marks in the query: the answer and the edit are valid Telegram HTML
+    (the emulator refuses anything else, and every test fails on such a refusal)."""
+    seat_table(running)
+    emu = running.emu
+    query_id, results = await _ask(emu, ALICE, "2d6 &x &amp атака \u202e")
+    assert results[0]["id"] != "error"
+    message = await _choose(running, ALICE, query_id, results[0]["id"])
+    assert "&x &amp атака" in message.text
+    _, refused = await _ask(emu, ALICE, "<b>&x</b> 2d")
+    assert refused[0]["id"] == "error"
+    assert all(call.ok for call in emu.calls_to("answerInlineQuery"))
+    assert all(call.ok for call in emu.calls_to("editMessageText"))
