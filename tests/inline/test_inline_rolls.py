@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from sqlalchemy import text
 
+from bot.app import _housekeeping
 from bot.emulator import BotAPIEmulator
 from bot.emulator.inline import InlineMessage
 from bot.services import inline_rolls
@@ -255,9 +256,18 @@ async def test_unsent_offers_are_forgotten(running: Harness) -> None:
     async with running.engine.begin() as conn:
         await conn.execute(text("UPDATE inline_offers SET created_at = now() - interval '3 days'"))
     async with UnitOfWork(create_session_factory(running.engine)) as uow:
-        assert await uow.inline.prune(timedelta(days=2)) == 1  # d12: never sent
-        await uow.commit()
-    assert await scalar(running, "SELECT count(*) FROM inline_offers") == 1
+        assert await uow.inline.prune(timedelta(days=4)) == 0
+    # the bot's hourly housekeeping (with the processed updates' pruning, in one unit)
+    task = asyncio.create_task(_housekeeping(create_session_factory(running.engine)))
+    try:
+        for _ in range(100):
+            if await scalar(running, "SELECT count(*) FROM inline_offers") == 1:
+                break
+            await asyncio.sleep(0.05)
+    finally:
+        task.cancel()
+    assert await scalar(running, "SELECT count(*) FROM inline_offers") == 1  # d12: never sent
+    assert await scalar(running, "SELECT count(*) FROM inline_rolls") == 1
 
 
 async def test_racing_reports_of_one_message_roll_once(running: Harness) -> None:
