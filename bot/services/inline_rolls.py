@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from bot.services import multi_rolls, own_characters, sheet_rolls
 from bot.services.rolls import LoggedRoll, roll_logged
 from bot.systems import SYSTEMS
+from db.repositories.games import CharacterDTO, GameDTO
 from db.repositories.inline import OfferDTO
 from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
@@ -71,57 +72,70 @@ def new_offer_id() -> str:
     return secrets.token_urlsafe(12)  # 16 characters: fits a result id and callback data
 
 
-def _is_notation(text: str) -> bool:
-    try:
-        parse(text)
-    except EngineError:
-        return False
-    return True
-
-
 async def offer(uow: UnitOfWork, user: UserDTO, query: str, locale: str) -> Offered:
-    """The placeholders for ``query``: a dice roll, or the trait of each active character of
-    the user's that can roll it (one per game). Stores them; rolls nothing."""
+    """The placeholders for ``query``: a dice roll, or the trait of the user's active
+    character in each game where it reads as one. Stores them; rolls nothing."""
     query = query.strip()[:MAX_QUERY]
     if not query:
         return Offered([], None)
-    offers: list[Offer] = []
-    rows: list[OfferDTO] = []
     notation_error: EngineError | None = None
-    sheet_error: EngineError | None = None
     try:
         request = parse_request(query)  # a roll set or several rolls; None for one roll
         if request is None:
             parse(query)
     except EngineError as refused:
         request, notation_error = None, refused
-    notation = notation_error is None
-    if notation:
-        offers.append(Offer(new_offer_id(), query, query, None, None))
-        rows.append(OfferDTO(offers[-1].id, user.id, query, None))
-    if request is None:
-        for owned in await own_characters.characters_of(uow, user.id, statuses=("active",)):
-            if notation and not sheet_rolls.prefers_sheet_roll(owned.game.system, query):
-                continue
-            try:
-                plan = _plan(owned, query, locale)
-            except EngineError as refused:
-                sheet_error = sheet_error or refused
-                continue
-            made = Offer(new_offer_id(), query, plan.title, owned.game.title, owned.character.name)
-            offers.append(made)
-            rows.append(OfferDTO(made.id, user.id, query, owned.game.id))
-    if offers:
-        await uow.inline.add_offers(rows)
-        await uow.commit()
-        return Offered(offers, None)
-    return Offered([], sheet_error or notation_error)
+    offers: list[tuple[Offer, int | None]] = []
+    if notation_error is None:
+        offers.append((Offer(new_offer_id(), query, query, None, None), None))
+    sheet_error: EngineError | None = None
+    if request is None:  # a roll set is never a trait
+        sheet, sheet_error = await _sheet_offers(
+            uow, user, query, locale, notation=notation_error is None
+        )
+        offers += sheet
+    if not offers:
+        return Offered([], sheet_error or notation_error)
+    await uow.inline.add_offers([OfferDTO(o.id, user.id, query, game) for o, game in offers])
+    await uow.commit()
+    return Offered([o for o, _ in offers], None)
 
 
-def _plan(owned: own_characters.Owned, query: str, locale: str) -> sheet_rolls.SheetRoll:
-    spec = SYSTEMS[owned.game.system]
-    character = spec.load(owned.character.sheet, owned.character.schema_version)
-    return sheet_rolls.plan_sheet_roll(owned.game.system, character, query, locale)
+async def _sheet_offers(
+    uow: UnitOfWork, user: UserDTO, query: str, locale: str, *, notation: bool
+) -> tuple[list[tuple[Offer, int | None]], EngineError | None]:
+    """An offer (with its game's id) per game whose active character of the user's rolls
+    ``query`` as a trait — as ``/r`` reads it there — and the first refusal, if any."""
+    found: list[tuple[Offer, int | None]] = []
+    error: EngineError | None = None
+    for game, character in await _active_characters(uow, user.id):
+        if notation and not sheet_rolls.prefers_sheet_roll(game.system, query):
+            continue  # dice notation means dice, as /r reads it
+        try:
+            plan = _plan(game, character, query, locale)
+        except EngineError as refused:
+            error = error or refused
+            continue
+        made = Offer(new_offer_id(), query, plan.title, game.title, character.name)
+        found.append((made, game.id))
+    return found, error
+
+
+async def _active_characters(uow: UnitOfWork, user_id: int) -> list[tuple[GameDTO, CharacterDTO]]:
+    """The user's active character in each live game they play in (the one /r rolls)."""
+    found = []
+    for game in await uow.games.games_of(user_id, roles=own_characters.MEMBER_ROLES):
+        character = await uow.characters.active_of(game.id, user_id)
+        if character is not None:
+            found.append((game, character))
+    return found
+
+
+def _plan(
+    game: GameDTO, character: CharacterDTO, query: str, locale: str
+) -> sheet_rolls.SheetRoll:
+    sheet = SYSTEMS[game.system].load(character.sheet, character.schema_version)
+    return sheet_rolls.plan_sheet_roll(game.system, sheet, query, locale)
 
 
 def inline_roll_id(inline_message_id: str) -> str:
@@ -171,8 +185,7 @@ async def _stored_plan(
     uow: UnitOfWork, user: UserDTO, stored: OfferDTO, locale: str
 ) -> sheet_rolls.SheetRoll:
     """The trait roll of the offer's game, planned against the sheet as it is now."""
-    assert stored.game_id is not None
-    for owned in await own_characters.characters_of(uow, user.id, statuses=("active",)):
-        if owned.game.id == stored.game_id:
-            return _plan(owned, stored.query, locale)
+    for game, character in await _active_characters(uow, user.id):
+        if game.id == stored.game_id:
+            return _plan(game, character, stored.query, locale)
     raise CharacterGone(stored.game_id)

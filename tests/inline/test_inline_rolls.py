@@ -318,3 +318,20 @@ async def test_hostile_text_reaches_telegram_escaped(running: Harness) -> None:
     assert refused[0]["id"] == "error"
     assert all(call.ok for call in emu.calls_to("answerInlineQuery"))
     assert all(call.ok for call in emu.calls_to("editMessageText"))
+
+
+async def test_a_character_retired_before_the_choice_rolls_nothing(running: Harness) -> None:
+    seat_table(running)
+    await create_game(running, "fate", "Кампания")
+    hero = fate.new_character("Ира").model_copy(update={"skills": {fate.Skill.ATHLETICS: 3}})
+    character_id = await insert_character(running, "fate", hero, owner=ALICE)
+    query_id, results = await _ask(running.emu, ALICE, "Атлетика")
+    async with running.engine.begin() as conn:
+        await conn.execute(
+            text("UPDATE characters SET status = 'retired' WHERE id = :id"), {"id": character_id}
+        )
+    message = await _choose(running, ALICE, query_id, results[0]["id"])
+    assert "no longer active" in message.text and "Nothing was rolled" in message.text
+    assert message.buttons() == []
+    assert await scalar(running, "SELECT count(*) FROM rolls") == 0
+    assert await scalar(running, "SELECT count(*) FROM inline_rolls") == 0
