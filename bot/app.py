@@ -41,6 +41,7 @@ SHUTDOWN_GRACE_SECONDS = 30.0
 UPDATE_CONCURRENCY = 16
 FSM_POOL = 8  # FSM reads and writes are single short statements
 PROCESSED_UPDATES_KEPT = timedelta(days=2)  # the claim ignores those older than 26 hours
+INLINE_OFFERS_KEPT = timedelta(days=2)  # unsent inline offers (bot/services/inline_rolls.py)
 HOUSEKEEPING = "housekeeping"  # workflow data: the pruning task
 
 
@@ -115,6 +116,7 @@ async def _housekeeping(factory: Any, every: float = 3600.0) -> None:
         try:
             async with UnitOfWork(factory) as uow:
                 pruned = await uow.updates.prune(PROCESSED_UPDATES_KEPT)
+                await uow.inline.prune(INLINE_OFFERS_KEPT)
                 await uow.commit()
             logger.info("forgot %d old processed-update records", pruned)
         except Exception as error:  # the database may be away: next hour, then

@@ -29,6 +29,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from db.repositories.chats import ChatRepo
 from db.repositories.games import CharacterRepo, GameRepo
 from db.repositories.grants import GrantRepo
+from db.repositories.inline import InlineRepo
 from db.repositories.ledger import LedgerRepo
 from db.repositories.requests import RequestRepo
 from db.repositories.rolls import AlreadyProcessed, LogHead, RollRepo, StaleContext, Stamp
@@ -119,6 +120,7 @@ class UnitOfWork:
         self.ledger = LedgerRepo(session)
         self.trackers = TrackerRepo(session)
         self.grants = GrantRepo(session)
+        self.inline = InlineRepo(self.driver)
         return self
 
     async def __aexit__(

@@ -25,6 +25,7 @@ from handlers import (
     fallback,
     games,
     grants,
+    inline,
     lang,
     milestones,
     profile,
@@ -81,6 +82,7 @@ def routers() -> list[Router]:
     first = [
         dice.create_router(), verify.create_router(), fallback.create_chat_kind_router(),
         requests.create_router(),
+        inline.create_router(),  # inline queries and their placeholders' presses only
     ]  # fmt: skip
     for router in [*first, *own]:
         # Forged out-of-range data is refused before a handler runs. The press's one answer

@@ -21,8 +21,10 @@ Telegram are listed in ``bot/emulator/README.md``.
 from bot.emulator.emulator import BotAPIEmulator
 from bot.emulator.types import (
     ApiCall,
+    Asked,
     CallbackAnswer,
     ChatMessage,
+    Chosen,
     Document,
     EmuChat,
     EmuEvent,
@@ -34,9 +36,11 @@ from bot.emulator.types import (
 
 __all__ = [
     "ApiCall",
+    "Asked",
     "BotAPIEmulator",
     "CallbackAnswer",
     "ChatMessage",
+    "Chosen",
     "Document",
     "EmuChat",
     "EmuEvent",

@@ -8,16 +8,21 @@ import logging
 import re
 import secrets
 import time
+import zlib
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from bot.emulator.flood import FloodControl
+from bot.emulator.inline import MAX_QUERY, InlineMessage, InlineQueryRecord, message_from
+from bot.emulator.inline import public_result as _public_result
 from bot.emulator.server import ApiServer
 from bot.emulator.state import BotIdentity, EmuState, Listener, PendingQuery, StoredFile
 from bot.emulator.types import (
     ApiCall,
+    Asked,
     CallbackAnswer,
     ChatMessage,
+    Chosen,
     Document,
     EmuChat,
     EmuUser,
@@ -260,6 +265,148 @@ class BotAPIEmulator:
     def button_labels(self, chat_id: int, message_id: int) -> list[str]:
         msg = self._state.message(chat_id, message_id)
         return [str(b.get("text", "")) for b in (msg.buttons() if msg else [])]
+
+    # inline mode (bot/emulator/inline.py) -------------------------------------------------------
+    @property
+    def inline_mode(self) -> bool:
+        """BotFather's /setinline: off, a user typing ``@bot …`` reaches nothing."""
+        return self._state.inline_mode
+
+    @inline_mode.setter
+    def inline_mode(self, on: bool) -> None:
+        self._state.inline_mode = on
+
+    @property
+    def inline_feedback(self) -> bool:
+        """BotFather's /setinlinefeedback (100% when on): off, choosing a result sends no
+        ``chosen_inline_result`` update."""
+        return self._state.inline_feedback
+
+    @inline_feedback.setter
+    def inline_feedback(self, on: bool) -> None:
+        self._state.inline_feedback = on
+
+    @property
+    def inline_query_ttl(self) -> float | None:
+        """Seconds an inline query can be answered in (None: forever)."""
+        return self._state.inline_query_ttl
+
+    @inline_query_ttl.setter
+    def inline_query_ttl(self, seconds: float | None) -> None:
+        self._state.inline_query_ttl = seconds
+
+    def inline_query(
+        self, user_id: int, query: str, *, chat_type: str = "sender", offset: str = ""
+    ) -> Asked:
+        """The user types ``@bot <query>`` in a chat of ``chat_type`` (sender: their chat
+        with the bot; private, group, supergroup, channel)."""
+        if user_id not in self._state.users:
+            raise KeyError(f"unknown user {user_id}; call add_user() first")
+        if not self._state.inline_mode:
+            raise ValueError("inline mode is off for this bot (BotFather /setinline)")
+        if len(query) > MAX_QUERY:
+            raise ValueError(f"an inline query holds at most {MAX_QUERY} characters")
+        state = self._state
+        query_id = state.next_query_id()
+        state.inline_queries[query_id] = InlineQueryRecord(query_id, user_id, query, chat_type)
+        update = {
+            "id": query_id, "from": state.user_api(user_id), "query": query, "offset": offset,
+            "chat_type": chat_type,
+        }  # fmt: skip
+        return Asked(state.queue.put({"inline_query": update}), query_id)
+
+    def inline_answer(self, inline_query_id: str) -> list[dict[str, Any]] | None:
+        """The results the bot answered the query with, as sent; None until it answered."""
+        record = self._state.inline_queries[inline_query_id]
+        if record.results is None:
+            return None
+        return [_public_result(result) for result in record.results]
+
+    def inline_query_record(self, inline_query_id: str) -> InlineQueryRecord:
+        return self._state.inline_queries[inline_query_id]
+
+    async def wait_inline_answer(
+        self, inline_query_id: str, timeout: float = 5.0
+    ) -> list[dict[str, Any]]:
+        record = self._state.inline_queries[inline_query_id]
+        await self.wait_for(lambda: record.results is not None, timeout)
+        return self.inline_answer(inline_query_id) or []
+
+    def choose_inline_result(self, user_id: int, inline_query_id: str, result_id: str) -> Chosen:
+        """The user taps a result of the answered query: its message is sent (through the
+        bot, to whatever chat they typed in) and, with inline feedback on, the bot gets a
+        ``chosen_inline_result``. The same result may be chosen again (a client keeps the
+        answer): each choice is a message of its own."""
+        state = self._state
+        record = state.inline_queries.get(inline_query_id)
+        if record is None or record.user_id != user_id:
+            raise LookupError(f"user {user_id} typed no inline query {inline_query_id}")
+        if record.results is None:
+            raise LookupError(f"inline query {inline_query_id} has no answer to choose from")
+        result = next((r for r in record.results if r["id"] == result_id), None)
+        if result is None:
+            raise LookupError(f"the answer to {inline_query_id} has no result {result_id!r}")
+        sent = message_from(result, record)
+        key = sent.inline_message_id or f"~{len(state.inline_messages)}"
+        state.inline_messages[key] = sent
+        state.touch()
+        if not state.inline_feedback:
+            return Chosen(None, sent.inline_message_id)
+        chosen: dict[str, Any] = {
+            "result_id": result_id, "from": state.user_api(user_id), "query": record.query,
+        }  # fmt: skip
+        if sent.inline_message_id is not None:
+            chosen["inline_message_id"] = sent.inline_message_id
+        return Chosen(state.queue.put({"chosen_inline_result": chosen}), sent.inline_message_id)
+
+    def inline_message(self, inline_message_id: str) -> InlineMessage:
+        """A message sent by choosing an inline result, as it is now (edits included)."""
+        return self._state.inline_messages[inline_message_id]
+
+    async def wait_inline_message(
+        self, inline_message_id: str, *, contains: str | None = None, edits: int = 1,
+        timeout: float = 5.0,
+    ) -> InlineMessage:  # fmt: skip
+        """The inline message once edited at least ``edits`` times (and holding ``contains``)."""
+        message = self.inline_message(inline_message_id)
+
+        def done() -> InlineMessage | None:
+            if message.edits >= edits and (contains is None or contains in message.text):
+                return message
+            return None
+
+        return await self.wait_for(done, timeout)
+
+    def press_inline(self, user_id: int, inline_message_id: str, index: int) -> Pressed:
+        """A user (anyone in the chat it was sent to) presses button ``index`` of an inline
+        message: the callback query carries ``inline_message_id`` and no message."""
+        state = self._state
+        if user_id not in state.users:
+            raise KeyError(f"unknown user {user_id}; call add_user() first")
+        buttons = self.inline_message(inline_message_id).buttons()
+        if not 0 <= index < len(buttons):
+            raise IndexError(f"inline message has {len(buttons)} buttons, no #{index}")
+        data = buttons[index].get("callback_data")
+        if data is None:
+            raise ValueError(f"button {index} is not a callback button")
+        return self.press_inline_data(user_id, inline_message_id, data)
+
+    def press_inline_data(self, user_id: int, inline_message_id: str, data: str) -> Pressed:
+        """A press with ``data`` on an inline message: a button it no longer shows (a client
+        that had not yet seen an edit) or a forged one."""
+        state = self._state
+        if inline_message_id not in state.inline_messages:
+            raise LookupError(f"no inline message {inline_message_id}")
+        query_id = state.next_query_id()
+        state.pending_queries[query_id] = PendingQuery(
+            user_id, 0, 0, data, inline_message_id=inline_message_id
+        )
+        query = {
+            "id": query_id, "from": state.user_api(user_id),
+            "inline_message_id": inline_message_id,
+            "chat_instance": str(zlib.crc32(inline_message_id.encode())), "data": data,
+        }  # fmt: skip
+        return Pressed(state.queue.put({"callback_query": query}), query_id)
 
     def inject_update(self, update: dict[str, Any]) -> int:
         return self._state.queue.put(update)

@@ -9,6 +9,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Literal
 
+from bot.emulator import inline
 from bot.emulator.errors import NOT_MODIFIED, QUERY_TOO_OLD, ApiError, bad_request
 from bot.emulator.params import UploadedFile, resolve_attachment
 from bot.emulator.state import EmuState, RequestContext, StoredFile
@@ -158,9 +159,23 @@ async def send_document(state: EmuState, ctx: RequestContext) -> Any:
 
 
 # editing and deleting ---------------------------------------------------------------------
+def _inline_message(state: EmuState, p: dict[str, Any]) -> inline.InlineMessage | None:
+    """The inline message an edit names by ``inline_message_id`` (None: it names a chat's)."""
+    message_id = p.get("inline_message_id")
+    if not message_id:
+        return None
+    message = state.inline_messages.get(str(message_id))
+    if message is None:
+        raise bad_request("MESSAGE_ID_INVALID")
+    return message
+
+
+def _inline_edited(state: EmuState) -> bool:
+    state.touch()
+    return True  # Telegram answers an inline message's edit with True, not a Message
+
+
 def _editable(state: EmuState, p: dict[str, Any]) -> ChatMessage:
-    if p.get("inline_message_id"):
-        raise bad_request("MESSAGE_ID_INVALID")  # inline messages are not emulated
     chat = state.writable_chat(require(p, "chat_id"))
     msg = state.message(chat.id, int_param(p, "message_id"))
     if msg is None or msg.deleted:
@@ -178,6 +193,10 @@ def _apply_edit(state: EmuState, msg: ChatMessage) -> dict[str, Any]:
 
 async def edit_message_text(state: EmuState, ctx: RequestContext) -> Any:
     p = ctx.params
+    sent_inline = _inline_message(state, p)
+    if sent_inline is not None:
+        inline.edit_text(sent_inline, p)
+        return _inline_edited(state)
     msg = _editable(state, p)
     if msg.document is not None:
         raise bad_request("there is no text in the message to edit")
@@ -194,6 +213,8 @@ async def edit_message_text(state: EmuState, ctx: RequestContext) -> Any:
 
 async def edit_message_caption(state: EmuState, ctx: RequestContext) -> Any:
     p = ctx.params
+    if _inline_message(state, p) is not None:  # only text inline messages are emulated
+        raise bad_request("there is no caption in the message to edit")
     msg = _editable(state, p)
     if msg.document is None:
         raise bad_request("there is no caption in the message to edit")
@@ -207,6 +228,10 @@ async def edit_message_caption(state: EmuState, ctx: RequestContext) -> Any:
 
 
 async def edit_message_reply_markup(state: EmuState, ctx: RequestContext) -> Any:
+    sent_inline = _inline_message(state, ctx.params)
+    if sent_inline is not None:
+        inline.edit_markup(sent_inline, ctx.params)
+        return _inline_edited(state)
     msg = _editable(state, ctx.params)
     markup = check_reply_markup(ctx.params.get("reply_markup"))
     if markup == msg.reply_markup:
@@ -253,6 +278,21 @@ async def answer_callback_query(state: EmuState, ctx: RequestContext) -> Any:
     )
     state.callback_answers[query_id] = answer
     state.emit(EmuEvent("callback_answer", answer=answer))
+    state.touch()
+    return True
+
+
+# inline mode ------------------------------------------------------------------------------
+async def answer_inline_query(state: EmuState, ctx: RequestContext) -> Any:
+    p = ctx.params
+    record = state.inline_queries.get(str(p.get("inline_query_id") or ""))
+    results = inline.check_answer(record, state.inline_query_ttl, p)
+    assert record is not None
+    record.results = results
+    cache_time = p.get("cache_time")
+    record.cache_time = 300 if cache_time is None else int(cache_time)  # Telegram's default
+    record.is_personal = bool(p.get("is_personal"))
+    record.button = p.get("button")
     state.touch()
     return True
 
@@ -357,7 +397,7 @@ async def get_me(state: EmuState, ctx: RequestContext) -> Any:
         **state.bot.to_api(),
         "can_join_groups": True,
         "can_read_all_group_messages": False,
-        "supports_inline_queries": False,
+        "supports_inline_queries": state.inline_mode,
     }
 
 
@@ -452,6 +492,7 @@ METHODS: dict[str, Handler] = {
     "editMessageReplyMarkup": edit_message_reply_markup,
     "deleteMessage": delete_message,
     "answerCallbackQuery": answer_callback_query,
+    "answerInlineQuery": answer_inline_query,
     "setMyCommands": set_my_commands,
     "getMyCommands": get_my_commands,
     "deleteMyCommands": delete_my_commands,

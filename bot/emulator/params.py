@@ -24,6 +24,8 @@ JSON_FIELDS = frozenset(
         "link_preview_options",
         "reply_parameters",
         "media",
+        "results",
+        "button",
     }
 )
 INT_FIELDS = frozenset(
@@ -48,6 +50,7 @@ BOOL_FIELDS = frozenset(
         "allow_sending_without_reply",
         "disable_web_page_preview",
         "disable_content_type_detection",
+        "is_personal",
     }
 )
 

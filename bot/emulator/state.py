@@ -13,6 +13,7 @@ from typing import Any
 
 from bot.emulator.errors import ApiError, bad_request, forbidden
 from bot.emulator.flood import FloodControl
+from bot.emulator.inline import InlineMessage, InlineQueryRecord
 from bot.emulator.types import (
     ApiCall,
     CallbackAnswer,
@@ -60,6 +61,7 @@ class PendingQuery:
     message_id: int
     data: str
     created_at: float = field(default_factory=time.monotonic)
+    inline_message_id: str | None = None  # a press on an inline message (chat_id 0)
 
 
 class EmuState:
@@ -83,6 +85,12 @@ class EmuState:
         # None: queries never expire (real Telegram gives up after roughly 15 s)
         self.callback_query_ttl: float | None = None
         self.listeners: list[Listener] = []
+        # inline mode (bot/emulator/inline.py): BotFather's /setinline and /setinlinefeedback
+        self.inline_mode = True
+        self.inline_feedback = True
+        self.inline_query_ttl: float | None = 15.0  # a later answer is "query is too old"
+        self.inline_queries: dict[str, InlineQueryRecord] = {}
+        self.inline_messages: dict[str, InlineMessage] = {}
         self.in_flight = 0  # requests other than getUpdates being handled
         self.last_activity = time.monotonic()
         self._changed = asyncio.Event()

@@ -21,6 +21,21 @@ class Pressed(NamedTuple):
     callback_query_id: str
 
 
+class Asked(NamedTuple):
+    """Ids of an inline query enqueued by :meth:`BotAPIEmulator.inline_query`."""
+
+    update_id: int
+    inline_query_id: str
+
+
+class Chosen(NamedTuple):
+    """A chosen inline result: the ``chosen_inline_result`` update (None while inline
+    feedback is off) and the sent message's id (None when it has no inline keyboard)."""
+
+    update_id: int | None
+    inline_message_id: str | None
+
+
 class Document(NamedTuple):
     """An uploaded file: unpacks as ``(filename, data)``."""
 
