@@ -31,7 +31,7 @@ def upgrade() -> None:
             sa.DateTime(timezone=True),
             server_default=sa.func.now(),
             nullable=False,
-        ),  # fmt: skip
+        ),
     )
     op.create_index("ix_inline_offers_created_at", "inline_offers", ["created_at"])
     # One roll per sent inline message, whatever reports it (chosen_inline_result, a press,
@@ -44,7 +44,7 @@ def upgrade() -> None:
             sa.String(length=32),
             sa.ForeignKey("inline_offers.id", ondelete="CASCADE"),
             nullable=False,
-        ),  # fmt: skip
+        ),
         sa.Column("user_id", sa.BigInteger(), nullable=False),
         sa.Column("roll_id", sa.String(length=255), nullable=False),
         sa.Column(
@@ -52,7 +52,7 @@ def upgrade() -> None:
             sa.DateTime(timezone=True),
             server_default=sa.func.now(),
             nullable=False,
-        ),  # fmt: skip
+        ),
     )
 
 
