@@ -148,7 +148,7 @@ COMMANDS: tuple[ChatCommand, ...] = (
     ChatCommand(
         "npc",
         "/npc",
-        N_("create a non-player character"),
+        N_("an NPC in one line: /npc Name: Trait 3"),
         role=Role.GM,
         where=Where.GROUP,
         menu=N_("GM: create a non-player character"),

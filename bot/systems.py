@@ -10,10 +10,16 @@ from bot.i18n import N_
 from engine.common import SheetModel, Violation, errors_only
 from engine.systems import cliche, fate, lifegear, matter, storyteller
 from engine.systems.base import PLAIN, RollRules
+from engine.systems.cliche.npc import NPC_FORM as CLICHE_NPC
 from engine.systems.cliche.outcomes import RULES as CLICHE_RULES
+from engine.systems.fate.npc import NPC_FORM as FATE_NPC
 from engine.systems.fate.outcomes import RULES as FATE_RULES
+from engine.systems.lifegear.npc import NPC_FORM as LIFEGEAR_NPC
 from engine.systems.lifegear.outcomes import RULES as LIFEGEAR_RULES
+from engine.systems.matter.npc import NPC_FORM as MATTER_NPC
 from engine.systems.matter.outcomes import RULES as MATTER_RULES
+from engine.systems.npc import NpcForm
+from engine.systems.storyteller.npc import NPC_FORM as STORYTELLER_NPC
 from engine.systems.storyteller.outcomes import RULES as STORYTELLER_RULES
 
 
@@ -31,6 +37,8 @@ class SystemSpec:
     _validate_in_play: Callable[[Any, Any], list[Violation]] | None = None
     # The outcome ladder of one roll: its exact chances and the reading of rolled dice.
     rules: RollRules = PLAIN
+    # The GM's one-line NPC (``/npc Громила: Бой 3``); None: only the full wizard.
+    npc_form: NpcForm | None = None
 
     def options(self, raw: dict[str, Any] | None) -> SheetModel:
         return self.options_type.model_validate(raw or {})
@@ -81,28 +89,32 @@ SYSTEMS: Final[dict[str, SystemSpec]] = {
             "fate", N_("FATE"), N_("aspects, skills on the ladder, fate points; 4dF"),
             fate.Character, fate.FateOptions, fate.SCHEMA_VERSION,
             fate.new_character, fate.validate_character, _fate_in_play, FATE_RULES,
+            npc_form=FATE_NPC,
         ),
         SystemSpec(
             "lifegear", N_("Lives = gear"), N_("your equipment is your hit points; stat dice"),
             lifegear.Character, lifegear.LifegearOptions, lifegear.SCHEMA_VERSION,
             lifegear.new_character, lifegear.validate_character, rules=LIFEGEAR_RULES,
+            npc_form=LIFEGEAR_NPC,
         ),
         SystemSpec(
             "cliche", N_("Firefly (clichés)"), N_("Risus-style clichés as d6 pools"),
             cliche.Character, cliche.ClicheOptions, cliche.SCHEMA_VERSION,
             cliche.new_character, cliche.validate_character, rules=CLICHE_RULES,
+            npc_form=CLICHE_NPC,
         ),
         SystemSpec(
             "storyteller", N_("Changeling (Storyteller)"),
             N_("World of Darkness: d10 pools against a difficulty"),
             storyteller.Character, storyteller.StorytellerOptions, storyteller.SCHEMA_VERSION,
             storyteller.new_character, storyteller.validate_character,
-            rules=STORYTELLER_RULES,
+            rules=STORYTELLER_RULES, npc_form=STORYTELLER_NPC,
         ),
         SystemSpec(
             "matter", N_("Matter"), N_("d10 pools, 7+ succeeds, states and scene conditions"),
             matter.Character, matter.MatterOptions, matter.SCHEMA_VERSION,
             matter.new_character, matter.validate_character, rules=MATTER_RULES,
+            npc_form=MATTER_NPC,
         ),
     )
 }  # fmt: skip

@@ -26,6 +26,7 @@ from handlers import (
     games,
     lang,
     milestones,
+    npcs,
     profile,
     request_builder,
     requests,
@@ -57,6 +58,7 @@ def routers() -> list[Router]:
         service.create_router(),
         profile.create_router(),
         characters.create_router(),  # its deep-link /start precedes the plain /start
+        npcs.create_router(),
         start.create_router(),
         lang.create_router(),
         games.create_router(),
