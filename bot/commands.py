@@ -162,6 +162,22 @@ COMMANDS: tuple[ChatCommand, ...] = (
         menu=N_("GM: open a fight, conflict or scene"),
     ),
     ChatCommand(
+        "join",
+        N_("/join Name"),
+        N_("a character or NPC joins the open fight or scene"),
+        role=Role.GM,
+        where=Where.GROUP,
+        menu=N_("GM: add someone to the fight"),
+    ),
+    ChatCommand(
+        "leave",
+        N_("/leave Name"),
+        N_("a character or NPC leaves the open fight or scene"),
+        role=Role.GM,
+        where=Where.GROUP,
+        menu=N_("GM: take someone out of the fight"),
+    ),
+    ChatCommand(
         "opposed",
         N_("/opposed Alice: Athletics | Bob: Fight"),
         N_("an opposed roll card"),
