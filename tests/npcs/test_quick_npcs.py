@@ -135,3 +135,15 @@ async def test_the_list_pages_and_retires_once(running: Harness) -> None:
     )
     after = _message(running, listing.message_id)
     assert "9" in after.text and "Бандит 0" not in after.text
+
+
+async def test_a_lifegear_monster_npc_is_fought_by_name(running: Harness) -> None:
+    seat_table(running)
+    await create_game(running, "lifegear")
+    await _npc(running, "/npc Тролль: защита 12, до боя 2")
+    answer = await _npc(running, "/fight Тролль")
+    assert "Тролль" in answer and "12" in answer
+    await running.emu.wait_idle()
+    state = await scalar(running, "SELECT state FROM trackers WHERE status = 'open'")
+    assert state["monster"] == {"name": "Тролль", "defence": 12}
+    assert state["ids"] == []  # the monster is no fighter on the players' side

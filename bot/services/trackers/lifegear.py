@@ -103,8 +103,22 @@ async def fighters(uow: UnitOfWork, game_id: int) -> dict[int, Fighter]:
             continue
         sheet = SYSTEMS["lifegear"].load(row.sheet, row.schema_version)
         assert isinstance(sheet, lifegear.Character)
-        found[row.id] = Fighter(row, sheet)
+        if sheet.monster is None:  # a monster NPC is fought (/fight Name), never a fighter
+            found[row.id] = Fighter(row, sheet)
     return found
+
+
+async def monster_npc(uow: UnitOfWork, game: GameDTO, text: str | None) -> tuple[str, int] | None:
+    """``/fight Тролль`` naming a monster NPC (``/npc Тролль: защита 12``): its name and
+    defence; None when no active monster NPC is called so."""
+    wanted = " ".join((text or "").split()).casefold()
+    for row in await uow.characters.for_game(game.id, statuses=("active",)):
+        if row.system != "lifegear" or not row.is_npc or row.name.casefold() != wanted:
+            continue
+        sheet = SYSTEMS["lifegear"].load(row.sheet, row.schema_version)
+        if isinstance(sheet, lifegear.Character) and sheet.monster is not None:
+            return row.name, sheet.monster.defence
+    return None
 
 
 def ids(state: dict[str, Any]) -> list[int]:
