@@ -140,7 +140,8 @@ async def test_the_list_pages_and_retires_once(running: Harness) -> None:
 async def test_a_lifegear_monster_npc_is_fought_by_name(running: Harness) -> None:
     seat_table(running)
     await create_game(running, "lifegear")
-    await _npc(running, "/npc Тролль: защита 12, до боя 2")
+    created = await _npc(running, "/npc Тролль: защита 12, до боя 2")
+    assert "Защита 12" in created and "до боя: 2" in created
     answer = await _npc(running, "/fight Тролль")
     assert "Тролль" in answer and "12" in answer
     await running.emu.wait_idle()
