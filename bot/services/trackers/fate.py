@@ -18,8 +18,9 @@ DECISIONS where the issue is silent:
 * A consequence is named after the attack («Рана: Бой (Ворг)»); an extreme consequence
   (it replaces an aspect) is not offered on the tracker.
 * Conceding is taken as successful (+1 FP, +1 per consequence taken here); the GM may undo it.
-* Creating an advantage is rolled against a fixed Неплохо (+2); its name is the reply the
-  actor sent to the tracker, else «Преимущество <name>». A failure creates nothing.
+* Creating an advantage is rolled against a passive opposition the GM sets (Неплохо (+2)
+  unless changed; the line names it); its name is the reply the actor sent to the tracker,
+  else «Преимущество <name>». A failure creates nothing; a tie's boost is named in the log.
 """
 
 from __future__ import annotations
@@ -64,6 +65,8 @@ SIDES: Final = ("A", "B")
 ATTACK_SKILLS: Final = (Skill.FIGHT, Skill.SHOOT)
 DEFENCE_SKILLS: Final = (Skill.ATHLETICS, Skill.FIGHT, Skill.NOTICE)
 ADVANTAGE_DIFFICULTY: Final = 2
+MIN_DIFFICULTY: Final = 0  # the GM's passive opposition for an advantage: Посредственно…
+MAX_DIFFICULTY: Final = 8  # …Легендарно
 ADVANTAGE_SKILLS: Final = 6  # the actor's best skills offered for an advantage
 MAX_ZONES: Final = 6
 MAX_ASPECTS: Final = 6
@@ -333,7 +336,10 @@ async def choose(
     elif choice == ATTACK:
         state["pending"] = {"kind": ATTACK, "actor": actor, "stage": "target"}
     elif choice == ADVANTAGE:
-        state["pending"] = {"kind": ADVANTAGE, "actor": actor, "stage": "skill", "name": None}
+        state["pending"] = {
+            "kind": ADVANTAGE, "actor": actor, "stage": "skill", "name": None,
+            "diff": ADVANTAGE_DIFFICULTY,
+        }  # fmt: skip
     elif choice == DEFEND:
         _put(state, fate.full_defence(conflict, actor))
         _log(state, N_("🛡 {name} goes into full defence."), name=name)
@@ -680,12 +686,15 @@ async def advantage_roll(
         uow, tracker, slot="adv", skill=sheet.skill(skill), modifier=0, actor=user_name,
         subject=who.name, user_id=user_id,
     )  # fmt: skip
-    result = fate.resolve(Action.ADVANTAGE_NEW, roll, ADVANTAGE_DIFFICULTY)
+    difficulty = int(pending.get("diff", ADVANTAGE_DIFFICULTY))
+    result = fate.resolve(Action.ADVANTAGE_NEW, roll, difficulty)
     gain = fate.gain_of(result)
     name = pending.get("name") or t("Advantage of {name}", name=who.name)[:NAME_MAX]
+    # The line names the opposition it was rolled against (issue 24 item 5).
     _log(
-        state, N_("✨ {name} creates an advantage ({skill}): {dice} → {total}, {outcome}"),
-        name=who.name, skill=skill.value, dice=roll.symbols, total=roll.total,
+        state,
+        N_("✨ {name} creates an advantage ({skill}) against {diff}: {dice} → {total}, {outcome}"),
+        name=who.name, skill=skill.value, diff=difficulty, dice=roll.symbols, total=roll.total,
         outcome=result.outcome.value,
     )  # fmt: skip
     if gain.beneficiary is fate.Beneficiary.ACTOR and gain.free_invokes:
@@ -695,9 +704,25 @@ async def advantage_roll(
              n=gain.free_invokes, name=who.name)  # fmt: skip
     elif gain.boost:
         conflict = _boost(conflict, who, t)
+        boost = t("Boost: {name}", name=who.name)[:NAME_MAX]
+        _log(state, N_("🌀 A tie: {name} gets the boost «{aspect}» (one free invoke)."),
+             name=who.name, aspect=boost)  # fmt: skip
     state["pending"] = None
     _put(state, fate.act(conflict, actor))
     return await _step(uow, tracker, state, user_id, "advantage")
+
+
+async def advantage_difficulty(
+    uow: UnitOfWork, game: GameDTO, tracker: TrackerDTO, *, v: int, user_id: int, diff: int
+) -> TrackerDTO:
+    """The GM sets the passive opposition of the advantage being made (before its roll)."""
+    await _require_gm(uow, game, user_id)
+    state, _conflict = _playing(tracker, v)
+    pending = state.get("pending") or {}
+    if pending.get("kind") != ADVANTAGE or not MIN_DIFFICULTY <= diff <= MAX_DIFFICULTY:
+        raise core.TrackerRefused(INACTIVE)
+    state["pending"] = {**pending, "diff": diff}
+    return await _step(uow, tracker, state, user_id, "difficulty")
 
 
 # --- the end ---------------------------------------------------------------------------------

@@ -671,8 +671,8 @@ async def add_after(
         stored.update({"not": rolled.notation, "faces": list(rolled.faces), "total": rolled.total})
         stored["boosts"] = [*stored["boosts"], item.id]
     return await _settle_and_step(
-        uow, game, tracker, state, roster, v=tracker.version, user_id=user_id, action="after", batch=batch,
-        keep_batch=True,
+        uow, game, tracker, state, roster, v=tracker.version, user_id=user_id, action="after",
+        batch=batch, keep_batch=True,
     )  # fmt: skip
 
 
@@ -762,8 +762,8 @@ async def take(
     batch = ledger.new_batch()
     await _apply(uow, game, state, roster, pending, user_id, batch)
     return await _settle_and_step(
-        uow, game, tracker, state, roster, v=tracker.version, user_id=user_id, action="take", batch=batch,
-        keep_batch=True,
+        uow, game, tracker, state, roster, v=tracker.version, user_id=user_id, action="take",
+        batch=batch, keep_batch=True,
     )  # fmt: skip
 
 

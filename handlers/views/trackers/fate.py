@@ -96,6 +96,14 @@ class FzAdvantageCD(CallbackData, prefix="fzv"):
     skill: Skill
 
 
+class FzAdvDiffCD(CallbackData, prefix="fzd"):
+    """The GM sets the advantage's passive opposition to ``d``."""
+
+    tracker_id: int
+    v: int
+    d: int
+
+
 class FzMoveCD(CallbackData, prefix="fzm"):
     """The acting character moves to zone ``z`` (no roll, once a turn)."""
 
@@ -147,6 +155,11 @@ def absorb_label(t: Translator, code: str) -> str:
     return "🩹 " + " + ".join(parts)
 
 
+def difficulty_label(value: int, locale: str) -> str:
+    """«Неплохо (+2)»: an opposition on the ladder."""
+    return f"{fate.ladder_label(value).render(locale)} ({fate.signed(value)})"
+
+
 def log_line(t: Translator, entry: dict[str, Any]) -> str:
     params = dict(entry.get("p", {}))
     if "skill" in params:
@@ -155,6 +168,8 @@ def log_line(t: Translator, entry: dict[str, Any]) -> str:
         params["outcome"] = t(OUTCOMES.get(params["outcome"], "?"))
     if "how" in params:
         params["how"] = absorb_label(t, params["how"])
+    if "diff" in params:
+        params["diff"] = difficulty_label(int(params["diff"]), t.locale)
     return t(entry["m"], **{k: _e(v) for k, v in params.items()})
 
 
@@ -295,7 +310,14 @@ def _awaited(
         return [t("{name} acts: attack, full defence, create an advantage or pass.", name=name)]
     if pending["kind"] == service.ADVANTAGE:
         aspect = pending.get("name")
-        lines = [t("{name} creates an advantage against Fair (+2): pick a skill.", name=name)]
+        diff = int(pending.get("diff", service.ADVANTAGE_DIFFICULTY))
+        lines = [
+            t(
+                "{name} creates an advantage against {diff}: pick a skill "
+                "(the GM may change the opposition).",
+                name=name, diff=_e(difficulty_label(diff, t.locale)),
+            )
+        ]  # fmt: skip
         if aspect:
             lines.append(t("Aspect: «{aspect}».", aspect=_e(aspect)))
         else:
@@ -369,6 +391,13 @@ def _play_keyboard(
             for s in skills
         ]
         rows += in_rows(buttons, 2)
+        diff = int(pending.get("diff", service.ADVANTAGE_DIFFICULTY))
+        steps = [
+            button(f"⚖️ {difficulty_label(d, t.locale)}", FzAdvDiffCD(tracker_id=tid, v=v, d=d))
+            for d in (diff - 1, diff + 1)
+            if service.MIN_DIFFICULTY <= d <= service.MAX_DIFFICULTY
+        ]
+        rows.append(steps)
         rows.append([choice("✖️ " + t("Cancel"), service.CANCEL)])
     elif pending["stage"] == "target":
         for target in service.targets(conflict, actor):
