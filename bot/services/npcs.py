@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from bot.i18n import N_
+from bot.services.characters import sheet_name
 from bot.services.games import is_gm
 from bot.systems import SYSTEMS
 from db.repositories.games import CharacterDTO, GameDTO
@@ -71,7 +72,7 @@ async def create(
     sheet = character.model_dump(mode="json")
     stored = await uow.characters.add(
         game_id=game.id, owner_user_id=None, is_npc=True, system=game.system,
-        name=character.name[:64], status="active", sheet=sheet,
+        name=sheet_name(character), status="active", sheet=sheet,
         schema_version=spec.schema_version,
     )  # fmt: skip
     await uow.characters.add_version(

@@ -75,12 +75,12 @@ class MatterNpcForm:
             maximum = TRAITS[Trait(key)]
             if maximum is not None:
                 traits[maximum.value] = value
-        return Character(
+        sheet = Character(
             name=line.name or default_name,
             skills={k: v for k, v in skills.items() if v},
             notes=", ".join(notes)[:500],
-            **traits,
         )
+        return sheet.model_copy(update=traits)
 
 
 NPC_FORM: Final = MatterNpcForm()
