@@ -121,6 +121,8 @@ async def _naming(message: Message, uow: UnitOfWork, game: GameDTO) -> bool | di
         return False
     pending = tracker.state.get("pending") or {}
     naming = pending.get("kind") == service.ADVANTAGE or pending.get("stage") == "absorb"
+    # or an advantage just made under its default name, until the next action
+    naming = naming or (not pending and bool(tracker.state.get("unnamed")))
     return {"tracker": tracker} if naming else False
 
 

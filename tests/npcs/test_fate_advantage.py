@@ -1,6 +1,6 @@
 """Fate create-advantage shows its opposition (issue 24 item 5, in part): the GM sets the
-passive opposition before the roll, the stage and the result line name it, and a tie's boost
-is named in the result lines — over the emulator."""
+passive opposition before the roll, the stage and the result line name it, and an advantage
+made under its default name is named right after by a reply — over the emulator."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ async def test_the_advantage_names_its_opposition(running: Harness) -> None:
     h = running
     fh.seat_table(h)
     await fh.create_game(h, "fate", "Конфликт")
-    await tb.insert_character(h, "fate", fh.hero("Ира", notice=4, stealth=2), owner=ALICE)
+    await tb.insert_character(h, "fate", fh.hero("Ира", notice=4, stealth=8), owner=ALICE)
     await tb.insert_character(h, "fate", fh.hero("Орк"), owner=GM, npc=True)
     tracker = await fh.open_conflict(h)
     await fh.press(h, GM, tracker, "fzg:")
@@ -31,7 +31,14 @@ async def test_the_advantage_names_its_opposition(running: Harness) -> None:
     line = next(x for x in text.splitlines() if "создаёт преимущество" in x)
     assert "(Скрытность) против сложности Хорошо (+3)" in line
     total = int(line.split("→ ")[1].split(",")[0])
-    tie = total == 3
-    assert ("🌀 Ничья: Ира получает усиление «Усиление: Ира»" in text) == tie
-    if total > 3:
-        assert "бесплатн" in text  # the aspect and its free invoke(s)
+    assert total >= 4  # Скрытность +8 cannot fall below +4: a success against +3
+    assert "🌀 Ничья" not in text  # no tie, no boost line
+    assert "«Преимущество: Ира»" in text  # made under its default name …
+    assert "назвать преимущество «Преимущество: Ира»" in text  # … and asked for a name
+    h.emu.send_text(ALICE, fh.GROUP, "Тени складов", reply_to=tracker.message_id)
+    await h.emu.wait_for(lambda: "«Тени складов»" in tb.current(h, tracker).text)
+    text = tb.current(h, tracker).text
+    assert "назвать преимущество" not in text
+    row = await tb.tracker_row(h, kind="fate_conflict")
+    names = [a["name"] for z in row["state"]["conflict"]["zones"] for a in z["aspects"]]
+    assert "Тени складов" in names and "Преимущество: Ира" not in names

@@ -223,6 +223,8 @@ async def _step(
     uow: UnitOfWork, tracker: TrackerDTO, state: dict[str, Any], user_id: int, action: str,
     *, batch: str | None = None, end: bool = False,
 ) -> TrackerDTO:  # fmt: skip
+    if action != "advantage":  # an advantage is named right after it is made, or keeps its name
+        state["unnamed"] = None
     return await core.step(
         uow, tracker, expected_version=tracker.version, actor_user_id=user_id, action=action,
         state=state, batch=batch, end=end,
@@ -641,8 +643,18 @@ async def name_pending(
 ) -> TrackerDTO:
     """A reply to the tracker names what is being made: the aspect of an advantage (by the
     actor's owner) or the consequence a hit is about to leave (by the defender's owner)."""
-    state, _conflict = _playing(tracker, tracker.version)
+    state, conflict = _playing(tracker, tracker.version)
     pending = state.get("pending") or {}
+    unnamed = state.get("unnamed")
+    if not pending and unnamed:  # the advantage just made: its name now, in the flow
+        await _require_owner(uow, game, state, unnamed["actor"], user_id)
+        name = " ".join(text.split())[:NAME_MAX]
+        if not name:
+            raise core.TrackerRefused(INACTIVE)
+        _put(state, _rename(conflict, unnamed, name))
+        _log(state, N_("📌 The advantage is now «{aspect}»."), aspect=name)
+        state["unnamed"] = None
+        return await _step(uow, tracker, state, user_id, "name")
     if pending.get("kind") == ADVANTAGE:
         who, key = pending["actor"], "name"
     elif pending.get("kind") == ATTACK and pending.get("stage") == "absorb":
@@ -655,6 +667,21 @@ async def name_pending(
         raise core.TrackerRefused(INACTIVE)
     state["pending"] = {**pending, key: name}
     return await _step(uow, tracker, state, user_id, "name")
+
+
+def _rename(conflict: ConflictState, unnamed: dict[str, Any], name: str) -> ConflictState:
+    """The advantage made under its default name, named as the actor replied."""
+    zi, old = int(unnamed["zone"]), str(unnamed["name"])
+    zones = list(conflict.zones)
+    if not 0 <= zi < len(zones):
+        raise core.TrackerRefused(INACTIVE)
+    aspects = list(zones[zi].aspects)
+    index = next((i for i, a in enumerate(aspects) if a.name == old), None)
+    if index is None:  # gone meanwhile (its invokes spent): nothing to name
+        raise core.TrackerRefused(INACTIVE)
+    aspects[index] = aspects[index].model_copy(update={"name": name})
+    zones[zi] = zones[zi].model_copy(update={"aspects": tuple(aspects)})
+    return conflict.model_copy(update={"zones": tuple(zones)})
 
 
 def consequence_name(t: Translator, pending: dict[str, Any], conflict: ConflictState) -> str:
@@ -697,11 +724,14 @@ async def advantage_roll(
         name=who.name, skill=skill.value, diff=difficulty, dice=roll.symbols, total=roll.total,
         outcome=result.outcome.value,
     )  # fmt: skip
+    state["unnamed"] = None
     if gain.beneficiary is fate.Beneficiary.ACTOR and gain.free_invokes:
         aspect = SceneAspect(name=name, free_invokes={actor: gain.free_invokes})
         conflict = fate.add_aspect(conflict, who.zone, aspect)
         _log(state, N_("📌 «{aspect}»: {n} free invoke(s) for {name}."), aspect=name,
              n=gain.free_invokes, name=who.name)  # fmt: skip
+        if not pending.get("name"):  # made under the default name: the actor may name it now
+            state["unnamed"] = {"actor": actor, "zone": who.zone, "name": name}
     elif gain.boost:
         conflict = _boost(conflict, who, t)
         boost = t("Boost: {name}", name=who.name)[:NAME_MAX]

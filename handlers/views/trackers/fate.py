@@ -307,7 +307,13 @@ def _awaited(
         return []
     name = f"<b>{_e(conflict.participant(actor).name)}</b>"
     if not pending:
-        return [t("{name} acts: attack, full defence, create an advantage or pass.", name=name)]
+        lines = [t("{name} acts: attack, full defence, create an advantage or pass.", name=name)]
+        unnamed = state.get("unnamed")
+        if unnamed:
+            aspect = _e(unnamed["name"])
+            line = t("Reply to this message to name the advantage «{aspect}».", aspect=aspect)
+            lines.append(line)
+        return lines
     if pending["kind"] == service.ADVANTAGE:
         aspect = pending.get("name")
         diff = int(pending.get("diff", service.ADVANTAGE_DIFFICULTY))
