@@ -101,6 +101,8 @@ BUTTONS: tuple[tuple[type[CallbackData], Press], ...] = (
         u, g, tr, v=d.v, user_id=who.id, code=d.code, t=ct)),
     (views.FzAdvantageCD, lambda d, u, g, tr, who, ct: service.advantage_roll(
         u, g, tr, v=d.v, user_id=who.id, user_name=who.full_name, skill=d.skill, t=ct)),
+    (views.FzPaidInvokeCD, lambda d, u, g, tr, who, ct: service.paid_invoke(
+        u, g, tr, v=d.v, user_id=who.id, holder=d.h, index=d.i)),
     (views.FzAdvDiffCD, lambda d, u, g, tr, who, ct: service.advantage_difficulty(
         u, g, tr, v=d.v, user_id=who.id, diff=d.d)),
     (views.FzMoveCD, lambda d, u, g, tr, who, ct: service.move(

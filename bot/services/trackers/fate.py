@@ -500,6 +500,46 @@ async def free_invoke(
     return await _step(uow, tracker, state, user_id, "invoke")
 
 
+def paid_invokes_left(
+    pending: dict[str, Any], holder: str, sheet: fate.Character
+) -> list[tuple[int, str]]:
+    """(index, text) of the holder's own aspects not yet paid for on this roll, while the
+    sheet has a fate point to pay with."""
+    if sheet.fate_points < 1:
+        return []
+    paid = set(pending.get(f"paid_{holder}", []))
+    return [(i, a.text) for i, a in enumerate(sheet.aspects) if i not in paid]
+
+
+async def paid_invoke(
+    uow: UnitOfWork, game: GameDTO, tracker: TrackerDTO, *, v: int, user_id: int,
+    holder: str, index: int,
+) -> TrackerDTO:  # fmt: skip
+    """The attacker or the defender invokes one of their own aspects for a fate point (+2),
+    after any free invokes too; each aspect once per roll. The point goes through the ledger
+    with this step's batch, so the GM's undo gives it back."""
+    state, conflict, pending = _attack_at(tracker, v, "invoke")
+    side = {"a": ("actor", "atk"), "d": ("target", "def")}.get(holder)
+    if side is None:
+        raise core.TrackerRefused(INACTIVE)
+    pid = pending[side[0]]
+    await _require_owner(uow, game, state, pid, user_id)
+    sheet = await _sheet(uow, game, pid)
+    offered = dict(paid_invokes_left(pending, holder, sheet))
+    if index not in offered:
+        raise core.TrackerRefused(INACTIVE)
+    batch = await _write_sheets(
+        uow, game, user_id, "fate.invoke", {pid: lambda c: fate.spend_fate_points(c, 1)}
+    )
+    roll = fate.add_bonus(roll_from_json(pending[side[1]]), 2)
+    paid = [*pending.get(f"paid_{holder}", []), index]
+    state["pending"] = {**pending, side[1]: roll_to_json(roll), f"paid_{holder}": paid}
+    who = conflict.participant(pid).name
+    _log(state, N_("💰 {name} invokes «{aspect}» for a fate point: +2 → {total}"),
+         name=who, aspect=offered[index], total=roll.total)  # fmt: skip
+    return await _step(uow, tracker, state, user_id, "invoke", batch=batch)
+
+
 async def accept(
     uow: UnitOfWork, game: GameDTO, tracker: TrackerDTO, *, v: int, user_id: int,
     t: Translator,

@@ -77,6 +77,16 @@ class FzInvokeCD(CallbackData, prefix="fzi"):
     r: bool
 
 
+class FzPaidInvokeCD(CallbackData, prefix="fzp"):
+    """Invoke the attacker's (``h=a``) or defender's (``d``) own aspect ``i`` for a fate
+    point: +2."""
+
+    tracker_id: int
+    v: int
+    h: str
+    i: int
+
+
 class FzAcceptCD(CallbackData, prefix="fzr"):
     tracker_id: int
     v: int
@@ -96,7 +106,7 @@ class FzAdvantageCD(CallbackData, prefix="fzv"):
     skill: Skill
 
 
-class FzAdvDiffCD(CallbackData, prefix="fzd"):
+class FzAdvDiffCD(CallbackData, prefix="fzo"):
     """The GM sets the advantage's passive opposition to ``d``."""
 
     tracker_id: int
@@ -445,6 +455,19 @@ def _play_keyboard(
                         ),
                     ]
                 )
+            # their own aspects for a fate point, also after a free invoke (once per roll)
+            sheet = sheets.get(pid)
+            paid = service.paid_invokes_left(pending, h, sheet) if sheet else []
+            rows += in_rows(
+                [
+                    button(
+                        f"💰 +2 «{_short(text)}» ({who})",
+                        FzPaidInvokeCD(tracker_id=tid, v=v, h=h, i=i),
+                    )
+                    for i, text in paid[:INVOKES_SHOWN]
+                ],
+                1,
+            )
         rows.append([button("✅ " + t("Read the attack"), FzAcceptCD(tracker_id=tid, v=v))])
     elif pending["stage"] == "absorb":
         sheet = sheets.get(pending["target"])
