@@ -2,9 +2,10 @@
 ``Громила: Драка 3, Атлетика 2`` (a name, a colon, items separated by commas or semicolons).
 
 Each system reads the items in its own terms (``engine.systems.<system>.npc``): a trait and a
-number, or a bare text (an aspect, a concept, a note). A line with no colon whose items all
-carry a number is a nameless mook: the caller supplies its name. Everything is pure: the text
-in, a sheet out, or an ``NpcFormError`` that says what to fix.
+number, or a bare text (an aspect, a concept, a note). A line with no colon and a trait with a
+number is a nameless mook (the caller supplies its name); with no colon and no number it is a
+name alone. Everything is pure: the text in, a sheet out, or an ``NpcFormError`` that says
+what to fix.
 """
 
 from __future__ import annotations
@@ -125,8 +126,8 @@ def split_line(text: str, example: str) -> NpcLine:
         items = [_item(p) for p in _SEPARATORS.split(rest) if p.strip()]
     else:
         items = [_item(p) for p in _SEPARATORS.split(text) if p.strip()]
-        if not all(i.value is not None for i in items):
-            # Not a list of numbered traits: the whole text is a name.
+        if all(i.value is None for i in items):
+            # No trait with a number: the whole text is a name.
             name, items = " ".join(text.split()), []
         else:
             name = None
