@@ -5,27 +5,18 @@ from __future__ import annotations
 
 from typing import Final
 
+import engine.systems.cliche.messages  # noqa: F401  # registers cliche.npc.*
 from engine.systems.cliche.sheet import Character, Cliche
 from engine.systems.npc import number, once, required, split_line
-from engine.text import msg, register_messages
+from engine.text import msg
 
 DICE_HIGH: Final = 10
 HOOKS_MAX: Final = 5
 
-register_messages(
-    {
-        "npc.cliche.example": {
-            "ru": "Громила: Вышибала из салуна 4, Пьяница 2",
-            "en": "Thug: Saloon bouncer 4, Drunkard 2",
-        },
-        "npc.cliche.what": {"ru": "хотя бы одно клише с числом", "en": "at least one cliché"},
-    }
-)
-
 
 class ClicheNpcForm:
     def example(self, locale: str) -> str:
-        return msg("npc.cliche.example").render(locale)
+        return msg("cliche.npc.example").render(locale)
 
     def build(self, text: str, default_name: str) -> Character:
         example = self.example("ru")
@@ -40,7 +31,7 @@ class ClicheNpcForm:
             once(seen, item.label.casefold(), item)
             cliches.append(Cliche(name=item.label, dice=number(item, 1, DICE_HIGH)))
         if not cliches:
-            raise required(msg("npc.cliche.what"), example)
+            raise required(msg("cliche.npc.what"), example)
         return Character(
             name=line.name or default_name, cliches=tuple(cliches), hooks=tuple(hooks[:HOOKS_MAX])
         )
