@@ -160,7 +160,7 @@ COMMANDS: tuple[ChatCommand, ...] = (
     ChatCommand(
         "npc",
         "/npc",
-        N_("create a non-player character"),
+        N_("an NPC in one line: /npc Name: Trait 3"),
         role=Role.GM,
         where=Where.GROUP,
         menu=N_("GM: create a non-player character"),
@@ -172,6 +172,22 @@ COMMANDS: tuple[ChatCommand, ...] = (
         role=Role.GM,
         where=Where.GROUP,
         menu=N_("GM: open a fight, conflict or scene"),
+    ),
+    ChatCommand(
+        "join",
+        N_("/join Name"),
+        N_("a character or NPC joins the open fight or scene"),
+        role=Role.GM,
+        where=Where.GROUP,
+        menu=N_("GM: add someone to the fight"),
+    ),
+    ChatCommand(
+        "leave",
+        N_("/leave Name"),
+        N_("a character or NPC leaves the open fight or scene"),
+        role=Role.GM,
+        where=Where.GROUP,
+        menu=N_("GM: take someone out of the fight"),
     ),
     ChatCommand(
         "opposed",

@@ -23,10 +23,12 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.i18n import I18n, Translator, resolve_locale
+from bot.services import deferred_milestones as deferred_service
 from bot.services import request_deadlines as request_deadlines_service
 from bot.services import schedules as service
 from db.repositories.schedules import ScheduleRepo
 from db.uow import UnitOfWork
+from handlers.views import deferred as deferred_views
 from handlers.views import requests as request_views
 from handlers.views import schedules as views
 
@@ -128,8 +130,10 @@ class _Notices:
             chat_id = fired.game.chat_id
             try:
                 await _send(self._ctx, chat_id, views.skipped(t, fired))
+                await _send(self._ctx, chat_id, deferred_views.waiting(t, fired))
                 markup = views.notice_keyboard(t, fired)
-                await _send(self._ctx, chat_id, views.notice(t, locale, fired), markup)
+                text = deferred_views.resumed(t, fired, views.notice(t, locale, fired))
+                await _send(self._ctx, chat_id, text, markup)
             except Exception:  # one broken notice must not stop the others
                 logger.exception("schedule notice to chat %s failed", chat_id)
 
@@ -211,6 +215,31 @@ async def _fire_batch(ctx: JobContext, schedule_ids: list[int], notices: _Notice
                 continue
             translated = await _translator(uow, ctx, one.game.chat_id)
         notices.put(one, translated)
+
+
+async def resume_deferred(*, context: JobContext | None = None) -> None:
+    """Scheduled milestones that waited for a fight or scene, applied once it has ended (each
+    exactly once, in its own transaction), with their notices."""
+    ctx = _context(context)
+    async with UnitOfWork(ctx.session_factory) as uow:
+        waiting = await deferred_service.ready(uow)
+    if not waiting:
+        return
+    notices = _Notices(ctx, senders=1)
+    try:
+        for item in waiting:
+            try:
+                async with UnitOfWork(ctx.session_factory) as uow:
+                    fired = await deferred_service.resume_one(uow, item)
+            except Exception:  # left deferred: the next run tries again
+                logger.exception("deferred occurrence %s failed", item.occurrence_id)
+                continue
+            if fired is not None:
+                notices.put(fired, _translator_for(ctx, fired.chat_locale))
+    except BaseException:
+        notices.cancel()
+        raise
+    await notices.close()
 
 
 async def remind_schedule(schedule_id: int, *, context: JobContext | None = None) -> None:

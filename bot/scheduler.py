@@ -47,6 +47,7 @@ FIRE_JOB: Final = "bot.jobs:fire_schedule"
 REMIND_JOB: Final = "bot.jobs:remind_schedule"
 CATCH_UP_JOB: Final = "bot.jobs:catch_up"
 REQUEST_DEADLINES_JOB: Final = "bot.jobs:request_deadlines"
+RESUME_DEFERRED_JOB: Final = "bot.jobs:resume_deferred"
 REMIND_MISFIRE_SECONDS: Final = 600
 KEEPALIVES: Final = {
     "tcp_keepalives_idle": "10",
@@ -235,6 +236,11 @@ class SchedulerLeader:
         scheduler.add_job(CATCH_UP_JOB, id="schedules:catch-up", misfire_grace_time=None)
         scheduler.add_job(
             REQUEST_DEADLINES_JOB, "interval", seconds=60, id="requests:deadlines",
+            replace_existing=True, coalesce=True, misfire_grace_time=None,
+        )  # fmt: skip
+        # Milestones that waited for a fight or scene: applied within a minute of its end.
+        scheduler.add_job(
+            RESUME_DEFERRED_JOB, "interval", seconds=60, id="schedules:deferred",
             replace_existing=True, coalesce=True, misfire_grace_time=None,
         )  # fmt: skip
         self._ready = True

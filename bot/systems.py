@@ -20,19 +20,25 @@ from engine.systems.base import (
 )
 from engine.systems.cliche import profile as cliche_profile
 from engine.systems.cliche import sheet_rolls as cliche_rolls
+from engine.systems.cliche.npc import NPC_FORM as CLICHE_NPC
 from engine.systems.cliche.outcomes import RULES as CLICHE_RULES
 from engine.systems.fate import profile as fate_profile
 from engine.systems.fate import sheet_rolls as fate_rolls
+from engine.systems.fate.npc import NPC_FORM as FATE_NPC
 from engine.systems.fate.outcomes import RULES as FATE_RULES
 from engine.systems.lifegear import profile as lifegear_profile
 from engine.systems.lifegear import sheet_rolls as lifegear_rolls
+from engine.systems.lifegear.npc import NPC_FORM as LIFEGEAR_NPC
 from engine.systems.lifegear.outcomes import RULES as LIFEGEAR_RULES
 from engine.systems.matter import profile as matter_profile
 from engine.systems.matter import sheet_rolls as matter_rolls
+from engine.systems.matter.npc import NPC_FORM as MATTER_NPC
 from engine.systems.matter.outcomes import RULES as MATTER_RULES
 from engine.systems.matter.traits import trait_message_key as matter_trait_key
+from engine.systems.npc import NpcForm
 from engine.systems.storyteller import profile as storyteller_profile
 from engine.systems.storyteller import sheet_rolls as storyteller_rolls
+from engine.systems.storyteller.npc import NPC_FORM as STORYTELLER_NPC
 from engine.systems.storyteller.outcomes import RULES as STORYTELLER_RULES
 
 
@@ -82,6 +88,9 @@ class SystemSpec:
     def field_label(self, path: str) -> str:
         """The msgid naming the sheet field at ``path``, never its internal name."""
         return glossary.field_label(self.glossary, path)
+
+    # The GM's one-line NPC (``/npc Громила: Бой 3``); None: only the full wizard.
+    npc_form: NpcForm | None = field(kw_only=True, default=None)
 
     def options(self, raw: dict[str, Any] | None) -> SheetModel:
         return self.options_type.model_validate(raw or {})
@@ -145,6 +154,7 @@ SYSTEMS: Final[dict[str, SystemSpec]] = {
                 "major": N_("Major milestone"),
             },
             level_ask=N_("opposition?"),
+            npc_form=FATE_NPC,
         ),
         SystemSpec(
             "lifegear", N_("Lives = gear"), N_("your equipment is your hit points; stat dice"),
@@ -162,6 +172,7 @@ SYSTEMS: Final[dict[str, SystemSpec]] = {
                     "damage_choice_hours", N_("Hours a player has to choose lost gear"), 1, 168
                 ),
             ),
+            npc_form=LIFEGEAR_NPC,
         ),
         SystemSpec(
             "cliche", N_("Firefly (clichés)"), N_("Risus-style clichés as d6 pools"),
@@ -176,6 +187,7 @@ SYSTEMS: Final[dict[str, SystemSpec]] = {
             },
             card_tie=N_("Tie: nobody wins, roll again if it matters."),
             game_options=(GameOption("base_dice", N_("Cliché dice at creation"), 5, 20),),
+            npc_form=CLICHE_NPC,
         ),
         SystemSpec(
             "storyteller", N_("Changeling (Storyteller)"),
@@ -195,6 +207,7 @@ SYSTEMS: Final[dict[str, SystemSpec]] = {
             },
             level_ask=N_("difficulty?"),
             game_options=(GameOption("freebies", N_("Freebie points"), 0, 50),),
+            npc_form=STORYTELLER_NPC,
         ),
         SystemSpec(
             "matter", N_("Matter"), N_("d10 pools, 7+ succeeds, states and scene conditions"),
@@ -213,6 +226,7 @@ SYSTEMS: Final[dict[str, SystemSpec]] = {
                 GameOption("dot_budget", N_("Skill dots"), 1, 40),
                 GameOption("dot_cap", N_("Max dots per skill"), 1, 5),
             ),
+            npc_form=MATTER_NPC,
         ),
     )
 }  # fmt: skip

@@ -12,6 +12,7 @@ from sqlalchemy import (
     Column,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     SmallInteger,
     String,
@@ -60,8 +61,13 @@ class ScheduleOccurrence(SQLModel, table=True):
     __table_args__ = (
         UniqueConstraint("schedule_id", "occurrence_at", name="schedule_occurrences_once"),
         CheckConstraint(
-            "status IN ('applied', 'empty', 'skipped', 'failed')",
+            "status IN ('applied', 'empty', 'skipped', 'failed', 'deferred')",
             name="schedule_occurrences_status",
+        ),
+        Index(
+            "schedule_occurrences_deferred",
+            "id",
+            postgresql_where=text("status = 'deferred'"),
         ),
     )
 

@@ -28,6 +28,7 @@ from handlers import (
     inline,
     lang,
     milestones,
+    npcs,
     profile,
     request_builder,
     requests,
@@ -61,6 +62,7 @@ def routers() -> list[Router]:
         profile.create_router(),
         characters.create_router(),  # its deep-link /start precedes the plain /start
         transfer.create_router(),
+        npcs.create_router(),
         start.create_router(),
         lang.create_router(),
         games.create_router(),

@@ -307,21 +307,6 @@ async def decide_proposal(
     await _tell_owner(bot, i18n, uow, character, render)
 
 
-async def npc_link(
-    message: Message, game: GameDTO, t: Translator, uow: UnitOfWork, bot: Bot
-) -> None:
-    token = await game_service.npc_link_token(uow, game)
-    me = await bot.me()
-    await message.answer(
-        t("Create an NPC in our private chat:"),
-        reply_markup=views.link_keyboard(t("🎭 New NPC"), deep_link(me.username or "", token)),
-    )
-
-
-async def npc_refused(message: Message, t: Translator) -> None:
-    await message.answer(t("Only the GM can do that."))
-
-
 async def review_refused(
     query: CallbackQuery, callback_answer: CallbackAnswer, t: Translator
 ) -> None:
@@ -525,13 +510,11 @@ def create_router() -> Router:
     gm.callback_query.register(approve, ApproveCD.filter())
     gm.callback_query.register(ask_return_comment, ReturnCD.filter())
     gm.callback_query.register(decide_proposal, ProposalCD.filter())
-    gm.message.register(npc_link, Command("npc"))
     gm.message.register(got_return_comment, StateFilter(ReturnSG.comment), F.text)
     others = Router(name=__name__ + ".others")
     others.callback_query.register(review_refused, ApproveCD.filter())
     others.callback_query.register(review_refused, ReturnCD.filter())
     others.callback_query.register(review_refused, ProposalCD.filter())
-    others.message.register(npc_refused, Command("npc"), HasGame())
     with_game = Router(name=__name__ + ".with_game")
     with_game.message.filter(HasGame())
     with_game.message.register(sheet, Command("sheet"))

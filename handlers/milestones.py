@@ -10,6 +10,7 @@ from aiogram.utils.callback_answer import CallbackAnswer
 from bot.i18n import Translator
 from bot.services import ledger
 from bot.services import milestones as service
+from bot.services.trackers import core as trackers
 from db.repositories.games import GameDTO
 from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
@@ -17,6 +18,7 @@ from handlers.callbacks import notify
 from handlers.filters import HasGame, IsGM
 from handlers.games import gm_only, gm_only_button, no_game
 from handlers.owned import own
+from handlers.views import deferred as deferred_views
 from handlers.views import milestones as views
 from handlers.views.edit import edit_text
 from handlers.views.milestones import (
@@ -43,7 +45,19 @@ async def show_preview(
     except service.MilestoneRefused as refused:
         notify(callback_answer, t(refused.reason), alert=True)
         return
-    await edit_text(message, views.preview(t, locale, plan), views.preview_keyboard(t, plan))
+    text = await _preview_text(uow, game, t, locale, plan)
+    await edit_text(message, text, views.preview_keyboard(t, plan))
+
+
+async def _preview_text(
+    uow: UnitOfWork, game: GameDTO, t: Translator, locale: str, plan: service.Plan
+) -> str:
+    """The preview; during an open fight or scene it first warns that the milestone would
+    change sheets mid-fight (the «Confirm» below is the GM's answer)."""
+    text = views.preview(t, locale, plan)
+    if await trackers.current(uow, game) is None:
+        return text
+    return deferred_views.mid_fight(t) + "\n\n" + text
 
 
 async def confirm(
@@ -61,7 +75,8 @@ async def confirm(
     except service.MilestoneStale as stale:
         notify(callback_answer, views.stale(t), alert=True)
         plan = stale.plan
-        await edit_text(message, views.preview(t, locale, plan), views.preview_keyboard(t, plan))
+        text = await _preview_text(uow, game, t, locale, plan)
+        await edit_text(message, text, views.preview_keyboard(t, plan))
         return
     except service.MilestoneRefused as refused:
         notify(callback_answer, t(refused.reason), alert=True)

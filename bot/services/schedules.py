@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Final
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -26,6 +26,7 @@ from apscheduler.triggers.cron import CronTrigger
 
 from bot.i18n import N_
 from bot.services import milestones
+from db.repositories.deferred import DEFERRED, DeferredRepo
 from db.repositories.games import GameDTO
 from db.repositories.schedules import (
     DueScheduleRow,
@@ -170,6 +171,10 @@ class Fired:
     skipped: int
     skipped_last: datetime | None
     chat_locale: str | None = None  # the chat's language, when read with the schedule
+    # Waiting for the game's open fight or scene to end (claimed, not applied yet).
+    deferred: bool = False
+    # Applied now, after waiting for a fight or scene to end.
+    resumed: bool = False
 
     @property
     def empty(self) -> bool:
@@ -212,11 +217,17 @@ async def run(uow: UnitOfWork, schedule_id: int, *, now: Clock = utcnow) -> Fire
             await uow.rollback()
             return None
     applied: milestones.Applied | None = None
+    # A fight or scene is open: the milestone waits for its end (it would clear stress and
+    # consequences mid-fight); claimed now, so it still happens once.
+    deferred = in_grace and bool(await DeferredRepo(uow.session).busy_games([game.id]))
     if in_grace:
-        occurrence_id = await repo.claim(schedule.id, latest, status="applied")
+        status = DEFERRED if deferred else "applied"
+        occurrence_id = await repo.claim(schedule.id, latest, status=status)
         if occurrence_id is None:
             await uow.rollback()
             return None
+    if in_grace and not deferred:
+        assert occurrence_id is not None
         try:
             applied = await _apply(uow, game, schedule, occurrence_id)
         except milestones.MilestoneRefused as refused:
@@ -230,6 +241,7 @@ async def run(uow: UnitOfWork, schedule_id: int, *, now: Clock = utcnow) -> Fire
     return Fired(
         game, schedule, latest if in_grace else None, applied,
         in_grace and at - latest > LATE_AFTER, len(skipped), skipped[-1] if skipped else None,
+        deferred=deferred,
     )  # fmt: skip
 
 
@@ -248,6 +260,7 @@ class _Due:
     latest: datetime
     in_grace: bool
     skipped: list[datetime]
+    deferred: bool = False  # the game's fight or scene is open: claimed, applied at its end
 
     def claims(self) -> list[NewOccurrence]:
         sid = self.row.schedule.id
@@ -255,7 +268,8 @@ class _Due:
         if self.skipped:
             found.append(NewOccurrence(sid, self.skipped[-1], "skipped", len(self.skipped)))
         if self.in_grace:
-            found.append(NewOccurrence(sid, self.latest, "applied"))
+            status = DEFERRED if self.deferred else "applied"
+            found.append(NewOccurrence(sid, self.latest, status))
         return found
 
 
@@ -287,6 +301,8 @@ async def run_batch(uow: UnitOfWork, schedule_ids: list[int], *, now: Clock = ut
             one_by_one.append(row.schedule.id)
         elif (found := _due(row, at)) is not None:
             todo.append(found)
+    busy = await DeferredRepo(uow.session).busy_games(sorted({d.row.game.id for d in todo}))
+    todo = [replace(d, deferred=d.in_grace and d.row.game.id in busy) for d in todo]
     claimed = await repo.claim_many([c for d in todo for c in d.claims()])
     won: list[tuple[_Due, int | None]] = []
     partly: list[int] = []
@@ -300,7 +316,7 @@ async def run_batch(uow: UnitOfWork, schedule_ids: list[int], *, now: Clock = ut
     items = [
         milestones.Scheduled(occurrence_id, d.row.game, d.row.schedule.kind)
         for d, occurrence_id in won
-        if occurrence_id is not None
+        if occurrence_id is not None and not d.deferred
     ]
     applied = await milestones.apply_many(uow, items) if items else {}
     await repo.finish_many(
@@ -320,6 +336,7 @@ async def run_batch(uow: UnitOfWork, schedule_ids: list[int], *, now: Clock = ut
             len(d.skipped),
             d.skipped[-1] if d.skipped else None,
             d.row.chat_locale,
+            deferred=d.deferred,
         )
         for d, occurrence_id in won
     ]

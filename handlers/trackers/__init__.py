@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from aiogram import Router
 
-from handlers.trackers import cards, cliche, common, fate, lifegear, matter, storyteller
+from handlers.trackers import cards, cliche, common, fate, lifegear, matter, roster, storyteller
 
 
 def create_routers() -> list[Router]:
@@ -17,4 +17,5 @@ def create_routers() -> list[Router]:
         storyteller.create_router(),
         matter.create_router(),
         cards.create_router(),
+        roster.create_router(),
     ]

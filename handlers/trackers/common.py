@@ -145,7 +145,8 @@ async def attempt(
     except refusals as refused:
         if rollback or isinstance(refused, core.NotItsMessage):
             await uow.rollback()
-        notify(callback_answer, t(refused.reason), alert=True)
+        # A refusal may name what changed (``params``, e.g. who pressed first).
+        notify(callback_answer, t(refused.reason, **getattr(refused, "params", {})), alert=True)
         return None
     except EngineError as error:
         if rollback:

@@ -101,6 +101,10 @@ BUTTONS: tuple[tuple[type[CallbackData], Press], ...] = (
         u, g, tr, v=d.v, user_id=who.id, code=d.code, t=ct)),
     (views.FzAdvantageCD, lambda d, u, g, tr, who, ct: service.advantage_roll(
         u, g, tr, v=d.v, user_id=who.id, user_name=who.full_name, skill=d.skill, t=ct)),
+    (views.FzPaidInvokeCD, lambda d, u, g, tr, who, ct: service.paid_invoke(
+        u, g, tr, v=d.v, user_id=who.id, holder=d.h, index=d.i)),
+    (views.FzAdvDiffCD, lambda d, u, g, tr, who, ct: service.advantage_difficulty(
+        u, g, tr, v=d.v, user_id=who.id, diff=d.d)),
     (views.FzMoveCD, lambda d, u, g, tr, who, ct: service.move(
         u, g, tr, v=d.v, user_id=who.id, zone=d.z)),
     (views.FzEndCD, lambda d, u, g, tr, who, ct: service.end(
@@ -119,6 +123,8 @@ async def _naming(message: Message, uow: UnitOfWork, game: GameDTO) -> bool | di
         return False
     pending = tracker.state.get("pending") or {}
     naming = pending.get("kind") == service.ADVANTAGE or pending.get("stage") == "absorb"
+    # or an advantage just made under its default name, until the next action
+    naming = naming or (not pending and bool(tracker.state.get("unnamed")))
     return {"tracker": tracker} if naming else False
 
 

@@ -59,7 +59,9 @@ async def open_fight(
     message: Message, command: CommandObject, game: GameDTO, uow: UnitOfWork, user: UserDTO,
     t: Translator, i18n: I18n, chat_info: ChatDTO | None,
 ) -> None:  # fmt: skip
-    parsed = service.parse_fight(command.args)
+    parsed = service.parse_fight(command.args) or await service.monster_npc(
+        uow, game, command.args
+    )
     if parsed is None:
         await message.answer(
             t(

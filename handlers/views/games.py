@@ -13,6 +13,7 @@ from db.repositories.rolls import Epoch
 from db.repositories.schedules import ScheduleDTO
 from handlers.callbacks import ArchiveCancelCD, ArchiveCD, CogmRemoveCD, GameOptionCD, NewGameCD
 from handlers.views import schedules as schedule_views
+from handlers.views.npcs import NpcListCD
 from handlers.views.safe import clip_html, clip_list
 
 # How much of the game card each list may take (markup characters): with the header and the
@@ -164,6 +165,8 @@ def game_keyboard(
             data = CogmRemoveCD(game_id=game.id, user_id=member.user_id)
             text = "➖ " + t("Remove co-GM: {name}", name=name)
             rows.append([InlineKeyboardButton(text=text, callback_data=data.pack())])
+    npcs = NpcListCD().pack()
+    rows.append([InlineKeyboardButton(text="🎭 " + t("NPC list"), callback_data=npcs)])
     archive = ArchiveCD(game_id=game.id, confirm=False)
     rows.append([InlineKeyboardButton(text="🗄 " + t("Archive"), callback_data=archive.pack())])
     return InlineKeyboardMarkup(inline_keyboard=rows)

@@ -120,6 +120,8 @@ OVERRIDES: dict[tuple[str, str], Override] = {
     ("safe.visible_length", "html"): lambda mode: _HTML,
     ("trackers.matter.member_line", "marker"): lambda mode: st.sampled_from(["•", "▶", "⏸"]),
     ("trackers.matter.scene_text", "hint"): lambda mode: _HTML,
+    ("npcs.created", "sheet_page"): lambda mode: _HTML,
+    ("deferred.resumed", "notice"): lambda mode: st.one_of(st.none(), _HTML),
     ("games.options_text", "fields"): lambda mode: SYSTEM.map(option_fields),
     ("games.options_keyboard", "fields"): lambda mode: SYSTEM.map(option_fields),
     # a sheet's diff: JSON paths with hostile values, lists of entries among them

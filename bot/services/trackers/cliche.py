@@ -12,7 +12,7 @@ sheets through the ledger in one batch per step, so the GM's undo reverts them.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -20,7 +20,7 @@ from bot.i18n import N_
 from bot.services import ledger
 from bot.services import rolls as roll_service
 from bot.services.games import is_gm
-from bot.services.trackers import core
+from bot.services.trackers import concurrent, core
 from bot.systems import SYSTEMS
 from db.repositories.games import CharacterDTO, GameDTO
 from db.repositories.trackers import TrackerDTO
@@ -230,7 +230,11 @@ async def press(
     Raises ``core.TrackerRefused`` (a msgid) or ``EngineError``; nothing is written then."""
     tracker = await core.load(uow, tracker_id, chat_id=chat_id, kind=KIND)
     if tracker.version != version:
-        raise core.TrackerRefused(core.STALE)
+        # A fighter's own press in the round stands when the steps since were others' own.
+        fighter = op.fighter if isinstance(op, Roll | Pump | Switch) else None
+        if fighter is None:
+            raise core.TrackerRefused(core.STALE)
+        await concurrent.require_independent(uow, tracker, version, _own_slice(fighter))
     gm = await is_gm(uow, game, user_id)
     # A deep copy: the tracker's own state is the journal's ``state_before`` for undo.
     state: dict[str, Any] = copy.deepcopy(tracker.state)
@@ -261,6 +265,26 @@ async def press(
     return await _step(
         uow, tracker, state, user_id=user_id, action=_action(op), batch=batch, end=fight.finished
     )
+
+
+def _own_slice(key: str) -> Callable[[dict[str, Any]], Any]:
+    """What a fighter's press in the open round depends on: the round and its pairing, the
+    damage step, the fighter itself and whether it still has to roll."""
+
+    def own(state: dict[str, Any]) -> Any:
+        fight = fight_state(state)
+        if fight is None or state.get("phase") != "fight":
+            return (state.get("phase"),)
+        exchange = fight.exchange
+        pairing = (exchange.attacker, exchange.defender, exchange.rerolls) if exchange else None
+        fighter = next((f for f in fight.fighters if f.key == key), None)
+        return (
+            fight.round, pairing, fight.pending is not None, fight.finished,
+            key in engine.waiting_for(fight), fighter, state.get("people", {}).get(key),
+            state.get("turn"), state.get("team"),
+        )  # fmt: skip
+
+    return own
 
 
 def _action(op: Op) -> str:

@@ -18,8 +18,9 @@ DECISIONS where the issue is silent:
 * A consequence is named after the attack («Рана: Бой (Ворг)»); an extreme consequence
   (it replaces an aspect) is not offered on the tracker.
 * Conceding is taken as successful (+1 FP, +1 per consequence taken here); the GM may undo it.
-* Creating an advantage is rolled against a fixed Неплохо (+2); its name is the reply the
-  actor sent to the tracker, else «Преимущество <name>». A failure creates nothing.
+* Creating an advantage is rolled against a passive opposition the GM sets (Неплохо (+2)
+  unless changed; the line names it); its name is the reply the actor sent to the tracker,
+  else «Преимущество <name>». A failure creates nothing; a tie's boost is named in the log.
 """
 
 from __future__ import annotations
@@ -64,6 +65,8 @@ SIDES: Final = ("A", "B")
 ATTACK_SKILLS: Final = (Skill.FIGHT, Skill.SHOOT)
 DEFENCE_SKILLS: Final = (Skill.ATHLETICS, Skill.FIGHT, Skill.NOTICE)
 ADVANTAGE_DIFFICULTY: Final = 2
+MIN_DIFFICULTY: Final = 0  # the GM's passive opposition for an advantage: Посредственно…
+MAX_DIFFICULTY: Final = 8  # …Легендарно
 ADVANTAGE_SKILLS: Final = 6  # the actor's best skills offered for an advantage
 MAX_ZONES: Final = 6
 MAX_ASPECTS: Final = 6
@@ -220,6 +223,8 @@ async def _step(
     uow: UnitOfWork, tracker: TrackerDTO, state: dict[str, Any], user_id: int, action: str,
     *, batch: str | None = None, end: bool = False,
 ) -> TrackerDTO:  # fmt: skip
+    if action != "advantage":  # an advantage is named right after it is made, or keeps its name
+        state["unnamed"] = None
     return await core.step(
         uow, tracker, expected_version=tracker.version, actor_user_id=user_id, action=action,
         state=state, batch=batch, end=end,
@@ -333,7 +338,10 @@ async def choose(
     elif choice == ATTACK:
         state["pending"] = {"kind": ATTACK, "actor": actor, "stage": "target"}
     elif choice == ADVANTAGE:
-        state["pending"] = {"kind": ADVANTAGE, "actor": actor, "stage": "skill", "name": None}
+        state["pending"] = {
+            "kind": ADVANTAGE, "actor": actor, "stage": "skill", "name": None,
+            "diff": ADVANTAGE_DIFFICULTY,
+        }  # fmt: skip
     elif choice == DEFEND:
         _put(state, fate.full_defence(conflict, actor))
         _log(state, N_("🛡 {name} goes into full defence."), name=name)
@@ -492,6 +500,46 @@ async def free_invoke(
     return await _step(uow, tracker, state, user_id, "invoke")
 
 
+def paid_invokes_left(
+    pending: dict[str, Any], holder: str, sheet: fate.Character
+) -> list[tuple[int, str]]:
+    """(index, text) of the holder's own aspects not yet paid for on this roll, while the
+    sheet has a fate point to pay with."""
+    if sheet.fate_points < 1:
+        return []
+    paid = set(pending.get(f"paid_{holder}", []))
+    return [(i, a.text) for i, a in enumerate(sheet.aspects) if i not in paid]
+
+
+async def paid_invoke(
+    uow: UnitOfWork, game: GameDTO, tracker: TrackerDTO, *, v: int, user_id: int,
+    holder: str, index: int,
+) -> TrackerDTO:  # fmt: skip
+    """The attacker or the defender invokes one of their own aspects for a fate point (+2),
+    after any free invokes too; each aspect once per roll. The point goes through the ledger
+    with this step's batch, so the GM's undo gives it back."""
+    state, conflict, pending = _attack_at(tracker, v, "invoke")
+    side = {"a": ("actor", "atk"), "d": ("target", "def")}.get(holder)
+    if side is None:
+        raise core.TrackerRefused(INACTIVE)
+    pid = pending[side[0]]
+    await _require_owner(uow, game, state, pid, user_id)
+    sheet = await _sheet(uow, game, pid)
+    offered = dict(paid_invokes_left(pending, holder, sheet))
+    if index not in offered:
+        raise core.TrackerRefused(INACTIVE)
+    batch = await _write_sheets(
+        uow, game, user_id, "fate.invoke", {pid: lambda c: fate.spend_fate_points(c, 1)}
+    )
+    roll = fate.add_bonus(roll_from_json(pending[side[1]]), 2)
+    paid = [*pending.get(f"paid_{holder}", []), index]
+    state["pending"] = {**pending, side[1]: roll_to_json(roll), f"paid_{holder}": paid}
+    who = conflict.participant(pid).name
+    _log(state, N_("💰 {name} invokes «{aspect}» for a fate point: +2 → {total}"),
+         name=who, aspect=offered[index], total=roll.total)  # fmt: skip
+    return await _step(uow, tracker, state, user_id, "invoke", batch=batch)
+
+
 async def accept(
     uow: UnitOfWork, game: GameDTO, tracker: TrackerDTO, *, v: int, user_id: int,
     t: Translator,
@@ -635,8 +683,18 @@ async def name_pending(
 ) -> TrackerDTO:
     """A reply to the tracker names what is being made: the aspect of an advantage (by the
     actor's owner) or the consequence a hit is about to leave (by the defender's owner)."""
-    state, _conflict = _playing(tracker, tracker.version)
+    state, conflict = _playing(tracker, tracker.version)
     pending = state.get("pending") or {}
+    unnamed = state.get("unnamed")
+    if not pending and unnamed:  # the advantage just made: its name now, in the flow
+        await _require_owner(uow, game, state, unnamed["actor"], user_id)
+        name = " ".join(text.split())[:NAME_MAX]
+        if not name:
+            raise core.TrackerRefused(INACTIVE)
+        _put(state, _rename(conflict, unnamed, name))
+        _log(state, N_("📌 The advantage is now «{aspect}»."), aspect=name)
+        state["unnamed"] = None
+        return await _step(uow, tracker, state, user_id, "name")
     if pending.get("kind") == ADVANTAGE:
         who, key = pending["actor"], "name"
     elif pending.get("kind") == ATTACK and pending.get("stage") == "absorb":
@@ -649,6 +707,21 @@ async def name_pending(
         raise core.TrackerRefused(INACTIVE)
     state["pending"] = {**pending, key: name}
     return await _step(uow, tracker, state, user_id, "name")
+
+
+def _rename(conflict: ConflictState, unnamed: dict[str, Any], name: str) -> ConflictState:
+    """The advantage made under its default name, named as the actor replied."""
+    zi, old = int(unnamed["zone"]), str(unnamed["name"])
+    zones = list(conflict.zones)
+    if not 0 <= zi < len(zones):
+        raise core.TrackerRefused(INACTIVE)
+    aspects = list(zones[zi].aspects)
+    index = next((i for i, a in enumerate(aspects) if a.name == old), None)
+    if index is None:  # gone meanwhile (its invokes spent): nothing to name
+        raise core.TrackerRefused(INACTIVE)
+    aspects[index] = aspects[index].model_copy(update={"name": name})
+    zones[zi] = zones[zi].model_copy(update={"aspects": tuple(aspects)})
+    return conflict.model_copy(update={"zones": tuple(zones)})
 
 
 def consequence_name(t: Translator, pending: dict[str, Any], conflict: ConflictState) -> str:
@@ -680,24 +753,46 @@ async def advantage_roll(
         uow, tracker, slot="adv", skill=sheet.skill(skill), modifier=0, actor=user_name,
         subject=who.name, user_id=user_id,
     )  # fmt: skip
-    result = fate.resolve(Action.ADVANTAGE_NEW, roll, ADVANTAGE_DIFFICULTY)
+    difficulty = int(pending.get("diff", ADVANTAGE_DIFFICULTY))
+    result = fate.resolve(Action.ADVANTAGE_NEW, roll, difficulty)
     gain = fate.gain_of(result)
     name = pending.get("name") or t("Advantage of {name}", name=who.name)[:NAME_MAX]
+    # The line names the opposition it was rolled against (issue 24 item 5).
     _log(
-        state, N_("✨ {name} creates an advantage ({skill}): {dice} → {total}, {outcome}"),
-        name=who.name, skill=skill.value, dice=roll.symbols, total=roll.total,
+        state,
+        N_("✨ {name} creates an advantage ({skill}) against {diff}: {dice} → {total}, {outcome}"),
+        name=who.name, skill=skill.value, diff=difficulty, dice=roll.symbols, total=roll.total,
         outcome=result.outcome.value,
     )  # fmt: skip
+    state["unnamed"] = None
     if gain.beneficiary is fate.Beneficiary.ACTOR and gain.free_invokes:
         aspect = SceneAspect(name=name, free_invokes={actor: gain.free_invokes})
         conflict = fate.add_aspect(conflict, who.zone, aspect)
         _log(state, N_("📌 «{aspect}»: {n} free invoke(s) for {name}."), aspect=name,
              n=gain.free_invokes, name=who.name)  # fmt: skip
+        if not pending.get("name"):  # made under the default name: the actor may name it now
+            state["unnamed"] = {"actor": actor, "zone": who.zone, "name": name}
     elif gain.boost:
         conflict = _boost(conflict, who, t)
+        boost = t("Boost: {name}", name=who.name)[:NAME_MAX]
+        _log(state, N_("🌀 A tie: {name} gets the boost «{aspect}» (one free invoke)."),
+             name=who.name, aspect=boost)  # fmt: skip
     state["pending"] = None
     _put(state, fate.act(conflict, actor))
     return await _step(uow, tracker, state, user_id, "advantage")
+
+
+async def advantage_difficulty(
+    uow: UnitOfWork, game: GameDTO, tracker: TrackerDTO, *, v: int, user_id: int, diff: int
+) -> TrackerDTO:
+    """The GM sets the passive opposition of the advantage being made (before its roll)."""
+    await _require_gm(uow, game, user_id)
+    state, _conflict = _playing(tracker, v)
+    pending = state.get("pending") or {}
+    if pending.get("kind") != ADVANTAGE or not MIN_DIFFICULTY <= diff <= MAX_DIFFICULTY:
+        raise core.TrackerRefused(INACTIVE)
+    state["pending"] = {**pending, "diff": diff}
+    return await _step(uow, tracker, state, user_id, "difficulty")
 
 
 # --- the end ---------------------------------------------------------------------------------

@@ -42,7 +42,7 @@ from bot.services import ledger
 from bot.services import rolls as roll_service
 from bot.services.games import is_gm
 from bot.services.resources import item_key
-from bot.services.trackers import core
+from bot.services.trackers import concurrent, core
 from bot.systems import SYSTEMS
 from db.repositories.games import CharacterDTO, GameDTO
 from db.repositories.trackers import TrackerDTO
@@ -103,8 +103,22 @@ async def fighters(uow: UnitOfWork, game_id: int) -> dict[int, Fighter]:
             continue
         sheet = SYSTEMS[lifegear.SYSTEM_ID].load(row.sheet, row.schema_version)
         assert isinstance(sheet, lifegear.Character)
-        found[row.id] = Fighter(row, sheet)
+        if sheet.monster is None:  # a monster NPC is fought (/fight Name), never a fighter
+            found[row.id] = Fighter(row, sheet)
     return found
+
+
+async def monster_npc(uow: UnitOfWork, game: GameDTO, text: str | None) -> tuple[str, int] | None:
+    """``/fight Тролль`` naming a monster NPC (``/npc Тролль: защита 12``): its name and
+    defence; None when no active monster NPC is called so."""
+    wanted = " ".join((text or "").split()).casefold()
+    for row in await uow.characters.for_game(game.id, statuses=("active",)):
+        if row.system != "lifegear" or not row.is_npc or row.name.casefold() != wanted:
+            continue
+        sheet = SYSTEMS["lifegear"].load(row.sheet, row.schema_version)
+        if isinstance(sheet, lifegear.Character) and sheet.monster is not None:
+            return row.name, sheet.monster.defence
+    return None
 
 
 def ids(state: dict[str, Any]) -> list[int]:
@@ -232,14 +246,35 @@ async def _chooser(
 
 
 async def _load(
-    uow: UnitOfWork, tracker_id: int, chat_id: int, v: int
+    uow: UnitOfWork, tracker_id: int, chat_id: int, v: int, cid: int | None = None
 ) -> tuple[TrackerDTO, dict[str, Any]]:
+    """The tracker at version ``v``; with ``cid`` (a fighter's own press) also at an older
+    version if the steps since touched only others (both duellists rolling at once)."""
     tracker = await core.load(uow, tracker_id, chat_id=chat_id)
     if tracker.kind not in KINDS:
         raise Refused(N_("This tracker is not here."))
     if tracker.version != v:
-        raise Refused(core.STALE)
+        if cid is None:
+            raise Refused(core.STALE)
+        await concurrent.require_independent(uow, tracker, v, _own_slice(cid))
     return tracker, _copy(tracker.state)
+
+
+def _own_slice(cid: int) -> Callable[[dict[str, Any]], Any]:
+    """What a fighter's own press depends on: the phase, the round, the duel's round and
+    pending damage, and the fighter's own roll, choice, boosts and damage."""
+
+    def own(state: dict[str, Any]) -> Any:
+        duel = state.get("pvp") or {}
+        return (
+            state.get("phase"), state.get("round"), duel.get("round"), duel.get("attacker"),
+            bool(state.get("pending")) if duel else None, ids(state),
+            cid in [int(c) for c in state.get("rolled", [])], pending_of(state, cid),
+            cid in [int(c) for c in state.get("choosing", [])],
+            state.get("boosts", {}).get(str(cid)), state.get("rolls", {}).get(str(cid)),
+        )  # fmt: skip
+
+    return own
 
 
 def _copy(state: dict[str, Any]) -> dict[str, Any]:
@@ -257,7 +292,7 @@ async def _load_own(
 ) -> tuple[TrackerDTO, dict[str, Any], dict[int, Fighter], Fighter]:
     """A press for fighter ``cid``: the tracker at version ``v``, a copy of its state, the
     roster and the fighter, refused unless the presser owns it (or is the GM)."""
-    tracker, state = await _load(uow, tracker_id, chat_id, v)
+    tracker, state = await _load(uow, tracker_id, chat_id, v, cid)
     roster = await fighters(uow, game.id)
     fighter = _fighter(roster, state, cid)
     await _owner(uow, game, fighter, user_id)
@@ -385,7 +420,12 @@ async def choose(
     choosing = [int(c) for c in state.get("choosing", [])]
     state["choosing"] = [c for c in choosing if c != cid] if cid in choosing else [*choosing, cid]
     return await core.step(
-        uow, tracker, expected_version=v, actor_user_id=user_id, action="choose", state=state
+        uow,
+        tracker,
+        expected_version=tracker.version,
+        actor_user_id=user_id,
+        action="choose",
+        state=state,
     )
 
 
@@ -425,7 +465,12 @@ async def boost(
     marked = [b for b in marked if b != item.id] if item.id in marked else [*marked, item.id]
     state.setdefault("boosts", {})[str(cid)] = marked
     return await core.step(
-        uow, tracker, expected_version=v, actor_user_id=user_id, action="boost", state=state
+        uow,
+        tracker,
+        expected_version=tracker.version,
+        actor_user_id=user_id,
+        action="boost",
+        state=state,
     )
 
 
@@ -625,8 +670,8 @@ async def add_after(
         stored.update({"not": rolled.notation, "faces": list(rolled.faces), "total": rolled.total})
         stored["boosts"] = [*stored["boosts"], item.id]
     return await _settle_and_step(
-        uow, game, tracker, state, roster, v=v, user_id=user_id, action="after", batch=batch,
-        keep_batch=True,
+        uow, game, tracker, state, roster, v=tracker.version, user_id=user_id, action="after",
+        batch=batch, keep_batch=True,
     )  # fmt: skip
 
 
@@ -716,8 +761,8 @@ async def take(
     batch = ledger.new_batch()
     await _apply(uow, game, state, roster, pending, user_id, batch)
     return await _settle_and_step(
-        uow, game, tracker, state, roster, v=v, user_id=user_id, action="take", batch=batch,
-        keep_batch=True,
+        uow, game, tracker, state, roster, v=tracker.version, user_id=user_id, action="take",
+        batch=batch, keep_batch=True,
     )  # fmt: skip
 
 
@@ -737,7 +782,15 @@ async def _damage_step(
     change(fighter, pending, gear[index])
     batch = ledger.new_batch()
     return await _settle_and_step(
-        uow, game, tracker, state, roster, v=v, user_id=user_id, action="absorb", batch=batch
+        uow,
+        game,
+        tracker,
+        state,
+        roster,
+        v=tracker.version,
+        user_id=user_id,
+        action="absorb",
+        batch=batch,
     )
 
 

@@ -229,6 +229,12 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
     "cliche.reading.none": {"ru": "", "en": ""},
     "cliche.reading.success": {"ru": "успех", "en": "success"},
     "cliche.reading.failure": {"ru": "неудача", "en": "failure"},
+    # the GM's quick NPC (npc.py)
+    "cliche.npc.example": {
+        "ru": "Громила: Вышибала из салуна 4, Пьяница 2",
+        "en": "Thug: Saloon bouncer 4, Drunkard 2",
+    },
+    "cliche.npc.what": {"ru": "хотя бы одно клише с числом", "en": "at least one cliché"},
 }
 
 register_messages(MESSAGES)

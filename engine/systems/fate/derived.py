@@ -59,6 +59,8 @@ def stress_box_count(character: Character, track: TrackKind) -> int:
     """
     will = character.skill(Skill.WILL)
     physique = character.skill(Skill.PHYSIQUE)
+    if character.stress_boxes is not None and track in (TrackKind.PHYSICAL, TrackKind.MENTAL):
+        return character.stress_boxes  # a quick NPC's boxes, as the GM wrote them
     if track is TrackKind.PHYSICAL:
         return BASE_BOXES + _steps(physique, 2, 4)
     if track is TrackKind.MENTAL:

@@ -330,6 +330,8 @@ class Character(SheetModel):
     extras: tuple[Extra, ...] = ()
     loot: tuple[str, ...] = ()
     notes: str = ""
+    # A quick NPC's own stress boxes (a mook's one track); None: derived from the skills.
+    stress_boxes: int | None = Field(default=None, ge=0, le=10)
 
     def skill(self, skill: Skill) -> int:
         """The skill's level (+0 when not raised)."""

@@ -138,6 +138,8 @@ class Character(SheetModel):
     unabsorbed_damage: int = Field(default=0, ge=0)
     temporary_unabsorbed: int = Field(default=0, ge=0)
     dead: bool = False
+    # A quick NPC that is a monster of fast combat (``/npc Тролль: защита 12``), else None.
+    monster: Monster | None = None
 
 
 class SpecialTiming(StrEnum):
@@ -162,6 +164,8 @@ class Monster(SheetModel):
     specials: tuple[MonsterSpecial, ...] = ()
     abilities: tuple[Item, ...] = ()
 
+
+Character.model_rebuild()  # ``monster`` names a class defined after it
 
 DAMAGE_CHOICE_HOURS: Final = 24
 """Default time a player has to choose what their character loses before the GM may."""

@@ -122,7 +122,20 @@ def render_sheet(character: Character, t: Translator, locale: str) -> str:
     return text if len(text) <= LIMIT else _sheet(character, t, with_description=False)
 
 
+def _monster(character: Character, t: Translator) -> str | None:
+    """A monster NPC's sheet: its defence and specials (it has no lives or gear)."""
+    monster = character.monster
+    if monster is None:
+        return None
+    lines = [f"<b>{esc(character.name or '?')}</b>", t("🛡 Defence {n}", n=monster.defence)]
+    lines += [f"• {esc(s.name)}" + (f": {s.damage}" if s.damage else "") for s in monster.specials]
+    return "\n".join(lines)
+
+
 def _sheet(character: Character, t: Translator, *, with_description: bool) -> str:
+    monster = _monster(character, t)
+    if monster is not None:
+        return monster
     name = esc(character.name or "?")
     role = f" — {esc(character.role)}" if character.role else ""
     lines = [f"<b>{name}</b>{role}", _lives_line(character, t)]

@@ -77,6 +77,16 @@ class FzInvokeCD(CallbackData, prefix="fzi"):
     r: bool
 
 
+class FzPaidInvokeCD(CallbackData, prefix="fzp"):
+    """Invoke the attacker's (``h=a``) or defender's (``d``) own aspect ``i`` for a fate
+    point: +2."""
+
+    tracker_id: int
+    v: int
+    h: str
+    i: int
+
+
 class FzAcceptCD(CallbackData, prefix="fzr"):
     tracker_id: int
     v: int
@@ -94,6 +104,14 @@ class FzAdvantageCD(CallbackData, prefix="fzv"):
     tracker_id: int
     v: int
     skill: Skill
+
+
+class FzAdvDiffCD(CallbackData, prefix="fzo"):
+    """The GM sets the advantage's passive opposition to ``d``."""
+
+    tracker_id: int
+    v: int
+    d: int
 
 
 class FzMoveCD(CallbackData, prefix="fzm"):
@@ -147,6 +165,11 @@ def absorb_label(t: Translator, code: str) -> str:
     return "🩹 " + " + ".join(parts)
 
 
+def difficulty_label(value: int, locale: str) -> str:
+    """«Неплохо (+2)»: an opposition on the ladder."""
+    return f"{fate.ladder_label(value).render(locale)} ({fate.signed(value)})"
+
+
 def log_line(t: Translator, entry: dict[str, Any]) -> str:
     params = dict(entry.get("p", {}))
     if "skill" in params:
@@ -155,6 +178,8 @@ def log_line(t: Translator, entry: dict[str, Any]) -> str:
         params["outcome"] = t(OUTCOMES.get(params["outcome"], "?"))
     if "how" in params:
         params["how"] = absorb_label(t, params["how"])
+    if "diff" in params:
+        params["diff"] = difficulty_label(int(params["diff"]), t.locale)
     return t(entry["m"], **{k: _e(v) for k, v in params.items()})
 
 
@@ -292,10 +317,23 @@ def _awaited(
         return []
     name = f"<b>{_e(conflict.participant(actor).name)}</b>"
     if not pending:
-        return [t("{name} acts: attack, full defence, create an advantage or pass.", name=name)]
+        lines = [t("{name} acts: attack, full defence, create an advantage or pass.", name=name)]
+        unnamed = state.get("unnamed")
+        if unnamed:
+            aspect = _e(unnamed["name"])
+            line = t("Reply to this message to name the advantage «{aspect}».", aspect=aspect)
+            lines.append(line)
+        return lines
     if pending["kind"] == service.ADVANTAGE:
         aspect = pending.get("name")
-        lines = [t("{name} creates an advantage against Fair (+2): pick a skill.", name=name)]
+        diff = int(pending.get("diff", service.ADVANTAGE_DIFFICULTY))
+        lines = [
+            t(
+                "{name} creates an advantage against {diff}: pick a skill "
+                "(the GM may change the opposition).",
+                name=name, diff=_e(difficulty_label(diff, t.locale)),
+            )
+        ]  # fmt: skip
         if aspect:
             lines.append(t("Aspect: «{aspect}».", aspect=_e(aspect)))
         else:
@@ -369,6 +407,13 @@ def _play_keyboard(
             for s in skills
         ]
         rows += in_rows(buttons, 2)
+        diff = int(pending.get("diff", service.ADVANTAGE_DIFFICULTY))
+        steps = [
+            button(f"⚖️ {difficulty_label(d, t.locale)}", FzAdvDiffCD(tracker_id=tid, v=v, d=d))
+            for d in (diff - 1, diff + 1)
+            if service.MIN_DIFFICULTY <= d <= service.MAX_DIFFICULTY
+        ]
+        rows.append(steps)
         rows.append([choice("✖️ " + t("Cancel"), service.CANCEL)])
     elif pending["stage"] == "target":
         for target in service.targets(conflict, actor):
@@ -410,6 +455,19 @@ def _play_keyboard(
                         ),
                     ]
                 )
+            # their own aspects for a fate point, also after a free invoke (once per roll)
+            sheet = sheets.get(pid)
+            paid = service.paid_invokes_left(pending, h, sheet) if sheet else []
+            rows += in_rows(
+                [
+                    button(
+                        f"💰 +2 «{_short(text)}» ({who})",
+                        FzPaidInvokeCD(tracker_id=tid, v=v, h=h, i=i),
+                    )
+                    for i, text in paid[:INVOKES_SHOWN]
+                ],
+                1,
+            )
         rows.append([button("✅ " + t("Read the attack"), FzAcceptCD(tracker_id=tid, v=v))])
     elif pending["stage"] == "absorb":
         sheet = sheets.get(pending["target"])

@@ -144,7 +144,31 @@ def entry_line(t: Translator, entry: Entry, names: Mapping[int, str]) -> str:
         state=state_name(t, entry.s),
         origin=condition_name(t, entry.o),
     )
-    return f"{text} · {roll_text(entry)}" if entry.n else text
+    line = f"{text} · {roll_text(entry)}" if entry.n else text
+    return line + roll_meaning(t, entry)
+
+
+# What a roll meant (issue 24 item 6): a condition's check says whether it took hold and
+# whether a resistance roll follows; a resistance roll says that it is one.
+_RESISTANCE_ROLLS: Final = ("resistance", "turn_resistance")
+
+
+def roll_meaning(t: Translator, entry: Entry) -> str:
+    if not entry.n:
+        return ""
+    if entry.p in _RESISTANCE_ROLLS:
+        return " " + t("(resistance roll)")
+    if entry.k != "check":
+        return ""
+    hit = entry.ok > 0
+    if entry.p == "chance_check":  # a success keeps the footing; a failure suffers it
+        return " — " + (t("held firm") if hit else t("could not hold: the condition takes hold"))
+    if not hit:
+        return " — " + t("no effect")
+    row = CONDITIONS.get(ConditionId(entry.o)) if entry.o in CONDITIONS else None
+    if row is not None and row.inflicts is not None and row.resistible and row.hazard is None:
+        return " — " + t("the condition takes hold; a resistance roll follows")
+    return " — " + t("the condition takes hold")
 
 
 def scene_text(
