@@ -18,7 +18,6 @@ import uuid
 from typing import Any
 
 from bench.e2e_bench import UNPACED, _admin_url, _Steal
-from bot.app import build_runtime
 from bot.config import Settings
 from bot.emulator import BotAPIEmulator
 from bot.emulator.types import EmuEvent
@@ -26,6 +25,7 @@ from bot.services.verify import LIMITS, MAX_EXPORT_BYTES
 from db.database import create_engine, migrate
 from engine.dice.hmac_source import commitment
 from engine.dice.log import EpochRecord, LogEntry, RollLogExport, new_entry
+from tabletop.app import build_runtime
 from tests.conftest import create_database, drop_database, with_database
 
 UPLOADER = 30_000

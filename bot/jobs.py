@@ -3,8 +3,9 @@
 
 Each job opens its own unit of work, reloads the schedule by id and is safe to run twice (the
 service's unique occurrence key). The singletons a job needs (session factory, bot, i18n,
-clock) are installed here by the scheduler's leader when it starts leading; tests pass their
-own ``context`` with a controlled clock.
+clock, the views that render the notices) are installed here by the scheduler's leader when
+it starts leading; tests pass their own ``context`` with a controlled clock. The views come
+from the composition root (``JobViews``): ``bot/`` never imports ``handlers/``.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Final
+from typing import Final, Protocol
 
 from aiogram import Bot
 from aiogram.exceptions import TelegramAPIError
@@ -25,10 +26,9 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.i18n import I18n, Translator, resolve_locale
 from bot.services import request_deadlines as request_deadlines_service
 from bot.services import schedules as service
+from db.repositories.requests import RequestDTO
 from db.repositories.schedules import ScheduleRepo
 from db.uow import UnitOfWork
-from handlers.views import requests as request_views
-from handlers.views import schedules as views
 
 logger = logging.getLogger(__name__)
 
@@ -36,6 +36,24 @@ logger = logging.getLogger(__name__)
 BATCH_GAMES: Final = 150  # schedules per transaction: a failure loses little, locks are short
 NOTICE_SENDERS: Final = 4  # notices in flight at once (the outbound layer paces them)
 TICK_WINDOW: Final = 0.05  # seconds: the jobs of one tick gather this long into one run
+
+
+class JobViews(Protocol):
+    """The texts the jobs post (``handlers.views.job_notices`` is the one the bot uses)."""
+
+    def notice(self, t: Translator, locale: str, fired: service.Fired) -> str | None: ...
+
+    def notice_keyboard(
+        self, t: Translator, fired: service.Fired
+    ) -> InlineKeyboardMarkup | None: ...
+
+    def skipped(self, t: Translator, fired: service.Fired) -> str | None: ...
+
+    def reminder(self, t: Translator, reminder: service.Reminder) -> str: ...
+
+    def nudge(self, t: Translator, request: RequestDTO, player: str, zone: str) -> str: ...
+
+    def overdue(self, t: Translator, request: RequestDTO, player: str) -> str: ...
 
 
 class _Tick:
@@ -53,6 +71,7 @@ class JobContext:
     bot: Bot
     i18n: I18n
     now: Callable[[], datetime] = field(default=service.utcnow)
+    views: JobViews = field(kw_only=True)
     _gathering: list[_Tick] = field(default_factory=list, repr=False, compare=False)
 
 
@@ -127,6 +146,7 @@ class _Notices:
             fired, (t, locale) = notice
             chat_id = fired.game.chat_id
             try:
+                views = self._ctx.views
                 await _send(self._ctx, chat_id, views.skipped(t, fired))
                 markup = views.notice_keyboard(t, fired)
                 await _send(self._ctx, chat_id, views.notice(t, locale, fired), markup)
@@ -221,7 +241,7 @@ async def remind_schedule(schedule_id: int, *, context: JobContext | None = None
         if reminder is None:
             return
         t, _ = await _translator(uow, ctx, reminder.game.chat_id)
-    await _send(ctx, reminder.game.chat_id, views.reminder(t, reminder))
+    await _send(ctx, reminder.game.chat_id, ctx.views.reminder(t, reminder))
 
 
 async def request_deadlines(*, context: JobContext | None = None) -> None:
@@ -237,9 +257,9 @@ async def request_deadlines(*, context: JobContext | None = None) -> None:
             game = await uow.games.get(request.game_id)
             zone = game.timezone if game else "UTC"
             text = (
-                request_views.nudge(t, request, name, zone)
+                ctx.views.nudge(t, request, name, zone)
                 if nudge
-                else request_views.overdue(t, request, name)
+                else ctx.views.overdue(t, request, name)
             )
             notes.append((request.chat_id, request.message_id, text))
     for chat_id, message_id, text in notes:

@@ -15,6 +15,7 @@ from aiogram.utils.callback_answer import CallbackAnswer
 from bot.i18n import N_, Translator
 from bot.services import games as game_service
 from bot.services.profile import parse_timezone
+from bot.systems import SYSTEMS
 from db.repositories.games import GameDTO
 from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
@@ -128,8 +129,6 @@ async def no_game(message: Message, t: Translator) -> None:
 
 async def options(message: Message, game: GameDTO, t: Translator) -> None:
     fields = game_service.option_fields(game.system)
-    from bot.systems import SYSTEMS
-
     values = SYSTEMS[game.system].options(game.options).model_dump(mode="json")
     await message.answer(
         views.options_text(t, game, fields, values), reply_markup=views.options_keyboard(t, fields)

@@ -14,8 +14,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.app import UPDATE_CONCURRENCY
 from bot.emulator import BotAPIEmulator
+from tabletop.app import UPDATE_CONCURRENCY
 from tests.callbacks.helpers import ManualClock, pace_on
 from tests.conftest import Harness
 

@@ -24,7 +24,7 @@ from engine.systems import fate
 
 ROOT = Path(__file__).resolve().parents[2]
 GM = 1000
-LOCK_REFUSED = 3  # ``python -m bot`` exit code: another instance still holds the polling lock
+LOCK_REFUSED = 3  # ``python -m tabletop`` exit code: another instance still holds the polling lock
 
 
 def bot_env(**extra: str) -> dict[str, str]:
@@ -34,7 +34,7 @@ def bot_env(**extra: str) -> dict[str, str]:
 
 
 class BotProcess:
-    """``python -m bot`` against the emulator, relaunched whenever it dies (a supervisor with
+    """``python -m tabletop`` against the emulator, relaunched whenever it dies (a supervisor with
     ``restart: always``) until ``stop()``. Launched through ``tests.faults.zygote`` (a fork of
     a process that has imported the bot: see there why). Every launch logs to ``logs``."""
 

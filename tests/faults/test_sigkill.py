@@ -1,4 +1,4 @@
-"""SIGKILL ``python -m bot`` at random points while a busy table spends fate points, rolls and
+"""SIGKILL ``python -m tabletop`` at random points while a busy table spends fate points, rolls and
 presses request cards; restart it each time. Telegram (the emulator) serves every update whose
 offset was not confirmed again. Afterwards the database tells one consistent story: each roll
 once in a sound hash chain, each request rolled at most once, every sheet equal to its start

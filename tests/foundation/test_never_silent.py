@@ -127,7 +127,7 @@ async def test_claims_older_than_the_redelivery_window_never_swallow_an_update(
 
 
 async def test_a_new_emulator_on_the_same_database_numbers_on(harness: Harness) -> None:
-    """What the sandbox does at start (``bot.app._run_sandbox``): a restarted sandbox numbers
+    """What the sandbox does at start (``tabletop.sandbox``): a restarted sandbox numbers
     its updates after the last one its database saw."""
     emu = harness.emu
     _people(emu)
