@@ -224,13 +224,11 @@ async def _fire_batch(ctx: JobContext, schedule_ids: list[int], notices: _Notice
         tick = await service.run_batch(uow, schedule_ids, now=ctx.now)
     for fired in tick.fired:
         notices.put(fired, _translator_for(ctx, fired.chat_locale))
-    for schedule_id in tick.one_by_one:
+    for schedule_id in tick.one_by_one:  # one transaction each (``service.run``)
         async with UnitOfWork(ctx.session_factory) as uow:
             one = await service.run(uow, schedule_id, now=ctx.now)
-            if one is None:
-                continue
-            translated = await _translator(uow, ctx, one.game.chat_id)
-        notices.put(one, translated)
+        if one is not None:
+            notices.put(one, _translator_for(ctx, one.chat_locale))
 
 
 async def remind_schedule(schedule_id: int, *, context: JobContext | None = None) -> None:

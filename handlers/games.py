@@ -213,8 +213,7 @@ async def set_timezone(
             t("I don't know that time zone. Write it like Europe/Moscow or +3, or /cancel.")
         )
         return
-    await uow.games.set_timezone(game.id, zone)
-    await uow.commit()
+    await game_service.set_timezone(uow, game, zone)
     await message.answer(t("Game time zone: {zone}.", zone=zone))
 
 
