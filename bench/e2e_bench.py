@@ -31,8 +31,6 @@ from aiogram.client.telegram import TelegramAPIServer
 from aiogram.types import Message
 
 from bot.config import Settings
-from bot.emulator import BotAPIEmulator
-from bot.emulator.types import EmuEvent
 from bot.i18n import I18n
 from bot.outbound import Limits
 from db.database import create_engine, create_session_factory, migrate
@@ -46,6 +44,8 @@ from tests.conftest import (
     drop_database,
     with_database,
 )
+from tgemu import BotAPIEmulator
+from tgemu.types import EmuEvent
 
 UNPACED = Limits(chat_burst=10_000, chat_per_second=10_000.0, group_per_minute=10**6,
                  global_per_second=10**6)  # fmt: skip

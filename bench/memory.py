@@ -28,11 +28,11 @@ from typing import Any
 from sqlalchemy import text
 
 from bench.e2e_bench import _admin_url
-from bot.emulator import BotAPIEmulator
 from bot.services import games as game_service
 from db.database import create_engine, create_session_factory, migrate
 from db.uow import UnitOfWork
 from tests.conftest import create_database, drop_database, with_database
+from tgemu import BotAPIEmulator
 
 ROOT = Path(__file__).resolve().parent.parent
 WIZARDS = 1000

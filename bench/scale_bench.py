@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from bench.e2e_bench import _admin_url, _burst, _latency, _warm_up
-from bot.emulator import BotAPIEmulator
 from db.database import create_engine, migrate
 from tests.conftest import create_database, drop_database, with_database
+from tgemu import BotAPIEmulator
 
 ROOT = Path(__file__).resolve().parent.parent
 USERS = 200

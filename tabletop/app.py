@@ -274,7 +274,7 @@ async def _sandbox(
     production image does not ship. Imported here for that reason: a bot with a token never
     loads it, and an image without it says what is missing instead of failing to start."""
     try:
-        from tabletop.sandbox import run_sandbox_bot
+        from sandbox.start import run_sandbox_bot
     except ModuleNotFoundError as missing:
         logger.error("no BOT_TOKEN, and the sandbox is not installed here (%s)", missing.name)
         raise SystemExit(2) from missing

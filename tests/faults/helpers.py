@@ -15,12 +15,12 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.emulator import BotAPIEmulator, EmuEvent
 from bot.systems import SYSTEMS
 from db.database import create_session_factory
 from db.uow import UnitOfWork
 from engine.dice.verify import verify_export
 from engine.systems import fate
+from tgemu import BotAPIEmulator, EmuEvent
 
 ROOT = Path(__file__).resolve().parents[2]
 GM = 1000

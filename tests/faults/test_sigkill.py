@@ -21,7 +21,6 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.emulator import BotAPIEmulator, ChatMessage, EmuEvent
 from handlers.callbacks import RollRequestCD
 from handlers.views.resources import FatePointCD
 from tests.faults.helpers import (
@@ -34,6 +33,7 @@ from tests.faults.helpers import (
     seat_games,
     verify_roll_logs,
 )
+from tgemu import BotAPIEmulator, ChatMessage, EmuEvent
 
 SEED = int(os.environ.get("FAULTS_SEED", "1129"))
 OPS = 200

@@ -8,7 +8,7 @@ import signal
 import sys
 from pathlib import Path
 
-from bot.emulator import BotAPIEmulator
+from tgemu import BotAPIEmulator
 
 ROOT = Path(__file__).resolve().parents[2]
 

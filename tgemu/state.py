@@ -11,9 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.emulator.errors import ApiError, bad_request, forbidden
-from bot.emulator.flood import FloodControl
-from bot.emulator.types import (
+from tgemu.errors import ApiError, bad_request, forbidden
+from tgemu.flood import FloodControl
+from tgemu.types import (
     ApiCall,
     CallbackAnswer,
     ChatMessage,
@@ -23,7 +23,7 @@ from bot.emulator.types import (
     EmuUser,
     Fault,
 )
-from bot.emulator.updates import UpdateQueue
+from tgemu.updates import UpdateQueue
 
 logger = logging.getLogger(__name__)
 

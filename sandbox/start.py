@@ -10,11 +10,11 @@ from typing import TextIO
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.config import Settings
-from bot.emulator import BotAPIEmulator
 from bot.middlewares import InFlightMiddleware
-from bot.sandbox import run_sandbox
 from db.repositories.updates import last_update_id
+from sandbox import run_sandbox
 from tabletop.app import build_runtime
+from tgemu import BotAPIEmulator
 
 logger = logging.getLogger(__name__)
 

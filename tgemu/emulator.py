@@ -11,10 +11,10 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
-from bot.emulator.flood import FloodControl
-from bot.emulator.server import ApiServer
-from bot.emulator.state import BotIdentity, EmuState, Listener, PendingQuery, StoredFile
-from bot.emulator.types import (
+from tgemu.flood import FloodControl
+from tgemu.server import ApiServer
+from tgemu.state import BotIdentity, EmuState, Listener, PendingQuery, StoredFile
+from tgemu.types import (
     ApiCall,
     CallbackAnswer,
     ChatMessage,
@@ -25,7 +25,7 @@ from bot.emulator.types import (
     Pressed,
     Sent,
 )
-from bot.emulator.webhook import WebhookPusher
+from tgemu.webhook import WebhookPusher
 
 logger = logging.getLogger(__name__)
 
@@ -51,7 +51,7 @@ class BotAPIEmulator:
         identity = BotIdentity(bot_id, bot_username, bot_first_name)
         self._state = EmuState(identity, enforce_flood_limits=enforce_flood_limits)
         self._server = ApiServer(self._state, token)
-        # webhook mode: POSTs the queued updates while a webhook is set (bot/emulator/webhook.py)
+        # webhook mode: POSTs the queued updates while a webhook is set (tgemu/webhook.py)
         self.webhook_pusher = WebhookPusher(self._state)
 
     def continue_numbering(self, last_update_id: int) -> None:
