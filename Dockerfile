@@ -10,6 +10,7 @@ COPY handlers ./handlers
 COPY engine ./engine
 COPY db ./db
 COPY webapp ./webapp
+COPY tabletop ./tabletop
 RUN /opt/venv/bin/pip install .
 
 # Runtime stage: only the virtualenv, run as an unprivileged user.
@@ -21,4 +22,4 @@ WORKDIR /home/bot
 USER 10001
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["python", "-m", "bot.healthcheck"]
-CMD ["python", "-m", "bot"]
+CMD ["python", "-m", "tabletop"]

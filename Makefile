@@ -21,7 +21,7 @@ $(STAMP_DEV): pyproject.toml | $(BIN)/python
 	@touch $@ $(STAMP_RUN)
 
 run: $(STAMP_RUN)
-	$(BIN)/python -m bot
+	$(BIN)/python -m tabletop
 
 test: $(STAMP_DEV)
 	$(BIN)/python -m pytest -q

@@ -30,14 +30,12 @@ from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.types import Message
 
-from bot.app import BotRuntime, build_runtime, settle_heap
 from bot.config import Settings
-from bot.emulator import BotAPIEmulator
-from bot.emulator.types import EmuEvent
 from bot.i18n import I18n
 from bot.outbound import Limits
 from db.database import create_engine, create_session_factory, migrate
 from db.uow import UnitOfWork
+from tabletop.app import BotRuntime, build_runtime, settle_heap
 from tests.conftest import (
     LOCAL_ADMIN_URL,
     _embedded_admin_url,
@@ -46,6 +44,8 @@ from tests.conftest import (
     drop_database,
     with_database,
 )
+from tgemu import BotAPIEmulator
+from tgemu.types import EmuEvent
 
 UNPACED = Limits(chat_burst=10_000, chat_per_second=10_000.0, group_per_minute=10**6,
                  global_per_second=10**6)  # fmt: skip
@@ -198,7 +198,7 @@ async def _pairs(
     """Updates per second of the echo bot and of ``/r 4dF+2``, measured in turns (echo, roll,
     echo, roll, …) so that both see the same moments of a shared, noisy machine. Our bot is
     built anew for each turn, as a restarted process would be (a runtime starts once); each
-    turn starts on a settled heap, as ``python -m bot`` serves (the echo bot's turn too)."""
+    turn starts on a settled heap, as ``python -m tabletop`` serves (the echo bot's turn too)."""
     pairs = []
     for _ in range(PAIRS):
         settle_heap()

@@ -1,6 +1,6 @@
 """Memory of the bot process with 1,000 open creation wizards.
 
-``python -m bot`` runs as its own process against the emulator and a fresh database; 1,000
+``python -m tabletop`` runs as its own process against the emulator and a fresh database; 1,000
 users follow a game's «create character» deep link into their private chats and leave the
 wizard open at its first step. The figure is the process's resident set (``VmRSS`` from
 ``/proc/<pid>/status``) before and after, and its peak (``VmHWM``). The target in the issue is
@@ -28,11 +28,11 @@ from typing import Any
 from sqlalchemy import text
 
 from bench.e2e_bench import _admin_url
-from bot.emulator import BotAPIEmulator
 from bot.services import games as game_service
 from db.database import create_engine, create_session_factory, migrate
 from db.uow import UnitOfWork
 from tests.conftest import create_database, drop_database, with_database
+from tgemu import BotAPIEmulator
 
 ROOT = Path(__file__).resolve().parent.parent
 WIZARDS = 1000
@@ -76,7 +76,7 @@ async def _measure(url: str, emu: BotAPIEmulator, token: str) -> dict[str, Any]:
     env.update(BOT_TOKEN=emu.token, TELEGRAM_API_URL=emu.base_url, DATABASE_URL=url,
                LOG_LEVEL="WARNING")  # fmt: skip
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", cwd=ROOT, env=env, stdin=asyncio.subprocess.DEVNULL,
+        sys.executable, "-m", "tabletop", cwd=ROOT, env=env, stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
     )  # fmt: skip
     try:
@@ -102,7 +102,8 @@ async def _imports_rss_mb() -> dict[str, float]:
     """RSS of a bare Python after importing aiogram alone, and after the bot's modules: how
     much of the bot's baseline is its libraries."""
     out: dict[str, float] = {}
-    for label, modules in (("aiogram_eager", "aiogram"), ("bot_modules", "bot.app, handlers")):
+    pairs = (("aiogram_eager", "aiogram"), ("bot_modules", "tabletop.app, handlers"))
+    for label, modules in pairs:
         code = f"import {modules}; print(open('/proc/self/status').read())"
         proc = await asyncio.create_subprocess_exec(
             sys.executable, "-c", code, cwd=ROOT, stdout=asyncio.subprocess.PIPE

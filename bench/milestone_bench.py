@@ -28,12 +28,13 @@ from sqlalchemy import event, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot import jobs
-from bot.emulator import BotAPIEmulator
 from bot.factory import create_bot
 from bot.i18n import I18n
 from db.database import create_engine, create_session_factory, migrate
 from engine.systems import fate
+from handlers.views import job_notices
 from tests.conftest import _asyncpg_url, create_database, drop_database, with_database
+from tgemu import BotAPIEmulator
 
 GAMES, PER_GAME = 1000, 10
 FIRST_CHAT = -1_000_000
@@ -155,7 +156,11 @@ async def run(admin_url: str) -> dict[str, Any]:
         active_before = await _active_seconds(admin_url, name)
         clock = _DatabaseClock(engine)
         context = jobs.JobContext(
-            create_session_factory(engine), bot, I18n("ru"), lambda: DUE + timedelta(seconds=1)
+            create_session_factory(engine),
+            bot,
+            I18n("ru"),
+            lambda: DUE + timedelta(seconds=1),
+            views=job_notices,
         )
         stop, lags = asyncio.Event(), [0.0]
         lag_task = asyncio.create_task(_loop_lag(stop, lags))

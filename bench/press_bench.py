@@ -17,13 +17,13 @@ import time
 import uuid
 from typing import Any
 
-from bot.app import build_runtime
 from bot.config import Settings
-from bot.emulator import BotAPIEmulator, ChatMessage
-from bot.emulator.types import EmuEvent
 from bot.outbound import Limits
 from db.database import create_engine, migrate
+from tabletop.app import build_runtime
 from tests.conftest import create_database, drop_database, with_database
+from tgemu import BotAPIEmulator, ChatMessage
+from tgemu.types import EmuEvent
 
 GM, FILLER = 40_001, 40_002
 PLAYERS = tuple(range(40_010, 40_016))

@@ -18,14 +18,14 @@ import uuid
 from collections import Counter
 from typing import Any
 
-from bot.app import build_runtime
 from bot.config import Settings
-from bot.emulator import BotAPIEmulator
-from bot.emulator.types import EmuEvent
 from bot.outbound import Limits
 from db.database import create_engine, migrate
+from tabletop.app import build_runtime
 from tests.conftest import create_database, drop_database, with_database
 from tests.helpers.db_proxy import DbProxy
+from tgemu import BotAPIEmulator
+from tgemu.types import EmuEvent
 
 FLOODER, GROUP = 90_001, -90_001
 OTHERS = range(91_000, 91_020)

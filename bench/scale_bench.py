@@ -1,13 +1,14 @@
 """The bot as its own process, as deployed: long polling, then webhook mode with 1 and with 2
 worker processes sharing one database.
 
-Each worker is ``bench/worker.py`` (``python -m bot``'s webhook mode, pacing off). The emulator
-POSTs the updates to them round-robin, as the proxy in front of the workers does in production
-(``docker-compose.yml``), up to 40 at once (Telegram's default ``max_connections``). For each
-worker count: ``/r 4dF+2`` updates per second in a burst of 1,000 (after a warm-up), the CPU
-each side spent on it (this process with the emulator, the workers, PostgreSQL) and the latency
-p50/p99 at a fixed 200 updates/s. Everything shares this machine's two cores, so a second
-worker only helps while the workers are what saturates them (``cpu_ms_per_update`` tells).
+Each worker is ``bench/worker.py`` (``python -m tabletop``'s webhook mode, pacing off). The
+emulator POSTs the updates to them round-robin, as the proxy in front of the workers does in
+production (``docker-compose.yml``), up to 40 at once (Telegram's default ``max_connections``).
+For each worker count: ``/r 4dF+2`` updates per second in a burst of 1,000 (after a warm-up),
+the CPU each side spent on it (this process with the emulator, the workers, PostgreSQL) and the
+latency p50/p99 at a fixed 200 updates/s. Everything shares this machine's two cores, so a
+second worker only helps while the workers are what saturates them (``cpu_ms_per_update``
+tells).
 """
 
 from __future__ import annotations
@@ -23,9 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from bench.e2e_bench import _admin_url, _burst, _latency, _warm_up
-from bot.emulator import BotAPIEmulator
 from db.database import create_engine, migrate
 from tests.conftest import create_database, drop_database, with_database
+from tgemu import BotAPIEmulator
 
 ROOT = Path(__file__).resolve().parent.parent
 USERS = 200

@@ -18,15 +18,15 @@ import uuid
 from typing import Any
 
 from bench.e2e_bench import UNPACED, _admin_url, _Steal
-from bot.app import build_runtime
 from bot.config import Settings
-from bot.emulator import BotAPIEmulator
-from bot.emulator.types import EmuEvent
 from bot.services.verify import LIMITS, MAX_EXPORT_BYTES
 from db.database import create_engine, migrate
 from engine.dice.hmac_source import commitment
 from engine.dice.log import EpochRecord, LogEntry, RollLogExport, new_entry
+from tabletop.app import build_runtime
 from tests.conftest import create_database, drop_database, with_database
+from tgemu import BotAPIEmulator
+from tgemu.types import EmuEvent
 
 UPLOADER = 30_000
 OTHERS = range(30_001, 30_021)

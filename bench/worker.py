@@ -1,6 +1,6 @@
 """One bot process of the scale-out benchmark (``bench/scale_bench.py``).
 
-What ``python -m bot`` runs (webhook mode with ``WEBHOOK_URL``, else long polling), from the
+What ``python -m tabletop`` runs (webhook mode with ``WEBHOOK_URL``, else long polling), from the
 same environment variables, except that outbound pacing is off: Telegram's limits are a
 property of the channel, and the benchmark measures the bot (as ``e2e_bench`` does). The
 benchmark has migrated the database already.
@@ -11,9 +11,9 @@ from __future__ import annotations
 import asyncio
 
 from bench.e2e_bench import UNPACED
-from bot.app import build_runtime, serve_webhook, settle_heap
 from bot.config import load_settings, setup_logging
 from db.database import create_engine
+from tabletop.app import build_runtime, serve_webhook, settle_heap
 
 
 async def _main() -> None:

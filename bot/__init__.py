@@ -1,4 +1,5 @@
-"""The bot: composition root, middlewares, services, the emulator and the sandbox.
+"""The bot: config, factories, middlewares, services, jobs (the composition root that wires
+``handlers/`` in is ``tabletop/``).
 
 Importing it first makes aiogram build its Bot API models lazily (``bot.lazy_models``).
 """

@@ -1,8 +1,11 @@
-"""Factories called by the composition root (``bot.app``); nothing here runs at import time."""
+"""Factories called by the composition root (``tabletop.app``); nothing here runs at import
+time. The routers and the roll hint come from there too: ``bot/`` never imports ``handlers/``."""
 
 from __future__ import annotations
 
-from aiogram import Bot, Dispatcher
+from collections.abc import Sequence
+
+from aiogram import Bot, Dispatcher, Router
 from aiogram.client.default import DefaultBotProperties
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.enums import ParseMode
@@ -11,7 +14,6 @@ from aiogram.fsm.storage.memory import DisabledEventIsolation
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-import handlers
 from bot.answers import PressAnswerMiddleware, PressFirstIsolation
 from bot.cpu import CpuPool
 from bot.express import ExpressCache
@@ -22,6 +24,7 @@ from bot.middlewares import (
     ContextMiddleware,
     InFlightMiddleware,
     IsolationMiddleware,
+    RollHint,
     UnitOfWorkMiddleware,
 )
 from bot.outbound import Limits, OutboundLimiter, ResilienceMiddleware
@@ -30,7 +33,6 @@ from bot.replay import ReplayGuard
 from bot.runner import UpdateRunner
 from bot.session import BotSession
 from bot.text_limits import TextLimitMiddleware
-from handlers.dice import roll_hint
 
 
 def create_bot(
@@ -62,8 +64,13 @@ def create_dispatcher(
     fsm_engine: AsyncEngine,
     session_factory: async_sessionmaker[AsyncSession],
     i18n: I18n,
+    routers: Sequence[Router],
+    roll_hint: RollHint | None = None,
     metrics: Metrics | None = None,
 ) -> Dispatcher:
+    """``routers`` in their order (``handlers.routers()``); ``roll_hint`` tells from an update
+    alone that it will roll (``handlers.dice.roll_hint``: its unit then claims nothing up
+    front)."""
     # One update at a time per chat and user (wizard steps must not overtake each other);
     # different users and chats still run concurrently. A press queued behind an update that
     # waits for pacing is answered meanwhile (bot/answers.py).
@@ -96,5 +103,5 @@ def create_dispatcher(
     dp[METRICS] = metrics
     dp["in_flight"] = in_flight
     dp["cpu"] = CpuPool()  # no process until the first heavy job; closed by ``build_runtime``
-    dp.include_routers(*handlers.routers())  # aiogram-dialog is mounted inside them
+    dp.include_routers(*routers)  # aiogram-dialog is mounted inside them
     return dp

@@ -3,8 +3,9 @@
 
 Each job opens its own unit of work, reloads the schedule by id and is safe to run twice (the
 service's unique occurrence key). The singletons a job needs (session factory, bot, i18n,
-clock) are installed here by the scheduler's leader when it starts leading; tests pass their
-own ``context`` with a controlled clock.
+clock, the views that render the notices) are installed here by the scheduler's leader when
+it starts leading; tests pass their own ``context`` with a controlled clock. The views come
+from the composition root (``JobViews``): ``bot/`` never imports ``handlers/``.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Final
+from typing import Final, Protocol
 
 from aiogram import Bot
 from aiogram.exceptions import TelegramAPIError
@@ -26,11 +27,9 @@ from bot.i18n import I18n, Translator, resolve_locale
 from bot.services import deferred_milestones as deferred_service
 from bot.services import request_deadlines as request_deadlines_service
 from bot.services import schedules as service
+from db.repositories.requests import RequestDTO
 from db.repositories.schedules import ScheduleRepo
 from db.uow import UnitOfWork
-from handlers.views import deferred as deferred_views
-from handlers.views import requests as request_views
-from handlers.views import schedules as views
 
 logger = logging.getLogger(__name__)
 
@@ -38,6 +37,28 @@ logger = logging.getLogger(__name__)
 BATCH_GAMES: Final = 150  # schedules per transaction: a failure loses little, locks are short
 NOTICE_SENDERS: Final = 4  # notices in flight at once (the outbound layer paces them)
 TICK_WINDOW: Final = 0.05  # seconds: the jobs of one tick gather this long into one run
+
+
+class JobViews(Protocol):
+    """The texts the jobs post (``handlers.views.job_notices`` is the one the bot uses)."""
+
+    def notice(self, t: Translator, locale: str, fired: service.Fired) -> str | None: ...
+
+    def notice_keyboard(
+        self, t: Translator, fired: service.Fired
+    ) -> InlineKeyboardMarkup | None: ...
+
+    def skipped(self, t: Translator, fired: service.Fired) -> str | None: ...
+
+    def waiting(self, t: Translator, fired: service.Fired) -> str | None: ...
+
+    def resumed(self, t: Translator, fired: service.Fired, notice: str | None) -> str | None: ...
+
+    def reminder(self, t: Translator, reminder: service.Reminder) -> str: ...
+
+    def nudge(self, t: Translator, request: RequestDTO, player: str, zone: str) -> str: ...
+
+    def overdue(self, t: Translator, request: RequestDTO, player: str) -> str: ...
 
 
 class _Tick:
@@ -55,6 +76,7 @@ class JobContext:
     bot: Bot
     i18n: I18n
     now: Callable[[], datetime] = field(default=service.utcnow)
+    views: JobViews = field(kw_only=True)
     _gathering: list[_Tick] = field(default_factory=list, repr=False, compare=False)
 
 
@@ -129,10 +151,11 @@ class _Notices:
             fired, (t, locale) = notice
             chat_id = fired.game.chat_id
             try:
+                views = self._ctx.views
                 await _send(self._ctx, chat_id, views.skipped(t, fired))
-                await _send(self._ctx, chat_id, deferred_views.waiting(t, fired))
+                await _send(self._ctx, chat_id, views.waiting(t, fired))
                 markup = views.notice_keyboard(t, fired)
-                text = deferred_views.resumed(t, fired, views.notice(t, locale, fired))
+                text = views.resumed(t, fired, views.notice(t, locale, fired))
                 await _send(self._ctx, chat_id, text, markup)
             except Exception:  # one broken notice must not stop the others
                 logger.exception("schedule notice to chat %s failed", chat_id)
@@ -208,13 +231,11 @@ async def _fire_batch(ctx: JobContext, schedule_ids: list[int], notices: _Notice
         tick = await service.run_batch(uow, schedule_ids, now=ctx.now)
     for fired in tick.fired:
         notices.put(fired, _translator_for(ctx, fired.chat_locale))
-    for schedule_id in tick.one_by_one:
+    for schedule_id in tick.one_by_one:  # one transaction each (``service.run``)
         async with UnitOfWork(ctx.session_factory) as uow:
             one = await service.run(uow, schedule_id, now=ctx.now)
-            if one is None:
-                continue
-            translated = await _translator(uow, ctx, one.game.chat_id)
-        notices.put(one, translated)
+        if one is not None:
+            notices.put(one, _translator_for(ctx, one.chat_locale))
 
 
 async def resume_deferred(*, context: JobContext | None = None) -> None:
@@ -250,7 +271,7 @@ async def remind_schedule(schedule_id: int, *, context: JobContext | None = None
         if reminder is None:
             return
         t, _ = await _translator(uow, ctx, reminder.game.chat_id)
-    await _send(ctx, reminder.game.chat_id, views.reminder(t, reminder))
+    await _send(ctx, reminder.game.chat_id, ctx.views.reminder(t, reminder))
 
 
 async def request_deadlines(*, context: JobContext | None = None) -> None:
@@ -266,9 +287,9 @@ async def request_deadlines(*, context: JobContext | None = None) -> None:
             game = await uow.games.get(request.game_id)
             zone = game.timezone if game else "UTC"
             text = (
-                request_views.nudge(t, request, name, zone)
+                ctx.views.nudge(t, request, name, zone)
                 if nudge
-                else request_views.overdue(t, request, name)
+                else ctx.views.overdue(t, request, name)
             )
             notes.append((request.chat_id, request.message_id, text))
     for chat_id, message_id, text in notes:

@@ -122,7 +122,7 @@ class SchedulerLeader:
     runs the scheduler now."""
 
     def __init__(
-        self, engine: AsyncEngine, bot: Bot, i18n: I18n, *,
+        self, engine: AsyncEngine, bot: Bot, i18n: I18n, *, views: jobs.JobViews,
         now: Callable[[], datetime] = service.utcnow, key: int = SCHEDULER_KEY,
         retry_interval: float = 5.0, sync_interval: float = 60.0,
     ) -> None:  # fmt: skip
@@ -132,7 +132,9 @@ class SchedulerLeader:
         self._lock_engine = create_async_engine(
             engine.url, poolclass=NullPool, connect_args={"server_settings": KEEPALIVES}
         )
-        self._context = jobs.JobContext(create_session_factory(engine), bot, i18n, now)
+        self._context = jobs.JobContext(
+            create_session_factory(engine), bot, i18n, now, views=views
+        )
         self.metrics: Metrics | None = None  # jobs run and failed, when the runtime counts
         self._key = key
         self._retry = retry_interval
@@ -284,11 +286,13 @@ async def _stop_leader(scheduler: SchedulerLeader) -> None:
 
 
 def setup_scheduler(
-    dispatcher: Dispatcher, *, engine: AsyncEngine, bot: Bot, i18n: I18n, **options: Any
-) -> SchedulerLeader:
+    dispatcher: Dispatcher, *, engine: AsyncEngine, bot: Bot, i18n: I18n, views: jobs.JobViews,
+    **options: Any,
+) -> SchedulerLeader:  # fmt: skip
     """Run a ``SchedulerLeader`` for as long as the dispatcher runs (its startup and shutdown
-    hooks: polling and webhook alike); handlers get it as ``scheduler``."""
-    leader = SchedulerLeader(engine, bot, i18n, **options)
+    hooks: polling and webhook alike); handlers get it as ``scheduler``. ``views`` render the
+    jobs' posts (the composition root passes ``handlers.views.job_notices``)."""
+    leader = SchedulerLeader(engine, bot, i18n, views=views, **options)
     leader.metrics = dispatcher.get("metrics")
     dispatcher["scheduler"] = leader
     dispatcher.startup.register(_start_leader)

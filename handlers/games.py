@@ -15,12 +15,13 @@ from aiogram.utils.callback_answer import CallbackAnswer
 
 from bot.i18n import N_, Translator
 from bot.services import games as game_service
+from bot.services import grants as grant_service
 from bot.services import schedules as schedule_service
 from bot.services.profile import parse_timezone
+from bot.systems import SYSTEMS
 from db.repositories.games import GameDTO
 from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
-from handlers import grants
 from handlers.callbacks import (
     ArchiveCancelCD,
     ArchiveCD,
@@ -148,8 +149,6 @@ async def _options_view(
 ) -> tuple[str, InlineKeyboardMarkup]:
     """The system's numbers, then the switch every system has: do players' gains need the GM."""
     fields = game_service.option_fields(game.system)
-    from bot.systems import SYSTEMS
-
     if values is None:
         values = SYSTEMS[game.system].options(game.options).model_dump(mode="json")
     text = views.options_text(t, game, fields, values) if fields else ""
@@ -236,8 +235,7 @@ async def set_timezone(
             t("I don't know that time zone. Write it like Europe/Moscow or +3, or /cancel.")
         )
         return
-    await uow.games.set_timezone(game.id, zone)
-    await uow.commit()
+    await game_service.set_timezone(uow, game, zone)
     await message.answer(t("Game time zone: {zone}.", zone=zone))
 
 
@@ -304,6 +302,20 @@ GM_ONLY_BUTTONS = (
 )  # fmt: skip
 
 
+async def toggle_trust(
+    query: CallbackQuery, callback_answer: CallbackAnswer,
+    callback_data: grant_views.GrantTrustCD, game: GameDTO, t: Translator, uow: UnitOfWork,
+    user: UserDTO,
+) -> None:  # fmt: skip
+    """/options' switch: do players' gains need the GM (the GM's alone)."""
+    message = own(query, callback_answer, t, grant_views.GrantTrustCD, on=callback_data.on)
+    if message is None:
+        return
+    await grant_service.set_trusted(uow, game, callback_data.on, user.id)
+    notify(callback_answer, t("Saved."))
+    await redraw_options(message, game, t, uow)
+
+
 def create_router() -> Router:
     router = Router(name=__name__)
     router.message.filter(F.chat.type.in_({"group", "supergroup"}))
@@ -325,7 +337,7 @@ def create_router() -> Router:
     gm.callback_query.register(archive, ArchiveCD.filter())
     gm.callback_query.register(archive_cancel, ArchiveCancelCD.filter())
     gm.callback_query.register(remove_cogm_button, CogmRemoveCD.filter())
-    gm.callback_query.register(grants.toggle_trust, grant_views.GrantTrustCD.filter())
+    gm.callback_query.register(toggle_trust, grant_views.GrantTrustCD.filter())
 
     cogm = Router(name=__name__ + ".cogm")
     cogm.message.filter(IsGM())

@@ -63,22 +63,6 @@ async def decide(
     await edit_text(message, text, None)
 
 
-async def toggle_trust(
-    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: views.GrantTrustCD,
-    game: GameDTO, t: Translator, uow: UnitOfWork, user: UserDTO,
-) -> None:  # fmt: skip
-    """/options' switch (the GM's alone: registered on the GM's router in ``handlers.games``)."""
-    message = own(query, callback_answer, t, views.GrantTrustCD, on=callback_data.on)
-    if message is None:
-        return
-    await uow.grants.set_trusted(game.id, callback_data.on, user.id)
-    await uow.commit()
-    notify(callback_answer, t("Saved."))
-    from handlers import games  # the options message is drawn there
-
-    await games.redraw_options(message, game, t, uow)
-
-
 def create_router() -> Router:
     router = Router(name=__name__)
     router.callback_query.filter(F.message.chat.type.in_({"group", "supergroup"}), HasGame())

@@ -32,6 +32,7 @@ from handlers.filters import HasGame, IsGM
 from handlers.games import gm_only, no_game
 from handlers.owned import carries
 from handlers.request_builder import change_card, pending_card, roller_name
+from handlers.trackers import fate as fate_tracker
 from handlers.views import requests as views
 from handlers.views.edit import edit_markup, edit_text
 from handlers.views.safe import error_text
@@ -206,12 +207,7 @@ async def invoke_menu(
     aspects = await invoke_service.aspects_for(uow, request)
     used = {int(i.get("aspect", -1)) for i in request.invokes}
     keyboard = views.aspect_keyboard(request, aspects, used)
-    # Free invokes the player's character holds on the open conflict's board (issue 8);
-    # imported here so this function alone carries the change.
-    from aiogram.types import InlineKeyboardMarkup
-
-    from handlers.trackers import fate as fate_tracker
-
+    # Free invokes the player's character holds on the open conflict's board (issue 8).
     free = await fate_tracker.request_invoke_rows(uow, t, request)
     keyboard = InlineKeyboardMarkup(inline_keyboard=[*keyboard.inline_keyboard, *free])
     await edit_markup(message, keyboard)

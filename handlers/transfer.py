@@ -21,6 +21,7 @@ from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
 from engine.errors import EngineError
 from engine.transfer import ImportFile
+from handlers import submission
 from handlers.callbacks import notify
 from handlers.filters import IsGM
 from handlers.views import transfer as views
@@ -207,7 +208,6 @@ async def _submit(
     parsed: ImportFile, user: UserDTO, game: GameDTO,
 ) -> None:  # fmt: skip
     """Checked like a finished wizard, then sent to the GM for approval the same way."""
-    from handlers import characters  # the approval flow lives with the character handlers
 
     try:
         sheet = await service.prepare_character(uow, parsed, game, user.id)
@@ -216,7 +216,7 @@ async def _submit(
         return
     start = WizardStart(game_id=game.id, system=game.system, options=game.options)
     try:
-        problems = await characters.submit_from_wizard(
+        problems = await submission.submit_from_wizard(
             uow, bot, i18n, t, start=start, user=user, character=sheet
         )
     except TelegramForbiddenError:
@@ -224,7 +224,7 @@ async def _submit(
         # import sent in the group by someone who never opened our private chat).
         return
     if problems:  # the rules changed between the check and the submission: nothing stored
-        await uow.rollback()
+        await service.forget_import(uow)
         refusal = service.Refusal(service.CREATION_RULES, tuple(problems))
         await message.answer(views.refused(t, locale, refusal))
 

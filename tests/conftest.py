@@ -19,11 +19,11 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.app import BotRuntime, build_runtime
 from bot.config import Settings
-from bot.emulator import BotAPIEmulator, CallbackAnswer
 from bot.outbound import Limits
 from db.database import create_engine, migrate, to_async_url
+from tabletop.app import BotRuntime, build_runtime
+from tgemu import BotAPIEmulator, CallbackAnswer
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCAL_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"

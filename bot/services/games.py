@@ -151,3 +151,16 @@ async def change_option(uow: UnitOfWork, game: GameDTO, field: str, delta: int) 
     await uow.games.set_options(game.id, updated)
     await uow.commit()
     return updated
+
+
+async def set_timezone(uow: UnitOfWork, game: GameDTO, zone: str) -> None:
+    """The game's time zone (its schedules follow it); commits."""
+    await uow.games.set_timezone(game.id, zone)
+    await uow.commit()
+
+
+async def save_data(uow: UnitOfWork, game_id: int, key: str, value: Any) -> None:
+    """One of the game's stored lists (a wizard's lifegear roles, …); commits at once, so the
+    game's row lock a wizard took to read it (``for_update``) ends with the save."""
+    await uow.games.set_data(game_id, key, value)
+    await uow.commit()

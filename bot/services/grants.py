@@ -108,3 +108,9 @@ async def decide(
         await uow.rollback()  # the request stays open: the GM may try again or refuse it
         raise
     return Decided(decided, applied.character, op, applied)
+
+
+async def set_trusted(uow: UnitOfWork, game: GameDTO, trusted: bool, by_user_id: int) -> None:
+    """The game's option: players' gains apply without the GM (a trusted table); commits."""
+    await uow.grants.set_trusted(game.id, trusted, by_user_id)
+    await uow.commit()

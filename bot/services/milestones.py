@@ -212,8 +212,28 @@ async def apply(
     actor_name: str,
     preview_message_id: int,
 ) -> Applied:
+    """``apply_uncommitted``, then commit: the GM's confirmed preview."""
+    applied = await apply_uncommitted(
+        uow, game, kind, fingerprint=fingerprint, actor_user_id=actor_user_id,
+        actor_name=actor_name, preview_message_id=preview_message_id,
+    )  # fmt: skip
+    await uow.commit()
+    return applied
+
+
+async def apply_uncommitted(
+    uow: UnitOfWork,
+    game: GameDTO,
+    kind: str,
+    *,
+    fingerprint: str | None,
+    actor_user_id: int,
+    actor_name: str,
+    preview_message_id: int,
+) -> Applied:
     """Apply the milestone shown in the preview with ``fingerprint``, for the whole table in
-    one transaction (one ledger batch), and commit.
+    one transaction (one ledger batch), without committing it: the caller commits once, with
+    whatever else belongs to it (a scheduled occurrence's row).
 
     ``fingerprint`` is the one printed on the pressed message (``None``: not a preview).
     Raises ``MilestoneStale`` (with the current plan) when the sheets changed since the
@@ -249,7 +269,6 @@ async def apply(
     # became the notice) finds it applied, whatever the sheets look like now.
     record = {"preview": preview_message_id, "kind": kind, "batch": batch if changed else None}
     await uow.games.set_data(game.id, LAST_KEY, record)
-    await uow.commit()
     if not outcomes:
         return Applied(plan, batch if changed else None)
     # Advancement: the plan listed the rolls; what was applied is their outcome.

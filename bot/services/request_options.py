@@ -21,7 +21,7 @@ from typing import Any, Final
 from bot.i18n import N_
 from bot.services import ledger
 from bot.services.games import is_gm
-from bot.services.requests import RequestRefused, check_live, on_card
+from bot.services.request_checks import RequestRefused, check_live, on_card
 from bot.systems import SYSTEMS
 from db.repositories.games import GameDTO
 from db.repositories.requests import RequestDTO

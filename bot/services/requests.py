@@ -14,9 +14,16 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bot.i18n import N_
+from bot.services import request_options, sheet_rolls
 from bot.services import rolls as roll_service
-from bot.services import sheet_rolls
 from bot.services.games import is_gm
+from bot.services.request_checks import (  # noqa: F401  (re-exported: handlers import them here)
+    ARCHIVED,
+    INACTIVE,
+    RequestRefused,
+    check_live,
+    on_card,
+)
 from bot.systems import SYSTEMS, rules_for
 from db.repositories.games import GameDTO
 from db.repositories.requests import RequestDTO
@@ -61,14 +68,6 @@ class PressResult:
     reading: Reading | None = None  # the roll read by the game's system
 
 
-class RequestRefused(Exception):
-    """A press that must change nothing; ``reason`` is a msgid."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
 class RollForPlayer(Exception):
     """A GM pressed a player's 🎲: nothing is rolled until the GM confirms (``for_player``)."""
 
@@ -76,24 +75,6 @@ class RollForPlayer(Exception):
         super().__init__(player)
         self.request = request
         self.player = player
-
-
-INACTIVE = N_("This button is no longer active.")
-ARCHIVED = N_("This game is archived: its requests can no longer be rolled.")
-
-
-def on_card(request: RequestDTO | None, *, chat_id: int, message_id: int | None) -> RequestDTO:
-    """The request whose own card is the pressed message; refused otherwise (a forged button
-    must not turn another message — a tracker, a sealed roll — into this card)."""
-    if request is None or not request.shown_at(chat_id, message_id):
-        raise RequestRefused(INACTIVE)
-    return request
-
-
-def check_live(game: GameDTO | None) -> None:
-    """A request of an archived game changes no more."""
-    if game is None or game.archived:
-        raise RequestRefused(ARCHIVED)
 
 
 EVERYONE = ("all", "все", "всем")
@@ -273,8 +254,6 @@ async def press(
         check_live(game)
         if not player and not for_player:
             raise RollForPlayer(request, target.name if target else str(request.target_user_id))
-    from bot.services import request_options  # it imports this module
-
     if game is not None and request.status == "pending":
         await request_options.check_before_roll(uow, game, request)
     logged = await roll_service.roll_logged(

@@ -190,7 +190,8 @@ class Reminder:
 
 async def run(uow: UnitOfWork, schedule_id: int, *, now: Clock = utcnow) -> Fired | None:
     """Handle what is due of the schedule (see the module's docstring); safe to run any
-    number of times, concurrently too. Commits. None: nothing to do."""
+    number of times, concurrently too. Commits once: the occurrences claimed, the milestone
+    and the occurrence's outcome together, or nothing. None: nothing to do."""
     repo = ScheduleRepo(uow.session)
     schedule = await repo.get(schedule_id)
     if schedule is None or not schedule.enabled:
@@ -237,10 +238,12 @@ async def run(uow: UnitOfWork, schedule_id: int, *, now: Clock = utcnow) -> Fire
         await repo.finish(
             occurrence_id, status="empty" if applied.plan.empty else "applied", batch=applied.batch
         )
+    chat = await uow.chats.get(game.chat_id)  # the notice's language, read before the commit
     await uow.commit()
     return Fired(
         game, schedule, latest if in_grace else None, applied,
         in_grace and at - latest > LATE_AFTER, len(skipped), skipped[-1] if skipped else None,
+        chat.locale if chat else None,
         deferred=deferred,
     )  # fmt: skip
 
@@ -346,9 +349,10 @@ async def run_batch(uow: UnitOfWork, schedule_ids: list[int], *, now: Clock = ut
 async def _apply(
     uow: UnitOfWork, game: GameDTO, schedule: ScheduleDTO, occurrence_id: int
 ) -> milestones.Applied:
-    """The milestone as the GM's would be, by the system actor; ``apply`` commits when
-    something changed (the occurrence row with it). A sheet changed between the preview and
-    the locks: preview again."""
+    """The milestone as the GM's would be, by the system actor, not committed: ``run``
+    commits it with the occurrence's row, so a failure on the way leaves neither (and the
+    next run applies it). A sheet changed between the preview and the locks: preview
+    again."""
     plan = await milestones.preview(uow, game, schedule.kind)
     for _ in range(APPLY_ATTEMPTS - 1):
         try:
@@ -362,7 +366,7 @@ async def _apply_plan(
     uow: UnitOfWork, game: GameDTO, schedule: ScheduleDTO, occurrence_id: int,
     plan: milestones.Plan,
 ) -> milestones.Applied:  # fmt: skip
-    return await milestones.apply(
+    return await milestones.apply_uncommitted(
         uow, game, schedule.kind, fingerprint=plan.fingerprint,
         actor_user_id=game.gm_user_id, actor_name=ACTOR_NAME,
         preview_message_id=-occurrence_id,  # unique per occurrence: never a real message id

@@ -297,3 +297,9 @@ async def _add_schedules(
     if added:
         await repo.notify_changed()
     return added, skipped
+
+
+async def forget_import(uow: UnitOfWork) -> None:
+    """The submission was refused after the import was prepared (the game's rules changed in
+    between): nothing of it is kept."""
+    await uow.rollback()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Awaitable, Callable, Sequence
+from functools import partial
 from typing import TypeVar
 
 from aiogram import F, Router
@@ -16,6 +17,7 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, Message
 from aiogram.utils.callback_answer import CallbackAnswer
 
 from bot.i18n import I18n, Translator
+from bot.services import unit
 from bot.services.ledger import LedgerError
 from bot.services.requests import RequestRefused
 from bot.services.trackers import core
@@ -85,8 +87,7 @@ async def post(message: Message, uow: UnitOfWork, t: Translator, tracker: Tracke
     """Send the tracker as a new message in ``message``'s chat and remember it (commits)."""
     text, keyboard = await render(uow, t, tracker)
     sent = await message.answer(text, reply_markup=keyboard)
-    await core.attach_message(uow, tracker, sent.message_id)
-    await uow.commit()
+    await unit.committed(uow, partial(core.attach_message, uow, tracker, sent.message_id))
 
 
 async def refresh(message: Message, uow: UnitOfWork, t: Translator, tracker: TrackerDTO) -> None:
@@ -140,21 +141,15 @@ async def attempt(
     """Run one press's use case and commit. A refusal (one of ``refusals``; its ``reason`` is a
     msgid) or an ``EngineError`` is an alert in the presser's language ``t`` and gives None;
     with ``rollback`` whatever the step wrote before refusing is rolled back first."""
+    undo_on = (*refusals, EngineError) if rollback else (core.NotItsMessage,)
     try:
-        result = await step()
+        return await unit.committed(uow, step, undo_on=undo_on)
     except refusals as refused:
-        if rollback or isinstance(refused, core.NotItsMessage):
-            await uow.rollback()
         # A refusal may name what changed (``params``, e.g. who pressed first).
         notify(callback_answer, t(refused.reason, **getattr(refused, "params", {})), alert=True)
-        return None
     except EngineError as error:
-        if rollback:
-            await uow.rollback()
         notify(callback_answer, error.render(t.locale), alert=True)
-        return None
-    await uow.commit()
-    return result
+    return None
 
 
 async def step_on(
@@ -230,18 +225,21 @@ async def press_undo(
     message = query.message
     if not isinstance(message, Message):
         return
-    try:
+
+    async def undo() -> TrackerDTO:
         tracker = await core.load(
             uow, callback_data.tracker_id, chat_id=message.chat.id, message_id=message.message_id
         )
         tracker, _action = await core.undo(
             uow, game, tracker, actor_user_id=query.from_user.id, shown=callback_data.v
         )
+        return tracker
+
+    try:
+        tracker = await unit.committed(uow, undo, undo_on=(core.TrackerRefused,))
     except core.TrackerRefused as refused:
-        await uow.rollback()
         notify(callback_answer, t(refused.reason), alert=True)
         return
-    await uow.commit()
     notify(callback_answer, t("Undone."))
     await refresh(message, uow, chat_translator(i18n, chat_info), tracker)
 

@@ -15,6 +15,7 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, Message, User
 from aiogram.utils.callback_answer import CallbackAnswer
 
 from bot.i18n import I18n, Translator
+from bot.services import unit
 from bot.services.requests import RequestRefused
 from bot.services.trackers import core
 from bot.services.trackers import fate as service
@@ -132,16 +133,18 @@ async def name_reply(
     message: Message, tracker: TrackerDTO, game: GameDTO, uow: UnitOfWork, user: UserDTO,
     i18n: I18n, chat_info: ChatDTO | None, t: Translator,
 ) -> None:  # fmt: skip
-    try:
-        tracker = await core.load(uow, tracker.id, chat_id=message.chat.id, kind=service.KIND)
-        tracker = await service.name_pending(
-            uow, game, tracker, user_id=user.id, text=message.text or ""
+
+    async def name() -> TrackerDTO:
+        loaded = await core.load(uow, tracker.id, chat_id=message.chat.id, kind=service.KIND)
+        return await service.name_pending(
+            uow, game, loaded, user_id=user.id, text=message.text or ""
         )
+
+    try:
+        tracker = await unit.committed(uow, name, undo_on=(core.TrackerRefused,))
     except core.TrackerRefused as refused:
-        await uow.rollback()
         await message.reply(t(refused.reason))
         return
-    await uow.commit()
     await common.redraw(message, uow, common.chat_translator(i18n, chat_info), tracker)
 
 

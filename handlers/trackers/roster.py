@@ -8,6 +8,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
 from bot.i18n import I18n, Translator
+from bot.services import unit
 from bot.services.trackers import core
 from bot.services.trackers import roster as service
 from db.repositories.chats import ChatDTO
@@ -30,15 +31,17 @@ async def _change(
         await message.answer(usage)
         return
     try:
-        tracker, row = await service.change(
-            uow, game, user_id=user.id, user_name=user.name, name=name, joining=joining
+        tracker, row = await unit.committed(
+            uow,
+            lambda: service.change(
+                uow, game, user_id=user.id, user_name=user.name, name=name, joining=joining
+            ),
+            undo_on=(core.TrackerRefused,),
         )
     except core.TrackerRefused as refused:
-        await uow.rollback()
         params = getattr(refused, "params", {})
         await message.answer(t(refused.reason, **{k: plain(v) for k, v in params.items()}))
         return
-    await uow.commit()
     await common.redraw(message, uow, common.chat_translator(i18n, chat_info), tracker)
     name = f"<b>{plain(row.name)}</b>"
     said = t("➕ {name} joins.", name=name) if joining else t("➖ {name} leaves.", name=name)

@@ -34,6 +34,7 @@ from bot.i18n import I18n, Translator
 from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
 from engine.common import SheetModel, Violation, errors_only
+from handlers import submission
 from handlers.callbacks import notify
 
 TEXT_MAX = 500  # free-text answers (descriptions, backstory)
@@ -208,8 +209,6 @@ async def finish_wizard(manager: DialogManager, character: SheetModel) -> list[V
 
     Returns the blocking violations instead (nothing stored) when the engine refuses it.
     """
-    from handlers import characters  # the approval flow lives with the character handlers
-
     data = manager.middleware_data
     uow: UnitOfWork = data["uow"]
     user: UserDTO = data["user"]
@@ -217,7 +216,7 @@ async def finish_wizard(manager: DialogManager, character: SheetModel) -> list[V
     i18n: I18n = data["i18n"]
     start = WizardStart.of(manager)
     t: Translator = data["t"]
-    problems = await characters.submit_from_wizard(
+    problems = await submission.submit_from_wizard(
         uow, bot, i18n, t, start=start, user=user, character=character
     )
     if problems:

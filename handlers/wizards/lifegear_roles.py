@@ -22,6 +22,7 @@ from aiogram_dialog.widgets.text import Format
 from pydantic import ValidationError
 
 from bot.i18n import Translator
+from bot.services import games as game_service
 from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
 from engine.common import errors_only
@@ -92,8 +93,8 @@ async def load_roles(uow: UnitOfWork, game_id: int) -> list[Role]:
 
 
 async def save_roles(uow: UnitOfWork, game_id: int, roles: list[Role]) -> None:
-    await uow.games.set_data(game_id, ROLES_KEY, [r.model_dump(mode="json") for r in roles])
-    await uow.commit()
+    dumped = [r.model_dump(mode="json") for r in roles]
+    await game_service.save_data(uow, game_id, ROLES_KEY, dumped)
 
 
 async def may_edit_roles(uow: UnitOfWork, game_id: int, user_id: int) -> bool:

@@ -10,11 +10,11 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.emulator import BotAPIEmulator, CallbackAnswer, ChatMessage
-from bot.emulator.types import EmuEvent
 from tests.callbacks.helpers import ManualClock, limiter_of, pace_on
 from tests.conftest import Harness
 from tests.games.helpers import buttons
+from tgemu import BotAPIEmulator, CallbackAnswer, ChatMessage
+from tgemu.types import EmuEvent
 
 GM, FILLER, PLAYER = 2001, 2002, 2003
 GROUP = -100_900

@@ -14,10 +14,10 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.app import UPDATE_CONCURRENCY
-from bot.emulator import BotAPIEmulator
+from tabletop.app import UPDATE_CONCURRENCY
 from tests.callbacks.helpers import ManualClock, pace_on
 from tests.conftest import Harness
+from tgemu import BotAPIEmulator
 
 SEED = int(os.environ.get("WALK_SEED", "20261203"))
 STEPS = int(os.environ.get("WALK_STEPS", "300"))

@@ -3,12 +3,12 @@ press after redrawing, so a handler answering too made Telegram refuse the secon
 
 from __future__ import annotations
 
-from bot.emulator import CallbackAnswer
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, buttons
 from tests.wizards.fate import flow as fate
 from tests.wizards.matter import test_matter_wizard as matter
 from tests.wizards.storyteller.driver import Player
+from tgemu import CallbackAnswer
 
 
 async def _press(h: Harness, data: str) -> tuple[CallbackAnswer, int]:

@@ -13,7 +13,7 @@ from aiogram.client.telegram import TelegramAPIServer
 from aiogram.filters import CommandStart
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
-from bot.emulator import BotAPIEmulator
+from tgemu import BotAPIEmulator
 
 ALICE, BOB, GM = 1001, 1002, 1000
 GROUP = -100500

@@ -13,8 +13,8 @@ from aiogram.types import (
     InlineKeyboardMarkup,
 )
 
-from bot.emulator import BotAPIEmulator
 from tests.emulator.conftest import ALICE, BOB, GM, GROUP
+from tgemu import BotAPIEmulator
 
 
 def keyboard(*labels: str) -> InlineKeyboardMarkup:

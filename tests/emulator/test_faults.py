@@ -8,9 +8,9 @@ import pytest
 from aiogram import Bot
 from aiogram.exceptions import TelegramNetworkError, TelegramRetryAfter, TelegramServerError
 
-from bot.emulator import BotAPIEmulator
-from bot.emulator.flood import FloodControl
 from tests.emulator.conftest import GROUP, close_bot, make_bot
+from tgemu import BotAPIEmulator
+from tgemu.flood import FloodControl
 
 
 async def test_retry_after_twice(bot: Bot, emu: BotAPIEmulator) -> None:

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.emulator.html import HtmlParseError, parse_html, strip_text
+from tgemu.html import HtmlParseError, parse_html, strip_text
 
 
 def entities(html: str) -> list[tuple[str, int, int]]:

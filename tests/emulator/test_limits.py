@@ -14,8 +14,8 @@ from aiogram.exceptions import (
 from aiogram.methods import TelegramMethod
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.emulator import BotAPIEmulator
 from tests.emulator.conftest import ALICE, GROUP, close_bot, make_bot
+from tgemu import BotAPIEmulator
 
 
 def one_button(callback_data: str) -> InlineKeyboardMarkup:

@@ -11,9 +11,9 @@ import pytest
 from aiogram import Bot
 from aiogram.exceptions import TelegramBadRequest
 
-from bot.emulator import BotAPIEmulator
-from bot.sandbox import run_sandbox
+from sandbox import run_sandbox
 from tests.emulator.conftest import GROUP
+from tgemu import BotAPIEmulator
 
 
 async def post(emu: BotAPIEmulator, method: str, **kwargs: object) -> dict[str, object]:

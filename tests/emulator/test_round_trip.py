@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.emulator import BotAPIEmulator
 from tests.emulator.conftest import ALICE, BOB, GROUP
+from tgemu import BotAPIEmulator
 
 
 async def test_start_and_press_in_private_chat(polling: BotAPIEmulator) -> None:

@@ -16,9 +16,9 @@ from aiogram.types import (
     ReplyKeyboardMarkup,
 )
 
-from bot.emulator import BotAPIEmulator
-from bot.sandbox import run_sandbox
-from bot.sandbox.render import keyboard_lines, styled_text
+from sandbox import run_sandbox
+from sandbox.render import keyboard_lines, styled_text
+from tgemu import BotAPIEmulator
 
 SCRIPT = """\
 /start

@@ -8,8 +8,8 @@ import pytest
 from aiogram import Bot
 from aiogram.exceptions import TelegramConflictError
 
-from bot.emulator import BotAPIEmulator
 from tests.emulator.conftest import ALICE, BOB, GM, GROUP
+from tgemu import BotAPIEmulator
 
 
 async def test_user_message_update(bot: Bot, emu: BotAPIEmulator) -> None:

@@ -11,8 +11,8 @@ import aiohttp
 import pytest
 from aiohttp import web
 
-from bot.emulator import BotAPIEmulator
 from tests.emulator.conftest import ALICE, BOB
+from tgemu import BotAPIEmulator
 
 
 class Receiver:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.emulator import ChatMessage
 from engine.common import SheetModel
 from engine.systems import matter
 from tests.conftest import Harness
@@ -16,6 +15,7 @@ from tests.engine.lifegear.factory import archer
 from tests.engine.storyteller.conftest import build_techlana
 from tests.games.helpers import ALICE, BOB, GM, GROUP, buttons
 from tests.helpers.table import WAIT
+from tgemu import ChatMessage
 
 FRESH = -100900  # a second group, with no game until a test makes one
 GROUPS = (GROUP, FRESH)

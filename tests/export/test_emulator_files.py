@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import aiohttp
 
-from bot.emulator import BotAPIEmulator
 from tests.emulator.conftest import ALICE, GROUP, emu  # noqa: F401  # the emulator fixture
+from tgemu import BotAPIEmulator
 
 MB = 1024 * 1024
 

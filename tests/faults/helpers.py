@@ -15,16 +15,16 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.emulator import BotAPIEmulator, EmuEvent
 from bot.systems import SYSTEMS
 from db.database import create_session_factory
 from db.uow import UnitOfWork
 from engine.dice.verify import verify_export
 from engine.systems import fate
+from tgemu import BotAPIEmulator, EmuEvent
 
 ROOT = Path(__file__).resolve().parents[2]
 GM = 1000
-LOCK_REFUSED = 3  # ``python -m bot`` exit code: another instance still holds the polling lock
+LOCK_REFUSED = 3  # ``python -m tabletop`` exit code: another instance still holds the polling lock
 
 
 def bot_env(**extra: str) -> dict[str, str]:
@@ -34,7 +34,7 @@ def bot_env(**extra: str) -> dict[str, str]:
 
 
 class BotProcess:
-    """``python -m bot`` against the emulator, relaunched whenever it dies (a supervisor with
+    """``python -m tabletop`` against the emulator, relaunched whenever it dies (a supervisor with
     ``restart: always``) until ``stop()``. Launched through ``tests.faults.zygote`` (a fork of
     a process that has imported the bot: see there why). Every launch logs to ``logs``."""
 

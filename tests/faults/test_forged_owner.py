@@ -20,7 +20,6 @@ from typing import Any
 import pytest
 from sqlalchemy import text
 
-from bot.emulator import CallbackAnswer, ChatMessage
 from engine.systems import fate, matter
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, BOB, GM, GROUP, buttons, create_game, seat_table
@@ -28,6 +27,7 @@ from tests.helpers import table as tb
 from tests.trackers import cards_helpers as ch
 from tests.trackers import cliche_helpers as clh
 from tests.trackers import matter_helpers as mh
+from tgemu import CallbackAnswer, ChatMessage
 
 
 def _shown(h: Harness, message: ChatMessage | int) -> tuple[str, Any]:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from sqlalchemy import text
 
-from bot.emulator import ChatMessage
 from engine.systems import matter
 from handlers.callbacks import ArchiveCD, CogmRemoveCD
 from handlers.views import milestones as milestone_views
@@ -19,6 +18,7 @@ from tests.faults.test_forged_owner import _gm_starts_private_chat, _press, _sho
 from tests.games.helpers import ALICE, BOB, GM, GROUP, buttons, create_game, seat_table
 from tests.helpers import table as tb
 from tests.trackers import matter_helpers as mh
+from tgemu import ChatMessage
 
 # What a forged press could change: each table's rows, in a stable order.
 TABLES = (

@@ -1,4 +1,4 @@
-"""SIGKILL ``python -m bot`` at random points while a busy table spends fate points, rolls and
+"""SIGKILL ``python -m tabletop`` at random points while a busy table spends fate points, rolls and
 presses request cards; restart it each time. Telegram (the emulator) serves every update whose
 offset was not confirmed again. Afterwards the database tells one consistent story: each roll
 once in a sound hash chain, each request rolled at most once, every sheet equal to its start
@@ -21,7 +21,6 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.emulator import BotAPIEmulator, ChatMessage, EmuEvent
 from handlers.callbacks import RollRequestCD
 from handlers.views.resources import FatePointCD
 from tests.faults.helpers import (
@@ -34,6 +33,7 @@ from tests.faults.helpers import (
     seat_games,
     verify_roll_logs,
 )
+from tgemu import BotAPIEmulator, ChatMessage, EmuEvent
 
 SEED = int(os.environ.get("FAULTS_SEED", "1129"))
 OPS = 200

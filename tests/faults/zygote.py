@@ -1,8 +1,9 @@
-"""Starts ``python -m bot`` processes quickly: imports the bot once, then forks a fresh process
-for every launch (as gunicorn's ``preload`` does). Each child runs the real ``bot.__main__``
-in its own process, with its own event loop, pool and sockets; only the imported modules are
-shared, copy-on-write. Python's imports of aiogram and SQLAlchemy cost seconds of CPU, which
-on a busy machine made a fault test about start-up time rather than about faults.
+"""Starts ``python -m tabletop`` processes quickly: imports the bot once, then forks a fresh
+process for every launch (as gunicorn's ``preload`` does). Each child runs the real
+``tabletop.__main__`` in its own process, with its own event loop, pool and sockets; only the
+imported modules are shared, copy-on-write. Python's imports of aiogram and SQLAlchemy cost
+seconds of CPU, which on a busy machine made a fault test about start-up time rather than about
+faults.
 
 Protocol on stdin/stdout, one line each:
 ``fork <log path>`` → ``pid <pid>``; whenever a child ends → ``exit <pid> <exit code>`` (a
@@ -16,9 +17,9 @@ import runpy
 import select
 import sys
 
-import bot.app  # noqa: F401  (the point: imported before any fork)
 import db.database  # noqa: F401
 import handlers  # noqa: F401
+import tabletop.app  # noqa: F401  (the point: imported before any fork)
 
 
 def _child(log_path: str) -> None:
@@ -29,8 +30,8 @@ def _child(log_path: str) -> None:
         os.dup2(devnull, 0)
         os.dup2(log, 1)
         os.dup2(log, 2)
-        sys.argv = ["bot"]
-        runpy.run_module("bot", run_name="__main__", alter_sys=True)
+        sys.argv = ["tabletop"]
+        runpy.run_module("tabletop", run_name="__main__", alter_sys=True)
     except SystemExit as stop:
         code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
     except BaseException:

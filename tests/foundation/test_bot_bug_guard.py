@@ -9,8 +9,8 @@ from aiogram.client.telegram import TelegramAPIServer
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.emulator import BotAPIEmulator
 from tests.conftest import assert_no_bot_bugs
+from tgemu import BotAPIEmulator
 
 
 async def test_guard_flags_callback_data_over_64_bytes() -> None:

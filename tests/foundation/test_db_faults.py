@@ -17,13 +17,13 @@ from aiohttp import web
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.app import build_runtime
 from bot.config import Settings
-from bot.emulator import BotAPIEmulator
 from bot.webhook import create_webhook_app
 from db.database import create_engine
+from tabletop.app import build_runtime
 from tests.conftest import Harness
 from tests.helpers.db_proxy import DbProxy
+from tgemu import BotAPIEmulator
 
 USERS = [5001, 5002, 5003, 5004]
 SORRY = ("Sorry", "try again")

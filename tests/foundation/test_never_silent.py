@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from sqlalchemy import text
 
-from bot.emulator import BotAPIEmulator
 from bot.outbound import Limits, ResilienceMiddleware
 from db.repositories.updates import last_update_id
 from tests.conftest import Harness
+from tgemu import BotAPIEmulator
 
 ALICE, BOB, CARL = 3001, 3002, 3003
 GROUP = -4001
@@ -127,7 +127,7 @@ async def test_claims_older_than_the_redelivery_window_never_swallow_an_update(
 
 
 async def test_a_new_emulator_on_the_same_database_numbers_on(harness: Harness) -> None:
-    """What the sandbox does at start (``bot.app._run_sandbox``): a restarted sandbox numbers
+    """What the sandbox does at start (``sandbox.start``): a restarted sandbox numbers
     its updates after the last one its database saw."""
     emu = harness.emu
     _people(emu)

@@ -1,4 +1,4 @@
-"""``python -m bot`` as a real process: it serves over HTTP and stops cleanly on SIGTERM."""
+"""``python -m tabletop`` as a real process: it serves over HTTP and stops cleanly on SIGTERM."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import signal
 import sys
 from pathlib import Path
 
-from bot.emulator import BotAPIEmulator
+from tgemu import BotAPIEmulator
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -23,7 +23,7 @@ async def test_process_serves_and_stops_gracefully_on_sigterm(
     emulator: BotAPIEmulator, database_url: str, clean_db: object
 ) -> None:
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot",
+        sys.executable, "-m", "tabletop",
         cwd=ROOT,
         env=bot_env(
             BOT_TOKEN=emulator.token, TELEGRAM_API_URL=emulator.base_url,
@@ -60,7 +60,7 @@ async def test_a_second_polling_instance_is_refused(
 
     async def launch() -> asyncio.subprocess.Process:
         return await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", cwd=ROOT, env=env,
+            sys.executable, "-m", "tabletop", cwd=ROOT, env=env,
             stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
         )  # fmt: skip

@@ -22,7 +22,7 @@ SCRIPT = (
 
 async def _sandbox(data_dir: object, script: str) -> tuple[int | None, str, str]:
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot",
+        sys.executable, "-m", "tabletop",
         cwd=ROOT,
         env=bot_env(DATA_DIR=str(data_dir), TELEGRAM_API_URL=""),
         stdin=asyncio.subprocess.PIPE,

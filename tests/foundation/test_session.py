@@ -34,9 +34,9 @@ from aiogram.types import (
     ReplyParameters,
 )
 
-from bot.emulator import BotAPIEmulator
 from bot.factory import create_bot
 from bot.session import BotSession, _loads
+from tgemu import BotAPIEmulator
 
 ALICE = 3001
 KEYBOARD = InlineKeyboardMarkup(

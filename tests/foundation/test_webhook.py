@@ -16,13 +16,13 @@ from aiogram.types import Message
 from aiohttp import web
 from sqlalchemy import text
 
-from bot.app import build_runtime
 from bot.config import Settings
 from bot.services import rolls as roll_service
 from bot.webhook import create_webhook_app
 from db.database import create_session_factory
 from db.uow import UnitOfWork
 from engine.dice.verify import verify_export
+from tabletop.app import build_runtime
 from tests.conftest import Harness
 
 SECRET = "s3cret-token_1"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from urllib.parse import parse_qs, urlparse
 
-from bot.emulator import ChatMessage
 from tests.conftest import Harness
+from tgemu import ChatMessage
 
 GM, ALICE, BOB = 1000, 1001, 1002
 GROUP = -100500

@@ -8,12 +8,12 @@ from typing import Any
 
 from sqlalchemy import text
 
-from bot.emulator import ChatMessage
 from bot.i18n import I18n
 from handlers.callbacks import ArchiveCD, CogmRemoveCD, GameOptionCD
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, BOB, GM, GROUP, buttons, create_game, seat_table
 from tests.helpers.table import game_id, press_data, scalar, send_and_answer, send_for_buttons
+from tgemu import ChatMessage
 
 EN = I18n("ru").translator("en")  # Bob and Alice speak English
 COGM_REFUSAL = EN("Only the game's GM can do that, not a co-GM.")

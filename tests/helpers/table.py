@@ -10,11 +10,11 @@ from typing import Any
 
 from sqlalchemy import text
 
-from bot.emulator import CallbackAnswer, ChatMessage
 from bot.systems import SYSTEMS
 from engine.common import SheetModel
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, GROUP, buttons
+from tgemu import CallbackAnswer, ChatMessage
 
 WAIT = 30.0
 """Seconds to wait for an answer on a loaded machine: a generous bound, never a sleep."""

@@ -14,8 +14,8 @@ from aiogram.types import (
     InputTextMessageContent,
 )
 
-from bot.emulator import BotAPIEmulator
 from tests.emulator.conftest import close_bot, make_bot
+from tgemu import BotAPIEmulator
 
 ALICE = 1001
 

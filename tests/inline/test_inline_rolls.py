@@ -11,9 +11,6 @@ from typing import Any
 import pytest
 from sqlalchemy import text
 
-from bot.app import _housekeeping
-from bot.emulator import BotAPIEmulator
-from bot.emulator.inline import InlineMessage
 from bot.services import inline_rolls
 from db.database import create_session_factory
 from db.repositories.users import TelegramUser
@@ -24,9 +21,12 @@ from engine.dice.parser import parse
 from engine.dice.source import ScriptedSource
 from engine.dice.verify import verify_export
 from engine.systems import fate
+from tabletop.app import _housekeeping
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, BOB, GM, create_game, seat_table
 from tests.helpers.table import insert_character, scalar
+from tgemu import BotAPIEmulator
+from tgemu.inline import InlineMessage
 
 
 async def _ask(emu: BotAPIEmulator, user: int, query: str) -> tuple[str, list[dict[str, Any]]]:

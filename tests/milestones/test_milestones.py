@@ -9,7 +9,6 @@ from typing import Any
 from sqlalchemy import event, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.emulator import ChatMessage
 from bot.i18n import I18n
 from bot.services import milestones as service
 from bot.systems import SYSTEMS
@@ -22,6 +21,7 @@ from handlers.views import milestones as views
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, BOB, GM, GROUP, buttons, create_game, seat_table
 from tests.helpers import table as tb
+from tgemu import ChatMessage
 
 
 async def _insert(engine: AsyncEngine, game_id: int, system: str, sheet: SheetModel,

@@ -6,8 +6,8 @@ import io
 import re
 from urllib.parse import parse_qs, urlsplit
 
-from bot.emulator import BotAPIEmulator
-from bot.sandbox import run_sandbox
+from sandbox import run_sandbox
+from tgemu import BotAPIEmulator
 from webapp import auth, wiring
 
 

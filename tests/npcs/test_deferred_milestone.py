@@ -9,7 +9,6 @@ import asyncio
 from datetime import UTC, datetime
 
 from bot import jobs
-from bot.emulator import ChatMessage
 from bot.services import schedules as service
 from db.database import create_session_factory
 from db.uow import UnitOfWork
@@ -23,6 +22,7 @@ from tests.schedules.helpers import (
     occurrences,
     set_timezone,
 )
+from tgemu import ChatMessage
 
 CREATED = datetime(2027, 10, 27, 12, tzinfo=UTC)
 DUE = datetime(2027, 10, 28, 7, tzinfo=UTC)  # 09:00 Berlin

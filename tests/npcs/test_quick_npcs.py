@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 from sqlalchemy import text
 
-from bot.emulator import ChatMessage
 from bot.systems import SYSTEMS
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, GM, GROUP, buttons, create_game, seat_table
 from tests.helpers.table import scalar
+from tgemu import ChatMessage
 
 LINES = {
     "fate": ("Громила: Драка 3, Атлетика 2, стресс 2, Здоровый как бык", "Громила"),

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.emulator import CallbackAnswer, ChatMessage
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, BOB, GM, GROUP, create_game, seat_table
 from tests.helpers import table as tb
 from tests.trackers import cliche_helpers as ch
 from tests.trackers import lifegear_helpers as lh
+from tgemu import CallbackAnswer, ChatMessage
 
 
 async def _together(

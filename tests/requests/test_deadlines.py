@@ -12,6 +12,7 @@ from sqlalchemy import text
 from bot import jobs
 from bot.i18n import I18n
 from db.database import create_session_factory
+from handlers.views import job_notices
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, GM, GROUP, create_game, seat_table
 
@@ -30,7 +31,7 @@ def _context(h: Harness, now: datetime) -> jobs.JobContext:
     assert h.runtime is not None
     return jobs.JobContext(
         session_factory=create_session_factory(h.engine), bot=h.runtime.bot,
-        i18n=I18n("ru"), now=lambda: now,
+        i18n=I18n("ru"), now=lambda: now, views=job_notices,
     )  # fmt: skip
 
 

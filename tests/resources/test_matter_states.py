@@ -4,7 +4,6 @@ engine and the ledger, and offers all 23 states — Регенерация with 
 
 from __future__ import annotations
 
-from bot.emulator import ChatMessage
 from bot.services.resources import PANEL_STATES
 from engine.systems import matter
 from engine.systems.matter import ActiveState, StateId
@@ -20,6 +19,7 @@ from tests.helpers.table import (
     send_for_buttons,
     stored_sheet,
 )
+from tgemu import ChatMessage
 
 
 async def _start(h: Harness, character: matter.Character) -> int:

@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-from bot.emulator import CallbackAnswer, ChatMessage
 from bot.services.resources import PoolName, item_key
 from engine.common import SheetModel
 from engine.systems import cliche, fate, lifegear, matter, storyteller
@@ -28,6 +27,7 @@ from tests.helpers.table import (
     send_for_buttons,
     stored_sheet,
 )
+from tgemu import CallbackAnswer, ChatMessage
 
 OTHER_GROUP = -100777
 

@@ -8,7 +8,6 @@ import asyncio
 
 from sqlalchemy import text
 
-from bot.emulator import ChatMessage
 from bot.i18n import I18n
 from engine.systems import fate
 from engine.systems.fate import TrackKind
@@ -26,6 +25,7 @@ from tests.helpers.table import (
     send_for_buttons,
     stored_sheet,
 )
+from tgemu import ChatMessage
 
 RU = I18n("ru").translator("ru")
 

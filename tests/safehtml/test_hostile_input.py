@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import text
 
-from bot.emulator import ChatMessage
 from engine.dice.odds import distribution
 from engine.systems import fate
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, GM, GROUP, create_game, seat_table
 from tests.helpers.table import game_id, insert_character, scalar, send_and_answer
+from tgemu import ChatMessage
 
 APOLOGY = ("что-то пошло не так", "something went wrong")
 MAX_TEXT = 4096

@@ -13,11 +13,11 @@ from aiogram.types import BufferedInputFile
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.emulator import BotAPIEmulator
-from bot.emulator.html import parse_html
 from bot.factory import create_bot
 from handlers.views.safe import clip_html, clip_list, clip_plain, visible_length
 from tests.safehtml.hostile import PIECES
+from tgemu import BotAPIEmulator
+from tgemu.html import parse_html
 
 USER, GROUP = 3101, -3100500
 TAGS = ("b", "i", "u", "s", "code", "tg-spoiler", "blockquote")

@@ -39,7 +39,6 @@ PLAIN = frozenset(
         "games.deep_link",
         "request_builder.matter_label",
         "request_builder.sheet_text",
-        "safe.clip_plain",
         "sheets.fate.short",
         "sheets.fate.skill_name",
         "sheets.matter.ordered_skills",
@@ -116,8 +115,6 @@ _HTML = st.just("<b>x</b> &amp; <i>y</i>")
 OVERRIDES: dict[tuple[str, str], Override] = {
     ("resources.panel_text", "line"): lambda mode: _HTML,
     ("sheets.fit", "text"): lambda mode: _HTML,
-    ("safe.clip_html", "html"): lambda mode: _HTML,
-    ("safe.visible_length", "html"): lambda mode: _HTML,
     ("trackers.matter.member_line", "marker"): lambda mode: st.sampled_from(["•", "▶", "⏸"]),
     ("trackers.matter.scene_text", "hint"): lambda mode: _HTML,
     ("npcs.created", "sheet_page"): lambda mode: _HTML,

@@ -13,9 +13,9 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from hypothesis import strategies as st
 
 import handlers.views
-from bot.emulator.html import HtmlParseError, parse_html, strip_text
-from bot.emulator.validation import MAX_CALLBACK_DATA_BYTES, MAX_INLINE_BUTTONS, MAX_TEXT
 from tests.safehtml.hostile import Mode, Unsupported, for_type
+from tgemu.html import HtmlParseError, parse_html, strip_text
+from tgemu.validation import MAX_CALLBACK_DATA_BYTES, MAX_INLINE_BUTTONS, MAX_TEXT
 
 View = Callable[..., Any]
 

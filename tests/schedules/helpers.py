@@ -12,6 +12,7 @@ from bot.jobs import JobContext
 from db.database import create_session_factory
 from db.uow import UnitOfWork
 from engine.systems import fate
+from handlers.views import job_notices
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, GROUP
 from tests.helpers.table import insert_character
@@ -59,4 +60,6 @@ async def occurrences(h: Harness, schedule_id: int) -> list[tuple[datetime, str,
 
 def job_context(h: Harness, clock: Clock) -> JobContext:
     assert h.runtime is not None
-    return JobContext(create_session_factory(h.engine), h.runtime.bot, I18n("ru"), clock)
+    return JobContext(
+        create_session_factory(h.engine), h.runtime.bot, I18n("ru"), clock, views=job_notices
+    )

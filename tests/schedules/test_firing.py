@@ -13,6 +13,7 @@ from bot.scheduler import SchedulerLeader
 from bot.services import schedules as service
 from db.database import create_session_factory
 from db.uow import UnitOfWork
+from handlers.views import job_notices
 from tests.conftest import Harness
 from tests.games.helpers import GM, GROUP, create_game, seat_table
 from tests.schedules.helpers import (
@@ -153,7 +154,7 @@ async def test_a_new_leader_catches_up_through_its_scheduler(running: Harness) -
     clock = Clock(_utc(2027, 10, 28, 10, 30))
     assert h.runtime is not None
     leader = SchedulerLeader(
-        h.engine, h.runtime.bot, I18n("ru"), now=clock,
+        h.engine, h.runtime.bot, I18n("ru"), views=job_notices, now=clock,
         key=random.randrange(3_000_000, 4_000_000), retry_interval=0.2,
     )  # fmt: skip
     mark = _last_id(h)

@@ -15,6 +15,7 @@ from bot.scheduler import SchedulerLeader, setup_scheduler
 from bot.services import schedules as service
 from db.database import create_session_factory
 from db.uow import UnitOfWork
+from handlers.views import job_notices
 from tests.conftest import Harness
 
 TAKEOVER_BOUND = 30.0  # the acceptance bound; with 0.2 s retries it takes well under a second
@@ -46,8 +47,12 @@ async def test_second_leader_waits_then_takes_over(clean_db: AsyncEngine) -> Non
     game_id = await _game(engine)
     bot = Bot("123456:LEADER-TEST")
     key = random.randrange(1_000_000, 2_000_000)  # apart from any other scheduler in the run
-    first = SchedulerLeader(engine, bot, I18n("ru"), key=key, retry_interval=0.2)
-    second = SchedulerLeader(engine, bot, I18n("ru"), key=key, retry_interval=0.2)
+    first = SchedulerLeader(
+        engine, bot, I18n("ru"), views=job_notices, key=key, retry_interval=0.2
+    )
+    second = SchedulerLeader(
+        engine, bot, I18n("ru"), views=job_notices, key=key, retry_interval=0.2
+    )
     try:
         first.start()
         await _wait(lambda: first.is_leader, 10)
@@ -92,7 +97,7 @@ async def test_setup_scheduler_runs_with_the_dispatcher(harness: Harness) -> Non
     h = harness
     runtime = h.build()
     leader = setup_scheduler(
-        runtime.dispatcher, engine=h.engine, bot=runtime.bot, i18n=I18n("ru"),
+        runtime.dispatcher, engine=h.engine, bot=runtime.bot, i18n=I18n("ru"), views=job_notices,
         key=random.randrange(2_000_000, 3_000_000), retry_interval=0.2,
     )  # fmt: skip
     await h.start(runtime)

@@ -7,10 +7,10 @@ from typing import Any
 
 from sqlalchemy import text
 
-from bot.emulator import ChatMessage
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, GM, GROUP, buttons, create_game, seat_table
 from tests.helpers import table as tb
+from tgemu import ChatMessage
 
 
 async def _rows(h: Harness) -> list[tuple[Any, ...]]:

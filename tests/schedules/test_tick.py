@@ -15,14 +15,15 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot import jobs
-from bot.emulator import BotAPIEmulator
 from bot.factory import create_bot
 from bot.i18n import I18n
 from db.database import create_session_factory
 from engine.systems import fate
+from handlers.views import job_notices
 from tests.conftest import assert_no_bot_bugs
 from tests.helpers.statements import orm_statements
 from tests.schedules.helpers import Clock
+from tgemu import BotAPIEmulator
 
 GAMES, PER_GAME = 50, 5
 FIRST_CHAT = -7_700_000
@@ -90,7 +91,9 @@ async def _tables(engine: AsyncEngine, emu: BotAPIEmulator) -> list[tuple[int, i
 
 
 def _context(engine: AsyncEngine, bot: Bot, clock: Clock) -> jobs.JobContext:
-    return jobs.JobContext(create_session_factory(engine), bot, I18n("ru"), clock)
+    return jobs.JobContext(
+        create_session_factory(engine), bot, I18n("ru"), clock, views=job_notices
+    )
 
 
 async def _rows(engine: AsyncEngine, sql: str) -> list[tuple[object, ...]]:

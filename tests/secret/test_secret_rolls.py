@@ -8,12 +8,12 @@ import json
 
 from sqlalchemy import text
 
-from bot.emulator import ChatMessage
 from engine.dice.log import loads
 from engine.dice.verify import verify_export
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, BOB, GM, GROUP, buttons, create_game, seat_table
 from tests.helpers.table import scalar
+from tgemu import ChatMessage
 
 
 async def _rolls_in(h: Harness, chat_id: int) -> int:

@@ -14,7 +14,6 @@ from typing import Any
 
 from sqlalchemy import text
 
-from bot.emulator import ChatMessage
 from bot.services.sheet_rolls import SheetRoll, outcome_words, plan_sheet_roll
 from engine.common import SheetModel
 from engine.dice.evaluator import roll
@@ -27,6 +26,7 @@ from engine.systems.storyteller.traits import AbilityGroup
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, BOB, GM, GROUP, create_game, seat_table
 from tests.helpers.table import insert_character, scalar
+from tgemu import ChatMessage
 
 LOCALES = ("ru", "en")
 

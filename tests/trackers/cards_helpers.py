@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.emulator import CallbackAnswer, ChatMessage
 from engine.common import SheetModel
 from engine.dice.evaluator import roll
 from engine.dice.results import RollResult
@@ -15,6 +14,7 @@ from engine.systems.storyteller import AbilityDots, AbilityGroup, Attributes
 from tests.conftest import Harness
 from tests.games.helpers import GM, GROUP, buttons, create_game, seat_table
 from tests.helpers.table import current, press_data, send_and_answer, tracker_rolls
+from tgemu import CallbackAnswer, ChatMessage
 
 
 async def start(h: Harness, system: str) -> None:

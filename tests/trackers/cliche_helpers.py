@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.emulator import CallbackAnswer, ChatMessage
 from engine.systems import cliche
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, GM, GROUP, create_game, seat_table
 from tests.helpers import table as tb
+from tgemu import CallbackAnswer, ChatMessage
 
 
 def hero(name: str, *items: tuple[str, int]) -> cliche.Character:

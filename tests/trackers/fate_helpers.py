@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.emulator import CallbackAnswer, ChatMessage
 from engine.systems import fate
 from tests.conftest import Harness
 from tests.games.helpers import GM, GROUP, buttons, create_game, seat_table
 from tests.helpers import table as tb
+from tgemu import CallbackAnswer, ChatMessage
 
 __all__ = ["GROUP", "ChatMessage", "buttons", "create_game", "fate", "seat_table"]
 

@@ -3,13 +3,13 @@ the one tracker message, by its id); the table itself comes from ``tests.helpers
 
 from __future__ import annotations
 
-from bot.emulator import CallbackAnswer
 from bot.systems import SYSTEMS
 from engine.systems import lifegear
 from engine.systems.lifegear import Item, ItemKind, Protection, Stat
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, GM, GROUP, create_game, seat_table
 from tests.helpers import table as tb
+from tgemu import CallbackAnswer
 
 
 async def insert(

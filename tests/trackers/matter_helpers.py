@@ -3,11 +3,11 @@ a matter character); the table itself comes from ``tests.helpers.table``."""
 
 from __future__ import annotations
 
-from bot.emulator import CallbackAnswer, ChatMessage
 from engine.systems import matter
 from tests.conftest import Harness
 from tests.games.helpers import GM
 from tests.helpers import table as tb
+from tgemu import CallbackAnswer, ChatMessage
 
 
 async def sheet(h: Harness, character_id: int) -> matter.Character:

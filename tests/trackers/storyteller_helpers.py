@@ -8,12 +8,12 @@ from typing import Any
 
 from sqlalchemy import text
 
-from bot.emulator import CallbackAnswer, ChatMessage
 from engine.systems import storyteller
 from engine.systems.storyteller import Attribute
 from tests.conftest import Harness
 from tests.games.helpers import GM, GROUP
 from tests.helpers import table as tb
+from tgemu import CallbackAnswer, ChatMessage
 
 
 def hero(

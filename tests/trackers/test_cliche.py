@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.emulator import ChatMessage
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, BOB, GM, GROUP, buttons, create_game, seat_table
 from tests.helpers.table import WAIT, current, press_data, tracker_rolls
@@ -22,6 +21,7 @@ from tests.trackers.cliche_helpers import (
     table,
     tracker_row,
 )
+from tgemu import ChatMessage
 
 MAX_ROUNDS = 40
 

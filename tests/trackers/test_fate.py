@@ -7,13 +7,13 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
-from bot.emulator.html import parse_html, utf16_len
 from engine.systems.fate import TrackKind
 from handlers.trackers.common import TrackerUndoCD
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, BOB, GM
 from tests.helpers import table as tb
 from tests.trackers import fate_helpers as fh
+from tgemu.html import parse_html, utf16_len
 
 CAROL = 1003
 

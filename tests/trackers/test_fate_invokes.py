@@ -3,12 +3,12 @@ the open conflict's board; using one adds +2 without a fate point and takes it o
 
 from __future__ import annotations
 
-from bot.emulator import ChatMessage
 from engine.systems import fate
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, BOB, GM, GROUP, buttons
 from tests.helpers import table as tb
 from tests.trackers import fate_helpers as fh
+from tgemu import ChatMessage
 
 
 async def _free_invoke(h: Harness, card: ChatMessage, use: str) -> str:

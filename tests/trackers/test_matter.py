@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 
-from bot.emulator import ChatMessage
 from engine.systems import matter
 from engine.systems.matter import StateId
 from engine.systems.matter.traits import Skill
@@ -14,6 +13,7 @@ from tests.conftest import Harness
 from tests.games.helpers import ALICE, BOB, GM, GROUP, buttons, create_game, seat_table
 from tests.helpers import table as tb
 from tests.trackers import matter_helpers as mh
+from tgemu import ChatMessage
 
 
 async def _table(h: Harness) -> tuple[int, int, int]:

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from sqlalchemy import text
 
-from bot.emulator import ChatMessage
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, GM, GROUP, buttons
 from tests.helpers.table import current, game_id, press_data, scalar, send_and_answer
 from tests.wizards.fate.flow import index_of, press, reach_preview, say, start, window
+from tgemu import ChatMessage
 
 
 async def _game_card(h: Harness) -> ChatMessage:

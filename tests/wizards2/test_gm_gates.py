@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.emulator import ChatMessage
 from bot.services.resources import item_key
 from engine.systems import cliche, fate
 from handlers.views import grants as grant_views
@@ -20,6 +19,7 @@ from tests.helpers.table import (
     send_for_buttons,
     stored_sheet,
 )
+from tgemu import ChatMessage
 
 
 async def _start(h: Harness, system: str, character: object) -> int:

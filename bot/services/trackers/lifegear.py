@@ -113,9 +113,9 @@ async def monster_npc(uow: UnitOfWork, game: GameDTO, text: str | None) -> tuple
     defence; None when no active monster NPC is called so."""
     wanted = " ".join((text or "").split()).casefold()
     for row in await uow.characters.for_game(game.id, statuses=("active",)):
-        if row.system != "lifegear" or not row.is_npc or row.name.casefold() != wanted:
+        if row.system != lifegear.SYSTEM_ID or not row.is_npc or row.name.casefold() != wanted:
             continue
-        sheet = SYSTEMS["lifegear"].load(row.sheet, row.schema_version)
+        sheet = SYSTEMS[lifegear.SYSTEM_ID].load(row.sheet, row.schema_version)
         if isinstance(sheet, lifegear.Character) and sheet.monster is not None:
             return row.name, sheet.monster.defence
     return None

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from sqlalchemy import text
 
-from bot.emulator import ChatMessage
 from tests.conftest import Harness
 from tests.games.helpers import (
     ALICE,
@@ -17,6 +16,7 @@ from tests.games.helpers import (
     open_wizard,
     seat_table,
 )
+from tgemu import ChatMessage
 
 # attribute rows on the attributes step: [➖, label, ➕] × physical, mental, social
 PHYS_PLUS, MENTAL_PLUS, SOCIAL_PLUS = 2, 5, 8

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from bot.emulator import ChatMessage
-from bot.emulator.state import PendingQuery
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, buttons, create_game, open_wizard, seat_table
+from tgemu import ChatMessage
+from tgemu.state import PendingQuery
 
 
 def window(h: Harness, user: int = ALICE) -> ChatMessage:

@@ -10,9 +10,9 @@ import json
 
 from sqlalchemy import text
 
-from bot.emulator import ChatMessage
 from tests.conftest import Harness
 from tests.games.helpers import GM, buttons
+from tgemu import ChatMessage
 
 SEP = "\x1d"  # aiogram-dialog puts it between the intent id and the widget id
 

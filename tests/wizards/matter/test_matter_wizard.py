@@ -13,7 +13,6 @@ import time
 
 from sqlalchemy import text
 
-from bot.emulator import CallbackAnswer, ChatMessage
 from tests.conftest import Harness
 from tests.games.helpers import (
     ALICE,
@@ -26,6 +25,7 @@ from tests.games.helpers import (
     open_wizard,
     seat_table,
 )
+from tgemu import CallbackAnswer, ChatMessage
 
 
 def screen(h: Harness, user: int = ALICE) -> ChatMessage:

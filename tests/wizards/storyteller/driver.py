@@ -7,11 +7,11 @@ from typing import Any
 
 from sqlalchemy import text
 
-from bot.emulator import ChatMessage
-from bot.emulator.state import PendingQuery
 from bot.middlewares import InFlightMiddleware
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, buttons, create_game, open_wizard, seat_table
+from tgemu import ChatMessage
+from tgemu.state import PendingQuery
 
 
 class Player:

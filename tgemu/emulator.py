@@ -12,12 +12,12 @@ import zlib
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
-from bot.emulator.flood import FloodControl
-from bot.emulator.inline import MAX_QUERY, InlineMessage, InlineQueryRecord, message_from
-from bot.emulator.inline import public_result as _public_result
-from bot.emulator.server import ApiServer
-from bot.emulator.state import BotIdentity, EmuState, Listener, PendingQuery, StoredFile
-from bot.emulator.types import (
+from tgemu.flood import FloodControl
+from tgemu.inline import MAX_QUERY, InlineMessage, InlineQueryRecord, message_from
+from tgemu.inline import public_result as _public_result
+from tgemu.server import ApiServer
+from tgemu.state import BotIdentity, EmuState, Listener, PendingQuery, StoredFile
+from tgemu.types import (
     ApiCall,
     Asked,
     CallbackAnswer,
@@ -30,7 +30,7 @@ from bot.emulator.types import (
     Pressed,
     Sent,
 )
-from bot.emulator.webhook import WebhookPusher
+from tgemu.webhook import WebhookPusher
 
 logger = logging.getLogger(__name__)
 
@@ -56,7 +56,7 @@ class BotAPIEmulator:
         identity = BotIdentity(bot_id, bot_username, bot_first_name)
         self._state = EmuState(identity, enforce_flood_limits=enforce_flood_limits)
         self._server = ApiServer(self._state, token)
-        # webhook mode: POSTs the queued updates while a webhook is set (bot/emulator/webhook.py)
+        # webhook mode: POSTs the queued updates while a webhook is set (tgemu/webhook.py)
         self.webhook_pusher = WebhookPusher(self._state)
 
     def continue_numbering(self, last_update_id: int) -> None:
@@ -266,7 +266,7 @@ class BotAPIEmulator:
         msg = self._state.message(chat_id, message_id)
         return [str(b.get("text", "")) for b in (msg.buttons() if msg else [])]
 
-    # inline mode (bot/emulator/inline.py) -------------------------------------------------------
+    # inline mode (tgemu/inline.py) -------------------------------------------------------
     @property
     def inline_mode(self) -> bool:
         """BotFather's /setinline: off, a user typing ``@bot …`` reaches nothing."""

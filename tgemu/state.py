@@ -11,10 +11,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.emulator.errors import ApiError, bad_request, forbidden
-from bot.emulator.flood import FloodControl
-from bot.emulator.inline import InlineMessage, InlineQueryRecord
-from bot.emulator.types import (
+from tgemu.errors import ApiError, bad_request, forbidden
+from tgemu.flood import FloodControl
+from tgemu.inline import InlineMessage, InlineQueryRecord
+from tgemu.types import (
     ApiCall,
     CallbackAnswer,
     ChatMessage,
@@ -24,7 +24,7 @@ from bot.emulator.types import (
     EmuUser,
     Fault,
 )
-from bot.emulator.updates import UpdateQueue
+from tgemu.updates import UpdateQueue
 
 logger = logging.getLogger(__name__)
 
@@ -85,7 +85,7 @@ class EmuState:
         # None: queries never expire (real Telegram gives up after roughly 15 s)
         self.callback_query_ttl: float | None = None
         self.listeners: list[Listener] = []
-        # inline mode (bot/emulator/inline.py): BotFather's /setinline and /setinlinefeedback
+        # inline mode (tgemu/inline.py): BotFather's /setinline and /setinlinefeedback
         self.inline_mode = True
         self.inline_feedback = True
         self.inline_query_ttl: float | None = 15.0  # a later answer is "query is too old"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from typing import Any, TextIO
 
-from bot.emulator import ApiCall, CallbackAnswer, ChatMessage
+from tgemu import ApiCall, CallbackAnswer, ChatMessage
 
 logger = logging.getLogger(__name__)
 

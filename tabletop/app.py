@@ -28,8 +28,10 @@ from bot.polling import METRICS, QUEUES, FairQueues, InboxDispatcher
 from bot.scheduler import setup_scheduler
 from bot.webhook import create_webhook_app, webhook_path
 from db.database import EmbeddedPostgres, create_engine, create_session_factory, migrate
-from db.repositories.updates import last_update_id
 from db.uow import UnitOfWork
+from handlers import routers
+from handlers.dice import roll_hint
+from handlers.views import job_notices
 from webapp import wiring as webapp
 
 logger = logging.getLogger(__name__)
@@ -170,7 +172,7 @@ def build_runtime(
     )  # fmt: skip
     dp = create_dispatcher(
         fsm_engine=fsm_engine, session_factory=create_session_factory(update_engine), i18n=i18n,
-        metrics=metrics,
+        routers=routers(), roll_hint=roll_hint, metrics=metrics,
     )  # fmt: skip
     dp["session_factory"] = create_session_factory(engine)
     dp.startup.register(_on_startup)
@@ -178,7 +180,7 @@ def build_runtime(
     bot = create_bot(token, api_url=api_url, limits=limits, metrics=metrics)
     # Scheduled milestones: one leader among all processes (advisory lock), hooked to the
     # dispatcher's startup/shutdown, so polling, webhook and sandbox modes all get it.
-    setup_scheduler(dp, engine=engine, bot=bot, i18n=i18n)
+    setup_scheduler(dp, engine=engine, bot=bot, i18n=i18n, views=job_notices)
     webapp.install(dp, settings.webapp_url)
     return BotRuntime(
         bot=bot, dispatcher=dp, engine=engine, fsm_engine=fsm_engine, update_engine=update_engine
@@ -239,7 +241,7 @@ async def run(settings: Settings, *, stdin: TextIO, stdout: TextIO) -> None:
                     if mini_app is not None:
                         await mini_app.cleanup()
         else:
-            await _run_sandbox(settings, engine, stdin=stdin, stdout=stdout)
+            await _sandbox(settings, engine, stdin=stdin, stdout=stdout)
     finally:
         await engine.dispose()
         if embedded is not None:
@@ -278,34 +280,15 @@ async def serve_webhook(runtime: BotRuntime, settings: Settings) -> None:
         await runtime.fsm_engine.dispose()
 
 
-async def _run_sandbox(
+async def _sandbox(
     settings: Settings, engine: AsyncEngine, *, stdin: TextIO, stdout: TextIO
 ) -> None:
-    from bot.emulator import BotAPIEmulator
-    from bot.sandbox import run_sandbox
-
-    emulator = BotAPIEmulator()
-    # Numbering goes on from the last run's: updates numbered from 1 again would meet that
-    # run's claims (Telegram's own ids only grow, but after a week without updates).
-    emulator.continue_numbering(await last_update_id(engine, emulator.bot_id))
-    base_url = await emulator.start(host="127.0.0.1", port=0)
-    logger.info("sandbox: Bot API emulator on %s", base_url)
-    runtime = build_runtime(
-        token=emulator.token, api_url=base_url, engine=engine, settings=settings
-    )
-    # The Mini App on loopback; /app in the sandbox prints its signed URL for the current user.
-    mini_app, app_url = await webapp.serve(runtime.dispatcher, runtime.bot, "127.0.0.1:0")
-    webapp.install(runtime.dispatcher, app_url)
-    runtime.start_polling()
-    in_flight: InFlightMiddleware = runtime.dispatcher["in_flight"]
+    """No token: the sandbox (the emulator and a terminal chat), a development tool that the
+    production image does not ship. Imported here for that reason: a bot with a token never
+    loads it, and an image without it says what is missing instead of failing to start."""
     try:
-        await run_sandbox(
-            emulator, stdin=stdin, stdout=stdout, bot_idle=lambda: in_flight.wait_idle(10.0),
-            app_url=lambda user, lang: webapp.signed_url(
-                app_url, emulator.token, user, language_code=lang
-            ),
-        )  # fmt: skip
-    finally:
-        await runtime.stop()
-        await mini_app.cleanup()
-        await emulator.stop()
+        from sandbox.start import run_sandbox_bot
+    except ModuleNotFoundError as missing:
+        logger.error("no BOT_TOKEN, and the sandbox is not installed here (%s)", missing.name)
+        raise SystemExit(2) from missing
+    await run_sandbox_bot(settings, engine, stdin=stdin, stdout=stdout)

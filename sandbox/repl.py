@@ -9,8 +9,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from bot.emulator import BotAPIEmulator, ChatMessage, EmuEvent, EmuUser
-from bot.sandbox.render import Terminal, is_tty
+from sandbox.render import Terminal, is_tty
+from tgemu import BotAPIEmulator, ChatMessage, EmuEvent, EmuUser
 
 logger = logging.getLogger(__name__)
 

@@ -7,8 +7,8 @@ import logging
 import re
 from typing import Any
 
-from bot.emulator.errors import ApiError, bad_request
-from bot.emulator.html import HtmlParseError, parse_html, strip_text
+from tgemu.errors import ApiError, bad_request
+from tgemu.html import HtmlParseError, parse_html, strip_text
 
 logger = logging.getLogger(__name__)
 

@@ -19,8 +19,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.emulator.errors import NOT_MODIFIED, QUERY_TOO_OLD, bad_request
-from bot.emulator.validation import check_reply_markup, format_text
+from tgemu.errors import NOT_MODIFIED, QUERY_TOO_OLD, bad_request
+from tgemu.validation import check_reply_markup, format_text
 
 MAX_QUERY = 256
 MAX_RESULTS = 50

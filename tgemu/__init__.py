@@ -15,11 +15,11 @@ talks to it unchanged through
     await emu.stop()
 
 Everything runs in the caller's event loop; no threads.  Deliberate differences from
-Telegram are listed in ``bot/emulator/README.md``.
+Telegram are listed in ``tgemu/README.md``.
 """
 
-from bot.emulator.emulator import BotAPIEmulator
-from bot.emulator.types import (
+from tgemu.emulator import BotAPIEmulator
+from tgemu.types import (
     ApiCall,
     Asked,
     CallbackAnswer,

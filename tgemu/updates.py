@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.emulator.errors import ApiError
+from tgemu.errors import ApiError
 
 logger = logging.getLogger(__name__)
 
@@ -69,7 +69,7 @@ class UpdateQueue:
         self._items.append(_Queued(update=update, update_id=update_id, forced=True))
         self._wake()
 
-    # webhook mode (bot/emulator/webhook.py) -------------------------------------------------
+    # webhook mode (tgemu/webhook.py) -------------------------------------------------
     @property
     def arrival(self) -> asyncio.Event:
         """Set at the next change; take it before looking, so no change is missed."""

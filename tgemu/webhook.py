@@ -19,7 +19,7 @@ from typing import Any
 
 import aiohttp
 
-from bot.emulator.state import EmuState
+from tgemu.state import EmuState
 
 logger = logging.getLogger(__name__)
 

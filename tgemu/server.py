@@ -10,11 +10,11 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.emulator.errors import NOT_FOUND, UNAUTHORIZED, ApiError, bad_request
-from bot.emulator.methods import METHODS_BY_LOWER
-from bot.emulator.params import read_params
-from bot.emulator.state import EmuState, RequestContext
-from bot.emulator.types import ApiCall, EmuEvent, Fault
+from tgemu.errors import NOT_FOUND, UNAUTHORIZED, ApiError, bad_request
+from tgemu.methods import METHODS_BY_LOWER
+from tgemu.params import read_params
+from tgemu.state import EmuState, RequestContext
+from tgemu.types import ApiCall, EmuEvent, Fault
 
 logger = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""``python -m bot``: the composition root."""
+"""``python -m tabletop``: the composition root."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import sys
 
 from pydantic import ValidationError
 
-from bot.app import run
 from bot.config import load_settings, setup_logging
 from bot.leader import AlreadyPolling
+from tabletop.app import run
 
 
 def main() -> None:

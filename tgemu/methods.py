@@ -9,12 +9,12 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Literal
 
-from bot.emulator import inline
-from bot.emulator.errors import NOT_MODIFIED, QUERY_TOO_OLD, ApiError, bad_request
-from bot.emulator.params import UploadedFile, resolve_attachment
-from bot.emulator.state import EmuState, RequestContext, StoredFile
-from bot.emulator.types import CallbackAnswer, ChatMessage, Document, EmuChat, EmuEvent
-from bot.emulator.validation import (
+from tgemu import inline
+from tgemu.errors import NOT_MODIFIED, QUERY_TOO_OLD, ApiError, bad_request
+from tgemu.params import UploadedFile, resolve_attachment
+from tgemu.state import EmuState, RequestContext, StoredFile
+from tgemu.types import CallbackAnswer, ChatMessage, Document, EmuChat, EmuEvent
+from tgemu.validation import (
     check_commands,
     check_reply_markup,
     format_text,
