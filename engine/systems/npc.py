@@ -18,6 +18,7 @@ from typing import Final, Protocol
 
 from engine.common import SheetModel
 from engine.errors import EngineError
+from engine.systems.sheet_rolls import Names, normalize
 from engine.text import Msg, msg, register_messages
 
 NAME_MAX: Final = 64
@@ -138,29 +139,15 @@ def split_line(text: str, example: str) -> NpcLine:
     return NpcLine(name, tuple(items))
 
 
-def normalize(name: str) -> str:
-    """Names compared case-folded, «ё» as «е», single spaces."""
-    return " ".join(name.casefold().replace("ё", "е").split())
-
-
-class Vocabulary:
-    """A system's trait names in both languages → its keys."""
+class Vocabulary(Names):
+    """A system's trait names in both languages → its keys (``Names`` with the NPC form's
+    refusal)."""
 
     def __init__(self, entries: Iterable[tuple[str, Iterable[str]]], example: str) -> None:
+        super().__init__(entries)
         self.example = example
-        self._keys: dict[str, str] = {}
-        self._shown: dict[str, str] = {}
-        for key, names in entries:
-            for name in names:
-                folded = normalize(name)
-                if folded and folded not in self._keys:
-                    self._keys[folded] = key
-                    self._shown[folded] = name
 
-    def find(self, label: str) -> str | None:
-        return self._keys.get(normalize(label))
-
-    def get(self, label: str) -> str:
+    def get(self, label: str) -> str:  # type: ignore[override]
         """The key of ``label``; an ``NpcFormError`` with the closest names otherwise."""
         key = self.find(label)
         if key is not None:
