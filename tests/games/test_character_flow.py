@@ -152,10 +152,11 @@ async def test_gm_edits_directly_and_creates_an_npc(table: Harness) -> None:
     await emu.wait_bot_message(GROUP, contains="Рыцарь II")
     assert await scalar(table, "SELECT version FROM characters") == 2
 
-    emu.send_text(ALICE, GROUP, "/npc")
-    assert "GM" in (await emu.wait_bot_message(GROUP, contains="GM")).text
-    emu.send_text(GM, GROUP, "/npc")
-    npc_msg = await emu.wait_bot_message(GROUP, contains="НПС")
+    asked = emu.send_text(ALICE, GROUP, "/npc")
+    refused = await emu.wait_bot_message(GROUP, after=asked.message_id)
+    assert refused.text in ("Only the GM can do that.", "Это может только мастер.")
+    asked = emu.send_text(GM, GROUP, "/npc")
+    npc_msg = await emu.wait_bot_message(GROUP, after=asked.message_id)
     npc_token = next(b["url"] for b in buttons(npc_msg) if "url" in b).split("start=")[1]
     before = emu.last_bot_message(GM)
     emu.send_text(GM, GM, f"/start {npc_token}")
