@@ -29,7 +29,7 @@ SUGGESTIONS: Final = 3
 register_messages(
     {
         "npc.form.empty": {
-            "ru": "Напишите NPC одной строкой, например: /npc {example}",
+            "ru": "Напишите НПС одной строкой, например: /npc {example}",
             "en": "Write the NPC in one line, e.g. /npc {example}",
         },
         "npc.form.long_name": {

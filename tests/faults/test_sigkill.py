@@ -21,6 +21,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from bot.i18n import I18n
 from handlers.callbacks import RollRequestCD
 from handlers.views.resources import FatePointCD
 from tests.faults.helpers import (
@@ -347,6 +348,13 @@ async def _check_requests(engine: AsyncEngine, recorder: Recorder, cards: list[C
             assert status == "rolled" and found and int(found.group(1)) == roll_seq, shown
 
 
+# A player's +1 is a request to the GM, not a change (bot/services/grants.py).
+GAIN_ASKED = frozenset(
+    I18n(locale).translator(locale)("Asked the GM: the request is in the chat.")
+    for locale in ("ru", "en")
+)
+
+
 async def _check_panels(
     engine: AsyncEngine, emu: BotAPIEmulator, recorder: Recorder, ops: list[Op],
     panels: Panels,
@@ -367,6 +375,8 @@ async def _check_panels(
         if answer is None or answer.show_alert or not answer.text:
             continue
         assert op.allowed, f"a non-owner's press was accepted: {answer.text}"
+        if answer.text in GAIN_ASKED:  # a player's gain waits for the GM (issue 24)
+            continue
         found = SUMMARY.search(answer.text or "")
         assert found, answer.text
         toasts.setdefault(op.target, Counter())[(int(found[1]), int(found[2]))] += 1
