@@ -118,7 +118,7 @@ class OutboundLimiter:
         # The global window: requests still in flight (counted until answered), and the
         # moments of those answered within the last second. Moments are appended as they
         # happen, so the deque stays in order and leaves from the left: O(1) per request
-        # however many the window holds (a list rebuilt per send was 8% of a /r burst).
+        # however many the window holds (a list rebuilt per send grew with a /r burst).
         self._flying = 0
         self._answered: deque[float] = deque()
         self._global_lock = asyncio.Lock()
