@@ -6,8 +6,9 @@ is printed on the preview message. At confirm the plan is computed again under r
 applied only if the fingerprint still matches, so what is applied is exactly what was shown —
 nothing but the kind travels in the button.
 
-Cliché advancement rolls are not shown in advance (a GM could otherwise cancel bad dice and try
-again): the preview lists the rolls to be made; at confirm each is rolled through the verifiable
+Rolls a milestone makes (cliché advancement: the system's ``Milestones.rolled_kind``) are not
+shown in advance (a GM could otherwise cancel bad dice and try again): the engine's
+``planned_rolls`` are listed in the preview; at confirm each is rolled through the verifiable
 roll log under the id ``ms:<preview message>:<character>:<cliché>`` (so a second confirm of the
 same preview finds its rolls already logged and is refused) and the logged faces are fed to the
 engine through a ``ScriptedSource``.
@@ -33,9 +34,7 @@ from db.repositories.sheet_batch import LockedSheet, SheetBatchRepo, SheetChange
 from db.uow import UnitOfWork
 from engine.common import Change, SheetModel
 from engine.dice.source import ScriptedSource
-from engine.systems import cliche
-from engine.systems.cliche.advancement import AdvancementOutcome
-from engine.systems.cliche.sheet import MAX_CLICHE_DICE
+from engine.systems.base import MilestoneRoll, RolledMilestone
 
 UNDO_WINDOW: Final = timedelta(hours=1)
 
@@ -66,23 +65,11 @@ class MilestoneStale(Exception):
 
 
 @dataclass(frozen=True)
-class PlannedRoll:
-    """A cliché advancement roll to be made at confirm: its full rating in d6."""
-
-    cliche: str
-    dice: int
-
-    @property
-    def notation(self) -> str:
-        return f"{self.dice}d6"
-
-
-@dataclass(frozen=True)
 class CharacterPlan:
     character_id: int
     name: str
     changes: tuple[Change, ...]
-    rolls: tuple[PlannedRoll, ...] = ()
+    rolls: tuple[MilestoneRoll, ...] = ()  # made at confirm (the engine's ``planned_rolls``)
 
 
 @dataclass(frozen=True)
@@ -102,7 +89,7 @@ class Plan:
             [
                 c.character_id,
                 [[x.field, x.before, x.after] for x in c.changes],
-                [[r.cliche, r.dice] for r in c.rolls],
+                [[r.key, r.notation] for r in c.rolls],
             ]
             for c in self.characters
         ]
@@ -113,7 +100,7 @@ class Plan:
 @dataclass(frozen=True)
 class RolledAdvancement:
     character_id: int
-    outcome: AdvancementOutcome
+    outcome: RolledMilestone
     seq: int  # the roll log's sequence number
 
 
@@ -134,7 +121,7 @@ def kinds(system: str) -> tuple[str, ...]:
 
 
 def _rolls_dice(game: GameDTO, kind: str) -> bool:
-    """The kind whose effect rolls dice at confirm (cliché advancement)."""
+    """The kind whose effect rolls dice at confirm (the system's ``rolled_kind``)."""
     return kind == SYSTEMS[game.system].milestones.rolled_kind
 
 
@@ -153,17 +140,6 @@ def _rule(game: GameDTO, kind: str) -> Rule:
     return lambda ch: spec.milestones.apply(kind, ch, options)
 
 
-def _planned_rolls(character: SheetModel) -> tuple[PlannedRoll, ...]:
-    """DECISION: every cliché that can advance is rolled (the bot cannot know which ones were
-    used actively); armor clichés are never rolled, a cliché at 6 cannot rise."""
-    assert isinstance(character, cliche.Character)
-    return tuple(
-        PlannedRoll(c.name, c.dice)
-        for c in character.cliches
-        if not c.armor and 1 <= c.dice < MAX_CLICHE_DICE
-    )
-
-
 def _check_kind(game: GameDTO, kind: str) -> None:
     if kind not in kinds(game.system):
         raise MilestoneRefused(N_("No such milestone in this game."))
@@ -177,7 +153,7 @@ def _plan_rows(game: GameDTO, kind: str, rows: list[CharacterDTO]) -> Plan:
     for row in rows:
         sheet = spec.load(row.sheet, row.schema_version)
         if rule is None:
-            rolls = _planned_rolls(sheet)
+            rolls = spec.milestones.planned_rolls(sheet)
             if rolls:
                 planned.append(CharacterPlan(row.id, row.name, (), rolls))
             continue
@@ -272,9 +248,7 @@ async def apply_uncommitted(
     if not outcomes:
         return Applied(plan, batch if changed else None)
     # Advancement: the plan listed the rolls; what was applied is their outcome.
-    rolled = tuple(
-        RolledAdvancement(cid, o, seqs[(cid, o.cliche)]) for cid, o in outcomes if o.faces
-    )
+    rolled = tuple(RolledAdvancement(cid, o, seqs[(cid, o.key)]) for cid, o in outcomes)
     done = tuple(
         CharacterPlan(c.character_id, c.name, tuple(applied.get(c.character_id, ())), c.rolls)
         for c in plan.characters
@@ -391,40 +365,37 @@ async def _roll_advancements(
         for roll in character.rolls:
             logged = await roll_logged(
                 uow, chat_id=game.chat_id,
-                roll_id=f"ms:{preview_message_id}:{cid}:{roll.cliche}"[:128],
-                text=roll.notation, actor=actor_name, subject=f"{character.name}: {roll.cliche}",
+                roll_id=f"ms:{preview_message_id}:{cid}:{roll.key}"[:128],
+                text=roll.notation, actor=actor_name, subject=f"{character.name}: {roll.key}",
                 actor_user_id=actor_user_id, commit=False,
             )  # fmt: skip
             if logged.duplicate:  # this preview's rolls are logged already: applied before
                 await uow.rollback()
                 raise MilestoneRefused(N_("This milestone was already applied."))
             faces.setdefault(cid, []).extend(logged.result.faces)
-            seqs[(cid, roll.cliche)] = logged.entry.seq
+            seqs[(cid, roll.key)] = logged.entry.seq
     return faces, seqs
 
 
 def _mutations(
     game: GameDTO, kind: str, plan: Plan, faces: dict[int, list[int]]
-) -> tuple[
-    dict[int, ledger.Mutation], list[tuple[int, AdvancementOutcome]], dict[int, list[Change]]
-]:
+) -> tuple[dict[int, ledger.Mutation], list[tuple[int, RolledMilestone]], dict[int, list[Change]]]:
     """The ledger's operations per character; advancement outcomes and changes are collected
     as the ledger runs them (on the locked sheets)."""
-    outcomes: list[tuple[int, AdvancementOutcome]] = []
+    outcomes: list[tuple[int, RolledMilestone]] = []
     applied: dict[int, list[Change]] = {}
     mutations: dict[int, ledger.Mutation] = {}
     if _rolls_dice(game, kind):
+        milestones = SYSTEMS[game.system].milestones
         for character in plan.characters:
-            cid, names = character.character_id, [r.cliche for r in character.rolls]
+            cid, planned = character.character_id, character.rolls
 
-            def advance(sheet: SheetModel, cid: int = cid, names: list[str] = names) -> SheetModel:
-                assert isinstance(sheet, cliche.Character)
-                rolls: list[AdvancementOutcome] = []
-                after, changes = cliche.apply_milestone(
-                    sheet, cliche.MilestoneKind.END_OF_ADVENTURE,
-                    source=ScriptedSource(faces.get(cid, [])), used=names, rolls=rolls,
-                )  # fmt: skip
-                outcomes.extend((cid, r) for r in rolls)
+            def advance(
+                sheet: SheetModel, cid: int = cid, planned: tuple[MilestoneRoll, ...] = planned
+            ) -> SheetModel:
+                source = ScriptedSource(faces.get(cid, []))
+                after, changes, rolled = milestones.apply_rolled(sheet, planned, source)
+                outcomes.extend((cid, r) for r in rolled)
                 applied[cid] = changes
                 return after
 

@@ -9,7 +9,7 @@ The bot shows both on request cards, on the rolled card, after a Fate invoke or 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
@@ -21,6 +21,7 @@ from engine.dice.ast import Cmp, Dice
 from engine.dice.odds import MAX_WORK, Distribution, distribution, matter_pool, storyteller_pool
 from engine.dice.parser import parse
 from engine.dice.results import RollResult
+from engine.dice.source import RandomSource
 from engine.errors import EngineError
 from engine.systems.sheet_rolls import SheetRoll
 from engine.text import Msg, msg, register_messages
@@ -129,6 +130,29 @@ class SheetRolls(Protocol):
         ...
 
 
+@dataclass(frozen=True, slots=True)
+class MilestoneRoll:
+    """A roll a milestone makes when it is applied (a cliché's advancement roll).
+
+    ``key`` names what it is rolled for, unique within one character (the cliché's name:
+    the roll log's id is built from it); ``plan`` is the preview's line saying what the roll
+    does — the dice are not rolled before the GM confirms."""
+
+    key: str
+    notation: str
+    plan: Msg
+
+
+@dataclass(frozen=True, slots=True)
+class RolledMilestone:
+    """A milestone roll made: its faces and the outcome in the system's words."""
+
+    key: str
+    notation: str
+    faces: tuple[int, ...]
+    words: Msg
+
+
 class Milestones(Protocol):
     """A rule system's milestones (a rest, the end of a scene, advancement)."""
 
@@ -148,6 +172,32 @@ class Milestones(Protocol):
     ) -> tuple[SheetModel, list[Change]]:
         """``kind`` (one of ``kinds``, not ``rolled_kind``) applied to one character."""
         ...
+
+    def planned_rolls(self, character: SheetModel) -> tuple[MilestoneRoll, ...]:
+        """The rolls ``rolled_kind`` makes for ``character`` (none: nothing happens to it)."""
+        ...
+
+    def apply_rolled(
+        self, character: SheetModel, rolls: Sequence[MilestoneRoll], source: RandomSource
+    ) -> tuple[SheetModel, list[Change], list[RolledMilestone]]:
+        """``rolled_kind`` applied to ``character``: ``rolls`` (its ``planned_rolls``) made in
+        order from ``source`` (the bot feeds the logged faces back through a
+        ``ScriptedSource``)."""
+        ...
+
+
+class NoRolledMilestone:
+    """For a system none of whose milestones rolls dice (``rolled_kind`` None)."""
+
+    rolled_kind: Final = None
+
+    def planned_rolls(self, character: SheetModel) -> tuple[MilestoneRoll, ...]:
+        return ()
+
+    def apply_rolled(
+        self, character: SheetModel, rolls: Sequence[MilestoneRoll], source: RandomSource
+    ) -> tuple[SheetModel, list[Change], list[RolledMilestone]]:
+        raise ValueError("no milestone of this system rolls dice")
 
 
 class Race(StrEnum):

@@ -80,15 +80,7 @@ def _character_lines(
     lines = [f"<b>{escape(character.name)}</b>"]
     lines += [_change(c, locale) for c in character.changes]
     if not done:
-        lines += [
-            "  • "
-            + t(
-                "advancement roll for “{cliche}”: {notation}, all even → +1 die",
-                cliche=escape(r.cliche),
-                notation=f"<code>{escape(r.notation)}</code>",
-            )
-            for r in character.rolls
-        ]
+        lines += ["  • " + escape(r.plan.render(locale)) for r in character.rolls]
     return lines
 
 
@@ -105,7 +97,7 @@ def _body(
     size = 0
     for index, character in enumerate(plan.characters):
         block = _character_lines(t, locale, character, done)
-        block += [_roll(t, r) for r in rolls if r.character_id == character.character_id]
+        block += [_roll(locale, r) for r in rolls if r.character_id == character.character_id]
         text = "\n".join(block)
         if size + len(text) > BODY_LIMIT:
             rest = len(plan.characters) - index
@@ -120,13 +112,12 @@ def _body(
     return lines
 
 
-def _roll(t: Translator, rolled: service.RolledAdvancement) -> str:
+def _roll(locale: str, rolled: service.RolledAdvancement) -> str:
     o = rolled.outcome
     faces = " ".join(str(f) for f in o.faces)
-    result = t("all even, +1 die") if o.advanced else t("not all even")
     return (
-        f"  🎲 {escape(o.cliche)} <code>{escape(o.notation)}</code>: [{faces}] — {result} "
-        f"<i>#{rolled.seq}</i>"
+        f"  🎲 {escape(o.key)} <code>{escape(o.notation)}</code>: [{faces}] — "
+        f"{escape(o.words.render(locale))} <i>#{rolled.seq}</i>"
     )
 
 

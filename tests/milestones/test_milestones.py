@@ -304,6 +304,7 @@ async def test_cliche_advancement_rolls_are_logged_and_applied(running: Harness)
     preview = await _preview(h, "end_of_adventure")
     assert "Солдат" in preview.text and "2d6" in preview.text
     assert "Броня" not in preview.text and "Легенда" not in preview.text
+    assert "бросок развития «Солдат»: 2d6, все чётные → +1 кость" in preview.text
     await _press(h, GM, preview, "mlc:")
     async with h.engine.connect() as conn:
         rolls = (await conn.execute(text("SELECT roll_id, expression, faces FROM rolls"))).all()
@@ -316,6 +317,8 @@ async def test_cliche_advancement_rolls_are_logged_and_applied(running: Harness)
     assert sheet["cliches"][0]["dice"] == (3 if advanced else 2)
     notice = tb.current(h, preview)
     assert " ".join(str(f) for f in faces) in notice.text
+    # the engine's words for the outcome (all even: +1 die)
+    assert ("все чётные, +1 кость" if advanced else "не все чётные") in notice.text
     # A late press of Confirm on the notice rolls nothing more and leaves the notice alone.
     late = h.emu.press(GM, GROUP, preview.message_id, "mlc:end_of_adventure")
     assert (await h.emu.wait_callback_answer(late.callback_query_id)).show_alert

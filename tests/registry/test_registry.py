@@ -8,6 +8,7 @@ import pytest
 
 from bot.i18n import I18n
 from bot.systems import SYSTEMS, SystemSpec
+from engine.dice.source import ScriptedSource
 
 SPECS = sorted(SYSTEMS.values(), key=lambda spec: spec.id)
 
@@ -25,6 +26,20 @@ def test_every_milestone_kind_has_a_title(spec: SystemSpec) -> None:
     assert kinds and set(spec.milestone_titles) == set(kinds)
     rolled = spec.milestones.rolled_kind
     assert rolled is None or rolled in kinds
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda spec: spec.id)
+def test_only_a_rolled_milestone_plans_rolls(spec: SystemSpec) -> None:
+    """The bot rolls what ``planned_rolls`` lists, for ``rolled_kind`` only."""
+    sheet = spec.new_character("Ира")
+    if spec.milestones.rolled_kind is None:
+        assert spec.milestones.planned_rolls(sheet) == ()
+        with pytest.raises(ValueError):
+            spec.milestones.apply_rolled(sheet, (), ScriptedSource(()))
+    else:  # nothing planned, nothing rolled, nothing changed
+        planned = spec.milestones.planned_rolls(sheet)
+        after, changes, rolled = spec.milestones.apply_rolled(sheet, planned, ScriptedSource(()))
+        assert (planned, after, changes, rolled) == ((), sheet, [], [])
 
 
 @pytest.mark.parametrize("spec", SPECS, ids=lambda spec: spec.id)

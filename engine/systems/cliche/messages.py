@@ -211,6 +211,12 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
     "cliche.reaction.5": {"ru": "враждебность", "en": "hostile"},
     "cliche.reaction.6": {"ru": "ненависть", "en": "hatred"},
     # change lists
+    "cliche.advancement.plan": {
+        "ru": "бросок развития «{name}»: {dice}d6, все чётные → +1 кость",
+        "en": "advancement roll for “{name}”: {dice}d6, all even → +1 die",
+    },
+    "cliche.advancement.rose": {"ru": "все чётные, +1 кость", "en": "all even, +1 die"},
+    "cliche.advancement.same": {"ru": "не все чётные", "en": "not all even"},
     "cliche.change.cliche_dice": {
         "ru": "Клише «{name}»: кости",
         "en": "Cliché “{name}”: dice",

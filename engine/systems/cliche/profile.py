@@ -3,13 +3,23 @@ milestones, its multi-roll cards and its roll requests."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 from engine.common import Change, SheetModel
-from engine.systems.base import CardRules, RequestOption, RequestRules, Team
-from engine.systems.cliche.advancement import MilestoneKind, apply_milestone
+from engine.dice.source import RandomSource
+from engine.systems.base import (
+    CardRules,
+    MilestoneRoll,
+    RequestOption,
+    RequestRules,
+    RolledMilestone,
+    Team,
+)
+from engine.systems.cliche.advancement import AdvancementOutcome, MilestoneKind, apply_milestone
 from engine.systems.cliche.rolls import TargetNumber
-from engine.systems.cliche.sheet import Character, ClicheOptions
+from engine.systems.cliche.sheet import MAX_CLICHE_DICE, Character, ClicheOptions
+from engine.text import msg
 
 
 class ClicheMilestones:
@@ -24,6 +34,39 @@ class ClicheMilestones:
         if kind != MilestoneKind.RECOVERY.value:
             raise ValueError(f"not applied without dice: {kind}")
         return apply_milestone(character, MilestoneKind.RECOVERY, options=options)
+
+    def planned_rolls(self, character: SheetModel) -> tuple[MilestoneRoll, ...]:
+        """DECISION: every cliché that can advance is rolled (the bot cannot know which ones
+        were used actively); armour clichés are never rolled, a cliché at 6 cannot rise."""
+        assert isinstance(character, Character)
+        return tuple(
+            MilestoneRoll(
+                c.name, f"{c.dice}d6", msg("cliche.advancement.plan", name=c.name, dice=c.dice)
+            )
+            for c in character.cliches
+            if not c.armor and 1 <= c.dice < MAX_CLICHE_DICE
+        )
+
+    def apply_rolled(
+        self, character: SheetModel, rolls: Sequence[MilestoneRoll], source: RandomSource
+    ) -> tuple[SheetModel, list[Change], list[RolledMilestone]]:
+        assert isinstance(character, Character)
+        made: list[AdvancementOutcome] = []
+        after, changes = apply_milestone(
+            character, MilestoneKind.END_OF_ADVENTURE, source=source,
+            used=[r.key for r in rolls], rolls=made,
+        )  # fmt: skip
+        rolled = [
+            RolledMilestone(
+                o.cliche,
+                o.notation,
+                o.faces,
+                msg("cliche.advancement.rose" if o.advanced else "cliche.advancement.same"),
+            )
+            for o in made
+            if o.faces
+        ]
+        return after, changes, rolled
 
 
 def _levels(locale: str) -> list[tuple[int, str]]:

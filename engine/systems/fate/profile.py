@@ -6,7 +6,16 @@ from __future__ import annotations
 from typing import Final
 
 from engine.common import Change, SheetModel
-from engine.systems.base import CardRules, Extended, Margin, PlainWords, Race, RequestRules, Team
+from engine.systems.base import (
+    CardRules,
+    Extended,
+    Margin,
+    NoRolledMilestone,
+    PlainWords,
+    Race,
+    RequestRules,
+    Team,
+)
 from engine.systems.fate.ladder import LADDER, signed
 from engine.systems.fate.milestones import MilestoneKind, apply_milestone
 from engine.systems.fate.models import Character
@@ -15,9 +24,8 @@ LEVELS: Final = tuple(range(-1, 7))
 """The opposition buttons of a roll request: Mediocre (−1) … Legendary (+6)… on the ladder."""
 
 
-class FateMilestones:
+class FateMilestones(NoRolledMilestone):
     kinds: Final = tuple(k.value for k in MilestoneKind)
-    rolled_kind: Final = None
 
     def apply(
         self, kind: str, character: SheetModel, options: SheetModel

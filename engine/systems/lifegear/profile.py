@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Final
 
 from engine.common import Change, SheetModel
-from engine.systems.base import CardRules, Margin, RequestOption, RequestRules
+from engine.systems.base import CardRules, Margin, NoRolledMilestone, RequestOption, RequestRules
 from engine.systems.lifegear.milestones import MilestoneKind, apply_milestone
 from engine.systems.lifegear.models import Character
 
@@ -14,9 +14,8 @@ LEVELS: Final = (5, 8, 10, 12, 15, 20)
 """The defence buttons of a roll request."""
 
 
-class LifegearMilestones:
+class LifegearMilestones(NoRolledMilestone):
     kinds: Final = tuple(k.value for k in MilestoneKind)
-    rolled_kind: Final = None
 
     def apply(
         self, kind: str, character: SheetModel, options: SheetModel

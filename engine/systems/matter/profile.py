@@ -6,14 +6,20 @@ from __future__ import annotations
 from typing import Final
 
 from engine.common import Change, SheetModel
-from engine.systems.base import CardRules, Margin, PlainWords, RequestOption, RequestRules
+from engine.systems.base import (
+    CardRules,
+    Margin,
+    NoRolledMilestone,
+    PlainWords,
+    RequestOption,
+    RequestRules,
+)
 from engine.systems.matter.milestones import MilestoneKind, apply_milestone
 from engine.systems.matter.sheet import Character
 
 
-class MatterMilestones:
+class MatterMilestones(NoRolledMilestone):
     kinds: Final = tuple(k.value for k in MilestoneKind)
-    rolled_kind: Final = None
 
     def apply(
         self, kind: str, character: SheetModel, options: SheetModel

@@ -6,7 +6,16 @@ from __future__ import annotations
 from typing import Final
 
 from engine.common import Change, SheetModel
-from engine.systems.base import CardRules, Extended, Margin, PlainWords, Race, RequestRules, Team
+from engine.systems.base import (
+    CardRules,
+    Extended,
+    Margin,
+    NoRolledMilestone,
+    PlainWords,
+    Race,
+    RequestRules,
+    Team,
+)
 from engine.systems.storyteller.milestones import MilestoneKind, apply_milestone
 from engine.systems.storyteller.options import StorytellerOptions
 from engine.systems.storyteller.rolls import difficulty_name
@@ -16,9 +25,8 @@ LEVELS: Final = tuple(range(3, 11))
 """The difficulty buttons of a roll request."""
 
 
-class StorytellerMilestones:
+class StorytellerMilestones(NoRolledMilestone):
     kinds: Final = tuple(k.value for k in MilestoneKind)
-    rolled_kind: Final = None
 
     def apply(
         self, kind: str, character: SheetModel, options: SheetModel
