@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Final
 
 from engine.common import Change, SheetModel
-from engine.systems.base import CardRules, RequestOption, RequestRules, Team
+from engine.systems.base import RequestOption, RequestRules
 from engine.systems.cliche.advancement import MilestoneKind, apply_milestone
 from engine.systems.cliche.rolls import TargetNumber
 from engine.systems.cliche.sheet import Character, ClicheOptions
@@ -31,9 +31,6 @@ def _levels(locale: str) -> list[tuple[int, str]]:
 
 
 MILESTONES: Final = ClicheMilestones()
-# Opposed: the higher total wins, a tie wins nobody (SPEC DECISION); extended rolls add the
-# totals; team: the leader adds all dice, members only their sixes.
-CARDS: Final = CardRules(team=Team.LEADER)
 REQUESTS: Final = RequestRules(
     levels=_levels, trait_option="cliche", offers=frozenset({RequestOption.PUMP})
 )
