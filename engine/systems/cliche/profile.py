@@ -1,5 +1,5 @@
-"""What the cliché system tells the bot beyond one roll (``engine.systems.base``): its
-milestones, its multi-roll cards and its roll requests."""
+"""What the cliché system tells the bot beyond one roll (``engine.systems.base``): its milestones
+and its roll requests (multi-roll cards: ``cards.py``)."""
 
 from __future__ import annotations
 

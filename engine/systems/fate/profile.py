@@ -1,5 +1,5 @@
-"""What FATE tells the bot beyond one roll (``engine.systems.base``): its milestones, its
-multi-roll cards and its roll requests."""
+"""What FATE tells the bot beyond one roll (``engine.systems.base``): its milestones and its roll
+requests (multi-roll cards: ``cards.py``)."""
 
 from __future__ import annotations
 

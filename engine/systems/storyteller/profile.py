@@ -1,5 +1,5 @@
 """What the Storyteller system tells the bot beyond one roll (``engine.systems.base``): its
-milestones, its multi-roll cards and its roll requests."""
+milestones and its roll requests (multi-roll cards: ``cards.py``)."""
 
 from __future__ import annotations
 
