@@ -12,30 +12,35 @@ from engine.common import SheetModel, Violation, errors_only, without_required
 from engine.systems import cliche, fate, lifegear, matter, storyteller
 from engine.systems.base import (
     PLAIN,
-    CardRules,
     Milestones,
     RequestRules,
     RollRules,
     SheetRolls,
 )
+from engine.systems.cards import CardScoring
+from engine.systems.cliche import cards as cliche_cards
 from engine.systems.cliche import profile as cliche_profile
 from engine.systems.cliche import sheet_rolls as cliche_rolls
 from engine.systems.cliche.npc import NPC_FORM as CLICHE_NPC
 from engine.systems.cliche.outcomes import RULES as CLICHE_RULES
+from engine.systems.fate import cards as fate_cards
 from engine.systems.fate import profile as fate_profile
 from engine.systems.fate import sheet_rolls as fate_rolls
 from engine.systems.fate.npc import NPC_FORM as FATE_NPC
 from engine.systems.fate.outcomes import RULES as FATE_RULES
+from engine.systems.lifegear import cards as lifegear_cards
 from engine.systems.lifegear import profile as lifegear_profile
 from engine.systems.lifegear import sheet_rolls as lifegear_rolls
 from engine.systems.lifegear.npc import NPC_FORM as LIFEGEAR_NPC
 from engine.systems.lifegear.outcomes import RULES as LIFEGEAR_RULES
+from engine.systems.matter import cards as matter_cards
 from engine.systems.matter import profile as matter_profile
 from engine.systems.matter import sheet_rolls as matter_rolls
 from engine.systems.matter.npc import NPC_FORM as MATTER_NPC
 from engine.systems.matter.outcomes import RULES as MATTER_RULES
 from engine.systems.matter.traits import trait_message_key as matter_trait_key
 from engine.systems.npc import NpcForm
+from engine.systems.storyteller import cards as storyteller_cards
 from engine.systems.storyteller import profile as storyteller_profile
 from engine.systems.storyteller import sheet_rolls as storyteller_rolls
 from engine.systems.storyteller.npc import NPC_FORM as STORYTELLER_NPC
@@ -67,15 +72,14 @@ class SystemSpec:
     # The outcome ladder of one roll: its exact chances and the reading of rolled dice.
     rules: RollRules = PLAIN
     # What the system tells the bot beyond one roll (engine.systems.<system>): ``/r`` sheet
-    # shorthands, milestones, multi-roll cards, roll requests.
+    # shorthands, milestones, multi-roll cards (``engine.systems.cards``), roll requests.
     sheet_rolls: SheetRolls = field(kw_only=True)
     milestones: Milestones = field(kw_only=True)
-    cards: CardRules = field(kw_only=True)
+    cards: CardScoring = field(kw_only=True)
     requests: RequestRules = field(kw_only=True)
-    # Bot-side words (msgids): each milestone kind's button; an opposed card's tie; what the
-    # request builder asks for the level (opposition, difficulty, target number).
+    # Bot-side words (msgids): each milestone kind's button; what the request builder asks
+    # for the level (opposition, difficulty, target number).
     milestone_titles: Mapping[str, str] = field(kw_only=True)
-    card_tie: str = field(kw_only=True, default=N_("Tie: nobody prevails."))
     level_ask: str = field(kw_only=True, default=N_("target number?"))
     # The per-game numbers a GM may change with buttons.
     game_options: tuple[GameOption, ...] = field(kw_only=True, default=())
@@ -144,7 +148,7 @@ SYSTEMS: Final[dict[str, SystemSpec]] = {
             fate.Character, fate.FateOptions, fate.SCHEMA_VERSION,
             fate.new_character, fate.validate_character, _fate_in_play, FATE_RULES,
             sheet_rolls=fate_rolls.SHEET_ROLLS, milestones=fate_profile.MILESTONES,
-            cards=fate_profile.CARDS, requests=fate_profile.REQUESTS,
+            cards=fate_cards.SCORING, requests=fate_profile.REQUESTS,
             glossary=glossary.FATE,
             trait_key=lambda key: f"fate.skill.{key}",
             milestone_titles={
@@ -161,7 +165,7 @@ SYSTEMS: Final[dict[str, SystemSpec]] = {
             lifegear.Character, lifegear.LifegearOptions, lifegear.SCHEMA_VERSION,
             lifegear.new_character, lifegear.validate_character, rules=LIFEGEAR_RULES,
             sheet_rolls=lifegear_rolls.SHEET_ROLLS, milestones=lifegear_profile.MILESTONES,
-            cards=lifegear_profile.CARDS, requests=lifegear_profile.REQUESTS,
+            cards=lifegear_cards.SCORING, requests=lifegear_profile.REQUESTS,
             glossary=glossary.LIFEGEAR,
             milestone_titles={
                 "fight_end": N_("End of fight"),
@@ -179,13 +183,12 @@ SYSTEMS: Final[dict[str, SystemSpec]] = {
             cliche.Character, cliche.ClicheOptions, cliche.SCHEMA_VERSION,
             cliche.new_character, cliche.validate_character, rules=CLICHE_RULES,
             sheet_rolls=cliche_rolls.SHEET_ROLLS, milestones=cliche_profile.MILESTONES,
-            cards=cliche_profile.CARDS, requests=cliche_profile.REQUESTS,
+            cards=cliche_cards.SCORING, requests=cliche_profile.REQUESTS,
             glossary=glossary.CLICHE,
             milestone_titles={
                 "recovery": N_("Recovery after a fight"),
                 "end_of_adventure": N_("End of adventure"),
             },
-            card_tie=N_("Tie: nobody wins, roll again if it matters."),
             game_options=(GameOption("base_dice", N_("Cliché dice at creation"), 5, 20),),
             npc_form=CLICHE_NPC,
         ),
@@ -197,7 +200,7 @@ SYSTEMS: Final[dict[str, SystemSpec]] = {
             rules=STORYTELLER_RULES,
             sheet_rolls=storyteller_rolls.SHEET_ROLLS,
             milestones=storyteller_profile.MILESTONES,
-            cards=storyteller_profile.CARDS, requests=storyteller_profile.REQUESTS,
+            cards=storyteller_cards.SCORING, requests=storyteller_profile.REQUESTS,
             glossary=glossary.STORYTELLER,
             trait_key=lambda key: f"storyteller.trait.{key}",
             milestone_titles={
@@ -214,14 +217,13 @@ SYSTEMS: Final[dict[str, SystemSpec]] = {
             matter.Character, matter.MatterOptions, matter.SCHEMA_VERSION,
             matter.new_character, matter.validate_character, rules=MATTER_RULES,
             sheet_rolls=matter_rolls.SHEET_ROLLS, milestones=matter_profile.MILESTONES,
-            cards=matter_profile.CARDS, requests=matter_profile.REQUESTS,
+            cards=matter_cards.SCORING, requests=matter_profile.REQUESTS,
             glossary=glossary.MATTER,
             trait_key=matter_trait_key,
             milestone_titles={
                 "scene_end": N_("End of scene"),
                 "rest": N_("Rest"),
             },
-            card_tie=N_("Tie: a stalemate."),
             game_options=(
                 GameOption("dot_budget", N_("Skill dots"), 1, 40),
                 GameOption("dot_cap", N_("Max dots per skill"), 1, 5),

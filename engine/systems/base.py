@@ -200,65 +200,6 @@ class NoRolledMilestone:
         raise ValueError("no milestone of this system rolls dice")
 
 
-class Race(StrEnum):
-    """How an opposed card «до N» runs."""
-
-    NONE = "none"  # refused: opposed rolls go round by round
-    POOLS = "pools"  # the opposed extended action: each turn's excess successes to its winner
-    CONTEST = "contest"  # each exchange's single best roll scores a victory point
-
-
-class Extended(StrEnum):
-    """How an extended card counts towards its target."""
-
-    NONE = "none"  # refused: the system has no extended roll
-    POOLS = "pools"  # the engine's extended action (a botch wipes the tally)
-    ACCUMULATE = "accumulate"  # each roll's total (successes) is added
-
-
-class Team(StrEnum):
-    """How a team card rolls."""
-
-    NONE = "none"  # refused: no team rule
-    POOLS = "pools"  # everyone rolls a pool at one difficulty, successes summed
-    LEADER = "leader"  # the leader adds all dice, members only their sixes
-    HELPERS = "helpers"  # the highest skill rolls, +1 per helper at +1 or more
-
-
-class Margin(StrEnum):
-    """What the winner's margin of an opposed card is called."""
-
-    TOTAL = "total"  # the difference of totals
-    SHIFTS = "shifts"  # shifts, read on the outcome ladder
-    NET_SUCCESSES = "net_successes"  # successes left after cancelling, and their degree
-    SUCCESSES = "successes"  # more successes
-    DAMAGE = "damage"  # the difference is the damage in a fight
-
-
-class PlainWords(StrEnum):
-    """Which rolls of plain dice (no sheet trait) get the system's outcome words."""
-
-    NONE = "none"
-    POOL = "pool"  # the system's own difficulty pool notation: its difficulty is the target
-    SUCCESSES = "successes"  # a success-counting pool
-    LADDER = "ladder"  # the system's own dice (4dF±N)
-
-
-@dataclass(frozen=True, slots=True)
-class CardRules:
-    """A rule system's multi-roll cards (opposed, extended, team rolls)."""
-
-    race: Race = Race.NONE
-    extended: Extended = Extended.ACCUMULATE
-    team: Team = Team.NONE
-    margin: Margin = Margin.TOTAL
-    plain_words: PlainWords = PlainWords.NONE
-    # a botch counts 0 against the other side (a negative net of successes)
-    floor_at_zero: bool = False
-    # two sides: the loser's successes cancel the winner's
-    cancel_successes: bool = False
-
-
 class RequestOption(StrEnum):
     """Choices a pending request card offers before the roll."""
 

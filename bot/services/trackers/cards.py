@@ -9,31 +9,13 @@ every roll made), what the card is waiting for, and — for the storyteller scen
 Each press rolls exactly once: the tracker row is locked, the button's per-slot roll count must
 still match, the roll goes through the log as ``trk:<id>:<slot>:<n>`` (``n`` the card's version
 at the press, so a roll the GM undid stays in the log and a new press is a new roll), and the
-state moves by ``core.step`` on that version. The rules come from the engines; which one a
-card follows, from its system's ``CardRules`` (``SystemSpec.cards``,
-``engine/systems/<system>/profile.py``):
+state moves by ``core.step`` on that version.
 
-* ``storyteller`` — net successes and botches (``rolls.evaluate``), opposed by
-  ``opposed.resolve_nets`` (the loser's successes cancel the winner's, a botch counts 0, a tie:
-  nobody prevails; «до N»: the opposed extended action, ``roll_opposed_extended``), extended
-  by ``extended.roll_extended`` (a botch wipes the tally; with ``!`` it ends the task), team
-  by ``teamwork.roll_teamwork`` (successes summed, one difficulty);
-* ``fate`` — opposed: totals compared, the winner's shifts are the difference (1–2 success,
-  3+ success with style), a tie scores nobody (SPEC contest DECISION); opposed «до N»: a
-  contest (``conflict.contest_exchange``: the single best roll of each exchange scores a
-  victory point, first to N wins); team: ``teamwork`` —
-  the highest skill rolls, +1 per helper at +1 or more (helpers do not roll);
-* ``cliche`` — opposed: higher total wins, a tie wins nobody (SPEC DECISION); team: the leader
-  (listed first, must hold the highest cliché: ``teams.choose_leader``) adds all dice, members
-  only their sixes (``teams.team_total``);
-* ``matter`` — opposed: more successes wins, a tie is a stalemate (SPEC DECISION);
-* ``lifegear`` — opposed: the counter-roll, the higher wins, the difference is shown (it is the
-  damage in PvP); a tie deals nothing (SPEC DECISION).
-
-DECISIONS where the rules are silent: extended rolls outside storyteller accumulate the roll's
-successes (matter) or totals (cliche, lifegear) towards the target; fate has no extended roll
-(its contest is an exchange-by-exchange race, see the fate tracker); matter and lifegear have no
-team rule and refuse ``/team``.
+What a roll means on the card is the rules' business: the card's system's ``CardScoring``
+(``SystemSpec.cards``, ``engine/systems/<system>/cards.py``) scores opposed rolls, races to a
+target, extended and team rolls over typed models (``engine.systems.cards``). This module reads
+the command, resolves the participants, runs the tracker and keeps the engine's state in the
+tracker's JSON: each state model dumps to the same keys it is validated from.
 """
 
 from __future__ import annotations
@@ -56,18 +38,9 @@ from db.repositories.games import CharacterDTO, GameDTO
 from db.repositories.trackers import TrackerDTO
 from db.uow import UnitOfWork
 from engine.dice.results import RollResult
-from engine.dice.source import ScriptedSource
 from engine.errors import EngineError, RuleViolation
-from engine.systems import fate
-from engine.systems.base import CardRules, Extended, Margin, PlainWords, Race, Team
-from engine.systems.cliche import teams as cliche_teams
-from engine.systems.cliche.rolls import target_label as cliche_target_label
-from engine.systems.fate import conflict as fate_conflict
-from engine.systems.storyteller import extended as st_extended
-from engine.systems.storyteller import opposed as st_opposed
-from engine.systems.storyteller import teamwork as st_teamwork
-from engine.systems.storyteller.actions import ActionStatus
-from engine.systems.storyteller.rolls import DEFAULT_DIFFICULTY, degree_of, pool_notation
+from engine.systems.cards import CardKind, CardScoring, CardStatus, SideRoll, status_words
+from engine.text import Msg
 
 OPPOSED: Final = "card_opposed"
 EXTENDED: Final = "card_extended"
@@ -78,12 +51,9 @@ MAX_SLOTS: Final = 6
 MAX_NAME: Final = 32
 MAX_TITLE: Final = 120
 MAX_ROLLS: Final = 30
-"""A hard cap on rolls in one extended card, whatever the GM asked."""
+"""A hard cap on rolls in one card's slot, whatever the GM asked."""
 MAX_FACES_SHOWN: Final = 30
 
-_POOL: Final = re.compile(r"(\d+)d10>=(\d+)f1")
-_FATE: Final = re.compile(r"4dF([+-]\d+)?")
-_CLICHE: Final = re.compile(r"(\d+)d6")
 _TAIL: Final = re.compile(
     r"\s+(?:до|to)\s+(\d{1,3})(?:\s+(?:за|in|max)\s+(\d{1,3}))?\s*(!)?\s*$", re.IGNORECASE
 )
@@ -93,9 +63,13 @@ _SPLIT: Final = re.compile(r"\s*[|;\n]\s*")
 ROLLED: Final = N_("Already rolled.")
 
 
-def rules_of(state: dict[str, Any]) -> CardRules:
-    """The card rules of the system the card was opened in (kept in its state)."""
+def rules_of(state: dict[str, Any]) -> CardScoring:
+    """The card scoring of the system the card was opened in (kept in its state)."""
     return SYSTEMS[state["system"]].cards
+
+
+def _refused(problem: Msg | EngineError, t: Translator) -> CardInputError:
+    return CardInputError(escape(problem.render(t.locale)))
 
 
 class CardInputError(Exception):
@@ -242,18 +216,6 @@ async def _slots(
     return slots
 
 
-def _pool(slot: dict[str, Any], t: Translator) -> tuple[int, int]:
-    found = _POOL.fullmatch(slot["notation"])
-    if found is None:
-        raise CardInputError(
-            t(
-                "{name}: this card needs a dice pool like «Dexterity+Athletics 7» or «5d10>=7f1».",
-                name=escape(slot["name"]),
-            )
-        )
-    return int(found.group(1)), int(found.group(2))
-
-
 def _label(slot: dict[str, Any]) -> str:
     return str(slot["trait"] or slot["notation"])
 
@@ -282,75 +244,43 @@ async def new_opposed(
         "result": None,
     }  # fmt: skip
     if tail.target is not None:
+        # an opposed roll repeated until a side reaches the target
         try:
-            _race(state, slots, tail, t)
+            race = rules_of(state).start_race(
+                [s["name"] for s in slots], [s["notation"] for s in slots], tail.target,
+                tail.max_rolls,
+            )  # fmt: skip
         except RuleViolation as error:
-            raise CardInputError(escape(error.render(t.locale))) from error
+            raise _refused(error, t) from error
+        state["race"] = True
+        state.update(race.model_dump(mode="json"))
         title += " " + t("to {target}", target=tail.target)
     state["title"] = _clip_title(title)
     return await _open(uow, game, OPPOSED, state, gm_user_id, t)
 
 
-def _race(state: dict[str, Any], slots: list[dict[str, Any]], tail: Tail, t: Translator) -> None:
-    """An opposed roll repeated until a side reaches the target: storyteller's opposed
-    extended action (each turn's excess successes go to its winner), fate's contest (each
-    exchange's single best roll scores a victory point)."""
-    state.update(race=True, target=tail.target, max_rolls=tail.max_rolls)
-    state["points"] = [0] * len(slots)
-    race = rules_of(state).race
-    if race is Race.POOLS:
-        if len(slots) != 2:
-            raise CardInputError(t("An opposed extended action has two sides."))
-        pools = [_pool(s, t) for s in slots]
-        for slot, (dice, _) in zip(slots, pools, strict=True):
-            slot["dice"] = dice
-        action = st_opposed.start_opposed_extended(
-            (slots[0]["name"], slots[1]["name"]), int(tail.target or 0),
-            difficulties=(pools[0][1], pools[1][1]), turn_limit=tail.max_rolls,
-        )  # fmt: skip
-        state["action"] = action.model_dump(mode="json")
-    elif race is Race.CONTEST:
-        contest = fate_conflict.start_contest(
-            [str(i) for i in range(len(slots))], int(tail.target or 0)
-        )
-        state["contest"] = contest.model_dump(mode="json")
-    else:
-        raise CardInputError(
-            t("Only storyteller and fate race to a target; here roll /opposed round by round.")
-        )
-
-
 async def new_extended(
     uow: UnitOfWork, game: GameDTO, text: str, *, gm_user_id: int, t: Translator
 ) -> TrackerDTO:
-    rules = SYSTEMS[game.system].cards
-    if rules.extended is Extended.NONE:
-        raise CardInputError(
-            t("Fate has no extended roll: run a contest, or an opposed roll with /opposed.")
-        )
+    scoring = SYSTEMS[game.system].cards
+    refused = scoring.refusal(CardKind.EXTENDED)
+    if refused is not None:
+        raise _refused(refused, t)
     body, tail = split_tail(text)
     if tail.target is None:
         raise CardInputError(t("Name the target: «… to 10» (optionally «in 5» rolls)."))
     slots = await _slots(uow, game, body, t, least=1, most=1)
-    max_rolls = tail.max_rolls
     state: dict[str, Any] = {
-        "mode": "extended", "system": game.system, "slots": slots, "target": tail.target,
-        "max_rolls": max_rolls, "strict": tail.strict, "done": False, "result": None,
+        "mode": "extended", "system": game.system, "slots": slots, "done": False,
+        "result": None,
     }  # fmt: skip
     try:
-        if rules.extended is Extended.POOLS:
-            dice, difficulty = _pool(slots[0], t)
-            action = st_extended.start_extended(
-                tail.target, difficulty=difficulty, turn_limit=max_rolls, botch_ends=tail.strict
-            )
-            state["action"] = action.model_dump(mode="json")
-            state["dice"] = dice
-        else:
-            if not 1 <= tail.target <= 999 or (max_rolls is not None and max_rolls < 1):
-                raise CardInputError(t("The target and the number of rolls must be positive."))
+        task = scoring.start_extended(
+            slots[0]["name"], slots[0]["notation"], tail.target, tail.max_rolls, tail.strict
+        )
     except RuleViolation as error:
-        raise CardInputError(escape(error.render(t.locale))) from error
-    state["accumulated"] = 0
+        raise _refused(error, t) from error
+    state.update(task.model_dump(mode="json"))
     state["title"] = _clip_title(
         t("{name} — {trait} to {target}", name=slots[0]["name"], trait=_base_trait(slots[0]),
           target=tail.target)
@@ -361,11 +291,10 @@ async def new_extended(
 async def new_team(
     uow: UnitOfWork, game: GameDTO, text: str, *, gm_user_id: int, t: Translator
 ) -> TrackerDTO:
-    team = SYSTEMS[game.system].cards.team
-    if team is Team.NONE:
-        raise CardInputError(
-            t("This system's rules have no team roll: use /opposed or separate /request cards.")
-        )
+    scoring = SYSTEMS[game.system].cards
+    refused = scoring.refusal(CardKind.TEAM)
+    if refused is not None:
+        raise _refused(refused, t)
     body, tail = split_tail(text)
     slots = await _slots(uow, game, body, t, least=2, most=MAX_SLOTS)
     state: dict[str, Any] = {
@@ -376,68 +305,20 @@ async def new_team(
         ),
     }  # fmt: skip
     try:
-        if team is Team.POOLS:
-            _team_storyteller(state, slots, tail, t)
-        elif team is Team.LEADER:
-            _team_cliche(state, slots, t)
-        else:
-            _team_fate(state, slots, t)
+        team = scoring.start_team(
+            [s["name"] for s in slots], [s["notation"] for s in slots],
+            [s["target"] for s in slots], tail.target, tail.max_rolls,
+        )  # fmt: skip
     except RuleViolation as error:
-        raise CardInputError(escape(error.render(t.locale))) from error
+        raise _refused(error, t) from error
+    for slot, member in zip(slots, team.members, strict=True):
+        slot["notation"], slot["target"] = member.notation, member.target
+        if member.lead:
+            slot["lead"] = True
+        if member.helps is not None:
+            slot["helps"] = member.helps
+    state.update(team.state.model_dump(mode="json"))
     return await _open(uow, game, TEAM, state, gm_user_id, t)
-
-
-def _team_storyteller(
-    state: dict[str, Any], slots: list[dict[str, Any]], tail: Tail, t: Translator
-) -> None:
-    pools = [_pool(s, t) for s in slots]
-    asked = {s["target"] for s in slots if s["target"] is not None}
-    if len(asked) > 1:
-        raise CardInputError(t("A team rolls at one difficulty: give it once, at the end."))
-    difficulty = asked.pop() if asked else DEFAULT_DIFFICULTY
-    for slot, (dice, _) in zip(slots, pools, strict=True):
-        slot["notation"] = pool_notation(dice, difficulty)
-        slot["dice"] = dice
-        slot["target"] = difficulty
-    action = st_teamwork.start_teamwork(
-        [s["name"] for s in slots],
-        difficulty=difficulty,
-        target=tail.target,
-        turn_limit=tail.max_rolls,
-    )
-    state["action"] = action.model_dump(mode="json")
-
-
-def _team_cliche(state: dict[str, Any], slots: list[dict[str, Any]], t: Translator) -> None:
-    candidates = []
-    for i, slot in enumerate(slots):
-        found = _CLICHE.fullmatch(slot["notation"])
-        if found is None:
-            raise CardInputError(
-                t("{name}: a team member rolls a cliché («Soldier»).", name=escape(slot["name"]))
-            )
-        candidates.append(cliche_teams.TeamCandidate(str(i), int(found.group(1)), True))
-    cliche_teams.choose_leader(candidates, preferred="0")
-    slots[0]["lead"] = True
-    state["target"] = next((s["target"] for s in slots if s["target"] is not None), None)
-
-
-def _team_fate(state: dict[str, Any], slots: list[dict[str, Any]], t: Translator) -> None:
-    skills: dict[str, int] = {}
-    for i, slot in enumerate(slots):
-        found = _FATE.fullmatch(slot["notation"])
-        if found is None:
-            raise CardInputError(
-                t("{name}: a team member rolls a skill («Athletics»).", name=escape(slot["name"]))
-            )
-        skills[str(i)] = int(found.group(1) or 0)
-    team = fate.teamwork(skills)
-    lead = int(team.lead)
-    for i, slot in enumerate(slots):
-        slot["lead"] = i == lead
-        slot["helps"] = i != lead and skills[str(i)] >= 1
-    state["bonus"] = team.bonus
-    state["target"] = next((s["target"] for s in slots if s["target"] is not None), None)
 
 
 async def _open(
@@ -464,24 +345,28 @@ async def open_cards(uow: UnitOfWork, game: GameDTO) -> list[TrackerDTO]:
 # --- who rolls now ---------------------------------------------------------------------------
 
 
+def _side(entry: dict[str, Any]) -> SideRoll:
+    return SideRoll(tuple(entry["faces"]), int(entry["total"]), bool(entry["botch"]))
+
+
+def _rolls(state: dict[str, Any]) -> list[list[SideRoll]]:
+    """Every slot's rolls, typed, oldest first."""
+    return [[_side(entry) for entry in slot["rolls"]] for slot in state["slots"]]
+
+
 def can_roll(state: dict[str, Any], index: int) -> bool:
     """Whether slot ``index`` has a roll to make now."""
     if state.get("done") or not 0 <= index < len(state["slots"]):
         return False
-    slot = state["slots"][index]
     mode = state["mode"]
-    if mode == "opposed" and state.get("race"):
-        return len(slot["rolls"]) == min(len(s["rolls"]) for s in state["slots"])
-    if mode == "opposed":
-        return not slot["rolls"]
+    if mode == "opposed" and not state.get("race"):
+        return not state["slots"][index]["rolls"]
     if mode == "extended":
         return True
-    team = rules_of(state).team
-    if team is Team.POOLS:
-        return bool(state["action"]["pending"][index] is None)
-    if team is Team.HELPERS:  # helpers do not roll
-        return bool(slot.get("lead")) and not slot["rolls"]
-    return not slot["rolls"]
+    scoring = rules_of(state)
+    if mode == "opposed":
+        return scoring.race_turn(scoring.race(state), index, _rolls(state))
+    return scoring.team_turn(scoring.team(state), index, _rolls(state))
 
 
 def waiting(state: dict[str, Any]) -> list[str]:
@@ -581,7 +466,7 @@ async def cancel(
     return moved
 
 
-# --- scoring ---------------------------------------------------------------------------------
+# --- the engine's verdicts on the card ------------------------------------------------------
 
 
 def _shown_faces(result: RollResult) -> str:
@@ -592,24 +477,23 @@ def _shown_faces(result: RollResult) -> str:
 
 
 def _words(state: dict[str, Any], slot: dict[str, Any], result: RollResult, locale: str) -> str:
-    """The system's words for one roll. On a team the target is the team's, not the roll's
-    (storyteller's is the difficulty, which stays). Plain dice get words where the notation
-    is the system's own (a storyteller pool, a matter pool, fate dice)."""
-    system, target = state["system"], slot["target"]
-    rules = SYSTEMS[system].cards
-    if state["mode"] == "team" and rules.team is not Team.POOLS:
-        target = None
-    if not slot["trait"]:
-        pool = _POOL.fullmatch(slot["notation"])
-        words = rules.plain_words
-        if words is PlainWords.POOL and pool is not None:
-            target = int(pool.group(2))
-        elif not (words is PlainWords.SUCCESSES and result.counts_successes) and not (
-            words is PlainWords.LADDER and _FATE.fullmatch(slot["notation"])
-        ):
-            return ""
-    plan = SheetRoll(slot["notation"], slot["trait"] or slot["notation"], target, system)
+    """The system's words for one roll, read against what its card scoring says (none for
+    plain dice that are not the system's own)."""
+    ask = rules_of(state).words_for(
+        slot["notation"], slot["target"], from_sheet=bool(slot["trait"]),
+        in_team=state["mode"] == "team", counts_successes=result.counts_successes,
+    )  # fmt: skip
+    if ask is None:
+        return ""
+    label = slot["trait"] or slot["notation"]
+    plan = SheetRoll(slot["notation"], label, ask.target, state["system"])
     return outcome_words(plan, result, locale)
+
+
+def _note(slot: dict[str, Any], text: str) -> None:
+    """``text`` as the note of the slot's latest roll (a copy: the state before keeps its)."""
+    last = slot["rolls"][-1]
+    slot["rolls"] = [*slot["rolls"][:-1], {**last, "note": text}]
 
 
 def apply_roll(
@@ -625,79 +509,42 @@ def apply_roll(
     }  # fmt: skip
     slot["rolls"] = [*slot["rolls"], entry]
     if new["mode"] == "opposed" and new.get("race"):
-        _score_race(new, index, entry, t)
+        _race_step(new, index, t)
     elif new["mode"] == "opposed":
-        _score_opposed(new, t)
+        _opposed(new, t)
     elif new["mode"] == "extended":
-        _score_extended(new, slot, entry, t)
+        _extended_step(new, t)
     else:
-        _score_team(new, index, entry, t)
+        _team_step(new, index, t)
     new["summary"] = summary(new, t)
     return new
 
 
-def _score(system: str, entry: dict[str, Any]) -> int:
-    total = int(entry["total"])
-    if SYSTEMS[system].cards.floor_at_zero:
-        return max(0, total)  # a botch counts 0 against the other side
-    return total
-
-
-def _score_opposed(state: dict[str, Any], t: Translator) -> None:
+def _opposed(state: dict[str, Any], t: Translator) -> None:
     slots = state["slots"]
     if any(not s["rolls"] for s in slots):
         return
-    system = state["system"]
-    scores = [_score(system, s["rolls"][-1]) for s in slots]
-    if SYSTEMS[system].cards.cancel_successes and len(slots) == 2:
-        resolved = st_opposed.resolve_nets(
-            int(slots[0]["rolls"][-1]["total"]), int(slots[1]["rolls"][-1]["total"])
-        )
-        winner, margin = resolved.winner, resolved.margin
-    else:
-        ranked = sorted(scores, reverse=True)
-        winner = None if ranked[0] == ranked[1] else scores.index(ranked[0])
-        margin = ranked[0] - ranked[1]
+    verdict = rules_of(state).opposed(
+        [_side(s["rolls"][-1]) for s in slots], [s["name"] for s in slots]
+    )
     state["done"] = True
-    words = _margin_words(state, margin, winner, t)
-    state["result"] = {"winner": winner, "margin": margin, "words": words}
+    words = verdict.words.render(t.locale)
+    state["result"] = {"winner": verdict.winner, "margin": verdict.margin, "words": words}
 
 
-def _score_race(state: dict[str, Any], index: int, entry: dict[str, Any], t: Translator) -> None:
+def _race_step(state: dict[str, Any], index: int, t: Translator) -> None:
+    scoring = rules_of(state)
     slots = state["slots"]
     names = [s["name"] for s in slots]
-    winner: int | None = None
-    over = False
-    if rules_of(state).race is Race.POOLS:
-        action = st_opposed.OpposedExtendedAction.model_validate(state["action"])
-        new, step = st_opposed.roll_opposed_extended(
-            action, index, int(slots[index]["dice"]), ScriptedSource(entry["faces"])
-        )
-        state["action"] = new.model_dump(mode="json")
-        state["points"] = list(new.tallies)
-        if step.turn is not None:
-            entry["note"] = _turn_note(names, step.turn.winner, step.turn.excess, t)
-            if any(step.turn.wiped):
-                wiped = ", ".join(n for n, w in zip(names, step.turn.wiped, strict=True) if w)
-                entry["note"] += " · " + t("botch, tally lost: {names}", names=wiped)
-        over, winner = new.status is not ActionStatus.ACTIVE, new.winner
-    else:
-        if any(len(s["rolls"]) != len(slots[index]["rolls"]) for s in slots):
-            return  # the exchange is still open
-        contest = fate_conflict.ContestState.model_validate(state["contest"])
-        totals = {str(i): int(s["rolls"][-1]["total"]) for i, s in enumerate(slots)}
-        new_contest, exchange = fate_conflict.contest_exchange(contest, totals)
-        state["contest"] = new_contest.model_dump(mode="json")
-        state["points"] = [new_contest.points[str(i)] for i in range(len(slots))]
-        scorer = None if exchange.scorer is None else int(exchange.scorer)
-        entry["note"] = _turn_note(names, scorer, 1 if scorer is not None else 0, t)
-        winner = None if exchange.winner is None else int(exchange.winner)
-        limit = state["max_rolls"]
-        over = winner is not None or (limit is not None and len(slots[index]["rolls"]) >= limit)
-    if len(slots[index]["rolls"]) >= MAX_ROLLS:
-        over = True
-    if over:
+    rolls = _rolls(state)
+    step = scoring.race_step(scoring.race(state), index, rolls, names)
+    state.update(step.state.model_dump(mode="json"))
+    if step.note is None:
+        return  # the round is still open
+    _note(slots[index], step.note.render(t.locale))
+    if step.over or len(rolls[index]) >= MAX_ROLLS:
         state["done"] = True
+        winner = step.winner
         words = (
             t("{name} reaches {target} first.", name=names[winner], target=state["target"])
             if winner is not None
@@ -706,102 +553,32 @@ def _score_race(state: dict[str, Any], index: int, entry: dict[str, Any], t: Tra
         state["result"] = {"winner": winner, "margin": 0, "words": words}
 
 
-def _turn_note(names: list[str], winner: int | None, amount: int, t: Translator) -> str:
-    if winner is None:
-        return t("round: nobody scores")
-    return t("round: +{n} {name}", n=amount, name=names[winner])
-
-
-def _margin_words(state: dict[str, Any], margin: int, winner: int | None, t: Translator) -> str:
-    spec = SYSTEMS[state["system"]]
-    if winner is None:
-        return t(spec.card_tie)
-    name = state["slots"][winner]["name"]
-    kind = spec.cards.margin
-    if kind is Margin.SHIFTS:
-        return t(
-            "{name} wins by {shifts} shifts ({outcome}).",
-            name=name, shifts=margin, outcome=_fate_outcome(fate.outcome_of(margin), t),
-        )  # fmt: skip
-    if kind is Margin.NET_SUCCESSES:
-        degree = degree_of(margin)
-        return t(
-            "{name} wins with {net} successes left ({degree}).",
-            name=name, net=margin, degree=degree.name_msg.render(t.locale) if degree else "",
-        )  # fmt: skip
-    if kind is Margin.SUCCESSES:
-        return t("{name} wins by {n} successes.", name=name, n=margin)
-    if kind is Margin.DAMAGE:
-        return t("{name} wins; the difference is {n} (damage in a fight).", name=name, n=margin)
-    return t("{name} wins by {n}.", name=name, n=margin)
-
-
-def _score_extended(
-    state: dict[str, Any], slot: dict[str, Any], entry: dict[str, Any], t: Translator
-) -> None:
-    if rules_of(state).extended is Extended.POOLS:
-        action = st_extended.ExtendedAction.model_validate(state["action"])
-        new, step = st_extended.roll_extended(
-            action, int(state["dice"]), ScriptedSource(entry["faces"])
-        )
-        state["action"] = new.model_dump(mode="json")
-        state["accumulated"] = new.accumulated
-        if step.lost:
-            entry["note"] = t("Botch: {n} successes lost.", n=step.lost)
-        elif step.roll.botch:
-            entry["note"] = t("Botch.")
-        status = new.status
-    else:
-        gained = max(0, int(entry["total"]))
-        state["accumulated"] = int(state["accumulated"]) + gained
-        count = len(slot["rolls"])
-        status = ActionStatus.ACTIVE
-        if state["accumulated"] >= state["target"]:
-            status = ActionStatus.SUCCEEDED
-        elif state["max_rolls"] is not None and count >= state["max_rolls"]:
-            status = ActionStatus.FAILED
-    if entry["note"] is None:
-        gained = max(0, int(entry["total"]))
-        entry["note"] = f"+{gained} → {state['accumulated']}/{state['target']}"
-    if len(slot["rolls"]) >= MAX_ROLLS and status is ActionStatus.ACTIVE:
-        status = ActionStatus.FAILED
-    if status is not ActionStatus.ACTIVE:
+def _extended_step(state: dict[str, Any], t: Translator) -> None:
+    scoring = rules_of(state)
+    slot = state["slots"][0]
+    step = scoring.extended_step(scoring.extended(state), _rolls(state)[0])
+    state.update(step.state.model_dump(mode="json"))
+    _note(slot, step.note.render(t.locale))
+    status = step.status
+    if len(slot["rolls"]) >= MAX_ROLLS and status is CardStatus.ACTIVE:
+        status = CardStatus.FAILED
+    if status is not CardStatus.ACTIVE:
         state["done"] = True
         state["result"] = {"status": status.value}
 
 
-def _score_team(state: dict[str, Any], index: int, entry: dict[str, Any], t: Translator) -> None:
-    team = rules_of(state).team
-    slots = state["slots"]
-    if team is Team.POOLS:
-        action = st_teamwork.TeamworkAction.model_validate(state["action"])
-        new, step = st_teamwork.roll_teamwork(
-            action, index, int(slots[index]["dice"]), ScriptedSource(entry["faces"])
-        )
-        state["action"] = new.model_dump(mode="json")
-        if step.turn is not None and step.turn.wiped:
-            entry["note"] = t("Botch: the team's successes are lost.")
-        if new.status is not ActionStatus.ACTIVE:
-            state["done"] = True
-            state["result"] = {"status": new.status.value, "total": new.total}
-        return
-    if team is Team.LEADER:
-        if any(not s["rolls"] for s in slots):
-            return
-        leader = slots[0]["rolls"][-1]["faces"]
-        members = [s["rolls"][-1]["faces"] for s in slots[1:]]
-        for slot in slots[1:]:  # copies: the rolls of the state before stay as they were
-            last = slot["rolls"][-1]
-            sixes = cliche_teams.member_contribution(last["faces"])
-            slot["rolls"] = [*slot["rolls"][:-1], {**last, "note": t("sixes: +{n}", n=sixes)}]
-        total = cliche_teams.team_total(leader, members)
+def _team_step(state: dict[str, Any], index: int, t: Translator) -> None:
+    scoring = rules_of(state)
+    step = scoring.team_step(scoring.team(state), index, _rolls(state))
+    state.update(step.state.model_dump(mode="json"))
+    for member, note in step.notes.items():
+        _note(state["slots"][member], note.render(t.locale))
+    if step.done:
         state["done"] = True
-        state["result"] = {"total": total}
-        return
-    # Team.HELPERS: only the lead rolls; helpers add +1 each.
-    total = int(entry["total"]) + int(state["bonus"])
-    state["done"] = True
-    state["result"] = {"total": total}
+        result: dict[str, Any] = {"total": step.total}
+        if step.status is not None:
+            result["status"] = step.status.value
+        state["result"] = result
 
 
 # --- the one-line summary --------------------------------------------------------------------
@@ -824,7 +601,7 @@ def summary(state: dict[str, Any], t: Translator) -> str:
         return t("{tally}, {name} wins", tally=tally, name=state["slots"][winner]["name"])
     if mode == "opposed":
         tally = " : ".join(
-            str(_score(state["system"], s["rolls"][-1])) if s["rolls"] else "—"
+            str(rules_of(state).score(_side(s["rolls"][-1]))) if s["rolls"] else "—"
             for s in state["slots"]
         )
         if not state["done"]:
@@ -849,7 +626,7 @@ def summary(state: dict[str, Any], t: Translator) -> str:
             )  # fmt: skip
         if not state["done"]:
             return tally
-        return f"{tally}, {_status_word(state['result']['status'], t)}"
+        return f"{tally}, {status_words(state['result']['status']).render(t.locale)}"
     total = team_total(state)
     if not state["done"]:
         return t("team total {total}, waiting for {names}", total=total, names=wait)
@@ -857,65 +634,17 @@ def summary(state: dict[str, Any], t: Translator) -> str:
 
 
 def team_total(state: dict[str, Any]) -> int:
-    team = rules_of(state).team
-    if team is Team.POOLS:
-        action = st_teamwork.TeamworkAction.model_validate(state["action"])
-        pending = sum(r.outcome().achieved for r in action.pending if r is not None)
-        return action.total + (0 if state["done"] else pending)
-    if state.get("result") and "total" in state["result"]:
-        return int(state["result"]["total"])
-    slots = state["slots"]
-    if team is Team.LEADER:
-        total = 0
-        for i, slot in enumerate(slots):
-            if slot["rolls"]:
-                faces = slot["rolls"][-1]["faces"]
-                total += sum(faces) if i == 0 else cliche_teams.member_contribution(faces)
-        return total
-    return int(state.get("bonus", 0))
+    result = state.get("result")
+    if result and "total" in result:
+        return int(result["total"])
+    scoring = rules_of(state)
+    return scoring.team_total(scoring.team(state), _rolls(state), bool(state["done"]))
 
 
 def team_verdict(state: dict[str, Any], t: Translator) -> str:
-    team = rules_of(state).team
+    """The finished team card's outcome in the system's words."""
+    scoring = rules_of(state)
     result = state["result"] or {}
-    if team is Team.POOLS:
-        return _status_word(result.get("status", "active"), t)
+    status = CardStatus(result["status"]) if result.get("status") else None
     total = int(result.get("total", 0))
-    target = state.get("target")
-    if target is None:
-        return t("done")
-    if team is Team.HELPERS:  # the ladder: shifts against the opposition
-        shifts = total - int(target)
-        outcome = fate.outcome_of(shifts)
-        ladder = fate.ladder_label(int(target)).render(t.locale)
-        opposition = f"{ladder} ({fate.signed(int(target))})"
-        return t(
-            "{outcome} vs {target} (shifts: {shifts})",
-            outcome=_fate_outcome(outcome, t),
-            target=opposition,
-            shifts=fate.signed(shifts),
-        )  # fmt: skip
-    label = cliche_target_label(int(target))
-    shown = f"{target} ({label.render(t.locale)})" if label else str(target)
-    if total >= int(target):
-        return t("success vs {target}", target=shown)
-    return t("failure vs {target}", target=shown)
-
-
-def _fate_outcome(outcome: fate.Outcome, t: Translator) -> str:
-    return {
-        fate.Outcome.FAIL: t("fail"),
-        fate.Outcome.TIE: t("tie"),
-        fate.Outcome.SUCCESS: t("success"),
-        fate.Outcome.STYLE: t("success with style"),
-    }[outcome]
-
-
-def _status_word(status: str, t: Translator) -> str:
-    return {
-        "succeeded": t("success"),
-        "failed": t("failure"),
-        "botched": t("botched, the task is lost"),
-        "abandoned": t("abandoned"),
-        "active": t("in progress"),
-    }.get(status, status)
+    return scoring.team_verdict(scoring.team(state), total, status).render(t.locale)

@@ -1,5 +1,5 @@
-"""What the cliché system tells the bot beyond one roll (``engine.systems.base``): its
-milestones, its multi-roll cards and its roll requests."""
+"""What the cliché system tells the bot beyond one roll (``engine.systems.base``): its milestones
+and its roll requests (multi-roll cards: ``cards.py``)."""
 
 from __future__ import annotations
 
@@ -8,14 +8,7 @@ from typing import Final
 
 from engine.common import Change, SheetModel
 from engine.dice.source import RandomSource
-from engine.systems.base import (
-    CardRules,
-    MilestoneRoll,
-    RequestOption,
-    RequestRules,
-    RolledMilestone,
-    Team,
-)
+from engine.systems.base import MilestoneRoll, RequestOption, RequestRules, RolledMilestone
 from engine.systems.cliche.advancement import AdvancementOutcome, MilestoneKind, apply_milestone
 from engine.systems.cliche.rolls import TargetNumber
 from engine.systems.cliche.sheet import MAX_CLICHE_DICE, Character, ClicheOptions
@@ -74,9 +67,6 @@ def _levels(locale: str) -> list[tuple[int, str]]:
 
 
 MILESTONES: Final = ClicheMilestones()
-# Opposed: the higher total wins, a tie wins nobody (SPEC DECISION); extended rolls add the
-# totals; team: the leader adds all dice, members only their sixes.
-CARDS: Final = CardRules(team=Team.LEADER)
 REQUESTS: Final = RequestRules(
     levels=_levels, trait_option="cliche", offers=frozenset({RequestOption.PUMP})
 )

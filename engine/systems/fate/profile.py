@@ -1,21 +1,12 @@
-"""What FATE tells the bot beyond one roll (``engine.systems.base``): its milestones, its
-multi-roll cards and its roll requests."""
+"""What FATE tells the bot beyond one roll (``engine.systems.base``): its milestones and its roll
+requests (multi-roll cards: ``cards.py``)."""
 
 from __future__ import annotations
 
 from typing import Final
 
 from engine.common import Change, SheetModel
-from engine.systems.base import (
-    CardRules,
-    Extended,
-    Margin,
-    NoRolledMilestone,
-    PlainWords,
-    Race,
-    RequestRules,
-    Team,
-)
+from engine.systems.base import NoRolledMilestone, RequestRules
 from engine.systems.fate.ladder import LADDER, signed
 from engine.systems.fate.milestones import MilestoneKind, apply_milestone
 from engine.systems.fate.models import Character
@@ -40,10 +31,4 @@ def _levels(locale: str) -> list[tuple[int, str]]:
 
 
 MILESTONES: Final = FateMilestones()
-# Opposed «до N»: a contest; no extended roll (the contest is its race); team: the highest
-# skill rolls, +1 per helper at +1 or more; a tie scores nobody (SPEC contest DECISION).
-CARDS: Final = CardRules(
-    race=Race.CONTEST, extended=Extended.NONE, team=Team.HELPERS, margin=Margin.SHIFTS,
-    plain_words=PlainWords.LADDER,
-)  # fmt: skip
 REQUESTS: Final = RequestRules(levels=_levels)

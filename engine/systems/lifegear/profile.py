@@ -1,12 +1,12 @@
-"""What lifegear tells the bot beyond one roll (``engine.systems.base``): its milestones, its
-multi-roll cards and its roll requests."""
+"""What lifegear tells the bot beyond one roll (``engine.systems.base``): its milestones and its
+roll requests (multi-roll cards: ``cards.py``)."""
 
 from __future__ import annotations
 
 from typing import Final
 
 from engine.common import Change, SheetModel
-from engine.systems.base import CardRules, Margin, NoRolledMilestone, RequestOption, RequestRules
+from engine.systems.base import NoRolledMilestone, RequestOption, RequestRules
 from engine.systems.lifegear.milestones import MilestoneKind, apply_milestone
 from engine.systems.lifegear.models import Character
 
@@ -29,9 +29,6 @@ def _levels(locale: str) -> list[tuple[int, str]]:
 
 
 MILESTONES: Final = LifegearMilestones()
-# Opposed: the counter-roll, the higher wins and the difference is the damage in PvP; a tie
-# deals nothing (SPEC DECISION); extended rolls add the totals; no team rule.
-CARDS: Final = CardRules(margin=Margin.DAMAGE)
 REQUESTS: Final = RequestRules(
     levels=_levels, trait_option="stat", offers=frozenset({RequestOption.GEAR})
 )

@@ -1,21 +1,12 @@
 """What the Storyteller system tells the bot beyond one roll (``engine.systems.base``): its
-milestones, its multi-roll cards and its roll requests."""
+milestones and its roll requests (multi-roll cards: ``cards.py``)."""
 
 from __future__ import annotations
 
 from typing import Final
 
 from engine.common import Change, SheetModel
-from engine.systems.base import (
-    CardRules,
-    Extended,
-    Margin,
-    NoRolledMilestone,
-    PlainWords,
-    Race,
-    RequestRules,
-    Team,
-)
+from engine.systems.base import NoRolledMilestone, RequestRules
 from engine.systems.storyteller.milestones import MilestoneKind, apply_milestone
 from engine.systems.storyteller.options import StorytellerOptions
 from engine.systems.storyteller.rolls import difficulty_name
@@ -45,11 +36,5 @@ def _sheet_text(trait: str, ability: str | None, level: int | None) -> str:
 
 
 MILESTONES: Final = StorytellerMilestones()
-# Net successes and botches: opposed by ``opposed.resolve_nets``, «до N» the opposed extended
-# action, extended by ``extended.roll_extended``, team by ``teamwork.roll_teamwork``.
-CARDS: Final = CardRules(
-    race=Race.POOLS, extended=Extended.POOLS, team=Team.POOLS, margin=Margin.NET_SUCCESSES,
-    plain_words=PlainWords.POOL, floor_at_zero=True, cancel_successes=True,
-)  # fmt: skip
 # A storyteller roll always has a difficulty (6 by default).
 REQUESTS: Final = RequestRules(levels=_levels, level_required=True, sheet_text=_sheet_text)

@@ -13,7 +13,6 @@ from bot.i18n import Translator
 from bot.services.trackers import cards as service
 from db.repositories.trackers import TrackerDTO
 from db.uow import UnitOfWork
-from engine.systems.base import Team
 from handlers.trackers.common import button, clip, undo_button
 
 ICONS = {"opposed": "⚔️", "extended": "⏳", "team": "🤝"}
@@ -48,14 +47,14 @@ def _roll_line(t: Translator, roll: dict[str, Any]) -> str:
 
 def _slot_line(t: Translator, state: dict[str, Any], index: int) -> str:
     slot = state["slots"][index]
-    team = service.rules_of(state).team
+    team = state["mode"] == "team"
     line = f"🎲 <b>{escape(slot['name'])}</b> · {escape(slot['trait'] or '')}"
     # a team of pools rolls each at the team's difficulty: the pool, not the trait
-    if not slot["trait"] or (team is Team.POOLS and state["mode"] == "team"):
+    if not slot["trait"] or (team and service.rules_of(state).team_shows_dice):
         line = f"🎲 <b>{escape(slot['name'])}</b> · <code>{escape(slot['notation'])}</code>"
     if slot.get("lead"):
         line += " " + t("(leader)")
-    elif state["mode"] == "team" and team is Team.HELPERS:
+    elif team and "helps" in slot:  # the system's helpers add to the leader's roll
         line += " " + (t("(helps: +1)") if slot.get("helps") else t("(helps: +0)"))
     return line
 
