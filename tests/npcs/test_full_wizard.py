@@ -36,9 +36,7 @@ async def test_the_gms_npc_is_saved_from_the_fate_preview_and_active_at_once(
     await flow.press(h, "✅ Сохранить НПС", user=GM)
     await h.emu.wait_idle()
     async with h.engine.connect() as conn:
-        rows = (
-            await conn.execute(text("SELECT name, status, is_npc FROM characters"))
-        ).all()
+        rows = (await conn.execute(text("SELECT name, status, is_npc FROM characters"))).all()
     assert [tuple(r) for r in rows] == [("Громила", "active", True)]
     said = h.emu.bot_messages(GROUP)[cards_before:]
     assert len(said) == 1 and "Громила" in said[0].text  # «НПС … в игре», no approval card
