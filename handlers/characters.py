@@ -73,7 +73,8 @@ async def open_wizard(
         options=SYSTEMS[game.system].options(game.options).model_dump(mode="json"),
         party=[c.name for c in characters if c.owner_user_id != user.id and c.status == "active"],
         draft=_draft(returned[-1]) if returned and link.purpose != game_service.NPC else None,
-        npc=link.purpose == game_service.NPC,
+        # an NPC link opened by someone who is not the GM makes a player's character
+        npc=link.purpose == game_service.NPC and await game_service.is_gm(uow, game, user.id),
     )
     await dialog_manager.start(state, data=start.as_data(), mode=StartMode.RESET_STACK)
 

@@ -69,9 +69,10 @@ async def open_command(
         await message.answer(views.usage(t, await service.active_names(uow, game)))
         return
     sheet = service.load(found)
+    asks = await grant_service.gains_asked(uow, game, found)
     await message.answer(
         views.panel_text(t, locale, found, sheet),
-        reply_markup=views.panel_keyboard(t, locale, found, sheet),
+        reply_markup=views.panel_keyboard(t, locale, found, sheet, asks=asks),
     )
 
 
@@ -85,10 +86,11 @@ async def open_button(
         notify(callback_answer, t(refused.reason), alert=True)
         return
     sheet = service.load(found)
+    asks = await grant_service.gains_asked(uow, game, found)
     if isinstance(query.message, Message):
         await query.message.answer(
             views.panel_text(t, locale, found, sheet),
-            reply_markup=views.panel_keyboard(t, locale, found, sheet),
+            reply_markup=views.panel_keyboard(t, locale, found, sheet, asks=asks),
         )
 
 
@@ -105,7 +107,8 @@ async def switch_view(
         notify(callback_answer, t(refused.reason), alert=True)
         return
     sheet = service.load(found)
-    keyboard = views.panel_keyboard(t, locale, found, sheet, callback_data.view)
+    asks = await grant_service.gains_asked(uow, game, found)
+    keyboard = views.panel_keyboard(t, locale, found, sheet, callback_data.view, asks=asks)
     await edit_text(message, views.panel_text(t, locale, found, sheet), keyboard)
 
 
@@ -124,7 +127,8 @@ async def press(
         return
     applied = await _apply(callback_answer, t, locale, uow, game, user, callback_data, op)
     if applied is not None:
-        await _show(message, t, locale, applied, user.name)
+        asks = await grant_service.gains_asked(uow, game, applied.character)
+        await _show(message, t, locale, applied, user.name, asks)
 
 
 async def _apply(
@@ -147,7 +151,7 @@ async def _apply(
 
 
 async def _show(
-    message: Message, t: Translator, locale: str, applied: service.Applied, by: str
+    message: Message, t: Translator, locale: str, applied: service.Applied, by: str, asks: bool
 ) -> None:
     character, sheet = applied.character, applied.after
     await edit_text(
@@ -155,7 +159,7 @@ async def _show(
         views.panel_text(
             t, locale, character, sheet, line=views.change_line(t, locale, applied, by)
         ),
-        views.panel_keyboard(t, locale, character, sheet),
+        views.panel_keyboard(t, locale, character, sheet, asks=asks),
     )
 
 
@@ -210,12 +214,13 @@ async def got_aspect(
         return
     line = views.change_line(t, locale, applied, user.name)
     await message.reply(line)
-    await _edit_panel(bot, message.chat.id, int(data["panel"]), t, locale, applied, line)
+    asks = await grant_service.gains_asked(uow, game, applied.character)
+    await _edit_panel(bot, message.chat.id, int(data["panel"]), t, locale, applied, line, asks)
 
 
 async def _edit_panel(
     bot: Bot, chat_id: int, message_id: int, t: Translator, locale: str,
-    applied: service.Applied, line: str,
+    applied: service.Applied, line: str, asks: bool,
 ) -> None:  # fmt: skip
     character, sheet = applied.character, applied.after
     try:
@@ -223,7 +228,7 @@ async def _edit_panel(
             text=views.panel_text(t, locale, character, sheet, line=line),
             chat_id=chat_id,
             message_id=message_id,
-            reply_markup=views.panel_keyboard(t, locale, character, sheet),
+            reply_markup=views.panel_keyboard(t, locale, character, sheet, asks=asks),
         )
     except TelegramBadRequest:
         pass  # the panel was deleted or is unchanged; the reply above already says it all
@@ -253,7 +258,8 @@ async def undo(
         return
     sheet = service.load(found)
     text = views.panel_text(t, locale, found, sheet, line=line)
-    keyboard = views.panel_keyboard(t, locale, found, sheet, undo=False)
+    asks = await grant_service.gains_asked(uow, game, found)
+    keyboard = views.panel_keyboard(t, locale, found, sheet, undo=False, asks=asks)
     await edit_text(message, text, keyboard)
 
 

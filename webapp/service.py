@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from bot.i18n import N_
-from bot.services import resources
+from bot.services import grants, resources
 from bot.services.games import is_gm
 from db.repositories.games import CharacterDTO, GameDTO
 from db.repositories.ledger import LedgerDTO
@@ -21,6 +21,9 @@ LEDGER_SHOWN: Final = 8
 ROLLS_SHOWN: Final = 8
 ROLLS_SCANNED: Final = 200  # the chat log's newest rolls searched for the character's own
 SHOWN_STATUSES: Final = ("active",)
+ASK_IN_THE_CHAT: Final = N_(
+    "A gain is the GM's to grant: ask for it with «🙋» on the panel in the game's chat (/res)."
+)
 
 
 class NotFound(Exception):
@@ -112,6 +115,8 @@ async def act(
     locked = await uow.characters.get(character_id, for_update=True)
     if locked is None or locked.version != version:
         raise resources.Refused(N_("The sheet changed meanwhile; it is shown as it is now."))
+    if await grants.needs_grant(uow, entry.game, user_id, op):  # as on the panel: the GM's call
+        raise resources.Refused(ASK_IN_THE_CHAT)
     return await resources.apply(
         uow, game=entry.game, user_id=user_id, character_id=character_id, op=op,
         actor_name=actor_name, locale=locale,

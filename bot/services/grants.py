@@ -56,6 +56,16 @@ async def needs_grant(uow: UnitOfWork, game: GameDTO, user_id: int, op: Op) -> b
     return not await uow.grants.trusted(game.id)
 
 
+async def gains_asked(uow: UnitOfWork, game: GameDTO, character: CharacterDTO) -> bool:
+    """Whether the gain buttons on this character's panel ask the GM: a character its owner
+    plays at a table that does not skip requests. The GM's own characters (and NPCs) and a
+    trusting table keep a direct «➕»; a GM pressing a player's «🙋» still applies it at once."""
+    owner = character.owner_user_id
+    if character.is_npc or owner is None or await is_gm(uow, game, owner):
+        return False
+    return not await uow.grants.trusted(game.id)
+
+
 @dataclass(frozen=True)
 class Asked:
     grant_id: int

@@ -106,6 +106,10 @@ BUTTONS: tuple[tuple[type[CallbackData], Press], ...] = (
         u, g, tr, v=d.v, user_id=who.id, holder=d.h, index=d.i)),
     (views.FzAdvDiffCD, lambda d, u, g, tr, who, ct: service.advantage_difficulty(
         u, g, tr, v=d.v, user_id=who.id, diff=d.d)),
+    (views.FzAdvOpposerCD, lambda d, u, g, tr, who, ct: service.advantage_opposer(
+        u, g, tr, v=d.v, user_id=who.id, pid=d.pid)),
+    (views.FzAdvOpposeCD, lambda d, u, g, tr, who, ct: service.advantage_oppose(
+        u, g, tr, v=d.v, user_id=who.id, user_name=who.full_name, skill=d.skill, t=ct)),
     (views.FzMoveCD, lambda d, u, g, tr, who, ct: service.move(
         u, g, tr, v=d.v, user_id=who.id, zone=d.z)),
     (views.FzEndCD, lambda d, u, g, tr, who, ct: service.end(

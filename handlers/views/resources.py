@@ -238,11 +238,12 @@ def _b(text: str, data: CallbackData) -> InlineKeyboardButton:
     return InlineKeyboardButton(text=text, callback_data=data.pack())
 
 
-def _fate_rows(t: Translator, locale: str, cid: int, c: fate.Character) -> Rows:
+def _fate_rows(t: Translator, locale: str, cid: int, c: fate.Character, asks: bool) -> Rows:
+    gain = "🙋 " + t("Ask for FP") if asks else "➕ " + t("Gain FP")
     rows: Rows = [
         [
             _b("➖ " + t("Spend FP"), FatePointCD(character_id=cid, delta=-1)),
-            _b("➕ " + t("Gain FP"), FatePointCD(character_id=cid, delta=1)),
+            _b(gain, FatePointCD(character_id=cid, delta=1)),
         ]
     ]
     for view in fate.stress_tracks(c):
@@ -270,7 +271,7 @@ def _fate_rows(t: Translator, locale: str, cid: int, c: fate.Character) -> Rows:
     return rows
 
 
-def _slot_rows(t: Translator, locale: str, cid: int, c: fate.Character) -> Rows:
+def _slot_rows(t: Translator, locale: str, cid: int, c: fate.Character, asks: bool) -> Rows:
     rows: Rows = []
     for slot in fate.free_consequence_slots(c):
         name = engine_name(slot, locale)
@@ -283,18 +284,25 @@ def _slot_rows(t: Translator, locale: str, cid: int, c: fate.Character) -> Rows:
     return rows
 
 
-def _storyteller_rows(t: Translator, locale: str, cid: int, c: storyteller.Character) -> Rows:
+def _storyteller_rows(
+    t: Translator, locale: str, cid: int, c: storyteller.Character, asks: bool
+) -> Rows:
     labels = {PoolName.WILLPOWER: t("Willpower"), PoolName.GLAMOUR: t("Glamour")}
     return [
         [
             _b(f"➖ {labels[p]}", PoolCD(character_id=cid, trait=p, delta=-1)),
-            _b(f"➕ {labels[p]}", PoolCD(character_id=cid, trait=p, delta=1)),
+            _b(_gain(t, labels[p], asks), PoolCD(character_id=cid, trait=p, delta=1)),
         ]
         for p in PoolName
     ]
 
 
-def _cliche_rows(t: Translator, locale: str, cid: int, c: cliche.Character) -> Rows:
+def _gain(t: Translator, what: str, asks: bool) -> str:
+    """A gain's label: a player's press asks the GM (issue 24 item 10), so it says so."""
+    return "🙋 " + t("Ask: {what}", what=what) if asks else f"➕ {what}"
+
+
+def _cliche_rows(t: Translator, locale: str, cid: int, c: cliche.Character, asks: bool) -> Rows:
     rows: Rows = []
     for i, item in enumerate(c.cliches[:ROWS_MAX]):
         key = service.item_key(item.name)
@@ -302,7 +310,10 @@ def _cliche_rows(t: Translator, locale: str, cid: int, c: cliche.Character) -> R
         rows.append(
             [
                 _b(f"➖ {name}", ClicheDiceCD(character_id=cid, index=i, key=key, delta=-1)),
-                _b(f"➕ {name}", ClicheDiceCD(character_id=cid, index=i, key=key, delta=1)),
+                _b(
+                    "🙋 " + t("Ask for a die: {name}", name=name) if asks else f"➕ {name}",
+                    ClicheDiceCD(character_id=cid, index=i, key=key, delta=1),
+                ),
             ]
         )
     return rows
@@ -324,14 +335,16 @@ def _gear_row(t: Translator, cid: int, i: int, item: lifegear.Item) -> list[Inli
     return row
 
 
-def _lifegear_rows(t: Translator, locale: str, cid: int, c: lifegear.Character) -> Rows:
+def _lifegear_rows(
+    t: Translator, locale: str, cid: int, c: lifegear.Character, asks: bool
+) -> Rows:
     return [_gear_row(t, cid, i, item) for i, item in enumerate(c.gear[:ROWS_MAX])]
 
 
-def _matter_rows(t: Translator, locale: str, cid: int, c: matter.Character) -> Rows:
+def _matter_rows(t: Translator, locale: str, cid: int, c: matter.Character, asks: bool) -> Rows:
     health = [
         _b("➖ " + t("Health"), MatterHealthCD(character_id=cid, delta=-1)),
-        _b("➕ " + t("Health"), MatterHealthCD(character_id=cid, delta=1)),
+        _b(_gain(t, t("Health"), asks), MatterHealthCD(character_id=cid, delta=1)),
     ]
     rows: Rows = [health] + [
         [
@@ -348,7 +361,7 @@ def _matter_rows(t: Translator, locale: str, cid: int, c: matter.Character) -> R
     return rows
 
 
-def _state_rows(t: Translator, locale: str, cid: int, c: matter.Character) -> Rows:
+def _state_rows(t: Translator, locale: str, cid: int, c: matter.Character, asks: bool) -> Rows:
     buttons = [
         _b(_state_name(s, locale), MatterStateCD(character_id=cid, state=s, on=True))
         for s in service.PANEL_STATES
@@ -358,7 +371,7 @@ def _state_rows(t: Translator, locale: str, cid: int, c: matter.Character) -> Ro
 
 
 _ROWS: Final[
-    dict[tuple[type[SheetModel], PanelView], Callable[[Translator, str, int, Any], Rows]]
+    dict[tuple[type[SheetModel], PanelView], Callable[[Translator, str, int, Any, bool], Rows]]
 ] = {
     (fate.Character, PanelView.MAIN): _fate_rows,
     (fate.Character, PanelView.SLOTS): _slot_rows,
@@ -372,14 +385,16 @@ _ROWS: Final[
 
 def panel_keyboard(
     t: Translator, locale: str, character: CharacterDTO, sheet: SheetModel,
-    view: PanelView = PanelView.MAIN, *, undo: bool = True,
+    view: PanelView = PanelView.MAIN, *, undo: bool = True, asks: bool = False,
 ) -> InlineKeyboardMarkup:  # fmt: skip
-    """``undo`` false: no undo button (the panel shows the result of an undo)."""
+    """``undo`` false: no undo button (the panel shows the result of an undo). ``asks``: the
+    character's gains are requests to the GM (a player's character at a gated table), and their
+    buttons say so («🙋 Ask for FP»)."""
     cid = character.id
     build = _ROWS.get((type(sheet), view))
     if build is None:
         view, build = PanelView.MAIN, _ROWS[(type(sheet), PanelView.MAIN)]
-    rows = build(t, locale, cid, sheet)
+    rows = build(t, locale, cid, sheet, asks)
     if view is PanelView.MAIN:
         if undo:
             data = UndoCD(character_id=cid, version=character.version)

@@ -38,7 +38,10 @@ from handlers.wizards.common import (
     clean_text,
     esc,
     finish_wizard,
+    for_a_player,
     locale_of,
+    npc_preview_head,
+    submit_button,
     violations_text,
 )
 
@@ -815,7 +818,11 @@ def _backstory_window() -> Window:
 
 def _preview_window() -> Window:
     return Window(
-        T("<b>Preview</b>: check the character, go back to any step, or send it to the GM."),
+        T(
+            "<b>Preview</b>: check the character, go back to any step, or send it to the GM.",
+            when=for_a_player,
+        ),
+        npc_preview_head(),
         Format("\n{sheet}\n"),
         Format("{issues}", when="issues"),
         _problem(),
@@ -831,7 +838,7 @@ def _preview_window() -> Window:
             SwitchTo(T("🪝 Hooks"), id="gh", state=ClicheSG.hooks),
             SwitchTo(T("📜 Backstory"), id="gb", state=ClicheSG.backstory),
         ),
-        Button(T("✅ Send to the GM"), id="ok", on_click=_submit),
+        submit_button("✅ Send to the GM", _submit),
         state=ClicheSG.preview,
     )
 

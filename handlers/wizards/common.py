@@ -27,7 +27,8 @@ from aiogram.exceptions import TelegramAPIError
 from aiogram.types import CallbackQuery, Message
 from aiogram_dialog import Dialog, DialogManager, ShowMode, Window
 from aiogram_dialog.widgets.common import WhenCondition
-from aiogram_dialog.widgets.kbd import Cancel, Group, Keyboard
+from aiogram_dialog.widgets.kbd import Button, Cancel, Group, Keyboard
+from aiogram_dialog.widgets.kbd.button import OnClick
 from aiogram_dialog.widgets.text import Text
 
 from bot.i18n import I18n, Translator
@@ -183,6 +184,32 @@ class WizardStart:
             draft=data.get("draft"), npc=bool(data.get("npc")),
             character_id=data.get("character_id"), base_version=data.get("base_version"),
         )  # fmt: skip
+
+
+def making_npc(data: object, widget: object, manager: DialogManager) -> bool:
+    """``when`` of what the GM's own NPC shows in the preview instead of the player's words:
+    an NPC is saved and active at once, nobody approves it (issue 24 item 1)."""
+    return WizardStart.of(manager).npc
+
+
+def for_a_player(data: object, widget: object, manager: DialogManager) -> bool:
+    return not making_npc(data, widget, manager)
+
+
+def submit_button(label: str, on_click: OnClick, widget_id: str = "ok") -> Group:
+    """The preview's last step: «✅ Send to the GM» (``label``) for a player's character,
+    «✅ Save the NPC» for the GM's NPC; both call ``on_click`` (``finish_wizard``)."""
+    return Group(
+        Button(T(label), id=widget_id, on_click=on_click, when=for_a_player),
+        Button(T("✅ Save the NPC"), id=widget_id + "n", on_click=on_click, when=making_npc),
+    )
+
+
+def npc_preview_head() -> T:
+    return T(
+        "<b>NPC preview</b>: check it and change any step; once saved it is active at once.\n",
+        when=making_npc,
+    )
 
 
 def locale_of(manager: DialogManager) -> str:

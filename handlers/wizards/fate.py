@@ -58,7 +58,10 @@ from handlers.wizards.common import (
     clean_text,
     esc,
     finish_wizard,
+    for_a_player,
     locale_of,
+    npc_preview_head,
+    submit_button,
     tell_presser,
     violations_text,
 )
@@ -728,12 +731,16 @@ def _preview_window() -> Window:
     ]
     buttons = [SwitchTo(label, id=f"j{i}", state=state) for i, (label, state) in enumerate(jumps)]
     return Window(
-        T("<b>Preview</b>. Check the sheet, change any step, then send it to the GM.\n"),
+        T(
+            "<b>Preview</b>. Check the sheet, change any step, then send it to the GM.\n",
+            when=for_a_player,
+        ),
+        npc_preview_head(),
         Format("{sheet}"),
         Format("{error}"),
         MessageInput(use_buttons),
         *(Row(*buttons[i : i + 2]) for i in range(0, len(buttons), 2)),  # phone-width rows
-        Button(T("✅ Send to the GM"), id="ok", on_click=submit),
+        submit_button("✅ Send to the GM", submit),
         Cancel(T("✖️ Cancel")),
         state=FateSG.preview,
     )

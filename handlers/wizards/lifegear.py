@@ -39,7 +39,10 @@ from handlers.wizards.common import (
     clean_name,
     esc,
     finish_wizard,
+    for_a_player,
     locale_of,
+    npc_preview_head,
+    submit_button,
     violations_text,
 )
 from handlers.wizards.lifegear_roles import create_roles_dialog, create_roles_router, load_roles
@@ -309,7 +312,8 @@ def _gear_window() -> Window:
 
 def _preview_window() -> Window:
     return Window(
-        T("<b>Preview</b> — check and send it to the GM:\n"),
+        T("<b>Preview</b> — check and send it to the GM:\n", when=for_a_player),
+        npc_preview_head(),
         Format("{sheet}"),
         Format("\n{problems}", when=F["problems"]),
         _error(),
@@ -318,7 +322,7 @@ def _preview_window() -> Window:
             SwitchTo(T("Name"), "pn", LifegearSG.name, on_click=_clear_error),
             SwitchTo(T("Gear"), "pg", LifegearSG.gear, on_click=_clear_error),
         ),
-        Button(T("✅ Send to the GM"), "ok", on_click=on_submit),
+        submit_button("✅ Send to the GM", on_submit),
         Cancel(T("Cancel")),
         getter=preview_getter,
         state=LifegearSG.preview,

@@ -20,7 +20,14 @@ from aiogram_dialog.widgets.kbd import Back, Button, Group, Row, Select, SwitchT
 from aiogram_dialog.widgets.text import Format
 
 from handlers.wizards import matter_steps as steps
-from handlers.wizards.common import T, WizardDialog
+from handlers.wizards.common import (
+    T,
+    WizardDialog,
+    for_a_player,
+    making_npc,
+    npc_preview_head,
+    submit_button,
+)
 from handlers.wizards.matter_steps import MatterSG
 
 logger = logging.getLogger(__name__)
@@ -160,7 +167,9 @@ def _matter_windows() -> list[Window]:
 
 def _preview_window() -> Window:
     return Window(
-        T("<b>Preview</b>\n\n{sheet}"),
+        T("<b>Preview</b>\n\n{sheet}", when=for_a_player),
+        npc_preview_head(),
+        Format("{sheet}", when=making_npc),
         Format("\n{problems}", when="problems"),
         _error(),
         Group(
@@ -170,7 +179,7 @@ def _preview_window() -> Window:
             SwitchTo(T("✎ Matter"), id="em", state=MatterSG.matter),
             width=2,
         ),
-        Button(T("✅ Send to the GM"), id="ok", on_click=steps.on_submit),
+        submit_button("✅ Send to the GM", steps.on_submit),
         _buttons_only(),
         getter=steps.preview_getter,
         state=MatterSG.preview,

@@ -57,7 +57,9 @@ from handlers.wizards.common import (
     clean_text,
     esc,
     finish_wizard,
+    for_a_player,
     locale_of,
+    making_npc,
     tell_presser,
     violations_text,
 )
@@ -620,7 +622,10 @@ async def preview_getter(dialog_manager: DialogManager, **_: Any) -> dict[str, A
     parts = [_header(dialog_manager, StorytellerSG.preview), render_sheet(sheet, t, locale)]
     if problems:
         parts.append(violations_text(problems, locale))
-    parts.append(t("Tap a step to change it, or submit the character to the GM."))
+    if WizardStart.of(dialog_manager).npc:  # the GM's own NPC: saved, nobody approves it
+        parts.append(t("Tap a step to change it, or save the NPC: it is active at once."))
+    else:
+        parts.append(t("Tap a step to change it, or submit the character to the GM."))
     return {"text": fit("\n\n".join(parts) + _error_line(dialog_manager))}
 
 
@@ -733,7 +738,8 @@ def create_dialogs() -> list[Router]:
             _preview_buttons(),
             Row(
                 Cancel(T("✖ Cancel"), id="cx"),
-                Button(T("✅ Submit to the GM"), id="ok", on_click=on_submit),
+                Button(T("✅ Submit to the GM"), id="ok", on_click=on_submit, when=for_a_player),
+                Button(T("✅ Save the NPC"), id="okn", on_click=on_submit, when=making_npc),
             ),
             state=StorytellerSG.preview,
             getter=preview_getter,

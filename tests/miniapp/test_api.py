@@ -186,3 +186,22 @@ async def test_a_change_in_the_chat_moves_the_etag(mini_app: MiniApp) -> None:
     )
     assert status == 200 and body["etag"] != etag
     assert 'data-value="2">2<' in body["html"]
+
+
+async def test_a_players_gain_is_asked_in_the_chat_not_taken_here(mini_app: MiniApp) -> None:
+    """Issue 24 item 10: the page's «+1» is a gain like the panel's, so a player is sent to
+    ask the GM in the chat; nothing changes. The GM's own press applies at once."""
+    cid = await _table(mini_app)
+    version = await _version(mini_app, cid)
+    gain = {"kind": "fate_points", "delta": 1}
+    status, body, _ = await mini_app.call(
+        f"api/sheet/{cid}/act", user=ALICE, body={"version": version, "op": gain}
+    )
+    assert status == 409 and "🙋" in body["error"], body
+    assert (await stored_sheet(mini_app.h, cid))["fate_points"] == 3
+    assert await ledger_kinds(mini_app.h) == []
+    status, body, _ = await mini_app.call(
+        f"api/sheet/{cid}/act", user=GM, body={"version": version, "op": gain}
+    )
+    assert status == 200 and body["changed"], body
+    assert (await stored_sheet(mini_app.h, cid))["fate_points"] == 4

@@ -99,7 +99,10 @@ async def test_a_storyteller_npc_before_and_after(running: Harness) -> None:
     while "15 из 15" not in player.text:  # the last step: the preview
         await player.press("nx")
         before.taps += 1
-    await player.press("ok")
+    labels = [b["text"] for b in buttons(player.message)] if player.message else []
+    assert "✅ Сохранить НПС" in labels and "✅ Отправить Мастеру" not in labels
+    assert "сохраните НПС" in player.text
+    await player.press("okn")  # the GM's own NPC is saved, not sent for approval
     before.taps += 1
     await h.emu.wait_idle()
     assert await _npcs(h) == 1

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import asyncio
 
+from bot.i18n import I18n
 from bot.services.resources import item_key
+from db.repositories.games import CharacterDTO
 from engine.systems import cliche, fate
 from handlers.views import grants as grant_views
 from handlers.views import resources as views
@@ -48,6 +50,10 @@ def _grant_data(card: ChatMessage, yes: bool) -> str:
     return str(wanted[0])
 
 
+def _label(message: ChatMessage, data: str) -> str:
+    return str(next(b["text"] for b in buttons(message) if b.get("callback_data") == data))
+
+
 async def _ledger(h: Harness) -> list[tuple[str, int, int | None]]:
     async with h.engine.connect() as conn:
         from sqlalchemy import text
@@ -63,6 +69,7 @@ async def test_a_players_fate_point_waits_for_the_gm_who_grants_it_once(running:
     cid = await _start(h, "fate", fate.new_character("Ира").model_copy(update={"fate_points": 2}))
     panel = await send_for_buttons(h, ALICE, "/res", "run:")
     gain = views.FatePointCD(character_id=cid, delta=1).pack()
+    assert _label(panel, gain) == "🙋 Ask for FP"  # the button says it asks
 
     asked = await press_data(h, ALICE, panel, gain)
     assert not asked.show_alert and "GM" in (asked.text or "")
@@ -109,6 +116,7 @@ async def test_a_lost_cliche_die_asked_back_and_refused_changes_nothing(running:
     cid = await _start(h, "cliche", sheet)
     panel = await send_for_buttons(h, ALICE, "/res", "run:")
     restore = views.ClicheDiceCD(character_id=cid, index=0, key=item_key("Солдат"), delta=1)
+    assert _label(panel, restore.pack()) == "🙋 Ask for a die: Солдат"
     await press_data(h, ALICE, panel, restore.pack())
     (card,) = await _request_cards(h)
     assert "Солдат" in card.text
@@ -140,7 +148,41 @@ async def test_a_trusting_table_gains_without_asking(running: Harness) -> None:
     )
 
     panel = await send_for_buttons(h, ALICE, "/res", "run:")
-    gained = await press_data(h, ALICE, panel, views.FatePointCD(character_id=cid, delta=1).pack())
+    gain = views.FatePointCD(character_id=cid, delta=1).pack()
+    assert _label(panel, gain) == "➕ Gain FP"  # a trusting table gains directly
+    gained = await press_data(h, ALICE, panel, gain)
     assert "1 → 2" in (gained.text or "")
     assert await _ledger(h) == [("fate.fp.gain", ALICE, None)]
     assert await _request_cards(h) == []
+
+
+async def test_the_gms_own_npc_panel_gains_directly(running: Harness) -> None:
+    h = running
+    seat_table(h)
+    await create_game(h, "cliche", "Кампания")
+    soldier = cliche.Cliche(name="Солдат", dice=4, lost=1)
+    sheet = cliche.new_character("Гоблин").model_copy(update={"cliches": (soldier,)})
+    cid = await insert_character(h, "cliche", sheet, owner=GM, npc=True)
+    panel = await send_for_buttons(h, GM, "/res Гоблин", "run:")
+    restore = views.ClicheDiceCD(character_id=cid, index=0, key=item_key("Солдат"), delta=1)
+    assert _label(panel, restore.pack()) == "➕ Солдат"
+    restored = await press_data(h, GM, panel, restore.pack())
+    assert not restored.show_alert
+    assert (await stored_sheet(h, cid))["cliches"][0]["lost"] == 0
+    assert await _request_cards(h) == []
+
+
+def test_the_russian_labels_say_ask_on_a_players_panel_and_gain_on_the_gms() -> None:
+    t = I18n("ru").translator("ru")
+    row = CharacterDTO(
+        id=7, game_id=1, owner_user_id=ALICE, is_npc=False, system="fate", name="Ира",
+        status="active", sheet={}, version=1, review_comment=None,
+    )  # fmt: skip
+    sheet = fate.new_character("Ира")
+
+    def texts(asks: bool) -> list[str]:
+        keyboard = views.panel_keyboard(t, "ru", row, sheet, asks=asks)
+        return [b.text for line in keyboard.inline_keyboard for b in line]
+
+    assert "🙋 Попросить ОС" in texts(True) and "➕ Получить ОС" not in texts(True)
+    assert "➕ Получить ОС" in texts(False)

@@ -420,6 +420,82 @@ async def _start(
     return await _step(uow, tracker, state, user_id=user_id, action="start")
 
 
+# --- newcomers and leavers (issue 24 item 2; the GM's /join and /leave) -------------------------
+
+IN_ROUND: Final = N_("{name} is rolling in the open round: finish its rolls first.")
+IN_TEAM: Final = N_("{name} fights in a team: press «🚪 {name}» to leave it first.")
+LAST_ONE: Final = N_("{name} is the last one standing on their side: «🏁 End» ends the fight.")
+
+
+class Refused(core.TrackerRefused):
+    """A refusal naming the fighter: ``params`` fill the msgid's placeholders."""
+
+    def __init__(self, reason: str, **params: str) -> None:
+        super().__init__(reason)
+        self.params = params
+
+
+def in_fight(state: dict[str, Any], character_id: int) -> bool:
+    fight = fight_state(state)
+    key = key_of(character_id)
+    return fight is not None and any(f.key == key for f in fight.fighters)
+
+
+def join_fight(state: dict[str, Any], character: CharacterDTO) -> None:
+    """A newcomer on its side (NPCs the second, characters the first) with its biggest cliché,
+    appropriate; it rolls from the next round (``engine.join_fight``). Changes ``state``."""
+    fight = fight_state(state)
+    assert fight is not None
+    chosen = default_cliche(sheet_of(character))
+    if chosen is None:
+        raise core.TrackerRefused(NO_DICE)
+    key, side = key_of(character.id), SIDES[1 if character.is_npc else 0]
+    fighter = engine.fighter_from_character(
+        sheet_of(character), key=key, side=side, appropriate=(chosen,),
+        kind=engine.FighterKind.NPC if character.is_npc else engine.FighterKind.CHARACTER,
+    )  # fmt: skip
+    fight = engine.join_fight(fight, fighter.model_copy(update={"name": character.name}))
+    state["people"][key] = {
+        "id": character.id, "name": character.name, "owner": character.owner_user_id,
+        "npc": character.is_npc, "use": [chosen], "cur": chosen, "penalty": None,
+    }  # fmt: skip
+    state["sides"] = {**state["sides"], str(character.id): side}
+    _log(state, {"k": "joined", "who": character.name, "side": side})
+    state["fight"] = _advance(state, fight).model_dump(mode="json")
+
+
+def leave_fight(state: dict[str, Any], character: CharacterDTO) -> None:
+    """The fighter leaves between rolls, losing nothing (``engine.withdraw``); refused with
+    what to finish first while its roll is half made, its team holds it, or it is the last
+    one standing on its side. Changes ``state``."""
+    fight = fight_state(state)
+    assert fight is not None
+    key, name = key_of(character.id), character.name
+    if fight.team_of(key) is not None:
+        raise Refused(IN_TEAM, name=name)
+    exchange = fight.exchange
+    if (
+        exchange is not None
+        and exchange.rolls
+        and key in engine.waiting_for(fight) + tuple(r.fighter for r in exchange.rolls)
+    ):
+        raise Refused(IN_ROUND, name=name)
+    me = fight.fighter(key)
+    if not me.out and not [
+        f for f in fight.fighters if f.side == me.side and not f.out and f.key != key
+        and f.kind is not engine.FighterKind.VEHICLE
+    ]:  # fmt: skip
+        raise Refused(LAST_ONE, name=name)
+    fight = engine.withdraw(fight, key)
+    if state.get("attacker") == key:
+        state["attacker"] = None
+    if state.get("team"):
+        state["team"] = [k for k in state["team"] if k != key]
+    state["sides"] = {k: v for k, v in state["sides"].items() if k != str(character.id)}
+    _log(state, {"k": "gone", "who": name})
+    state["fight"] = _advance(state, fight).model_dump(mode="json")
+
+
 # --- the fight ----------------------------------------------------------------------------------
 
 

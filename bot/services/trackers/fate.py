@@ -21,6 +21,16 @@ DECISIONS where the issue is silent:
 * Creating an advantage is rolled against a passive opposition the GM sets (Неплохо (+2)
   unless changed; the line names it); its name is the reply the actor sent to the tracker,
   else «Преимущество <name>». A failure creates nothing; a tie's boost is named in the log.
+* Or against an active defender (the seed: «Когда это действие используется против
+  противника, способного защищаться, то действие разрешается противопоставленной активной
+  проверкой против защитного действия противника»): the GM, or a participant's owner for their
+  own character, names the defender among the other sides' standing participants; the actor
+  rolls, then the defender rolls 4dF + a skill of their choice (+2 in full defence) and the
+  engine reads the actor's roll against it (``fate.opposed``). A failure then gives the
+  defender the advantage («Провал: создается преимущество для противника, если это
+  возможно»): an aspect with their free invoke; a defence with style adds the defender's
+  boost. No invokes are offered between the two rolls (the attack's invoke step is not
+  repeated here).
 """
 
 from __future__ import annotations
@@ -737,11 +747,13 @@ async def advantage_roll(
     uow: UnitOfWork, game: GameDTO, tracker: TrackerDTO, *, v: int, user_id: int,
     user_name: str, skill: Skill, t: Translator,
 ) -> TrackerDTO:  # fmt: skip
-    """Roll against Неплохо (+2): success puts the aspect in the actor's zone with 1 free
-    invoke (2 with style), a tie gives a boost, a failure creates nothing."""
+    """Roll against the passive opposition (Неплохо (+2) unless the GM changed it): success
+    puts the aspect in the actor's zone with 1 free invoke (2 with style), a tie gives a
+    boost, a failure creates nothing. Against an active defender the roll waits for theirs
+    (``advantage_oppose``)."""
     state, conflict = _playing(tracker, v)
     pending = state.get("pending") or {}
-    if pending.get("kind") != ADVANTAGE:
+    if pending.get("kind") != ADVANTAGE or pending.get("stage") != "skill":
         raise core.TrackerRefused(INACTIVE)
     actor = pending["actor"]
     await _require_owner(uow, game, state, actor, user_id)
@@ -753,10 +765,21 @@ async def advantage_roll(
         uow, tracker, slot="adv", skill=sheet.skill(skill), modifier=0, actor=user_name,
         subject=who.name, user_id=user_id,
     )  # fmt: skip
+    state["unnamed"] = None
+    if pending.get("opp"):  # an active defender: they roll next
+        opposer = conflict.participant(pending["opp"])
+        _log(
+            state,
+            N_("✨ {name} creates an advantage ({skill}), {target} opposes: {dice} → {total}"),
+            name=who.name, skill=skill.value, target=opposer.name, dice=roll.symbols,
+            total=roll.total,
+        )  # fmt: skip
+        state["pending"] = {
+            **pending, "stage": "oppose", "skill": skill.value, "atk": roll_to_json(roll)
+        }  # fmt: skip
+        return await _step(uow, tracker, state, user_id, "advantage")
     difficulty = int(pending.get("diff", ADVANTAGE_DIFFICULTY))
     result = fate.resolve(Action.ADVANTAGE_NEW, roll, difficulty)
-    gain = fate.gain_of(result)
-    name = pending.get("name") or t("Advantage of {name}", name=who.name)[:NAME_MAX]
     # The line names the opposition it was rolled against (issue 24 item 5).
     _log(
         state,
@@ -764,6 +787,101 @@ async def advantage_roll(
         name=who.name, skill=skill.value, diff=difficulty, dice=roll.symbols, total=roll.total,
         outcome=result.outcome.value,
     )  # fmt: skip
+    conflict = _advantage_made(state, conflict, pending, who, result, t)
+    state["pending"] = None
+    _put(state, fate.act(conflict, actor))
+    return await _step(uow, tracker, state, user_id, "advantage")
+
+
+def opposers(conflict: ConflictState, actor: str) -> list[str]:
+    """Who may actively oppose the actor's advantage: the other sides' standing participants."""
+    return targets(conflict, actor)
+
+
+def opposition_skills(sheet: fate.Character) -> list[Skill]:
+    """The defender's best skills and the defence skills (Атлетика, Бой, Внимательность)."""
+    ranked = advantage_skills(sheet)
+    return ranked + [s for s in DEFENCE_SKILLS if s not in ranked]
+
+
+async def advantage_opposer(
+    uow: UnitOfWork, game: GameDTO, tracker: TrackerDTO, *, v: int, user_id: int, pid: int
+) -> TrackerDTO:
+    """Before the actor's roll: ``pid`` opposes the advantage actively (the GM, or that
+    participant's owner, names them); ``0`` goes back to the passive opposition (the GM, or
+    the named defender's owner)."""
+    state, conflict = _playing(tracker, v)
+    pending = state.get("pending") or {}
+    if pending.get("kind") != ADVANTAGE or pending.get("stage") != "skill":
+        raise core.TrackerRefused(INACTIVE)
+    if pid:
+        key = str(pid)
+        if key not in opposers(conflict, pending["actor"]):
+            raise core.TrackerRefused(INACTIVE)
+    else:
+        key = pending.get("opp") or ""
+        if not key:
+            raise core.TrackerRefused(INACTIVE)
+    await _require_owner(uow, game, state, key, user_id)
+    state["pending"] = {**pending, "opp": key if pid else None}
+    return await _step(uow, tracker, state, user_id, "opposer")
+
+
+async def advantage_oppose(
+    uow: UnitOfWork, game: GameDTO, tracker: TrackerDTO, *, v: int, user_id: int,
+    user_name: str, skill: Skill, t: Translator,
+) -> TrackerDTO:  # fmt: skip
+    """The named defender rolls 4dF + ``skill`` (+2 in full defence) through the log; the
+    engine reads the actor's roll against it and the advantage is made, or not."""
+    state, conflict = _playing(tracker, v)
+    pending = state.get("pending") or {}
+    if pending.get("kind") != ADVANTAGE or pending.get("stage") != "oppose":
+        raise core.TrackerRefused(INACTIVE)
+    oid = pending["opp"]
+    await _require_owner(uow, game, state, oid, user_id)
+    sheet = await _sheet(uow, game, oid)
+    if skill not in opposition_skills(sheet):
+        raise core.TrackerRefused(INACTIVE)
+    opposer = conflict.participant(oid)
+    dfn = await _roll(
+        uow, tracker, slot="opp", skill=sheet.skill(skill),
+        modifier=fate.defence_bonus(conflict, oid), actor=user_name, subject=opposer.name,
+        user_id=user_id,
+    )  # fmt: skip
+    atk = roll_from_json(pending["atk"])
+    result = fate.opposed(Action.ADVANTAGE_NEW, atk, dfn)
+    defence = fate.opposed(Action.DEFEND, dfn, atk)
+    _log(
+        state, N_("🛡 {name} opposes ({skill}): {dice} → {total}"), name=opposer.name,
+        skill=skill.value, dice=dfn.symbols, total=dfn.total,
+    )  # fmt: skip
+    _log(
+        state, N_("{outcome}: {a} against {d}, {shifts} shifts."), outcome=result.outcome.value,
+        a=atk.total, d=dfn.total, shifts=fate.signed(result.shifts),
+    )  # fmt: skip
+    who = conflict.participant(pending["actor"])
+    conflict = _advantage_made(state, conflict, pending, who, result, t, opposer=opposer)
+    gain = fate.gain_of(defence)
+    if gain.boost and gain.beneficiary is fate.Beneficiary.ACTOR:  # a defence with style
+        conflict = _boost(conflict, opposer, t)
+        boost = t("Boost: {name}", name=opposer.name)[:NAME_MAX]
+        _log(state, N_("🌀 {name} gets the boost «{aspect}» (one free invoke)."),
+             name=opposer.name, aspect=boost)  # fmt: skip
+    state["pending"] = None
+    _put(state, fate.act(conflict, who.id))
+    return await _step(uow, tracker, state, user_id, "advantage")
+
+
+def _advantage_made(
+    state: dict[str, Any], conflict: ConflictState, pending: dict[str, Any], who: Participant,
+    result: fate.CheckResult, t: Translator, *, opposer: Participant | None = None,
+) -> ConflictState:  # fmt: skip
+    """What the engine's outcome makes: the aspect with the actor's free invokes (named now
+    if it has the default name), a tie's boost, or — against an active defender — a failure's
+    advantage for the defender."""
+    gain = fate.gain_of(result)
+    actor = who.id
+    name = pending.get("name") or t("Advantage of {name}", name=who.name)[:NAME_MAX]
     state["unnamed"] = None
     if gain.beneficiary is fate.Beneficiary.ACTOR and gain.free_invokes:
         aspect = SceneAspect(name=name, free_invokes={actor: gain.free_invokes})
@@ -777,9 +895,13 @@ async def advantage_roll(
         boost = t("Boost: {name}", name=who.name)[:NAME_MAX]
         _log(state, N_("🌀 A tie: {name} gets the boost «{aspect}» (one free invoke)."),
              name=who.name, aspect=boost)  # fmt: skip
-    state["pending"] = None
-    _put(state, fate.act(conflict, actor))
-    return await _step(uow, tracker, state, user_id, "advantage")
+    elif gain.beneficiary is fate.Beneficiary.OPPONENT and opposer is not None:
+        theirs = t("Advantage of {name}", name=opposer.name)[:NAME_MAX]
+        aspect = SceneAspect(name=theirs, free_invokes={opposer.id: gain.free_invokes})
+        conflict = fate.add_aspect(conflict, who.zone, aspect)
+        _log(state, N_("📌 «{aspect}»: {n} free invoke(s) for {name}."), aspect=theirs,
+             n=gain.free_invokes, name=opposer.name)  # fmt: skip
+    return conflict
 
 
 async def advantage_difficulty(

@@ -897,6 +897,30 @@ async def end(
     duellist = tracker.kind == DUEL and any(roster[c].row.owner_user_id == user_id for c in chosen)
     if not duellist:
         await _gm(uow, game, user_id)
+    return await _close(uow, game, tracker, state, user_id=user_id)
+
+
+async def yield_duel(
+    uow: UnitOfWork, game: GameDTO, tracker: TrackerDTO, character_id: int, *, user_id: int
+) -> TrackerDTO:
+    """A duellist the GM takes out of a started duel (``/leave``) yields: the duel ends as
+    «Stop» ends it, and the tracker says who yielded. A duel is two duellists; the seed lets
+    them stop before either is killed («могут остановиться раньше, чем убьют соперника»)."""
+    roster = await fighters(uow, game.id)
+    state = _copy(tracker.state)
+    name = roster[character_id].name if character_id in roster else "?"
+    state["yielded"] = name
+    _log(state, {"k": "yield", "who": name})
+    return await _close(uow, game, tracker, state, user_id=user_id, action="leave")
+
+
+async def _close(
+    uow: UnitOfWork, game: GameDTO, tracker: TrackerDTO, state: dict[str, Any], *, user_id: int,
+    action: str = "end",
+) -> TrackerDTO:  # fmt: skip
+    roster = await fighters(uow, game.id)
+    chosen = [c for c in ids(state) if c in roster]
+    v = tracker.version
     batch = ledger.new_batch()
     changed: list[ledger.Changed] = []
     if state.get("phase") != "setup":
@@ -910,7 +934,7 @@ async def end(
     called_off = state.get("phase") == "setup"
     state.update(phase="over", pending=[], choosing=[], spared=spared, called_off=called_off)
     return await core.step(
-        uow, tracker, expected_version=v, actor_user_id=user_id, action="end", state=state,
+        uow, tracker, expected_version=v, actor_user_id=user_id, action=action, state=state,
         batch=batch if changed else None, end=True,
     )  # fmt: skip
 

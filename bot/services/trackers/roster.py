@@ -8,10 +8,21 @@ acting: the order of a round already under way stays fair); the acting character
 taken out until their turn is passed. Each change is one tracker step, so the GM's «↩️ Undo»
 takes it back. Nothing here commits.
 
-DECISIONS: a cliché fight takes newcomers and leavers during its set-up only (its exchanges
-pair whole sides, and a fighter who leaves mid-exchange would leave a roll half made); a
-lifegear duel is between its two duellists (it ends with «Stop»); a Fate participant leaves
-only between actions (nothing pending), and the free invokes they held go with them.
+DECISIONS: a cliché fight under way takes a newcomer on its side (NPCs the second, characters
+the first) with its biggest cliché, appropriate; it rolls from the next round, as the rollers
+of an open round are fixed when it opens. The seed leaves the fight's shape to the GM («Мастер
+определяет момент начала боя») and says nothing of latecomers. A leaver goes between rolls, as
+the seed lets a team disband «в любой момент между бросками», and loses nothing (it is the GM's
+roster, not a defeat); an open round they are in with no roll made yet is withdrawn. Refused,
+saying what to do first: while a roll they are in is half made, while they are in a team (the
+team's «🚪» is the seed's way out, at zero dice), and for the last one standing on a side
+(«🏁 End» ends the fight). A lifegear duel is two duellists («Дуэль — сражение между
+персонажами… оба противника»): once started, a duellist's /leave is a yield that ends the duel
+as «Stop» does (so, like «Stop», it is not undone from the tracker), and a /join is refused
+naming what to do instead — the seed lets others present only agree to stay out or to help
+(«договориться о невмешательстве остальных присутствующих. Или, наоборот, о помощи»): stop the
+duel and open a /duel or a /fight. A Fate participant leaves only between actions (nothing
+pending), and the free invokes they held go with them.
 """
 
 from __future__ import annotations
@@ -45,11 +56,11 @@ NOT_IN: Final = N_("{name} is not taking part.")
 ACTING: Final = N_("It is {name}'s turn: pass the turn first, then take them out.")
 PENDING: Final = N_("An action is in progress: finish it first.")
 NO_SUCH: Final = N_("No active character or NPC of this game is called «{name}».")
-CLICHE_STARTED: Final = N_(
-    "A cliché fight takes newcomers and leavers before it starts; "
-    "after it, they can take part in the next one."
+DUEL_STARTED: Final = N_(
+    "A duel is between its two duellists: others present may only stay out or help. "
+    "To fight together, stop the duel with «⏹ Stop» and open a /duel or, against a monster, "
+    "a /fight."
 )
-DUEL_STARTED: Final = N_("A duel stays between its two duellists; «Stop» ends it.")
 DUEL_FULL: Final = N_("A duel is between two characters.")
 
 
@@ -73,7 +84,9 @@ class Change:
 
 
 State = dict[str, Any]
-Op = Callable[[UnitOfWork, Change], Awaitable[State]]
+# The tracker's new state (``change`` writes the step), or the step an op took itself (a
+# duellist's yield ends the duel as «Stop» does).
+Op = Callable[[UnitOfWork, Change], Awaitable[State | TrackerDTO]]
 
 
 @dataclass(frozen=True)
@@ -303,15 +316,17 @@ async def _lifegear_join(uow: UnitOfWork, c: Change) -> State:
     return state
 
 
-async def _lifegear_leave(uow: UnitOfWork, c: Change) -> State:
+async def _lifegear_leave(uow: UnitOfWork, c: Change) -> State | TrackerDTO:
     state = copy.deepcopy(c.tracker.state)
     cid = c.row.id
     chosen = lifegear_service.ids(state)
     if cid not in chosen:
         raise RosterRefused(NOT_IN, name=c.row.name)
     if state.get("phase") != "setup":
-        if c.tracker.kind == lifegear_service.DUEL:
-            raise core.TrackerRefused(DUEL_STARTED)
+        if c.tracker.kind == lifegear_service.DUEL:  # the one who leaves yields
+            return await lifegear_service.yield_duel(
+                uow, c.game, c.tracker, cid, user_id=c.user_id
+            )
         if lifegear_service.pending_of(state, cid) is not None:
             raise core.TrackerRefused(PENDING)
         state["rolled"] = [x for x in state.get("rolled", []) if int(x) != cid]
@@ -325,9 +340,12 @@ async def _lifegear_leave(uow: UnitOfWork, c: Change) -> State:
 
 async def _cliche_join(uow: UnitOfWork, c: Change) -> State:
     state = copy.deepcopy(c.tracker.state)
-    if state.get("phase") != "setup":
-        raise core.TrackerRefused(CLICHE_STARTED)
     key = str(c.row.id)
+    if state.get("phase") == "fight":  # under way: a side, from the next round
+        if cliche_service.in_fight(state, c.row.id):
+            raise RosterRefused(ALREADY_IN, name=c.row.name)
+        cliche_service.join_fight(state, c.row)
+        return state
     if key in state["sides"]:
         raise RosterRefused(ALREADY_IN, name=c.row.name)
     chosen = cliche_service.default_cliche(cliche_service.sheet_of(c.row))
@@ -340,9 +358,15 @@ async def _cliche_join(uow: UnitOfWork, c: Change) -> State:
 
 async def _cliche_leave(uow: UnitOfWork, c: Change) -> State:
     state = copy.deepcopy(c.tracker.state)
-    if state.get("phase") != "setup":
-        raise core.TrackerRefused(CLICHE_STARTED)
     key = str(c.row.id)
+    if state.get("phase") == "fight":
+        if not cliche_service.in_fight(state, c.row.id):
+            raise RosterRefused(NOT_IN, name=c.row.name)
+        try:
+            cliche_service.leave_fight(state, c.row)
+        except cliche_service.Refused as refused:
+            raise RosterRefused(refused.reason, **refused.params) from None
+        return state
     if key not in state["sides"]:
         raise RosterRefused(NOT_IN, name=c.row.name)
     for field in ("sides", "use", "fit"):
@@ -388,6 +412,8 @@ async def change(
     state = await (ops.join if joining else ops.leave)(
         uow, Change(game, tracker, row, user_id, user_name)
     )
+    if isinstance(state, TrackerDTO):
+        return state, row
     moved = await core.step(
         uow, tracker, expected_version=tracker.version, actor_user_id=user_id,
         action="join" if joining else "leave", state=state,

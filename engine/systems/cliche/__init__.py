@@ -12,7 +12,8 @@ A character is a set of clichés, each a number of d6 summed when rolled. Public
 * fights (an asynchronous state machine, see ``engine.systems.cliche.fight``): ``FightState``,
   ``fighter_from_character``, ``vehicle_fighter``, ``start_fight``, ``form_team``,
   ``disband_team``, ``leave_team``, ``open_round``, ``declare``, ``roll_for``,
-  ``assign_damage``, ``waiting_for``, ``cancel_round``, ``end_fight``, ``apply_to_character``;
+  ``assign_damage``, ``waiting_for``, ``cancel_round``, ``join_fight``, ``withdraw``,
+  ``end_fight``, ``apply_to_character``;
 * advancement and milestones: ``advancement_roll``, ``MilestoneKind``, ``apply_milestone``,
   ``recover``;
 * NPC reaction: ``Reaction``, ``roll_initial_reaction``, ``apply_influence``.
@@ -56,12 +57,14 @@ from engine.systems.cliche.fight import (
     end_fight,
     fighter_from_character,
     form_team,
+    join_fight,
     leave_team,
     open_round,
     roll_for,
     start_fight,
     vehicle_fighter,
     waiting_for,
+    withdraw,
 )
 from engine.systems.cliche.reaction import (
     InfluenceOutcome,
@@ -176,6 +179,7 @@ __all__ = [
     "end_fight",
     "fighter_from_character",
     "form_team",
+    "join_fight",
     "leave_team",
     "lose_dice",
     "member_contribution",
@@ -198,4 +202,5 @@ __all__ = [
     "validate_character",
     "vehicle_fighter",
     "waiting_for",
+    "withdraw",
 ]

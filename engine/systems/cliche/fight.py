@@ -790,6 +790,39 @@ def cancel_round(state: FightState) -> FightState:
     return state.model_copy(update={"exchange": None, "round": state.round - 1})
 
 
+def join_fight(state: FightState, fighter: Fighter) -> FightState:
+    """A newcomer takes a side of a fight under way. The rollers of an open round are fixed
+    when it opens, so the newcomer takes part from the next round. The seed leaves the fight's
+    shape to the GM («Мастер определяет момент начала боя») and says nothing of latecomers;
+    DECISION: the GM may add one at any time before the fight is over."""
+    if state.finished:
+        raise RuleViolation(msg("cliche.fight.finished"))
+    if fighter.key in {f.key for f in state.fighters} | {t.key for t in state.teams}:
+        raise RuleViolation(msg("cliche.fight.duplicate_key", unit=fighter.key))
+    return state.model_copy(update={"fighters": (*state.fighters, fighter)})
+
+
+def withdraw(state: FightState, key: str) -> FightState:
+    """A fighter leaves the fight between rolls («в любой момент между бросками», as the seed
+    lets a team disband) and loses nothing: the GM's roster change, not a defeat. A team member
+    leaves its team first (``leave_team``: the seed's zero dice). If the fighter rolls in the
+    open round and nobody has rolled yet, that round is withdrawn (``cancel_round``); once a
+    roll is made the round must be finished first. A side left with nobody standing loses."""
+    if state.finished:
+        raise RuleViolation(msg("cliche.fight.finished"))
+    fighter = state.fighter(key)
+    team = state.team_of(key)
+    if team is not None:
+        raise RuleViolation(msg("cliche.fight.in_team", unit=fighter.name, team=team.key))
+    exchange = state.exchange
+    if exchange is not None and key in _rollers(state, exchange):
+        if exchange.rolls:
+            raise RuleViolation(msg("cliche.fight.round_open"))
+        state = cancel_round(state)
+    state = state.model_copy(update={"fighters": tuple(f for f in state.fighters if f.key != key)})
+    return _check_finished(state)
+
+
 def end_fight(state: FightState, *, winner_side: str | None = None) -> FightState:
     """The GM ends the fight (a side fled or surrendered)."""
     return state.model_copy(

@@ -220,6 +220,11 @@ def log_line(t: Translator, entry: dict[str, Any]) -> str:
                  leader=_e(entry["leader"]))  # fmt: skip
     if k == "left":
         return t("🚪 {who} leaves the team alone.", who=_e(entry["who"]))
+    if k == "joined":
+        return t("➕ {who} joins side {side}: from the next round.", who=_e(entry["who"]),
+                 side=entry["side"])  # fmt: skip
+    if k == "gone":
+        return t("➖ {who} leaves the fight.", who=_e(entry["who"]))
     if k == "disband":
         return t("🏳 Team {team} disbanded.", team=_e(entry["team"]))
     if k == "pending":

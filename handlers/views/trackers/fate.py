@@ -114,6 +114,22 @@ class FzAdvDiffCD(CallbackData, prefix="fzo"):
     d: int
 
 
+class FzAdvOpposerCD(CallbackData, prefix="fzq"):
+    """Participant ``pid`` opposes the advantage actively (``0``: back to the passive one)."""
+
+    tracker_id: int
+    v: int
+    pid: int
+
+
+class FzAdvOpposeCD(CallbackData, prefix="fzw"):
+    """The advantage's active defender rolls with ``skill``."""
+
+    tracker_id: int
+    v: int
+    skill: Skill
+
+
 class FzMoveCD(CallbackData, prefix="fzm"):
     """The acting character moves to zone ``z`` (no roll, once a turn)."""
 
@@ -327,13 +343,29 @@ def _awaited(
     if pending["kind"] == service.ADVANTAGE:
         aspect = pending.get("name")
         diff = int(pending.get("diff", service.ADVANTAGE_DIFFICULTY))
-        lines = [
-            t(
-                "{name} creates an advantage against {diff}: pick a skill "
-                "(the GM may change the opposition).",
-                name=name, diff=_e(difficulty_label(diff, t.locale)),
-            )
-        ]  # fmt: skip
+        opp = pending.get("opp")
+        target = f"<b>{_e(conflict.participant(opp).name)}</b>" if opp else ""
+        if pending.get("stage") == "oppose":
+            atk = service.roll_from_json(pending["atk"])
+            lines = [
+                t("{target} opposes the advantage of {name} ({total}): pick a skill.",
+                  target=target, name=name, total=atk.total)
+            ]  # fmt: skip
+        elif opp:
+            lines = [
+                t(
+                    "{name} creates an advantage, {target} opposes with a roll: pick a skill.",
+                    name=name, target=target,
+                )
+            ]  # fmt: skip
+        else:
+            lines = [
+                t(
+                    "{name} creates an advantage against {diff}: pick a skill "
+                    "(the GM may change the opposition or name an active defender).",
+                    name=name, diff=_e(difficulty_label(diff, t.locale)),
+                )
+            ]  # fmt: skip
         if aspect:
             lines.append(t("Aspect: «{aspect}».", aspect=_e(aspect)))
         else:
@@ -362,6 +394,38 @@ def _awaited(
         t("{target} takes {hit} harm: choose how to absorb it.", target=target, hit=hit),
         t("A consequence will be «{name}»: reply to this message to rename it.", name=name),
     ]
+
+
+def _advantage_rows(
+    t: Translator, tid: int, v: int, pending: dict[str, Any], conflict: ConflictState,
+    actor: str, skills: list[InlineKeyboardButton],
+) -> list[list[InlineKeyboardButton]]:  # fmt: skip
+    """The actor's skills; the passive opposition's steps, or back to it from an active one;
+    who may oppose with a roll (the GM names them, or a player their own character)."""
+    rows = in_rows(skills, 2)
+    if pending.get("opp"):
+        back = FzAdvOpposerCD(tracker_id=tid, v=v, pid=0)
+        rows.append([button("⚖️ " + t("Passive opposition"), back)])
+        return rows
+    diff = int(pending.get("diff", service.ADVANTAGE_DIFFICULTY))
+    rows.append(
+        [
+            button(f"⚖️ {difficulty_label(d, t.locale)}", FzAdvDiffCD(tracker_id=tid, v=v, d=d))
+            for d in (diff - 1, diff + 1)
+            if service.MIN_DIFFICULTY <= d <= service.MAX_DIFFICULTY
+        ]
+    )
+    rows += in_rows(
+        [
+            button(
+                "🛡 " + t("{name} opposes", name=_short(conflict.participant(p).name)),
+                FzAdvOpposerCD(tracker_id=tid, v=v, pid=int(p)),
+            )
+            for p in service.opposers(conflict, actor)
+        ],
+        2,
+    )
+    return rows
 
 
 def _play_keyboard(
@@ -396,24 +460,28 @@ def _play_keyboard(
         ]
         rows += in_rows(moves, 3)
         rows.append([choice("🏳 " + t("Concede"), service.CONCEDE)])
-    elif pending["kind"] == service.ADVANTAGE:
-        sheet = sheets.get(actor)
-        skills = service.advantage_skills(sheet) if sheet else []
+    elif pending["kind"] == service.ADVANTAGE and pending.get("stage") == "oppose":
+        opp = pending["opp"]
+        sheet = sheets.get(opp)
+        skills = service.opposition_skills(sheet) if sheet else []
         buttons = [
             button(
-                f"🎲 {skill_name(s.value, t.locale)} {level(actor, s)}",
-                FzAdvantageCD(tracker_id=tid, v=v, skill=s),
+                f"🛡 {skill_name(s.value, t.locale)} {level(opp, s)}",
+                FzAdvOpposeCD(tracker_id=tid, v=v, skill=s),
             )
             for s in skills
         ]
         rows += in_rows(buttons, 2)
-        diff = int(pending.get("diff", service.ADVANTAGE_DIFFICULTY))
-        steps = [
-            button(f"⚖️ {difficulty_label(d, t.locale)}", FzAdvDiffCD(tracker_id=tid, v=v, d=d))
-            for d in (diff - 1, diff + 1)
-            if service.MIN_DIFFICULTY <= d <= service.MAX_DIFFICULTY
+    elif pending["kind"] == service.ADVANTAGE:
+        sheet = sheets.get(actor)
+        skills = [
+            button(
+                f"🎲 {skill_name(s.value, t.locale)} {level(actor, s)}",
+                FzAdvantageCD(tracker_id=tid, v=v, skill=s),
+            )
+            for s in (service.advantage_skills(sheet) if sheet else [])
         ]
-        rows.append(steps)
+        rows += _advantage_rows(t, tid, v, pending, conflict, actor, skills)
         rows.append([choice("✖️ " + t("Cancel"), service.CANCEL)])
     elif pending["stage"] == "target":
         for target in service.targets(conflict, actor):

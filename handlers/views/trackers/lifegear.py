@@ -241,6 +241,8 @@ def log_line(t: Translator, tracker: TrackerDTO, entry: dict[str, Any]) -> str:
             "⚔️ {winner} wins the round: {loser} takes {damage} damage.",
             winner=winner, loser=loser, damage=entry["dmg"],
         )  # fmt: skip
+    if kind == "yield":
+        return t("🏳 {who} leaves the duel and yields.", who=_e(entry["who"]))
     if kind == "extra":
         return t("💥 {who}: 1 more damage (the GM).", who=_e(entry["who"]))
     if kind == "took":
@@ -323,7 +325,9 @@ def _summary(t: Translator, tracker: TrackerDTO, roster: dict[int, Fighter]) -> 
     state = tracker.state
     if state.get("called_off"):
         return t("🏁 Called off.")
-    if tracker.kind == DUEL:
+    if tracker.kind == DUEL and state.get("yielded"):
+        line = t("🏁 The duel is over: {name} yields.", name=_e(state["yielded"]))
+    elif tracker.kind == DUEL:
         line = t("🏁 The duel is over.")
     elif state.get("winner"):
         winner = roster.get(state["winner"])

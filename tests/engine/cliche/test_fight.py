@@ -28,6 +28,7 @@ from engine.systems.cliche import (
     end_fight,
     fighter_from_character,
     form_team,
+    join_fight,
     leave_team,
     open_round,
     recover,
@@ -35,6 +36,7 @@ from engine.systems.cliche import (
     start_fight,
     vehicle_fighter,
     waiting_for,
+    withdraw,
 )
 from tests.engine.cliche.builders import make_character
 
@@ -703,3 +705,41 @@ def test_a_cliche_without_its_tools_cannot_join_a_team() -> None:
     with pytest.raises(RuleViolation) as caught:
         declare(state, "river", "Хакер")
     assert caught.value.msg.key == "cliche.roll.cliche_unusable"
+
+
+# --- newcomers and leavers (issue 24 item 2) ---------------------------------------------------
+
+
+def test_a_newcomer_joins_from_the_next_round() -> None:
+    state = open_round(_duel(), "mal", "reaver")
+    state = join_fight(state, _fighter("zoe", "crew", ("Солдат", 3)))
+    assert [f.key for f in state.fighters] == ["mal", "reaver", "zoe"]
+    assert waiting_for(state) == ("mal", "reaver")  # the open round is not theirs
+    _round_trip(state)
+    with pytest.raises(RuleViolation):
+        join_fight(state, _fighter("zoe", "crew", ("Солдат", 3)))
+    with pytest.raises(RuleViolation):
+        join_fight(end_fight(state), _fighter("kaylee", "crew", ("Механик", 3)))
+
+
+def test_a_leaver_goes_between_rolls_and_loses_nothing() -> None:
+    state = join_fight(_duel(), _fighter("zoe", "crew", ("Солдат", 3)))
+    opened = open_round(state, "mal", "reaver")
+    left = withdraw(opened, "zoe")  # not in the open round: it goes on
+    assert [f.key for f in left.fighters] == ["mal", "reaver"] and left.exchange is not None
+    # in the open round with no roll made: the round is withdrawn with them
+    gone = withdraw(opened, "mal")
+    assert gone.exchange is None and gone.round == 0 and not gone.finished
+    # a roll made: the round is finished first
+    rolled, _ = roll_for(declare(opened, "mal", "Капитан"), "mal", ScriptedSource([3, 3, 3, 3]))
+    with pytest.raises(RuleViolation):
+        withdraw(rolled, "mal")
+    # a side with nobody left standing loses
+    alone = withdraw(_duel(), "reaver")
+    assert alone.finished and alone.winner_side == "crew"
+
+
+def test_a_team_member_leaves_its_team_first() -> None:
+    state = _team(_crew())
+    with pytest.raises(RuleViolation):
+        withdraw(state, "zoe")
