@@ -39,6 +39,12 @@ def has_message(key: str) -> bool:
     return key in _CATALOG
 
 
+def template(key: str, locale: str) -> str | None:
+    """The registered template of ``key`` in ``locale`` (None: no such message)."""
+    texts = _CATALOG.get(key)
+    return None if texts is None else texts.get(locale)
+
+
 @dataclass(frozen=True)
 class Msg:
     """A message key with parameters; ``render`` picks the locale's template."""

@@ -27,24 +27,7 @@ from engine.systems.cards import (
 )
 from engine.systems.cliche import teams
 from engine.systems.cliche.rolls import target_label
-from engine.text import Msg, msg, register_messages
-
-register_messages(
-    {
-        "cliche.card.tie": {
-            "ru": "Ничья: никто не выиграл, при необходимости бросайте снова.",
-            "en": "Tie: nobody wins, roll again if it matters.",
-        },
-        "cliche.card.sixes": {"ru": "шестёрки: +{n}", "en": "sixes: +{n}"},
-        "cliche.card.success": {"ru": "успех против {target}", "en": "success vs {target}"},
-        "cliche.card.failure": {"ru": "неудача против {target}", "en": "failure vs {target}"},
-        "cliche.card.target": {"ru": "{n} ({label})", "en": "{n} ({label})"},
-        "cliche.card.member": {
-            "ru": "{name}: участник команды бросает клише («Солдат»).",
-            "en": "{name}: a team member rolls a cliché («Soldier»).",
-        },
-    }
-)
+from engine.text import Msg, msg
 
 _CLICHE: Final = re.compile(r"(\d+)d6")
 LEADER: Final = 0  # the leader is named first

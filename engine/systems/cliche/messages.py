@@ -217,6 +217,18 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
     },
     "cliche.advancement.rose": {"ru": "все чётные, +1 кость", "en": "all even, +1 die"},
     "cliche.advancement.same": {"ru": "не все чётные", "en": "not all even"},
+    "cliche.card.tie": {
+        "ru": "Ничья: никто не выиграл, при необходимости бросайте снова.",
+        "en": "Tie: nobody wins, roll again if it matters.",
+    },
+    "cliche.card.sixes": {"ru": "шестёрки: +{n}", "en": "sixes: +{n}"},
+    "cliche.card.success": {"ru": "успех против {target}", "en": "success vs {target}"},
+    "cliche.card.failure": {"ru": "неудача против {target}", "en": "failure vs {target}"},
+    "cliche.card.target": {"ru": "{n} ({label})", "en": "{n} ({label})"},
+    "cliche.card.member": {
+        "ru": "{name}: участник команды бросает клише («Солдат»).",
+        "en": "{name}: a team member rolls a cliché («Soldier»).",
+    },
     "cliche.change.cliche_dice": {
         "ru": "Клише «{name}»: кости",
         "en": "Cliché “{name}”: dice",
