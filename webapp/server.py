@@ -23,9 +23,10 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.i18n import I18n, Translator, resolve_locale
-from bot.services import resources
+from bot.services import grants, resources
 from db.uow import UnitOfWork
 from engine.errors import EngineError
+from handlers.views import grants as grant_views
 from handlers.views.resources import change_line, change_summary
 from webapp import auth, ops, service
 from webapp.render import list_item, sheet_html
@@ -218,7 +219,7 @@ async def action(request: web.Request) -> web.StreamResponse:
     async with UnitOfWork(deps.session_factory) as uow:
         t, name = await _translator(uow, request)
         try:
-            applied = await service.act(
+            done = await service.act(
                 uow, user_id=user.id, character_id=character_id, version=version, op=op,
                 actor_name=name, locale=t.locale,
             )  # fmt: skip
@@ -229,27 +230,55 @@ async def action(request: web.Request) -> web.StreamResponse:
         except EngineError as error:
             return _error(409, error.render(t.locale))
         entry = await service.entry_for(uow, user.id, character_id)
-        if applied.changed:
-            await _tell_group(uow, deps, entry, applied, name)
+        if isinstance(done, grants.Asked):
+            await _ask_group(uow, deps, entry, done, name)
+        elif done.changed:
+            await _tell_group(uow, deps, entry, done, name)
         page = await service.page(uow, entry)
         etag = _etag(entry, await service.roll_mark(uow, entry.game), t.locale)
-    summary = change_summary(t, t.locale, applied)
-    return _sheet_response(page, t, etag, summary=summary, changed=applied.changed)
+    if isinstance(done, grants.Asked):  # the sheet is as it was: the GM decides in the chat
+        summary = t("Asked the GM: the request is in the game's chat.")
+        return _sheet_response(page, t, etag, summary=summary, changed=False, asked=True)
+    summary = change_summary(t, t.locale, done)
+    return _sheet_response(page, t, etag, summary=summary, changed=done.changed)
+
+
+async def _group_translator(uow: UnitOfWork, deps: Deps, entry: service.Entry) -> Translator:
+    """The game's group chat's language, as its own messages use."""
+    chat = await uow.chats.get(entry.game.chat_id)
+    return deps.i18n.translator(chat.locale if chat and chat.locale else deps.i18n.default_locale)
 
 
 async def _tell_group(
     uow: UnitOfWork, deps: Deps, entry: service.Entry, applied: resources.Applied, by: str
 ) -> None:
     """The notice the group sees for a panel press, for the table to see this one too."""
-    chat = await uow.chats.get(entry.game.chat_id)
-    locale = chat.locale if chat and chat.locale else deps.i18n.default_locale
-    t_group = deps.i18n.translator(locale)
-    line = change_line(t_group, locale, applied, by)
+    t_group = await _group_translator(uow, deps, entry)
+    line = change_line(t_group, t_group.locale, applied, by)
     name = html.escape(entry.character.name, quote=False)
     try:
         await deps.bot.send_message(entry.game.chat_id, f"🎛 <b>{name}</b> · {line}")
     except Exception as error:  # the change is committed; a lost notice must not undo it
         logger.warning("webapp: notice to chat %s failed: %s", entry.game.chat_id, error)
+
+
+async def _ask_group(
+    uow: UnitOfWork, deps: Deps, entry: service.Entry, asked: grants.Asked, by: str
+) -> None:
+    """The panel's request card, with the GM's buttons, posted in the game's group."""
+    t_group = await _group_translator(uow, deps, entry)
+    try:
+        await deps.bot.send_message(
+            entry.game.chat_id,
+            grant_views.request_text(t_group, asked.character, asked.op, by),
+            reply_markup=grant_views.request_keyboard(t_group, asked.grant_id),
+        )
+    except Exception as error:  # the request is committed and stays open (as on the panel,
+        # whose card is sent after the commit too); a lost card must not undo it
+        logger.warning(
+            "webapp: request card %s to chat %s failed: %s",
+            asked.grant_id, entry.game.chat_id, error,
+        )  # fmt: skip
 
 
 def create_webapp(deps: Deps) -> web.Application:

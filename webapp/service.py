@@ -21,9 +21,6 @@ LEDGER_SHOWN: Final = 8
 ROLLS_SHOWN: Final = 8
 ROLLS_SCANNED: Final = 200  # the chat log's newest rolls searched for the character's own
 SHOWN_STATUSES: Final = ("active",)
-ASK_IN_THE_CHAT: Final = N_(
-    "A gain is the GM's to grant: ask for it with «🙋» on the panel in the game's chat (/res)."
-)
 
 
 class NotFound(Exception):
@@ -107,16 +104,20 @@ async def page(uow: UnitOfWork, entry: Entry) -> Page:
 async def act(
     uow: UnitOfWork, *, user_id: int, character_id: int, version: int, op: resources.Op,
     actor_name: str, locale: str,
-) -> resources.Applied:  # fmt: skip
+) -> resources.Applied | grants.Asked:  # fmt: skip
     """A press on the page: the character's row is locked first and must still be the version
     the page showed (a second tap, a retried request or a change made meanwhile in the chat
-    changes nothing), then the panel's use case applies it and commits once."""
+    changes nothing), then the panel's use case applies it and commits once. A player's gain
+    at a gated table is the GM's call, as on the panel: it opens a request instead (``Asked``;
+    the sheet is unchanged, a second press while it is open is refused)."""
     entry = await entry_for(uow, user_id, character_id)
     locked = await uow.characters.get(character_id, for_update=True)
     if locked is None or locked.version != version:
         raise resources.Refused(N_("The sheet changed meanwhile; it is shown as it is now."))
-    if await grants.needs_grant(uow, entry.game, user_id, op):  # as on the panel: the GM's call
-        raise resources.Refused(ASK_IN_THE_CHAT)
+    if await grants.needs_grant(uow, entry.game, user_id, op):
+        return await grants.ask(
+            uow, game=entry.game, user_id=user_id, character_id=character_id, op=op
+        )
     return await resources.apply(
         uow, game=entry.game, user_id=user_id, character_id=character_id, op=op,
         actor_name=actor_name, locale=locale,

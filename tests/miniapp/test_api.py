@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 
 import pytest
 
+from handlers.views import grants as grant_views
 from handlers.views import resources as views
 from tests.games.helpers import ALICE, BOB, GM, GROUP, buttons, create_game, seat_table
 from tests.helpers.table import (
@@ -17,11 +19,13 @@ from tests.helpers.table import (
     insert_character,
     ledger_kinds,
     press_data,
+    scalar,
     send_for_buttons,
     stored_sheet,
 )
 from tests.miniapp.cases import CASES
 from tests.miniapp.conftest import MiniApp
+from tgemu import ChatMessage
 
 
 async def _table(app: MiniApp, system: str = "fate") -> int:
@@ -188,20 +192,102 @@ async def test_a_change_in_the_chat_moves_the_etag(mini_app: MiniApp) -> None:
     assert 'data-value="2">2<' in body["html"]
 
 
-async def test_a_players_gain_is_asked_in_the_chat_not_taken_here(mini_app: MiniApp) -> None:
-    """Issue 24 item 10: the page's «+1» is a gain like the panel's, so a player is sent to
-    ask the GM in the chat; nothing changes. The GM's own press applies at once."""
+def _cards(app: MiniApp) -> list[ChatMessage]:
+    """The group's request cards that still carry the GM's buttons."""
+    return [
+        m
+        for m in app.h.emu.bot_messages(GROUP)
+        if any(b.get("callback_data", "").startswith("grq:") for b in buttons(m))
+    ]
+
+
+def _grant(card: ChatMessage) -> str:
+    return next(
+        b["callback_data"]
+        for b in buttons(card)
+        if b.get("callback_data", "").startswith("grq:")
+        and grant_views.GrantCD.unpack(b["callback_data"]).yes
+    )
+
+
+async def _trust_the_table(app: MiniApp) -> None:
+    """The GM's /options switch: players gain without asking."""
+    options = await send_for_buttons(app.h, GM, "/options", "gtr:")
+    await press_data(app.h, GM, options, grant_views.GrantTrustCD(on=True).pack())
+    assert await scalar(app.h, "SELECT count(*) FROM grant_trust") == 1
+
+
+async def _open_requests(app: MiniApp) -> int:
+    return int(await scalar(app.h, "SELECT count(*) FROM resource_grants WHERE status = 'open'"))
+
+
+async def test_a_players_gain_asks_the_gm_in_the_chat(mini_app: MiniApp) -> None:
+    """Issue 24 item 10: the page's «+1» on a gain is the panel's — a player's opens a request
+    and the group gets the card the GM grants with one tap; until then nothing changes."""
     cid = await _table(mini_app)
     version = await _version(mini_app, cid)
-    gain = {"kind": "fate_points", "delta": 1}
-    status, body, _ = await mini_app.call(
-        f"api/sheet/{cid}/act", user=ALICE, body={"version": version, "op": gain}
-    )
-    assert status == 409 and "🙋" in body["error"], body
+    gain = {"version": version, "op": {"kind": "fate_points", "delta": 1}}
+    russian = mini_app.init_data(ALICE, language="ru")
+    status, body, _ = await mini_app.call(f"api/sheet/{cid}/act", init_data=russian, body=gain)
+    assert status == 200 and not body["changed"] and body["asked"], body
+    assert body["summary"] == "Запрос отправлен Мастеру: он в чате игры."
+    assert body["version"] == version and 'data-value="3">3<' in body["html"]
     assert (await stored_sheet(mini_app.h, cid))["fate_points"] == 3
-    assert await ledger_kinds(mini_app.h) == []
+    assert await ledger_kinds(mini_app.h) == [] and await _open_requests(mini_app) == 1
+    card = await mini_app.h.emu.wait_bot_message(GROUP, contains="🙋", timeout=WAIT)
+    assert "Ира" in card.text and "Alice" in card.text
+    assert _cards(mini_app) == [card]
+
+    # a second press while it is open asks nothing new, on the page as on the panel
+    status, again, _ = await mini_app.call(f"api/sheet/{cid}/act", user=ALICE, body=gain)
+    assert status == 409 and again["error"] == "Already asked: the GM has not answered yet."
+    await mini_app.h.emu.wait_idle()
+    assert len(_cards(mini_app)) == 1 and await _open_requests(mini_app) == 1
+
+    answer = await press_data(mini_app.h, GM, card, _grant(card))  # the GM's one tap
+    assert not answer.show_alert, answer
+    assert (await stored_sheet(mini_app.h, cid))["fate_points"] == 4
+    assert await ledger_kinds(mini_app.h) == ["fate.fp.gain"]
+    assert await scalar(mini_app.h, "SELECT asked_by_user_id FROM ledger") == ALICE
+    assert await _open_requests(mini_app) == 0
+    status, body, _ = await mini_app.call(f"api/sheet/{cid}", user=ALICE)
+    assert status == 200 and 'data-value="4">4<' in body["html"]
+
+
+async def test_the_gms_press_and_a_trusting_table_gain_at_once(mini_app: MiniApp) -> None:
+    cid = await _table(mini_app)
+    gain = {"kind": "fate_points", "delta": 1}
+    version = await _version(mini_app, cid)
     status, body, _ = await mini_app.call(
         f"api/sheet/{cid}/act", user=GM, body={"version": version, "op": gain}
     )
-    assert status == 200 and body["changed"], body
-    assert (await stored_sheet(mini_app.h, cid))["fate_points"] == 4
+    assert status == 200 and body["changed"] and "asked" not in body, body
+    await _trust_the_table(mini_app)
+    status, body, _ = await mini_app.call(
+        f"api/sheet/{cid}/act", user=ALICE,
+        body={"version": await _version(mini_app, cid), "op": gain},
+    )  # fmt: skip
+    assert status == 200 and body["changed"] and "asked" not in body, body
+    assert (await stored_sheet(mini_app.h, cid))["fate_points"] == 5
+    assert await ledger_kinds(mini_app.h) == ["fate.fp.gain", "fate.fp.gain"]
+    assert _cards(mini_app) == [] and await _open_requests(mini_app) == 0
+
+
+async def test_a_lost_card_keeps_the_request(
+    mini_app: MiniApp, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The request is committed before the card is sent: a refused send loses neither it nor
+    the answer, and the log says so."""
+    cid = await _table(mini_app)
+    version = await _version(mini_app, cid)
+    mini_app.h.emu.add_fault(
+        "sendMessage", status=403, chat_id=GROUP, description="Forbidden: bot was kicked"
+    )
+    gain = {"version": version, "op": {"kind": "fate_points", "delta": 1}}
+    with caplog.at_level(logging.WARNING, logger="webapp.server"):
+        status, body, _ = await mini_app.call(f"api/sheet/{cid}/act", user=ALICE, body=gain)
+    assert status == 200 and body["asked"], body
+    assert body["summary"] == "Asked the GM: the request is in the game's chat."
+    assert await _open_requests(mini_app) == 1
+    assert any("request card" in r.getMessage() for r in caplog.records), caplog.text
+    assert (await stored_sheet(mini_app.h, cid))["fate_points"] == 3
