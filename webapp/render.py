@@ -67,7 +67,7 @@ def _roll_line(roll: LogEntry) -> str:
 
 
 def sheet_html(page: Page, t: Translator, locale: str) -> str:
-    x = Ctx(t, locale)
+    x = Ctx(t, locale, page.entry.asks)
     character, game = page.entry.character, page.entry.game
     system = t(SYSTEMS[character.system].title)
     npc = f' <small class="chip">{esc(t("NPC"))}</small>' if character.is_npc else ""

@@ -160,8 +160,12 @@ async def characters(request: web.Request) -> web.StreamResponse:
 
 def _etag(entry: service.Entry, mark: int, locale: str) -> str:
     # The page shows the sheet (its version moves with every ledger entry and undo) and the
-    # chat's rolls: unchanged both, the page is unchanged.
-    return f'"{entry.character.id}.{entry.character.version}.{mark}.{locale}.{int(entry.gm)}"'
+    # chat's rolls: unchanged both, the page is unchanged — but for its gain buttons' words,
+    # which follow the table's option (``asks``).
+    return (
+        f'"{entry.character.id}.{entry.character.version}.{mark}.{locale}.{int(entry.gm)}'
+        f'{int(entry.asks)}"'
+    )
 
 
 def _character_id(request: web.Request) -> int:

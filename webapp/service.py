@@ -33,6 +33,9 @@ class Entry:
     character: CharacterDTO
     game: GameDTO
     gm: bool  # the user is a GM or co-GM of the game (else: the character's owner)
+    # the page's gain buttons ask the GM («🙋 +1»): the owner at a gated table, as on the
+    # panel (``grants.gains_asked``); only ``entry_for`` fills it (the list has no buttons)
+    asks: bool = False
 
 
 @dataclass(frozen=True)
@@ -69,7 +72,8 @@ async def entry_for(uow: UnitOfWork, user_id: int, character_id: int) -> Entry:
     own = character.owner_user_id == user_id and not character.is_npc
     if not (own or gm):
         raise NotFound
-    return Entry(character, game, gm)
+    asks = not gm and await grants.gains_asked(uow, game, character)
+    return Entry(character, game, gm, asks)
 
 
 async def roll_mark(uow: UnitOfWork, game: GameDTO) -> int:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import time
 
 import pytest
@@ -271,6 +272,31 @@ async def test_the_gms_press_and_a_trusting_table_gain_at_once(mini_app: MiniApp
     assert (await stored_sheet(mini_app.h, cid))["fate_points"] == 5
     assert await ledger_kinds(mini_app.h) == ["fate.fp.gain", "fate.fp.gain"]
     assert _cards(mini_app) == [] and await _open_requests(mini_app) == 0
+
+
+@pytest.mark.parametrize("system", ["fate", "storyteller", "cliche", "matter"])
+async def test_the_gain_buttons_say_they_ask(mini_app: MiniApp, system: str) -> None:
+    """«🙋 +1» for the player at a gated table, as the panel's «🙋 Ask…»; «+1» for the GM
+    and, once the table is trusted, for the player too (the ETag moves with it)."""
+    cid = await _table(mini_app, system)
+
+    def plus(html: str) -> list[str]:
+        return re.findall(r'<button type="button" class="act plus[^"]*"[^>]*>([^<]*)<', html)
+
+    status, body, res = await mini_app.call(f"api/sheet/{cid}", user=ALICE)
+    assert status == 200 and "🙋 +1" in plus(body["html"]) and "+1" not in plus(body["html"])
+    assert 'title="Ask the GM"' in body["html"]
+    status, ru, _ = await mini_app.call(
+        f"api/sheet/{cid}", init_data=mini_app.init_data(ALICE, language="ru")
+    )
+    assert status == 200 and 'title="Попросить у Мастера"' in ru["html"]
+    status, gm, _ = await mini_app.call(f"api/sheet/{cid}", user=GM)
+    assert status == 200 and "+1" in plus(gm["html"]) and "🙋" not in gm["html"]
+    await _trust_the_table(mini_app)
+    status, trusted, _ = await mini_app.call(
+        f"api/sheet/{cid}", user=ALICE, headers={"If-None-Match": res.headers["ETag"]}
+    )
+    assert status == 200 and "+1" in plus(trusted["html"]) and "🙋" not in trusted["html"]
 
 
 async def test_a_lost_card_keeps_the_request(

@@ -16,17 +16,27 @@ from bot.i18n import Translator
 class Ctx:
     t: Translator
     locale: str
+    asks: bool = False  # a gain asks the GM (a player at a gated table: ``Entry.asks``)
 
 
 def esc(value: object) -> str:
     return html.escape(str(value), quote=True)
 
 
-def act(label: str, op: dict[str, Any], *, kind: str = "") -> str:
+def act(label: str, op: dict[str, Any], *, kind: str = "", title: str = "") -> str:
     """A button the page posts as ``op``; the server checks everything again."""
     data = esc(json.dumps(op, separators=(",", ":")))
     cls = f"act {kind}".strip()
-    return f'<button type="button" class="{cls}" data-op="{data}">{label}</button>'
+    hint = f' title="{esc(title)}" aria-label="{esc(title)}"' if title else ""
+    return f'<button type="button" class="{cls}" data-op="{data}"{hint}>{label}</button>'
+
+
+def gain(op: dict[str, Any], x: Ctx) -> str:
+    """A «+1» that gains: where the panel's says it asks the GM, so does this one («🙋 +1»);
+    the press opens a request in the game's chat (the server decides again)."""
+    if not x.asks:
+        return act("+1", op, kind="plus")
+    return act("🙋 +1", op, kind="plus ask", title=x.t("Ask the GM"))
 
 
 def section(title: str, body: Iterable[str], *, cls: str = "") -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.services.resources import item_key
 from engine.systems import cliche
 from handlers.views.sheets.cliche import attributes_line, tool_line
-from webapp.sheets.base import Ctx, act, esc, row, section
+from webapp.sheets.base import Ctx, act, esc, gain, row, section
 
 
 def _dice(item: cliche.Cliche) -> str:
@@ -22,7 +22,7 @@ def _cliche(index: int, item: cliche.Cliche, x: Ctx) -> str:
         name,
         _dice(item),
         act("−1", {**op, "delta": -1}, kind="minus"),
-        act("+1", {**op, "delta": 1}, kind="plus"),
+        gain({**op, "delta": 1}, x),
     )
     details = [esc(item.description)] if item.description else []
     details += [tool_line(x.t, tool) for tool in item.tools]

@@ -6,7 +6,7 @@ from bot.services.resources import CLEARABLE_TRACKS
 from engine.systems import fate
 from engine.systems.fate import SlotId, TrackKind, ladder_label, signed, slot_value
 from handlers.views.sheets.fate import engine_name, skill_name
-from webapp.sheets.base import Ctx, act, chips, esc, row, section
+from webapp.sheets.base import Ctx, act, chips, esc, gain, row, section
 
 
 def _points(c: fate.Character, x: Ctx) -> str:
@@ -18,7 +18,7 @@ def _points(c: fate.Character, x: Ctx) -> str:
         esc(t("Fate points")) + f" <small>{refresh}</small>",
         value,
         act("−1", {"kind": "fate_points", "delta": -1}, kind="minus"),
-        act("+1", {"kind": "fate_points", "delta": 1}, kind="plus"),
+        gain({"kind": "fate_points", "delta": 1}, x),
     )
 
 

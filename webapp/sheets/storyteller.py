@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine.systems import storyteller
 from engine.systems.storyteller import ATTRIBUTE_GROUPS, AbilityGroup, TraitKind, health_name
 from handlers.views.sheets.storyteller import KITHS, SEEMINGS, choice_name
-from webapp.sheets.base import Ctx, act, dots, esc, meter, row, section
+from webapp.sheets.base import Ctx, act, dots, esc, gain, meter, row, section
 
 DOTS_MAX = 5
 
@@ -26,7 +26,7 @@ def _pool(trait: storyteller.PoolTrait, key: str, x: Ctx) -> str:
         _name(key, x),
         f'<span data-field="{key}">{meter(trait.pool, trait.rating)}</span>',
         act("−1", {"kind": "pool", "trait": key, "delta": -1}, kind="minus"),
-        act("+1", {"kind": "pool", "trait": key, "delta": 1}, kind="plus"),
+        gain({"kind": "pool", "trait": key, "delta": 1}, x),
     )
 
 
