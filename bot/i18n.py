@@ -64,11 +64,22 @@ class Translator:
 
     def __call__(self, message: str, /, **params: object) -> str:
         text = self.translations.gettext(message)
-        return text.format(**params) if params else text
+        return _format(text, params) if params else text
 
     def plural(self, singular: str, plural: str, n: int, /, **params: object) -> str:
         text = self.translations.ngettext(singular, plural, n)
-        return text.format(n=n, **params)
+        return _format(text, {"n": n, **params})
+
+
+def _format(text: str, params: Mapping[str, object]) -> str:
+    """``text.format(**params)``; a template whose fields the call does not fill (a
+    translation gone wrong, a msgid carrying braces) is shown as it is, never a crash: the
+    user still gets an answer, the log says what to mend."""
+    try:
+        return text.format(**params)
+    except (KeyError, IndexError, ValueError, AttributeError) as error:
+        logger.error("message %r cannot take %s: %r", text[:80], sorted(params), error)
+        return text
 
 
 class I18n:

@@ -90,3 +90,13 @@ def test_catalogs_agree_where_they_share_a_message() -> None:
                 if earlier[1] != str(message.string):
                     clashes.append((key, earlier, path.name, str(message.string)))
         assert clashes == [], folder
+
+
+def test_a_template_the_call_cannot_fill_is_shown_not_raised() -> None:
+    """A msgid carrying braces the call does not fill (a refusal's reason built elsewhere, a
+    translation gone wrong) answers with the text as it is and logs it, instead of failing
+    the update."""
+    t = I18n("ru").translator("en")
+    assert t("Hello, {name}!", other="x") == "Hello, {name}!"
+    assert t("Hello, {name}!", name="Ира") == "Hello, Ира!"
+    assert t.plural("{n} die {oops}", "{n} dice {oops}", 3) == "{n} dice {oops}"
