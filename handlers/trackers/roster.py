@@ -21,20 +21,36 @@ from handlers.trackers import common
 from handlers.views.safe import plain
 
 
+def split_side(text: str) -> tuple[str, int | None]:
+    """``Лиса: 1`` → («Лиса», 1): the side a newcomer takes where the fight has sides."""
+    name, colon, side = text.rpartition(":")
+    if colon and side.strip() in ("1", "2"):
+        return name.strip(), int(side)
+    return text, None
+
+
 async def _change(
     message: Message, command: CommandObject, game: GameDTO, user: UserDTO, t: Translator,
     i18n: I18n, chat_info: ChatDTO | None, uow: UnitOfWork, *, joining: bool,
 ) -> None:  # fmt: skip
-    name = (command.args or "").strip()
+    name, side = split_side((command.args or "").strip())
     if not name:
-        usage = t("Who? /join Name") if joining else t("Who? /leave Name")
+        usage = (
+            t("Who? /join Name (on a side: /join Name: 1)") if joining else t("Who? /leave Name")
+        )
         await message.answer(usage)
         return
     try:
         tracker, row = await unit.committed(
             uow,
             lambda: service.change(
-                uow, game, user_id=user.id, user_name=user.name, name=name, joining=joining
+                uow,
+                game,
+                user_id=user.id,
+                user_name=user.name,
+                name=name,
+                joining=joining,
+                side=side,
             ),
             undo_on=(core.TrackerRefused,),
         )

@@ -72,6 +72,43 @@ async def test_a_fate_conflict_takes_a_newcomer_and_lets_one_go(running: Harness
     assert (await _state(h))["conflict"]["order"][-1] == str(ids["Орк"])
 
 
+async def test_the_gm_puts_an_allied_npc_on_the_players_side(running: Harness) -> None:
+    """``/join Name: 1``: an NPC fights beside the characters (by default NPCs take side 2);
+    a tracker without sides and a side on /leave are refused, and nothing changes."""
+    h = running
+    seat_table(h)
+    await create_game(h, "fate", "Конфликт")
+    await tb.insert_character(h, "fate", fh.hero("Ира", notice=4), owner=ALICE)
+    await tb.insert_character(h, "fate", fh.hero("Орк"), owner=GM, npc=True)
+    tracker = await fh.open_conflict(h)
+    await fh.press(h, GM, tracker, "fzg:")
+    await _say(h, "/npc Страж: Внимательность 1, Бой 2")
+    await _say(h, "/npc Гоблин: Бой 1")
+    assert "Страж" in await _say(h, "/join Страж: 1")
+    assert "Гоблин" in await _say(h, "/join Гоблин")
+    ids = await _ids(h)
+    sides = {p["id"]: p["side"] for p in (await _state(h))["conflict"]["participants"]}
+    assert sides[str(ids["Страж"])] == sides[str(ids["Ира"])] == "A"
+    assert sides[str(ids["Гоблин"])] == sides[str(ids["Орк"])] == "B"
+    before = await _state_version(h)
+    assert "без стороны" in await _say(h, "/leave Гоблин: 2")
+    assert await _state_version(h) == before
+
+
+async def test_a_side_where_nobody_takes_sides_is_refused(running: Harness) -> None:
+    h = running
+    seat_table(h)
+    await create_game(h, "storyteller", "Сцена")
+    await sh.insert(h, sh.hero("Лиса"), owner=ALICE)
+    tracker = await tb.send_for_buttons(h, GM, "/scene", "zts:")
+    await sh.tap(h, GM, tracker, "zts")
+    await _say(h, "/npc Стражник: Ловкость 3, Сообразительность 3")
+    before = await _state_version(h)
+    assert "нет сторон" in await _say(h, "/join Стражник: 2")
+    assert await _state_version(h) == before
+    assert "Стражник" in await _say(h, "/join Стражник")
+
+
 async def _tid(h: Harness) -> int:
     return int(await tb.scalar(h, "SELECT id FROM trackers WHERE status = 'open'"))
 

@@ -63,6 +63,14 @@ async def test_a_cliche_fight_under_way_takes_a_newcomer_and_lets_one_go(
     assert "Гоблин" in tb.current(h, tracker).text
     assert "вступает в бой на стороне 2" in tb.current(h, tracker).text
     assert "уже участвует" in await _say(h, "/join Гоблин")
+    # An allied NPC: the GM puts it on the characters' side.
+    guard = await ch.insert(h, ch.hero("Страж", ("Стражник", 2)), npc=True)
+    assert "Страж" in await _say(h, "/join Страж: 1")
+    state = (await ch.tracker_row(h))["state"]
+    sides = {f["key"]: f["side"] for f in state["fight"]["fighters"]}
+    assert sides[f"c{guard}"] == sides[f"c{alice}"] == "1"
+    assert "вступает в бой на стороне 1" in tb.current(h, tracker).text
+    assert "Страж" in await _say(h, "/leave Страж")
 
     # Alice rolls: the round is half made, so the orc cannot leave before it is finished.
     answer = await ch.press(h, ALICE, tracker, "cfr", "Alice")

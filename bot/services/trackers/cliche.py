@@ -441,15 +441,17 @@ def in_fight(state: dict[str, Any], character_id: int) -> bool:
     return fight is not None and any(f.key == key for f in fight.fighters)
 
 
-def join_fight(state: dict[str, Any], character: CharacterDTO) -> None:
-    """A newcomer on its side (NPCs the second, characters the first) with its biggest cliché,
-    appropriate; it rolls from the next round (``engine.join_fight``). Changes ``state``."""
+def join_fight(state: dict[str, Any], character: CharacterDTO, *, side: str | None = None) -> None:
+    """A newcomer on ``side`` (by default NPCs the second, characters the first) with its
+    biggest cliché, appropriate; it rolls from the next round (``engine.join_fight``). Changes
+    ``state``."""
     fight = fight_state(state)
     assert fight is not None
     chosen = default_cliche(sheet_of(character))
     if chosen is None:
         raise core.TrackerRefused(NO_DICE)
-    key, side = key_of(character.id), SIDES[1 if character.is_npc else 0]
+    key = key_of(character.id)
+    side = side or SIDES[1 if character.is_npc else 0]
     fighter = engine.fighter_from_character(
         sheet_of(character), key=key, side=side, appropriate=(chosen,),
         kind=engine.FighterKind.NPC if character.is_npc else engine.FighterKind.CHARACTER,

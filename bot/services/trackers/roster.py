@@ -62,6 +62,8 @@ DUEL_STARTED: Final = N_(
     "a /fight."
 )
 DUEL_FULL: Final = N_("A duel is between two characters.")
+NO_SIDES: Final = N_("Nobody takes a side here: write /join Name without «: 1» or «: 2».")
+SIDE_WHEN_JOINING: Final = N_("A side is chosen when joining: /leave Name takes no side.")
 
 
 class RosterRefused(core.TrackerRefused):
@@ -81,6 +83,7 @@ class Change:
     row: CharacterDTO
     user_id: int
     user_name: str
+    side: int | None = None  # the GM's choice (1 or 2) where the tracker has sides
 
 
 State = dict[str, Any]
@@ -93,6 +96,13 @@ Op = Callable[[UnitOfWork, Change], Awaitable[State | TrackerDTO]]
 class RosterOps:
     join: Op
     leave: Op
+    sides: bool = False  # a newcomer takes side 1 or 2 (by default: NPCs the second)
+
+
+def side_of(c: Change) -> int:
+    """The newcomer's side: the GM's choice, else characters the first and NPCs the second
+    (an allied NPC needs ``/join Name: 1``)."""
+    return c.side or (2 if c.row.is_npc else 1)
 
 
 # --- the order of a round under way ------------------------------------------------------------
@@ -133,7 +143,7 @@ async def _fate_join(uow: UnitOfWork, c: Change) -> State:
     key = str(c.row.id)
     if all(str(e["id"]) != key for e in state["roster"]):
         state["roster"] = [*state["roster"], fate_service._entry(c.row)]
-    side = 2 if c.row.is_npc else 1
+    side = side_of(c)
     conflict = _fate_conflict(state)
     if conflict is None:  # the set-up: put them on their side
         if int(state["sides"].get(key, 0)):
@@ -344,14 +354,14 @@ async def _cliche_join(uow: UnitOfWork, c: Change) -> State:
     if state.get("phase") == "fight":  # under way: a side, from the next round
         if cliche_service.in_fight(state, c.row.id):
             raise RosterRefused(ALREADY_IN, name=c.row.name)
-        cliche_service.join_fight(state, c.row)
+        cliche_service.join_fight(state, c.row, side=cliche_service.SIDES[side_of(c) - 1])
         return state
     if key in state["sides"]:
         raise RosterRefused(ALREADY_IN, name=c.row.name)
     chosen = cliche_service.default_cliche(cliche_service.sheet_of(c.row))
     if chosen is None:
         raise core.TrackerRefused(cliche_service.NO_DICE)
-    state["sides"][key] = cliche_service.SIDES[1 if c.row.is_npc else 0]
+    state["sides"][key] = cliche_service.SIDES[side_of(c) - 1]
     state["use"].setdefault(key, [chosen])
     return state
 
@@ -376,12 +386,12 @@ async def _cliche_leave(uow: UnitOfWork, c: Change) -> State:
 
 
 OPS: Final[dict[str, RosterOps]] = {
-    fate_service.KIND: RosterOps(_fate_join, _fate_leave),
+    fate_service.KIND: RosterOps(_fate_join, _fate_leave, sides=True),
     st_service.KIND: RosterOps(_st_join, _st_leave),
     matter_service.KIND: RosterOps(_matter_join, _matter_leave),
     lifegear_service.COMBAT: RosterOps(_lifegear_join, _lifegear_leave),
     lifegear_service.DUEL: RosterOps(_lifegear_join, _lifegear_leave),
-    cliche_service.KIND: RosterOps(_cliche_join, _cliche_leave),
+    cliche_service.KIND: RosterOps(_cliche_join, _cliche_leave, sides=True),
 }
 
 
@@ -389,10 +399,14 @@ OPS: Final[dict[str, RosterOps]] = {
 
 
 async def change(
-    uow: UnitOfWork, game: GameDTO, *, user_id: int, user_name: str, name: str, joining: bool
-) -> tuple[TrackerDTO, CharacterDTO]:
-    """The GM adds (``joining``) or takes out the character called ``name``: one step of the
-    game's open tracker. Raises ``core.TrackerRefused`` (``RosterRefused`` with the name)."""
+    uow: UnitOfWork, game: GameDTO, *, user_id: int, user_name: str, name: str, joining: bool,
+    side: int | None = None,
+) -> tuple[TrackerDTO, CharacterDTO]:  # fmt: skip
+    """The GM adds (``joining``, on ``side`` where the tracker has sides) or takes out the
+    character called ``name``: one step of the game's open tracker. Raises
+    ``core.TrackerRefused`` (``RosterRefused`` with the name)."""
+    if side is not None and not joining:
+        raise core.TrackerRefused(SIDE_WHEN_JOINING)
     if not await is_gm(uow, game, user_id):
         raise core.TrackerRefused(N_("Only the GM can do that."))
     found = await core.current(uow, game)
@@ -409,8 +423,10 @@ async def change(
     ops = OPS.get(tracker.kind)
     if ops is None:
         raise core.TrackerRefused(NOTHING_OPEN)
+    if side is not None and not ops.sides:
+        raise core.TrackerRefused(NO_SIDES)
     state = await (ops.join if joining else ops.leave)(
-        uow, Change(game, tracker, row, user_id, user_name)
+        uow, Change(game, tracker, row, user_id, user_name, side)
     )
     if isinstance(state, TrackerDTO):
         return state, row
