@@ -18,6 +18,7 @@ from tests.helpers import table as tb
 from tests.trackers import fate_helpers as fh
 from tests.trackers import matter_helpers as mh
 from tests.trackers import storyteller_helpers as sh
+from tgemu import ChatMessage
 
 
 async def _say(h: Harness, line: str, user: int = GM) -> str:
@@ -40,13 +41,28 @@ async def _ids(h: Harness) -> dict[str, int]:
         return {r[0]: r[1] for r in rows}
 
 
-async def test_a_fate_conflict_takes_a_newcomer_and_lets_one_go(running: Harness) -> None:
-    h = running
+async def _fate_conflict(h: Harness) -> ChatMessage:
+    """Ира (Внимательность 4, Alice's) against the GM's Орк, not started yet."""
     seat_table(h)
     await create_game(h, "fate", "Конфликт")
     await tb.insert_character(h, "fate", fh.hero("Ира", notice=4), owner=ALICE)
     await tb.insert_character(h, "fate", fh.hero("Орк"), owner=GM, npc=True)
-    tracker = await fh.open_conflict(h)
+    return await fh.open_conflict(h)
+
+
+async def _storyteller_scene(h: Harness) -> None:
+    """A started scene with Лиса (Alice's), and the GM's quick NPC Стражник outside it."""
+    seat_table(h)
+    await create_game(h, "storyteller", "Сцена")
+    await sh.insert(h, sh.hero("Лиса"), owner=ALICE)
+    tracker = await tb.send_for_buttons(h, GM, "/scene", "zts:")
+    await sh.tap(h, GM, tracker, "zts")
+    await _say(h, "/npc Стражник: Ловкость 3, Сообразительность 3")
+
+
+async def test_a_fate_conflict_takes_a_newcomer_and_lets_one_go(running: Harness) -> None:
+    h = running
+    tracker = await _fate_conflict(h)
     await fh.press(h, GM, tracker, "fzg:")  # start: Ира (4) acts, then Орк (0)
 
     assert "Гоблин" in await _say(h, "/npc Гоблин: Внимательность 2, Бой 1")
@@ -76,11 +92,7 @@ async def test_the_gm_puts_an_allied_npc_on_the_players_side(running: Harness) -
     """``/join Name: 1``: an NPC fights beside the characters (by default NPCs take side 2);
     a tracker without sides and a side on /leave are refused, and nothing changes."""
     h = running
-    seat_table(h)
-    await create_game(h, "fate", "Конфликт")
-    await tb.insert_character(h, "fate", fh.hero("Ира", notice=4), owner=ALICE)
-    await tb.insert_character(h, "fate", fh.hero("Орк"), owner=GM, npc=True)
-    tracker = await fh.open_conflict(h)
+    tracker = await _fate_conflict(h)
     await fh.press(h, GM, tracker, "fzg:")
     await _say(h, "/npc Страж: Внимательность 1, Бой 2")
     await _say(h, "/npc Гоблин: Бой 1")
@@ -97,12 +109,7 @@ async def test_the_gm_puts_an_allied_npc_on_the_players_side(running: Harness) -
 
 async def test_a_side_where_nobody_takes_sides_is_refused(running: Harness) -> None:
     h = running
-    seat_table(h)
-    await create_game(h, "storyteller", "Сцена")
-    await sh.insert(h, sh.hero("Лиса"), owner=ALICE)
-    tracker = await tb.send_for_buttons(h, GM, "/scene", "zts:")
-    await sh.tap(h, GM, tracker, "zts")
-    await _say(h, "/npc Стражник: Ловкость 3, Сообразительность 3")
+    await _storyteller_scene(h)
     before = await _state_version(h)
     assert "нет сторон" in await _say(h, "/join Стражник: 2")
     assert await _state_version(h) == before
@@ -133,12 +140,7 @@ async def test_a_player_cannot_change_the_roster(running: Harness) -> None:
 
 async def test_a_storyteller_scene_rolls_the_newcomers_initiative(running: Harness) -> None:
     h = running
-    seat_table(h)
-    await create_game(h, "storyteller", "Сцена")
-    await sh.insert(h, sh.hero("Лиса"), owner=ALICE)
-    tracker = await tb.send_for_buttons(h, GM, "/scene", "zts:")
-    await sh.tap(h, GM, tracker, "zts")
-    await _say(h, "/npc Стражник: Ловкость 3, Сообразительность 3")
+    await _storyteller_scene(h)
     assert "Стражник" in await _say(h, "/join Стражник")
     state = await _state(h)
     ids = await _ids(h)
