@@ -743,6 +743,29 @@ def consequence_name(t: Translator, pending: dict[str, Any], conflict: ConflictS
     return t("Wound: {skill} ({name})", skill=skill, name=name)[:NAME_MAX]
 
 
+def _advantage_at(
+    tracker: TrackerDTO, v: int, stage: str
+) -> tuple[dict[str, Any], ConflictState, dict[str, Any]]:
+    """The conflict with an advantage pending at ``stage`` (refused otherwise)."""
+    state, conflict = _playing(tracker, v)
+    pending = state.get("pending") or {}
+    if pending.get("kind") != ADVANTAGE or pending.get("stage") != stage:
+        raise core.TrackerRefused(INACTIVE)
+    return state, conflict, pending
+
+
+async def _skilled_owner(
+    uow: UnitOfWork, game: GameDTO, state: dict[str, Any], pid: str, user_id: int,
+    skill: Skill, offered: Callable[[fate.Character], list[Skill]],
+) -> fate.Character:  # fmt: skip
+    """``pid``'s sheet, pressed by its owner (or the GM) with a skill its buttons offered."""
+    await _require_owner(uow, game, state, pid, user_id)
+    sheet = await _sheet(uow, game, pid)
+    if skill not in offered(sheet):
+        raise core.TrackerRefused(INACTIVE)
+    return sheet
+
+
 async def advantage_roll(
     uow: UnitOfWork, game: GameDTO, tracker: TrackerDTO, *, v: int, user_id: int,
     user_name: str, skill: Skill, t: Translator,
@@ -751,15 +774,9 @@ async def advantage_roll(
     puts the aspect in the actor's zone with 1 free invoke (2 with style), a tie gives a
     boost, a failure creates nothing. Against an active defender the roll waits for theirs
     (``advantage_oppose``)."""
-    state, conflict = _playing(tracker, v)
-    pending = state.get("pending") or {}
-    if pending.get("kind") != ADVANTAGE or pending.get("stage") != "skill":
-        raise core.TrackerRefused(INACTIVE)
+    state, conflict, pending = _advantage_at(tracker, v, "skill")
     actor = pending["actor"]
-    await _require_owner(uow, game, state, actor, user_id)
-    sheet = await _sheet(uow, game, actor)
-    if skill not in advantage_skills(sheet):
-        raise core.TrackerRefused(INACTIVE)
+    sheet = await _skilled_owner(uow, game, state, actor, user_id, skill, advantage_skills)
     who = conflict.participant(actor)
     roll = await _roll(
         uow, tracker, slot="adv", skill=sheet.skill(skill), modifier=0, actor=user_name,
@@ -810,10 +827,7 @@ async def advantage_opposer(
     """Before the actor's roll: ``pid`` opposes the advantage actively (the GM, or that
     participant's owner, names them); ``0`` goes back to the passive opposition (the GM, or
     the named defender's owner)."""
-    state, conflict = _playing(tracker, v)
-    pending = state.get("pending") or {}
-    if pending.get("kind") != ADVANTAGE or pending.get("stage") != "skill":
-        raise core.TrackerRefused(INACTIVE)
+    state, conflict, pending = _advantage_at(tracker, v, "skill")
     if pid:
         key = str(pid)
         if key not in opposers(conflict, pending["actor"]):
@@ -833,15 +847,9 @@ async def advantage_oppose(
 ) -> TrackerDTO:  # fmt: skip
     """The named defender rolls 4dF + ``skill`` (+2 in full defence) through the log; the
     engine reads the actor's roll against it and the advantage is made, or not."""
-    state, conflict = _playing(tracker, v)
-    pending = state.get("pending") or {}
-    if pending.get("kind") != ADVANTAGE or pending.get("stage") != "oppose":
-        raise core.TrackerRefused(INACTIVE)
+    state, conflict, pending = _advantage_at(tracker, v, "oppose")
     oid = pending["opp"]
-    await _require_owner(uow, game, state, oid, user_id)
-    sheet = await _sheet(uow, game, oid)
-    if skill not in opposition_skills(sheet):
-        raise core.TrackerRefused(INACTIVE)
+    sheet = await _skilled_owner(uow, game, state, oid, user_id, skill, opposition_skills)
     opposer = conflict.participant(oid)
     dfn = await _roll(
         uow, tracker, slot="opp", skill=sheet.skill(skill),
