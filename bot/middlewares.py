@@ -30,6 +30,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.express import ExpressCache, context_key
 from bot.fsm_storage import PostgresStorage, update_scope
 from bot.i18n import I18n, resolve_locale
+from bot.runner import RETRIED
 from db.repositories.updates import Prefetched
 from db.repositories.users import TelegramUser
 from db.uow import AlreadyProcessed, StaleConnection, StaleContext, UnitOfWork
@@ -96,6 +97,10 @@ class IsolationMiddleware(BaseMiddleware):
 RollHint = Callable[[Update], tuple[int, str] | None]
 
 
+class _Unfinished(Exception):
+    """A /r found processed on a retry, unanswered: handle it again as its owner."""
+
+
 class UnitOfWorkMiddleware(BaseMiddleware):
     def __init__(
         self, session_factory: async_sessionmaker[AsyncSession], storage: PostgresStorage,
@@ -108,11 +113,24 @@ class UnitOfWorkMiddleware(BaseMiddleware):
 
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
         assert isinstance(event, Update)
-        remembered, reconnected = self._express is not None, False
+        remembered, reconnected, finishing = self._express is not None, False, False
         fresh = dict(data)  # a second attempt starts from what this one was given
         while True:
             try:
-                return await self._handle(handler, event, data, remembered=remembered)
+                return await self._handle(
+                    handler, event, data, remembered=remembered, finishing=finishing
+                )
+            except _Unfinished:
+                # A /r's append claims the update and commits in one statement, before its
+                # reply is sent: when a fault cut the answer to that statement, the retry
+                # finds the update processed with nobody told. It is finished instead: the
+                # handler runs as the update's owner, finds its roll in the log (the same
+                # roll id) and replies with it; the send journal keeps a reply that did go
+                # out from going twice.
+                logger.warning(
+                    "update %s: its roll was logged unanswered; replying", event.update_id
+                )
+                finishing, remembered = True, False
             except StaleConnection:
                 # A pooled connection the server dropped (a restart, a failover): nothing
                 # has happened yet, so the update simply starts again on a fresh one.
@@ -120,6 +138,9 @@ class UnitOfWorkMiddleware(BaseMiddleware):
                     raise
                 reconnected = True
                 logger.warning("update %s: stale connection, retrying", event.update_id)
+                # a /r's first statement is its append, which commits by itself: it may
+                # have, with the answer lost (``_unanswered_roll``)
+                fresh[RETRIED] = True
             except StaleContext:
                 # A /r handled with remembered rows that changed meanwhile: nothing written
                 # or sent yet (its first statement is its claim), so it starts again from a
@@ -131,18 +152,26 @@ class UnitOfWorkMiddleware(BaseMiddleware):
             data = dict(fresh)
 
     async def _handle(
-        self, handler: Handler, event: Update, data: dict[str, Any], *, remembered: bool
-    ) -> Any:
+        self, handler: Handler, event: Update, data: dict[str, Any], *, remembered: bool,
+        finishing: bool = False,
+    ) -> Any:  # fmt: skip
         async with UnitOfWork(self._factory) as uow:
-            prefetched = await self._claim(uow, event, data, remembered=remembered)
-            if prefetched is None:
-                logger.info("update %s already processed: skipped", event.update_id)
-                return None
+            if finishing:
+                uow.take_over(data["bot"].id, event.update_id)
+            else:
+                prefetched = await self._claim(uow, event, data, remembered=remembered)
+                if prefetched is None:
+                    if self._unanswered_roll(event, data):
+                        raise _Unfinished
+                    logger.info("update %s already processed: skipped", event.update_id)
+                    return None
             data["uow"] = uow
             try:
                 result = await handler(event, data)
                 await uow.commit()
             except AlreadyProcessed:
+                if self._unanswered_roll(event, data):
+                    raise _Unfinished from None
                 # A /r read before its claim (``UnitOfWork.peek_update``), claimed by
                 # another delivery meanwhile: that one handled it.
                 logger.info("update %s processed meanwhile: skipped", event.update_id)
@@ -151,6 +180,17 @@ class UnitOfWorkMiddleware(BaseMiddleware):
             if appended is not None and self._express is not None:
                 self._express.keep_head(*appended)
             return result
+
+    def _unanswered_roll(self, event: Update, data: dict[str, Any]) -> bool:
+        """A /r found processed on a retry: its own earlier attempt logged it (the append
+        claims and commits at once) and the fault took the answer. DECISION: in webhook mode
+        a redelivery handled by another worker at that very moment would be answered twice;
+        a lost reply is the worse of the two."""
+        return (
+            bool(data.get(RETRIED))
+            and self._roll_hint is not None
+            and (self._roll_hint(event) is not None)
+        )
 
     async def _claim(
         self, uow: UnitOfWork, event: Update, data: dict[str, Any], *, remembered: bool

@@ -46,6 +46,9 @@ RETRY_FOR = 30.0  # seconds of passing faults an update rides out before the sen
 MAX_DELAY = 2.0  # the longest pause between tries: an update goes within 2 s of the fault's end
 ATTEMPTS = 3  # tries of an update that fails otherwise, before it is parked
 TEXT_CLEANED = "text_cleaned"  # workflow data: the update's text was cleaned (bot/edge.py)
+# workflow data: this attempt follows one that failed on a passing fault (whose last
+# statement may have committed without its answer reaching us: ``UnitOfWorkMiddleware``)
+RETRIED = "update_retried"
 _TOLD_KEPT = 10_000  # updates remembered as told "it will run later"
 
 
@@ -122,6 +125,7 @@ class UpdateRunner(BaseMiddleware):
             journal.next_attempt()
             data.clear()
             data.update(fresh)
+            data[RETRIED] = True
 
     def _count(self, error: BaseException) -> None:
         if isinstance(error, TelegramAPIError):

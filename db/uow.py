@@ -229,6 +229,11 @@ class UnitOfWork:
         """The rows the unclaimed update is handled with and their stamp, if known."""
         return self._stamp if self._unclaimed is not None else None
 
+    def take_over(self, bot_id: int, update_id: int) -> None:
+        """Handle an update this process already claimed in an earlier attempt whose answer a
+        fault lost (``UnitOfWorkMiddleware``): no claim, its statements run as its own."""
+        self._claimed, self._unclaimed, self._stamp = (bot_id, update_id), None, None
+
     def claimed_by_append(self) -> None:
         self._claimed, self._unclaimed = self._unclaimed, None
 

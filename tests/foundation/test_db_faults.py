@@ -132,6 +132,29 @@ async def test_a_30_second_outage_with_traffic_runs_every_command_once_when_it_e
     assert (left, parked) == (0, 0)
 
 
+@pytest.mark.parametrize("away", [0.0, 2.0], ids=["reconnect-at-once", "away-2s"])
+async def test_a_roll_logged_whose_answer_the_cut_lost_is_still_answered_once(
+    proxied: Harness, proxy: DbProxy, away: float
+) -> None:
+    """A /r's append claims the update and commits in one statement, before the reply: a cut
+    right after the server ran it (the answer lost) must not leave the roll unanswered —
+    whether the reconnect works at once or the server is away for a while."""
+    h = proxied
+    uid = USERS[0]
+    h.emu.send_text(uid, uid, "/r 1d6")  # the chat's first roll (its epoch, remembered rows)
+    await _all_answered(h, 1, 30)
+    # the append's parameters: the roll id (the peek has it too) and the notation (the
+    # polling inbox's row has that too): only the append has both
+    proxy.cut_after(f"msg:{uid}:".encode(), b"1d8", seconds=away)
+    h.emu.send_text(uid, uid, "/r 1d8")
+    await h.emu.wait_for(lambda: len(_rolls_shown(h.emu, uid)) >= 2, timeout=60)
+    await asyncio.sleep(1.0)  # a double would show by now
+    shown = _rolls_shown(h.emu, uid)
+    assert proxy.fired  # the cut did come right after the roll's statement
+    assert len(shown) == 2 and "1d8" in shown[1], shown
+    assert await _rolls_stored(h) == 2
+
+
 async def test_a_read_only_failover_is_retried_not_reported(
     proxied: Harness, database_url: str
 ) -> None:

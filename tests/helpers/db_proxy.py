@@ -22,6 +22,9 @@ class DbProxy:
         self.port = 0
         self.down = False
         self.connections = 0
+        # ``cut_after``: the bytes a client message must all hold, and how long the cut lasts
+        self._trigger: tuple[tuple[bytes, ...], float] | None = None
+        self.fired = 0  # armed cuts that went off
 
     @property
     def url(self) -> str:
@@ -58,6 +61,17 @@ class DbProxy:
         await asyncio.sleep(seconds)
         self.restore()
 
+    def cut_after(self, *markers: bytes, seconds: float) -> None:
+        """Arm a cut for the next client message holding every one of ``markers`` (a
+        statement's text or parameters): it reaches the server whole while its client's
+        connection drops at once — a statement that commits with nobody told. With
+        ``seconds`` the server then stays away that long (else a reconnect works at once)."""
+        self._trigger = (markers, seconds)
+
+    async def _fire(self, seconds: float) -> None:
+        await asyncio.sleep(0.3)  # the server runs (and commits) the statement meanwhile
+        await self.blink(seconds)
+
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         if self.down:
             writer.transport.abort()
@@ -69,16 +83,35 @@ class DbProxy:
             return
         self.connections += 1
         self._writers.update((writer, up_writer))
-        for src, dst in ((reader, up_writer), (up_reader, writer)):
-            task = asyncio.create_task(self._pipe(src, dst))
+        for src, dst, peer, up in (
+            (reader, up_writer, writer, True),
+            (up_reader, writer, up_writer, False),
+        ):
+            task = asyncio.create_task(self._pipe(src, dst, peer, upstream=up))
             self._pipes.add(task)
             task.add_done_callback(self._pipes.discard)
 
-    async def _pipe(self, src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
+    async def _pipe(
+        self, src: asyncio.StreamReader, dst: asyncio.StreamWriter, peer: asyncio.StreamWriter,
+        *, upstream: bool,
+    ) -> None:  # fmt: skip
         try:
             while data := await src.read(65536):
                 if self.down:
                     break
+                trigger = self._trigger
+                if upstream and trigger is not None and all(m in data for m in trigger[0]):
+                    self._trigger = None
+                    self.fired += 1
+                    dst.write(data)
+                    await dst.drain()
+                    peer.transport.abort()  # the client is gone: the answer is lost
+                    if trigger[1] > 0:
+                        self.down = True  # and the server is away for a while
+                        task = asyncio.create_task(self._fire(trigger[1]))
+                        self._pipes.add(task)
+                        task.add_done_callback(self._pipes.discard)
+                    continue
                 dst.write(data)
                 await dst.drain()
         except (OSError, asyncio.CancelledError):
