@@ -48,6 +48,9 @@ def errors_only(violations: list[Violation]) -> list[Violation]:
 
 
 REQUIRED = "required."  # field prefix of points a new player character must spend
+NOTE = (
+    "note."  # field prefix of a warning that is not about points left unspent (the GM weighs it)
+)
 
 
 def without_required(violations: list[Violation]) -> list[Violation]:

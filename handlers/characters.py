@@ -160,7 +160,18 @@ async def got_return_comment(
                 chat_id=message.chat.id, message_id=int(data["card"]), reply_markup=None
             )
     await message.answer(views.returned(t, returned))
-    await _tell_owner(bot, i18n, uow, returned, views.returned_for_player)
+    await _tell_owner(
+        bot, i18n, uow, returned, views.returned_for_player, await _fix_link(bot, uow, returned)
+    )
+
+
+async def _fix_link(bot: Bot, uow: UnitOfWork, character: CharacterDTO) -> str | None:
+    """The game's «Create character» link, which reopens a returned sheet at its preview."""
+    game = await uow.games.get(character.game_id)
+    if game is None:
+        return None
+    me = await bot.me()
+    return deep_link(me.username or "", await game_service.character_link_token(uow, game))
 
 
 async def _tell_owner(
@@ -169,6 +180,7 @@ async def _tell_owner(
     uow: UnitOfWork,
     character: CharacterDTO,
     render: Callable[[Translator, CharacterDTO], str],
+    fix_url: str | None = None,
 ) -> None:
     if character.owner_user_id is None:
         return
@@ -182,7 +194,8 @@ async def _tell_owner(
     )
     t = i18n.translator(locale)
     try:
-        await bot.send_message(character.owner_user_id, render(t, character))
+        markup = views.link_keyboard("🧙 " + t("Fix the character"), fix_url) if fix_url else None
+        await bot.send_message(character.owner_user_id, render(t, character), reply_markup=markup)
     except TelegramAPIError:
         logger.info("could not reach the owner of character %s", character.id)
 

@@ -8,7 +8,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.i18n import N_, Translator
 from bot.systems import SYSTEMS
 from db.repositories.games import CharacterDTO, VersionDTO
-from engine.common import Severity, Violation
+from engine.common import NOTE, Severity, Violation
 from handlers.callbacks import ApproveCD, ProposalCD, ReturnCD, SheetPageCD
 from handlers.callbacks_nav import SheetPickCD
 from handlers.views.request_builder import request_button
@@ -33,12 +33,20 @@ def submitted_head(t: Translator, player: str) -> str:
 
 
 def leftovers(t: Translator, violations: list[Violation]) -> str:
-    """The engine's warnings (optional points left unspent) as lines for the approval card."""
-    notes = [v for v in violations if v.severity is Severity.WARNING]
-    if not notes:
-        return ""
-    lines = [escape(v.render(t.locale)) for v in notes[:LEFTOVERS_SHOWN]]
-    return t("ℹ️ Left unspent (optional):") + "\n" + "\n".join(f"• {line}" for line in lines)
+    """The engine's warnings as lines for the approval card: optional points left unspent,
+    and apart from them what the GM weighs (``NOTE``: more dice than given, too many clichés)."""
+    warnings = [v for v in violations if v.severity is Severity.WARNING][:LEFTOVERS_SHOWN]
+    unspent = [v for v in warnings if not v.field.startswith(NOTE)]
+    notes = [v for v in warnings if v.field.startswith(NOTE)]
+    parts = []
+    for head, found in (
+        (t("ℹ️ Left unspent (optional):"), unspent),
+        (t("⚠️ For the GM to weigh:"), notes),
+    ):
+        if found:
+            lines = "\n".join(f"• {escape(v.render(t.locale))}" for v in found)
+            parts.append(head + "\n" + lines)
+    return "\n".join(parts)
 
 
 LEFTOVERS_SHOWN = 8
@@ -96,8 +104,8 @@ def returned(t: Translator, character: CharacterDTO) -> str:
 
 def returned_for_player(t: Translator, character: CharacterDTO) -> str:
     return t(
-        "↩️ The GM returned {name}: {comment}\nOpen the game's «Create character» link again "
-        "to fix it; your answers are kept.",
+        "↩️ The GM returned {name}: {comment}\nPress «Fix the character» below: the sheet opens "
+        "at its preview with your answers kept.",
         name=f"<b>{escape(character.name)}</b>",
         comment=f"<i>{escape(character.review_comment or '')}</i>",
     )

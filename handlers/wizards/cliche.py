@@ -41,6 +41,7 @@ from handlers.wizards.common import (
     for_a_player,
     locale_of,
     npc_preview_head,
+    refuse,
     submit_button,
     violations_text,
 )
@@ -89,6 +90,7 @@ def _say(manager: DialogManager, text: str) -> None:
     ``True`` and aiogram-dialog cannot take instead of a message. (A typed answer always gets a
     new message that repeats the question.)
     """
+    refuse(manager, text)
     pressed = isinstance(manager.event, CallbackQuery)
     if pressed and text == manager.dialog_data.get("shown"):
         _unchanged(manager)
@@ -172,6 +174,14 @@ async def _add_cliche(callback: CallbackQuery, _: Button, manager: DialogManager
     if len(data["cliches"]) >= draft.MAX_CLICHES:
         t = _t(manager)
         _say(manager, "⛔ " + t("That is enough clichés for one character."))
+        return
+    if draft.no_dice_left(data, _options(manager)):
+        t = _t(manager)
+        text = t(
+            "All {budget} dice are spent: take a die from a cliché first (the GM may grant "
+            "bonus dice)."
+        ).format(budget=draft.budget(data, _options(manager)))
+        _say(manager, "⛔ " + text)
         return
     data["cur"] = -1
     data["adding"] = True
@@ -419,6 +429,10 @@ def _budget_line(t: Translator, data: draft.Draft, options: ClicheOptions) -> st
     total = draft.budget(data, options)
     left = total - draft.dice_used(data)
     bonus = draft.gm_bonus(data, options)
+    if left < 0:  # a sheet the GM returned with more dice than given: said, not as «−1 left»
+        return t("🎲 Dice: {used} of {budget}, {over} over the budget").format(
+            used=total - left, budget=total, over=-left
+        )
     if bonus:
         return t("🎲 Dice left: {left} of {budget} (incl. {bonus} bonus dice from the GM)").format(
             left=left, budget=total, bonus=bonus

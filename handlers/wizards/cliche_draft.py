@@ -49,6 +49,9 @@ DICE_KEYS: Final = frozenset(
 )
 
 
+OVER_BUDGET: Final = "cliche.creation.over_budget"
+
+
 def fresh(options: ClicheOptions) -> Draft:
     return {
         "name": "",
@@ -141,9 +144,20 @@ def dice_refusal(draft: Draft, options: ClicheOptions, index: int, step: int) ->
     """Why cliché ``index`` may not move by ``step`` dice: a dice rule it would newly break."""
     items = [dict(c) for c in draft["cliches"]]
     items[index]["dice"] = int(items[index]["dice"]) + step
+    candidate = {**draft, "cliches": items}
     before = {v.msg for v in errors_only(violations(draft, options)) if v.msg.key in DICE_KEYS}
-    after = errors_only(violations({**draft, "cliches": items}, options))
-    return [v for v in after if v.msg.key in DICE_KEYS and v.msg not in before]
+    after = violations(candidate, options)
+    found = [v for v in errors_only(after) if v.msg.key in DICE_KEYS and v.msg not in before]
+    if step > 0 and dice_used(candidate) > max(budget(draft, options), dice_used(draft)):
+        # The engine only warns above the budget (a GM-edited sheet may hold more); a die the
+        # player adds in the wizard must come from the budget (issue 36 item 9c).
+        found += [Violation(v.field, v.msg) for v in after if v.msg.key == OVER_BUDGET]
+    return found
+
+
+def no_dice_left(draft: Draft, options: ClicheOptions) -> bool:
+    """A new cliché takes one die: none is left when the budget is spent."""
+    return dice_used(draft) >= budget(draft, options)
 
 
 def name_refusal(draft: Draft, options: ClicheOptions, index: int, name: str) -> list[Violation]:

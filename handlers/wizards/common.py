@@ -19,11 +19,13 @@ from __future__ import annotations
 
 import contextlib
 import html
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from aiogram import Bot
 from aiogram.exceptions import TelegramAPIError
+from aiogram.fsm.state import State
 from aiogram.types import CallbackQuery, Message
 from aiogram_dialog import Dialog, DialogManager, ShowMode, Window
 from aiogram_dialog.widgets.common import WhenCondition
@@ -93,12 +95,27 @@ class WizardDialog(Dialog):
             _ensure_cancel(window)
         super().__init__(*windows, **kwargs)
 
+    async def process_start(
+        self, manager: DialogManager, start_data: Any, state: State | None = None
+    ) -> None:
+        """A returned sheet is re-entered at its preview, the answers kept: the player fixes
+        what the GM asked for from there (issue 36 item 12). ``review`` tells the steps that
+        the preview was reached (their «Next» leads back to it)."""
+        await super().process_start(manager, start_data, state)
+        data = start_data if isinstance(start_data, dict) else {}
+        if data.get("draft") and data.get("character_id") is None:
+            preview = next((s for s in self.states() if s.state.endswith(":preview")), None)
+            if preview is not None:
+                manager.dialog_data[REVIEW_KEY] = True
+                await manager.switch_to(preview)
+
     async def _message_handler(self, message: Message, dialog_manager: DialogManager) -> None:
         if dialog_manager.show_mode is ShowMode.AUTO:
             dialog_manager.show_mode = ShowMode.EDIT
         if await _stopped_by_archive(dialog_manager):
             return
         await super()._message_handler(message, dialog_manager)
+        _forget_refusal(dialog_manager)
 
     async def _callback_handler(
         self, callback: CallbackQuery, dialog_manager: DialogManager
@@ -106,6 +123,7 @@ class WizardDialog(Dialog):
         if await _stopped_by_archive(dialog_manager):
             return
         await super()._callback_handler(callback, dialog_manager)
+        _forget_refusal(dialog_manager)
 
 
 async def _stopped_by_archive(manager: DialogManager) -> bool:
@@ -220,6 +238,34 @@ def tell_presser(manager: DialogManager, text: str, *, alert: bool = False) -> N
     """The text of the press's one answer, which aiogram-dialog sends after the redraw (or
     sooner, ``bot.answers``). Calling ``callback.answer`` as well would answer twice."""
     notify(manager.middleware_data["callback_answer"], text, alert=alert)
+
+
+_TAG = re.compile(r"<[^>]+>")
+REVIEW_KEY = "review"  # dialog_data: the preview was reached, Next on a step returns to it
+REFUSED_KEY = "refused"  # dialog_data: the last refusal a press was answered with
+_REFUSED_NOW = "wizard_refused"  # middleware_data: this update refused something
+
+
+def refuse(manager: DialogManager, text: str) -> None:
+    """A refusal's reason in the press's own answer (an alert), as well as in the message.
+
+    ``text`` is the message's escaped HTML line; the answer takes plain text. A typed answer
+    has no press to answer: the message alone carries the reason then (issue 36 item 8).
+    The first time it is an alert; the same refusal pressed again (already on the screen) is
+    a toast with the same words, so a player tapping on is not stopped by a modal each time.
+    """
+    if not text or not isinstance(manager.event, CallbackQuery):
+        return
+    again = manager.dialog_data.get(REFUSED_KEY) == text
+    manager.dialog_data[REFUSED_KEY] = text
+    manager.middleware_data[_REFUSED_NOW] = True
+    tell_presser(manager, html.unescape(_TAG.sub("", text)).strip(), alert=not again)
+
+
+def _forget_refusal(manager: DialogManager) -> None:
+    """An update that refused nothing: the next refusal is news again (an alert)."""
+    if not manager.middleware_data.pop(_REFUSED_NOW, False) and manager.has_context():
+        manager.dialog_data.pop(REFUSED_KEY, None)
 
 
 def violations_text(violations: list[Violation], locale: str) -> str:

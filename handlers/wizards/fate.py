@@ -35,6 +35,7 @@ from aiogram_dialog.widgets.text import Const, Format
 from bot.i18n import Translator
 from engine.common import Violation
 from engine.systems.fate import (
+    EQUIPMENT_SOURCES,
     MAGIC_SCHOOLS,
     FateOptions,
     GearItem,
@@ -61,6 +62,7 @@ from handlers.wizards.common import (
     for_a_player,
     locale_of,
     npc_preview_head,
+    refuse,
     submit_button,
     tell_presser,
     violations_text,
@@ -141,6 +143,7 @@ def _here(manager: DialogManager) -> str:
 
 def _fail(manager: DialogManager, text: str) -> None:
     """Show ``text`` (already escaped) on the current step until the next good answer."""
+    refuse(manager, text)
     manager.dialog_data.update(error=text, error_at=_here(manager))
 
 
@@ -323,6 +326,9 @@ async def got_stunt(message: Message, widget: Any, manager: DialogManager, text:
 
 @quiet
 async def drop_stunt(callback: CallbackQuery, widget: Any, manager: DialogManager) -> None:
+    if not manager.dialog_data["stunts"]:
+        _fail(manager, esc(_t(manager)("There is no stunt to remove yet.")))
+        return
     manager.dialog_data["stunts"] = manager.dialog_data["stunts"][:-1]
     _ok(manager)
 
@@ -344,6 +350,7 @@ async def untrade_refresh(callback: CallbackQuery, widget: Any, manager: DialogM
     """+1 refresh back, if the stunts still fit the smaller allowance."""
     data, options = manager.dialog_data, _options(manager)
     if int(data["refresh"]) >= options.base_refresh:
+        _fail(manager, esc(_t(manager)("No refresh point is traded: there is none to take back.")))
         return
     candidate = {**data, "refresh": int(data["refresh"]) + 1}
     found = draft.problems(candidate, options, ("stunts", "refresh"))
@@ -425,7 +432,7 @@ async def getter(dialog_manager: DialogManager, **kwargs: Any) -> dict[str, Any]
         **_skill_data(data, options, t, locale),
         **(await _page_data(manager)),
         **_stunt_data(data, options),
-        **_gear_data(data, t),
+        **_gear_data(data, t, locale),
         **(
             _preview_data(data, options, t, locale)
             if _here(manager) == FateSG.preview.state
@@ -528,7 +535,18 @@ def _stunt_data(data: dict[str, Any], options: FateOptions) -> dict[str, Any]:
     }
 
 
-def _gear_data(data: dict[str, Any], t: Translator) -> dict[str, Any]:
+def _gear_sources(t: Translator, locale: str) -> str:
+    """Where equipment points come from, from the engine's table (issue 36 item 11)."""
+    parts = []
+    for per, skills in EQUIPMENT_SOURCES:
+        names = ", ".join(skill_name(s.value, locale) for s in skills)
+        parts.append(
+            t.plural("{skills}: 1 per level", "{skills}: 1 per {n} levels", per, skills=names)
+        )
+    return "; ".join(parts)
+
+
+def _gear_data(data: dict[str, Any], t: Translator, locale: str) -> dict[str, Any]:
     gear = data.get("gear", {})
     names = {
         GearItem.MELEE: t("Melee weapon"),
@@ -542,6 +560,7 @@ def _gear_data(data: dict[str, Any], t: Translator) -> dict[str, Any]:
         ],
         "gear_cost": gear_cost(character.equipment),
         "gear_points": equipment_points(character),
+        "gear_sources": _gear_sources(t, locale),
     }
 
 
@@ -682,13 +701,13 @@ def _stunts_window() -> Window:
         Format("{error}"),
         TextInput(id="in", on_success=got_stunt),
         MessageInput(not_text),
+        # every button stays where it is whatever is typed or traded (issue 36 item 11): one
+        # that cannot act now says why instead of disappearing from under the thumb
         Row(
-            Button(T("−1 refresh, +1 stunt"), id="tr", on_click=trade_refresh, when="can_trade"),
-            Button(
-                T("+1 refresh, −1 stunt"), id="ut", on_click=untrade_refresh, when="can_untrade"
-            ),
+            Button(T("−1 refresh, +1 stunt"), id="tr", on_click=trade_refresh),
+            Button(T("+1 refresh, −1 stunt"), id="ut", on_click=untrade_refresh),
         ),
-        Button(T("↩️ Remove last"), id="rm", on_click=drop_stunt, when="has_stunts"),
+        Button(T("↩️ Remove last"), id="rm", on_click=drop_stunt),
         _nav(FateSG.skills, on_next=stunts_done),
         Cancel(T("✖️ Cancel")),
         state=FateSG.stunts,
@@ -702,6 +721,7 @@ def _gear_window() -> Window:
             "Melee weapon 1 point per level (up to 3), ranged 1 per level (up to 2), armor 2 "
             "per level (up to 3)."
         ),
+        T("\nEquipment points come from skills (the «Skills» step): {gear_sources}."),
         Format("{error}"),
         ListGroup(
             Row(

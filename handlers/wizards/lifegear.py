@@ -42,6 +42,7 @@ from handlers.wizards.common import (
     for_a_player,
     locale_of,
     npc_preview_head,
+    refuse,
     submit_button,
     violations_text,
 )
@@ -82,6 +83,7 @@ def _character(manager: DialogManager) -> Character:
 
 
 def _fail(manager: DialogManager, text: str) -> None:
+    refuse(manager, text)
     manager.dialog_data["error"] = text
 
 

@@ -52,6 +52,7 @@ from handlers.wizards.common import (
     clean_text,
     esc,
     locale_of,
+    refuse,
 )
 
 logger = logging.getLogger(__name__)
@@ -202,6 +203,7 @@ def _draft_role(draft: dict[str, Any]) -> Role:
 
 
 def _fail(manager: DialogManager, text: str) -> None:
+    refuse(manager, text)
     manager.dialog_data["error"] = text
 
 

@@ -54,6 +54,7 @@ from handlers.wizards.common import (
     clean_text,
     finish_wizard,
     locale_of,
+    refuse,
     tell_presser,
 )
 
@@ -115,6 +116,8 @@ def set_error(manager: DialogManager, text: str | None) -> None:
     """Show ``text`` on the current step (None clears it). A button refused twice the same way
     re-renders nothing: Telegram refuses an edit to identical content. (A wrong typed answer
     always gets the question again, as a new message.)"""
+    if text:
+        refuse(manager, text)
     if text and text == error_of(manager) and isinstance(manager.event, CallbackQuery):
         keep_message(manager)
         return
@@ -335,7 +338,6 @@ async def on_dot(
         reason = "\n".join(render_violation(v, locale) for v in refused)
         logger.info("matter wizard: + on %s refused by the engine", skill)
         set_error(manager, "⛔ " + esc(reason))
-        tell_presser(manager, reason, alert=True)
         return
     store(manager, candidate)
     set_error(manager, None)

@@ -16,7 +16,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
-from aiogram import Router
+from aiogram import F, Router
 from aiogram.enums import ContentType
 from aiogram.fsm.state import State, StatesGroup
 from aiogram.types import CallbackQuery, Message
@@ -33,7 +33,7 @@ from aiogram_dialog.widgets.kbd import (
     Select,
 )
 from aiogram_dialog.widgets.kbd.select import OnItemClick
-from aiogram_dialog.widgets.text import Const, Format
+from aiogram_dialog.widgets.text import Const, Format, Multi
 
 from bot.i18n import N_, Translator
 from engine.systems.storyteller import (
@@ -60,7 +60,7 @@ from handlers.wizards.common import (
     for_a_player,
     locale_of,
     making_npc,
-    tell_presser,
+    refuse,
     violations_text,
 )
 
@@ -187,6 +187,12 @@ def _error_line(manager: DialogManager) -> str:
     return f"\n\n⛔ {error}" if error else ""
 
 
+def _fail(manager: DialogManager, text: str) -> None:
+    """Show ``text`` (escaped HTML) once under the step; a press gets it as its answer too."""
+    refuse(manager, text)
+    manager.dialog_data[ERROR_KEY] = text
+
+
 def _in_freebies(manager: DialogManager) -> bool:
     return manager.dialog_data.get(RETURN_KEY) == StorytellerSG.freebies.state
 
@@ -259,6 +265,12 @@ def _jump(target: State, via: State) -> Callable[..., Awaitable[None]]:
     return handler
 
 
+def _skip_or_next() -> Button:
+    """«Skip ▶» on an empty optional step, «Next ▶» once it holds an answer (issue 36 item 12)."""
+    label = Multi(T("Next ▶", when="filled"), T("Skip ▶", when=~F["filled"]))
+    return Button(label, id="nx", on_click=on_next)
+
+
 def _nav() -> Row:
     return Row(
         Button(T("◀ Back"), id="bk", on_click=on_back),
@@ -302,9 +314,7 @@ async def on_bad_name(
     message: Message, widget: ManagedTextInput[str], manager: DialogManager, error: ValueError
 ) -> None:
     t = _t(manager)
-    manager.dialog_data[ERROR_KEY] = t(
-        "That does not fit: one line, 1 to 64 characters, not starting with «/»."
-    )
+    _fail(manager, t("That does not fit: one line, 1 to 64 characters, not starting with «/»."))
 
 
 async def on_concept(
@@ -318,14 +328,12 @@ async def on_bad_concept(
     message: Message, widget: ManagedTextInput[str], manager: DialogManager, error: ValueError
 ) -> None:
     t = _t(manager)
-    manager.dialog_data[ERROR_KEY] = t(
-        "The concept must be text of 1 to {limit} characters.", limit=CONCEPT_MAX
-    )
+    _fail(manager, t("The concept must be text of 1 to {limit} characters.", limit=CONCEPT_MAX))
 
 
 async def on_not_text(message: Message, widget: MessageInput, manager: DialogManager) -> None:
     t = _t(manager)
-    manager.dialog_data[ERROR_KEY] = t("Please answer with text.")
+    _fail(manager, t("Please answer with text."))
 
 
 async def name_getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
@@ -347,7 +355,7 @@ async def concept_getter(dialog_manager: DialogManager, **_: Any) -> dict[str, A
     )
     if concept:
         text += "\n" + t("Now: <b>{name}</b>", name=esc(concept))
-    return {"text": text + _error_line(dialog_manager)}
+    return {"text": text + _error_line(dialog_manager), "filled": bool(concept)}
 
 
 # --- kith and seeming ---------------------------------------------------------------------------
@@ -367,7 +375,8 @@ async def kith_getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]
     text += t("Pick your kith, or send another one as a message.")
     if kith:
         text += "\n" + t("Now: <b>{name}</b>", name=choice_name(kith, KITHS, t))
-    return {"text": text + _error_line(dialog_manager), "items": _choices(KITHS, kith, t)}
+    items = _choices(KITHS, kith, t)
+    return {"text": text + _error_line(dialog_manager), "items": items, "filled": bool(kith)}
 
 
 async def seeming_getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
@@ -378,7 +387,7 @@ async def seeming_getter(dialog_manager: DialogManager, **_: Any) -> dict[str, A
     if seeming:
         text += "\n" + t("Now: <b>{name}</b>", name=choice_name(seeming, SEEMINGS, t))
     items = _choices(SEEMINGS, seeming, t)
-    return {"text": text + _error_line(dialog_manager), "items": items}
+    return {"text": text + _error_line(dialog_manager), "items": items, "filled": bool(seeming)}
 
 
 def _pick(field: str, catalogue: dict[str, str]) -> OnItemClick[Any, str]:
@@ -426,10 +435,7 @@ def _choice_window(state: State, getter: Getter, field: str, catalogue: dict[str
             ),
             width=3,
         ),
-        Row(
-            Button(T("◀ Back"), id="bk", on_click=on_back),
-            Button(T("Skip ▶"), id="nx", on_click=on_next),
-        ),
+        Row(Button(T("◀ Back"), id="bk", on_click=on_back), _skip_or_next()),
     )
 
 
@@ -561,8 +567,7 @@ def _press_handler(page: str, delta: int) -> Callable[..., Awaitable[None]]:
         )
         if isinstance(result, rules.Refusal):
             reason = _refusal_text(result, _t(manager), locale_of(manager))
-            manager.dialog_data[ERROR_KEY] = esc(reason)
-            tell_presser(manager, reason, alert=True)
+            _fail(manager, esc(reason))
             return
         _save(manager, result)
 
@@ -634,7 +639,7 @@ async def on_submit(callback: CallbackQuery, button: Button, manager: DialogMana
     problems = await finish_wizard(manager, sheet)
     if problems:
         logger.info("storyteller submission refused: %d problems", len(problems))
-        manager.dialog_data[ERROR_KEY] = violations_text(problems, locale_of(manager))
+        _fail(manager, violations_text(problems, locale_of(manager)))
 
 
 FREEBIE_TARGETS: Final = tuple(PAGES)
@@ -694,10 +699,7 @@ def create_dialogs() -> list[Router]:
                 on_success=on_concept,
                 on_error=on_bad_concept,
             ),
-            Row(
-                Button(T("◀ Back"), id="bk", on_click=on_back),
-                Button(T("Skip ▶"), id="nx", on_click=on_next),
-            ),
+            Row(Button(T("◀ Back"), id="bk", on_click=on_back), _skip_or_next()),
         ),
         _choice_window(StorytellerSG.kith, kith_getter, "kith", KITHS),
         _choice_window(StorytellerSG.seeming, seeming_getter, "seeming", SEEMINGS),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from engine.common import Severity, Violation
+from engine.common import NOTE, Severity, Violation
 from engine.systems.cliche.sheet import Character, Cliche, ClicheOptions
 from engine.text import msg
 
@@ -138,10 +138,10 @@ def _budget_rules(
             base=options.base_dice,
             bonus=character.gm_bonus_dice,
         )
-        found.append(Violation("cliches", text, Severity.WARNING))
+        found.append(Violation(f"{NOTE}cliches", text, Severity.WARNING))
     if len(bought) > options.cliche_count_warning:
         text = msg(
             "cliche.creation.many_cliches", limit=options.cliche_count_warning, count=len(bought)
         )
-        found.append(Violation("cliches", text, Severity.WARNING))
+        found.append(Violation(f"{NOTE}cliches", text, Severity.WARNING))
     return found

@@ -65,6 +65,7 @@ from engine.systems.fate.conflict import (
 )
 from engine.systems.fate.creation import column_violations, new_character, validate_character
 from engine.systems.fate.derived import (
+    EQUIPMENT_SOURCES,
     StressBox,
     StressTrackView,
     alchemy_points,
@@ -176,6 +177,7 @@ from engine.systems.fate.models import (
 SYSTEM_ID: Final = "fate"
 
 __all__ = [
+    "EQUIPMENT_SOURCES",
     "HEALING_SKILLS",
     "LADDER",
     "MAGIC_SCHOOLS",

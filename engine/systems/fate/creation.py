@@ -48,8 +48,12 @@ register_messages(
             "en": "{spent} skill points spent out of {limit}.",
         },
         "fate.skills.points_left": {
-            "ru": "Очков навыков осталось: {left} (их можно потратить на экстры).",
-            "en": "{left} skill points left (they may go to extras).",
+            # no wizard step buys extras (issue 36 item 11): the points go to skills, or stay
+            # for extras the GM agrees to later
+            "ru": "Очков навыков осталось: {left}. Вложите их в навыки или оставьте: экстры "
+            "за них мастер добавит по договорённости.",
+            "en": "{left} skill points left: put them into skills, or keep them for extras the "
+            "GM may add by agreement.",
         },
         "fate.skills.too_high": {
             "ru": "Навык «{skill_ru}» на +{level}: при создании не выше +{cap}.",

@@ -114,15 +114,22 @@ def initiative(character: Character) -> int:
     return character.skill(Skill.NOTICE)
 
 
+# Where equipment points come from: (levels per point, skills). +1 per level of Богатство;
+# +1 per 2 levels of Технология, Образование, Артефакторика, Алхимия; +1 per 4 levels of
+# Криминал, Искусство. (The wizard's gear step says so, from this table.)
+EQUIPMENT_SOURCES: tuple[tuple[int, tuple[Skill, ...]], ...] = (
+    (1, (Skill.WEALTH,)),
+    (2, (Skill.TECHNOLOGY, Skill.EDUCATION, Skill.ARTIFICE, Skill.ALCHEMY)),
+    (4, (Skill.CRIME, Skill.ART)),
+)
+
+
 def equipment_points(character: Character) -> int:
-    """+1 per level of Богатство; +1 per 2 levels of Технология, Образование, Артефакторика,
-    Алхимия; +1 per 4 levels of Криминал, Искусство."""
-    halves = (Skill.TECHNOLOGY, Skill.EDUCATION, Skill.ARTIFICE, Skill.ALCHEMY)
-    quarters = (Skill.CRIME, Skill.ART)
-    return (
-        max(0, character.skill(Skill.WEALTH))
-        + sum(max(0, character.skill(s)) // 2 for s in halves)
-        + sum(max(0, character.skill(s)) // 4 for s in quarters)
+    """Equipment points the skills give (``EQUIPMENT_SOURCES``)."""
+    return sum(
+        max(0, character.skill(skill)) // per
+        for per, skills in EQUIPMENT_SOURCES
+        for skill in skills
     )
 
 

@@ -139,8 +139,8 @@ async def test_valid_character_approved_and_shown(running: Harness) -> None:
     assert await character_count(running) == 1
 
 
-async def to_clichés(h: Harness) -> ChatMessage:
-    await start(h)
+async def to_clichés(h: Harness, base_dice: int | None = None) -> ChatMessage:
+    await start(h, base_dice)
     await say(h, "Zoe")
     await spend_attributes(h)
     return await press(h, "Next")
@@ -159,7 +159,7 @@ async def to_preview(h: Harness) -> ChatMessage:
 
 
 async def test_third_cliche_at_four_is_refused(running: Harness) -> None:
-    await to_clichés(running)
+    await to_clichés(running, base_dice=12)  # 4 + 4 + 4 dice fit the budget
     await add_cliche(running, "Soldier", 4, "Veteran")
     await add_cliche(running, "Hacker", 4, "Breaks into anything")
     await press(running, "Add a cliché")
@@ -302,6 +302,10 @@ async def test_returned_character_reopens_with_the_answers_kept(running: Harness
     await settled(running)
     announcement = next(m for m in emu.bot_messages(GROUP) if any("url" in b for b in buttons(m)))
     view = await open_wizard(running, ALICE, announcement)
+    await settled(running)
+    view = emu.last_bot_message(ALICE) or view
+    assert "Preview" in view.text and "Zoe" in view.text  # reopened at the preview (issue 36)
+    view = await press(running, "✏️ Name")
     assert "Now: <b>Zoe</b>" in view.html
     view = await press(running, "Next")
     assert "Points left: 0" in view.text

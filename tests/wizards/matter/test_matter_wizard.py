@@ -363,8 +363,11 @@ async def test_returned_sheet_is_the_starting_draft(running: Harness) -> None:
     h.emu.send_text(GM, GROUP, "Больше Упорства")
     await h.emu.wait_for(lambda: "Больше Упорства" in screen(h).text)  # Alice is told why
 
-    reopened = await open_wizard(h, ALICE, announcement)
+    await open_wizard(h, ALICE, announcement)
     await settled(h)
+    await wait_screen(h, "Preview")  # a returned sheet reopens at its preview (issue 36)
+    await tap(h, "✎ Name")
+    reopened = await wait_screen(h, "Step 1")
     assert "Now: <b>Vera</b>" in reopened.html
     await tap(h, "Keep this name")
     await wait_screen(h, "Step 2 of 4")
