@@ -1,0 +1,7 @@
+"""Creation wizards as data: a system declares its ``Flow`` (``kinds``), one generic dialog
+renders it (``dialog``). See ``docs/systems.md`` «A creation wizard as data»."""
+
+from handlers.wizards.flow.dialog import build_dialog, flow_states
+from handlers.wizards.flow.kinds import Allocate, Choice, Choose, Flow, Items, Text
+
+__all__ = ["Allocate", "Choice", "Choose", "Flow", "Items", "Text", "build_dialog", "flow_states"]

@@ -1,0 +1,450 @@
+"""One aiogram-dialog for any declared ``Flow``: a window per step, one widget factory per kind.
+
+What every wizard built here shares, written once:
+
+* the draft in ``dialog_data["draft"]`` (JSON, in Postgres: a restart resumes the same step);
+* a header «Step n of N: Title», the step's question, «Now: …», the last refusal once;
+* «◀ Back» / «Next ▶» (or «Skip ▶» while an optional step is empty), the same buttons in the
+  same places whatever is typed; a pager (⬅️ n/m ➡️) on long lists;
+* every refusal in the press's own answer and in the message (``common.refuse``);
+* each step checked through the engine (its ``validate``, the step's fields) at «Next», each
+  dot as it is pressed; the whole sheet at the preview and at the submit;
+* the preview: the sheet, its problems, one button per step (Next comes back to it), the
+  submit (or «Save the NPC»); «Cancel» on every step (``WizardDialog``); a returned sheet is
+  re-entered at the preview (``WizardDialog.process_start``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from aiogram import F
+from aiogram.fsm.state import State, StatesGroup
+from aiogram.types import CallbackQuery, Message
+from aiogram_dialog import DialogManager, Window
+from aiogram_dialog.widgets.input import MessageInput, TextInput
+from aiogram_dialog.widgets.kbd import Button, Group, ListGroup, Row, Select
+from aiogram_dialog.widgets.text import Const, Format, Multi
+
+from bot.i18n import Translator
+from engine.common import errors_only, without_required
+from handlers.views.sheets import fit
+from handlers.wizards.common import (
+    REVIEW_KEY,
+    T,
+    WizardDialog,
+    WizardStart,
+    esc,
+    finish_wizard,
+    locale_of,
+    npc_preview_head,
+    refuse,
+    submit_button,
+    violations_text,
+)
+from handlers.wizards.flow.kinds import Allocate, Choose, Draft, Flow, Items, Step, Text
+
+DRAFT = "draft"
+ERROR = "error"  # {"at": state name, "text": escaped HTML}: shown once on that step
+PAGES = "pages"  # {step key: page index}
+
+Press = Callable[[CallbackQuery, Any, DialogManager], Awaitable[None]]
+
+
+def flow_states(flow: Flow) -> type[StatesGroup]:
+    """The flow's ``StatesGroup``: one state per step, then ``preview``."""
+    names = [step.key for step in flow.steps] + ["preview"]
+    namespace: dict[str, Any] = {name: State() for name in names}
+    return type(f"{flow.name.capitalize()}SG", (StatesGroup,), namespace)
+
+
+# --- the draft and the current step ---------------------------------------------------------
+
+
+def _draft(manager: DialogManager) -> Draft:
+    draft: Draft = manager.dialog_data[DRAFT]
+    return draft
+
+
+def _t(manager: DialogManager) -> Translator:
+    t: Translator = manager.middleware_data["t"]
+    return t
+
+
+class _Runtime:
+    """The flow bound to its states: what the handlers and the getter need."""
+
+    def __init__(self, flow: Flow, states: type[StatesGroup]) -> None:
+        self.flow = flow
+        self.order: list[State] = list(states.__states__)
+        self.preview = self.order[-1]
+
+    def options(self, manager: DialogManager) -> Any:
+        return self.flow.options(WizardStart.of(manager).options)
+
+    def index(self, manager: DialogManager) -> int:
+        return self.order.index(manager.current_context().state)
+
+    def step(self, manager: DialogManager) -> Step | None:
+        i = self.index(manager)
+        return self.flow.steps[i] if i < len(self.flow.steps) else None
+
+    def fail(self, manager: DialogManager, text: str) -> None:
+        refuse(manager, text)
+        manager.dialog_data[ERROR] = {"at": manager.current_context().state.state, "text": text}
+
+    def problems(self, manager: DialogManager, step: Step, draft: Draft | None = None) -> str:
+        """The engine's blocking problems with this step's part of the sheet (escaped)."""
+        options = self.options(manager)
+        sheet = self.flow.build(draft if draft is not None else _draft(manager), options)
+        found = errors_only(self.flow.validate(sheet, options))
+        prefixes = self.flow.fields_of(step)
+        mine = [v for v in found if v.field.startswith(prefixes)]
+        return violations_text(mine, locale_of(manager))
+
+    async def go(self, manager: DialogManager, delta: int) -> None:
+        manager.dialog_data.pop(ERROR, None)
+        if delta > 0 and manager.dialog_data.get(REVIEW_KEY):
+            await manager.switch_to(self.preview)
+            return
+        target = max(0, min(self.index(manager) + delta, len(self.order) - 1))
+        await manager.switch_to(self.order[target])
+
+
+# --- handlers ---------------------------------------------------------------------------------
+
+
+def _on_next(rt: _Runtime, step: Step) -> Press:
+    async def handler(callback: CallbackQuery, widget: Any, manager: DialogManager) -> None:
+        t, draft = _t(manager), _draft(manager)
+        value = draft.get(step.key)
+        if isinstance(step, Text | Choose) and step.required and not value:
+            rt.fail(manager, esc(t("This step needs an answer.")))
+            return
+        if isinstance(step, Items) and len(value or []) < step.min_items:
+            rt.fail(manager, esc(t("Add at least {n} before going on.", n=step.min_items)))
+            return
+        if isinstance(step, Allocate) and step.exact:
+            left = step.budget(rt.options(manager)) - step.spent(value or {})
+            if left > 0:
+                rt.fail(manager, esc(t("Spend every point first: {left} left.", left=left)))
+                return
+        problems = rt.problems(manager, step)
+        if problems:
+            rt.fail(manager, problems)
+            return
+        await rt.go(manager, +1)
+
+    return handler
+
+
+def _on_back(rt: _Runtime) -> Press:
+    async def handler(callback: CallbackQuery, widget: Any, manager: DialogManager) -> None:
+        await rt.go(manager, -1)
+
+    return handler
+
+
+def _clean(step: Text | Items | Choose, raw: str) -> str | None:
+    one_line = step.one_line if isinstance(step, Text) else True
+    limit = step.limit if isinstance(step, Text | Items) else 64
+    text = " ".join(raw.split()) if one_line else raw.strip()
+    return text if 0 < len(text) <= limit and not text.startswith("/") else None
+
+
+def _on_text(rt: _Runtime, step: Text | Items | Choose) -> Callable[..., Awaitable[None]]:
+    async def handler(message: Message, widget: Any, manager: DialogManager, raw: str) -> None:
+        t, draft = _t(manager), _draft(manager)
+        text = _clean(step, raw)
+        if text is None:
+            limit = step.limit if isinstance(step, Text | Items) else 64
+            rt.fail(manager, esc(t("Text of 1 to {limit} characters, please.", limit=limit)))
+            return
+        if isinstance(step, Items):
+            if len(draft.get(step.key) or []) >= step.max_items:
+                rt.fail(
+                    manager, esc(t("At most {limit}: remove one first.", limit=step.max_items))
+                )
+                return
+            draft[step.key] = [*(draft.get(step.key) or []), text]
+            manager.dialog_data.pop(ERROR, None)
+            return
+        draft[step.key] = text
+        await rt.go(manager, +1)
+
+    return handler
+
+
+def _on_not_text(rt: _Runtime) -> Callable[..., Awaitable[None]]:
+    async def handler(message: Message, widget: Any, manager: DialogManager) -> None:
+        rt.fail(manager, esc(_t(manager)("Please answer with text, or use the buttons.")))
+
+    return handler
+
+
+def _on_choice(rt: _Runtime, step: Choose) -> Callable[..., Awaitable[None]]:
+    async def handler(callback: CallbackQuery, w: Any, manager: DialogManager, item: str) -> None:
+        draft = _draft(manager)
+        if item not in {c.id for c in step.choices}:
+            return
+        if step.pick == 1:
+            draft[step.key] = item
+            await rt.go(manager, +1)
+            return
+        chosen = list(draft.get(step.key) or [])
+        if item in chosen:
+            chosen.remove(item)
+        elif len(chosen) >= step.pick:
+            t = _t(manager)
+            rt.fail(manager, esc(t("At most {n}: tap a chosen one to drop it.", n=step.pick)))
+            return
+        else:
+            chosen.append(item)
+        draft[step.key] = chosen
+        manager.dialog_data.pop(ERROR, None)
+
+    return handler
+
+
+def _on_dot(rt: _Runtime, step: Allocate, delta: int) -> Press:
+    async def handler(callback: CallbackQuery, widget: Any, manager: DialogManager) -> None:
+        trait = str(getattr(manager, "item_id", ""))
+        names = {c.id: c.label for c in step.traits}
+        if trait not in names:
+            return
+        t, draft, options = _t(manager), _draft(manager), rt.options(manager)
+        dots = dict(draft.get(step.key) or {})
+        new = int(dots.get(trait, step.floor)) + delta
+        name = t(names[trait])
+        if new < step.floor:
+            rt.fail(manager, esc(t("{name} cannot go below {low}.", name=name, low=step.floor)))
+            return
+        if new > step.cap(options):
+            cap = step.cap(options)
+            rt.fail(manager, esc(t("{name} is at the most, {high}.", name=name, high=cap)))
+            return
+        after = {**dots, trait: new}
+        left = step.budget(options) - step.spent(dots)
+        cost = step.spent(after) - step.spent(dots)
+        if delta > 0 and cost > left:
+            text = t(
+                "Not enough points: this dot costs {cost}, {left} left.", cost=cost, left=left
+            )
+            rt.fail(manager, esc(text))
+            return
+        candidate = {**draft, step.key: after}
+        before = rt.problems(manager, step)
+        problems = rt.problems(manager, step, candidate) if delta > 0 else ""
+        if problems and problems != before:
+            rt.fail(manager, problems)
+            return
+        draft[step.key] = after
+        manager.dialog_data.pop(ERROR, None)
+
+    return handler
+
+
+def _on_remove(rt: _Runtime, step: Items) -> Press:
+    async def handler(callback: CallbackQuery, widget: Any, manager: DialogManager) -> None:
+        draft = _draft(manager)
+        if not draft.get(step.key):
+            rt.fail(manager, esc(_t(manager)("Nothing to remove yet.")))
+            return
+        draft[step.key] = draft[step.key][:-1]
+        manager.dialog_data.pop(ERROR, None)
+
+    return handler
+
+
+def _on_page(step: Step, delta: int) -> Press:
+    async def handler(callback: CallbackQuery, widget: Any, manager: DialogManager) -> None:
+        pages = manager.dialog_data.setdefault(PAGES, {})
+        pages[step.key] = int(pages.get(step.key, 0)) + delta  # wrapped by the getter
+
+    return handler
+
+
+def _jump(rt: _Runtime, index: int) -> Press:
+    async def handler(callback: CallbackQuery, widget: Any, manager: DialogManager) -> None:
+        manager.dialog_data[REVIEW_KEY] = True
+        manager.dialog_data.pop(ERROR, None)
+        await manager.switch_to(rt.order[index])
+
+    return handler
+
+
+def _on_submit(rt: _Runtime) -> Press:
+    async def handler(callback: CallbackQuery, widget: Any, manager: DialogManager) -> None:
+        sheet = rt.flow.build(_draft(manager), rt.options(manager))
+        finish = rt.flow.finish or finish_wizard
+        problems = await finish(manager, sheet)
+        if problems:
+            rt.fail(manager, violations_text(problems, locale_of(manager)))
+
+    return handler
+
+
+# --- the window data ------------------------------------------------------------------------
+
+
+def _page(
+    manager: DialogManager, step: Step, items: list[Any], size: int
+) -> tuple[list[Any], str]:
+    pages = max(1, -(-len(items) // size))
+    page = int(manager.dialog_data.get(PAGES, {}).get(step.key, 0)) % pages
+    return items[page * size : (page + 1) * size], f"{page + 1}/{pages}"
+
+
+def _body(rt: _Runtime, manager: DialogManager, step: Step, t: Translator) -> dict[str, Any]:
+    """The step's own lines («Now: …», the list) and its rows of buttons."""
+    value = _draft(manager).get(step.key)
+    lines: list[str] = []
+    data: dict[str, Any] = {"filled": bool(value), "rows": [], "page": ""}
+    if isinstance(step, Text) and value:
+        lines.append(t("Now: <b>{name}</b>", name=esc(value)))
+    elif isinstance(step, Choose):
+        chosen = [value] if isinstance(value, str) else list(value or [])
+        labels = {c.id: t(c.label) for c in step.choices}
+        if chosen:
+            shown = ", ".join(esc(labels.get(c, c)) for c in chosen)
+            lines.append(t("Now: <b>{name}</b>", name=shown))
+        rows = [
+            {"id": c.id, "label": ("✓ " if c.id in chosen else "") + labels[c.id]}
+            for c in step.choices
+        ]
+        data["rows"], data["page"] = _page(manager, step, rows, step.page_size)
+    elif isinstance(step, Allocate):
+        options = rt.options(manager)
+        dots, cap = dict(value or {}), step.cap(options)
+        budget = step.budget(options)
+        lines.append(
+            t("Points left: {left} of {budget}", left=budget - step.spent(dots), budget=budget)
+        )
+        rows = []
+        for trait in step.traits:
+            n = int(dots.get(trait.id, step.floor))
+            rows.append({"id": trait.id, "label": f"{t(trait.label)} {'●' * n}{'○' * (cap - n)}"})
+        data["rows"], data["page"] = _page(manager, step, rows, step.page_size)
+    elif isinstance(step, Items):
+        entries = list(value or [])
+        lines += [f"{i}. {esc(entry)}" for i, entry in enumerate(entries, start=1)] or ["—"]
+    data["lines"] = lines
+    return data
+
+
+def _getter(rt: _Runtime) -> Callable[..., Awaitable[dict[str, Any]]]:
+    async def getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
+        manager, t = dialog_manager, _t(dialog_manager)
+        index, total = rt.index(manager), len(rt.order)
+        step = rt.step(manager)
+        error = manager.dialog_data.get(ERROR) or {}
+        shown = error.get("text", "") if error.get("at") == rt.order[index].state else ""
+        if step is None:
+            titles = [t(s.title) for s in rt.flow.steps]
+            text = _preview_text(rt, manager, t) + (f"\n\n{shown}" if shown else "")
+            return {"text": text, "titles": titles}
+        head = t("Step {n} of {total}: {title}", n=index + 1, total=total, title=t(step.title))
+        data = _body(rt, manager, step, t)
+        parts = [f"<b>{head}</b>\n{t(step.prompt)}", *data.pop("lines")]
+        if shown:
+            parts.append(shown)
+        return {"text": "\n\n".join(p for p in parts if p), **data}
+
+    return getter
+
+
+def _preview_text(rt: _Runtime, manager: DialogManager, t: Translator) -> str:
+    locale, options = locale_of(manager), rt.options(manager)
+    sheet = rt.flow.build(_draft(manager), options)
+    problems = rt.flow.validate(sheet, options)
+    if WizardStart.of(manager).npc:
+        problems = without_required(problems)
+    notes = violations_text(problems, locale)
+    head = t(
+        "Step {n} of {total}: {title}", n=len(rt.order), total=len(rt.order), title=t("Preview")
+    )
+    body = fit(rt.flow.render(sheet, t, locale), 3000 - len(notes))
+    return "\n\n".join(p for p in (f"<b>{head}</b>", body, notes) if p)
+
+
+# --- the windows: one factory per kind ------------------------------------------------------
+
+
+def _nav(rt: _Runtime, i: int, step: Step) -> Row:
+    optional = not getattr(step, "required", False) and not isinstance(step, Allocate | Items)
+    label = (
+        Multi(T("Next ▶", when="filled"), T("Skip ▶", when=~F["filled"]))
+        if optional
+        else T("Next ▶")
+    )
+    buttons = [Button(label, id="nx", on_click=_on_next(rt, step))]
+    if i > 0:
+        buttons.insert(0, Button(T("◀ Back"), id="bk", on_click=_on_back(rt)))
+    return Row(*buttons)
+
+
+def _pager(step: Step, size: int, count: int) -> list[Row]:
+    if count <= size:
+        return []
+    return [
+        Row(
+            Button(Const("⬅️"), id="pp", on_click=_on_page(step, -1)),
+            Button(Format("{page}"), id="pg"),
+            Button(Const("➡️"), id="pn", on_click=_on_page(step, +1)),
+        )
+    ]
+
+
+def _window(rt: _Runtime, i: int, step: Step) -> Window:
+    widgets: list[Any] = [Format("{text}")]
+    if isinstance(step, Text | Items) or (isinstance(step, Choose) and step.typed):
+        widgets.append(TextInput(id="in", on_success=_on_text(rt, step)))
+    widgets.append(MessageInput(_on_not_text(rt)))
+    if isinstance(step, Choose):
+        select = Select(
+            Format("{item[label]}"), id="c", item_id_getter=lambda x: x["id"], items="rows",
+            on_click=_on_choice(rt, step),
+        )  # fmt: skip
+        widgets += [Group(select, width=2), *_pager(step, step.page_size, len(step.choices))]
+    elif isinstance(step, Allocate):
+        row = Row(
+            Button(Const("−"), id="m", on_click=_on_dot(rt, step, -1)),
+            Button(Format("{item[label]}"), id="n"),
+            Button(Const("+"), id="p", on_click=_on_dot(rt, step, +1)),
+        )
+        widgets += [
+            ListGroup(row, id="d", item_id_getter=lambda x: x["id"], items="rows"),
+            *_pager(step, step.page_size, len(step.traits)),
+        ]
+    elif isinstance(step, Items):
+        widgets.append(Button(T("↩️ Remove last"), id="rm", on_click=_on_remove(rt, step)))
+    widgets.append(_nav(rt, i, step))
+    return Window(*widgets, state=rt.order[i])
+
+
+def _preview_window(rt: _Runtime) -> Window:
+    jumps = [
+        Button(Format(f"✏️ {{titles[{i}]}}"), id=f"j{i}", on_click=_jump(rt, i))
+        for i, step in enumerate(rt.flow.steps)
+    ]
+    return Window(
+        npc_preview_head(),
+        Format("{text}"),
+        MessageInput(_on_not_text(rt)),
+        Group(*jumps, width=2),
+        submit_button(rt.flow.submit_label, _on_submit(rt)),
+        state=rt.preview,
+    )
+
+
+def build_dialog(flow: Flow, states: type[StatesGroup]) -> WizardDialog:
+    """The flow's dialog (a router: build one per dispatcher)."""
+    rt = _Runtime(flow, states)
+
+    async def on_start(start_data: Any, manager: DialogManager) -> None:
+        start = WizardStart.of(manager)
+        manager.dialog_data[DRAFT] = flow.load(start.draft, rt.options(manager))
+
+    windows = [_window(rt, i, step) for i, step in enumerate(flow.steps)]
+    return WizardDialog(*windows, _preview_window(rt), on_start=on_start, getter=_getter(rt))

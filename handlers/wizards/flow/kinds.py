@@ -1,0 +1,128 @@
+"""The step kinds a system's creation flow is declared with (pure data, no aiogram).
+
+A system declares its creation as a ``Flow``: the steps in order, each one of these kinds, and
+the few functions that tie the draft to its engine (``build`` a sheet from the draft, ``load``
+a draft from a sheet, ``validate`` through the engine, ``render`` the preview). The generic
+dialog (``flow.dialog``) renders every kind, pages long lists, validates each step and the
+whole sheet, and owns what every wizard shares: «Back», «Cancel», resume after a restart,
+NPC mode, a returned sheet re-entered at its preview, and every refusal in the press's answer.
+
+Texts are English msgids (``N_``), translated where shown. The draft is a JSON dict keyed by
+the steps' ``key``: a string (text, choose one), a list of strings (choose N, items) or a
+``{trait: dots}`` dict (allocate).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.common import SheetModel, Violation
+
+Draft = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One option of a list: an id (ASCII, short: it travels in callback data) and a msgid."""
+
+    id: str
+    label: str
+
+
+@dataclass(frozen=True)
+class Text:
+    """A typed answer: a name (``one_line``) or free text, up to ``limit`` characters."""
+
+    key: str
+    title: str
+    prompt: str
+    limit: int = 64
+    required: bool = False
+    one_line: bool = True
+
+
+@dataclass(frozen=True)
+class Choose:
+    """Choose one (``pick`` 1: the value is the id) or up to ``pick`` ids from ``choices``;
+    ``typed``: one's own words may be sent instead of a button (choose one only)."""
+
+    key: str
+    title: str
+    prompt: str
+    choices: tuple[Choice, ...]
+    pick: int = 1
+    required: bool = False
+    typed: bool = False
+    page_size: int = 8
+
+
+@dataclass(frozen=True)
+class Allocate:
+    """Spend a budget over traits with − / +: ``floor``..``cap`` dots each, ``cost(trait,
+    level)`` points for the dot that reaches ``level`` (one by default). ``budget`` and ``cap``
+    may read the game's options. ``exact``: «Next» only once every point is spent."""
+
+    key: str
+    title: str
+    prompt: str
+    traits: tuple[Choice, ...]
+    budget: Callable[[Any], int]
+    cap: Callable[[Any], int]
+    floor: int = 0
+    cost: Callable[[str, int], int] | None = None
+    exact: bool = False
+    page_size: int = 6
+
+    def spent(self, dots: dict[str, int]) -> int:
+        price = self.cost or (lambda trait, level: 1)
+        return sum(
+            price(t.id, level)
+            for t in self.traits
+            for level in range(self.floor + 1, int(dots.get(t.id, self.floor)) + 1)
+        )
+
+
+@dataclass(frozen=True)
+class Items:
+    """A list of typed entries (aspects, hooks, tools): ``min_items``..``max_items`` of them,
+    each up to ``limit`` characters; «Remove last» takes one back."""
+
+    key: str
+    title: str
+    prompt: str
+    max_items: int
+    min_items: int = 0
+    limit: int = 64
+
+
+Step = Text | Choose | Allocate | Items
+
+# What a system adds to the generic flow (see ``Flow``).
+Build = Callable[[Draft, Any], SheetModel]
+Load = Callable[[dict[str, Any] | None, Any], Draft]
+Validate = Callable[[SheetModel, Any], list[Violation]]
+Render = Callable[[SheetModel, Any, str], str]  # (sheet, translator, locale) → escaped HTML
+Finish = Callable[[Any, SheetModel], Awaitable[list[Violation]]]  # (manager, sheet)
+
+
+@dataclass(frozen=True)
+class Flow:
+    """A system's creation wizard as data. ``name`` names its states (``<name>:<step key>``,
+    stored with a resumable wizard, so keep them once released); ``fields`` maps a step's key
+    to the engine's violation field prefixes it answers for (default: the key itself)."""
+
+    name: str
+    steps: Sequence[Step]
+    options: Callable[[dict[str, Any]], Any]
+    build: Build
+    load: Load
+    validate: Validate
+    render: Render
+    fields: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    submit_label: str = "✅ Send to the GM"
+    finish: Finish | None = None  # default: ``common.finish_wizard`` (the GM's approval)
+
+    def fields_of(self, step: Step) -> tuple[str, ...]:
+        return self.fields.get(step.key, (step.key,))
