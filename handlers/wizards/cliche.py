@@ -626,7 +626,7 @@ def _cliches_window() -> Window:
                 on_click=_open_card,
             )
         ),
-        Button(T("➕ Add a cliché"), id="add", on_click=_add_cliche, when="can_add"),
+        Button(T("➕ Add a cliché"), id="add", on_click=_add_cliche),  # refuses past the most
         Row(
             SwitchTo(BACK, id="bk", state=ClicheSG.attrs),
             Button(NEXT, id="nx", on_click=_cliches_next),

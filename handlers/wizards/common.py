@@ -90,10 +90,11 @@ class WizardDialog(Dialog):
     errors. A handler that asks for another mode (a new wizard, no update) still gets it.
     """
 
-    def __init__(self, *windows: Window, **kwargs: Any) -> None:
+    def __init__(self, *windows: Window, reentry: bool = True, **kwargs: Any) -> None:
         for window in windows:
             _ensure_cancel(window)
         super().__init__(*windows, **kwargs)
+        self.reentry = reentry  # False: the wizard's on_start places a returned sheet itself
 
     async def process_start(
         self, manager: DialogManager, start_data: Any, state: State | None = None
@@ -103,6 +104,8 @@ class WizardDialog(Dialog):
         the preview was reached (their «Next» leads back to it)."""
         await super().process_start(manager, start_data, state)
         data = start_data if isinstance(start_data, dict) else {}
+        if not self.reentry or not manager.has_context():  # on_start closed it: nothing to show
+            return
         if data.get("draft") and data.get("character_id") is None:
             preview = next((s for s in self.states() if s.state.endswith(":preview")), None)
             if preview is not None:

@@ -246,6 +246,9 @@ async def got_crossing(message: Message, widget: Any, manager: DialogManager, te
 
 @quiet
 async def drop_crossing(callback: CallbackQuery, widget: Any, manager: DialogManager) -> None:
+    if not manager.dialog_data["crossings"]:
+        _fail(manager, esc(_t(manager)("There is no crossing to remove yet.")))
+        return
     manager.dialog_data["crossings"] = manager.dialog_data["crossings"][:-1]
     _ok(manager)
 
@@ -653,7 +656,7 @@ def _crossings_window() -> Window:
             Format("{item[label]}"), id="pt", item_id_getter=lambda x: x["i"], items="party",
             on_click=pick_partner,
         ),
-        Button(T("↩️ Remove last"), id="rm", on_click=drop_crossing, when="has_crossings"),
+        Button(T("↩️ Remove last"), id="rm", on_click=drop_crossing),  # put, whatever is typed
         _nav(FateSG.phase, on_next=crossings_done),
         Cancel(T("✖️ Cancel")),
         state=FateSG.crossings,

@@ -333,7 +333,8 @@ def _preview_window() -> Window:
 
 def create_dialogs() -> list[Router]:
     """The player's wizard, the GM's role editor and the ``/roles`` command that opens it."""
-    wizard = WizardDialog(
-        _role_window(), _name_window(), _gear_window(), _preview_window(), on_start=on_start
-    )
+    wizard = WizardDialog(  # on_start re-enters a returned sheet itself (its role may be gone)
+        _role_window(), _name_window(), _gear_window(), _preview_window(), on_start=on_start,
+        reentry=False,
+    )  # fmt: skip
     return [create_roles_router(), wizard, create_roles_dialog()]

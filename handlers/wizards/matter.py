@@ -118,7 +118,7 @@ def _matter_windows() -> list[Window]:
                 ),
                 width=2,
             ),
-            SwitchTo(T("➕ Add an ability"), id="ma", state=MatterSG.ab_name, when="can_add"),
+            Button(T("➕ Add an ability"), id="ma", on_click=steps.on_add_ability),
             Row(
                 SwitchTo(T("◀ Back"), id="mb", state=MatterSG.derived),
                 SwitchTo(T("Preview ▶"), id="mn", state=MatterSG.preview),

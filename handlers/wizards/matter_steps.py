@@ -357,6 +357,25 @@ async def on_skills_done(callback: CallbackQuery, button: Button, manager: Dialo
     await manager.switch_to(_after(manager, "derived"))
 
 
+async def on_add_ability(callback: CallbackQuery, button: Button, manager: DialogManager) -> None:
+    """The button stays in its place: past the most abilities it says why."""
+    if len(sheet(manager).matter) >= MAX_ABILITIES:
+        t = t_of(manager)
+        set_error(
+            manager,
+            "⛔ "
+            + esc(
+                t(
+                    "At most {limit} abilities here; the GM can add more later.",
+                    limit=MAX_ABILITIES,
+                )
+            ),
+        )
+        return
+    set_error(manager, None)
+    await manager.switch_to(MatterSG.ab_name)
+
+
 async def on_remove_ability(
     callback: CallbackQuery, widget: Select[str], manager: DialogManager, item_id: str
 ) -> None:

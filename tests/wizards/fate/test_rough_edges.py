@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, buttons
-from tests.wizards.fate.flow import fill_aspects, press, reach_preview, say, start, window
+from tests.wizards.fate.flow import press, reach_preview, say, start, window
 
 
 def _labels(h: Harness) -> list[str]:
@@ -16,7 +16,13 @@ async def test_stunt_buttons_stay_put_and_gear_says_where_points_come_from(
     running: Harness,
 ) -> None:
     await start(running)
-    await fill_aspects(running)
+    for answer in ("Mira", "Alchemist", "Owes the Guild", "Burned the Archive"):
+        await say(running, answer)
+    crossings = _labels(running)
+    assert "↩️ Remove last" in crossings  # there before any crossing is typed
+    await say(running, "Saved Bob from the flood")
+    assert _labels(running) == crossings  # and typing one moved no button
+    await say(running, "Shares a secret with the ferryman")
     await press(running, "Next")  # → skills
     stunts = await press(running, "Next")
     assert "Step 7 of 8" in stunts.text
