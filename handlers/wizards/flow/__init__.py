@@ -2,6 +2,16 @@
 renders it (``dialog``). See ``docs/systems.md`` «A creation wizard as data»."""
 
 from handlers.wizards.flow.dialog import build_dialog, flow_states
-from handlers.wizards.flow.kinds import Allocate, Choice, Choose, Flow, Items, Text
+from handlers.wizards.flow.kinds import Allocate, Choice, Choose, Flow, Info, Items, Text
 
-__all__ = ["Allocate", "Choice", "Choose", "Flow", "Items", "Text", "build_dialog", "flow_states"]
+__all__ = [
+    "Allocate",
+    "Choice",
+    "Choose",
+    "Flow",
+    "Info",
+    "Items",
+    "Text",
+    "build_dialog",
+    "flow_states",
+]

@@ -43,7 +43,17 @@ from handlers.wizards.common import (
     submit_button,
     violations_text,
 )
-from handlers.wizards.flow.kinds import Allocate, Choose, Draft, Flow, Items, Step, Text
+from handlers.wizards.flow.kinds import (
+    Allocate,
+    Choice,
+    Choose,
+    Draft,
+    Flow,
+    Info,
+    Items,
+    Step,
+    Text,
+)
 
 DRAFT = "draft"
 ERROR = "error"  # {"at": state name, "text": escaped HTML}: shown once on that step
@@ -89,6 +99,11 @@ class _Runtime:
     def step(self, manager: DialogManager) -> Step | None:
         i = self.index(manager)
         return self.flow.steps[i] if i < len(self.flow.steps) else None
+
+    async def choices(self, manager: DialogManager, step: Choose) -> tuple[Choice, ...]:
+        if step.source is None:
+            return step.choices
+        return await step.source(manager.middleware_data["uow"], WizardStart.of(manager).game_id)
 
     def fail(self, manager: DialogManager, text: str) -> None:
         refuse(manager, text)
@@ -186,7 +201,9 @@ def _on_not_text(rt: _Runtime) -> Callable[..., Awaitable[None]]:
 def _on_choice(rt: _Runtime, step: Choose) -> Callable[..., Awaitable[None]]:
     async def handler(callback: CallbackQuery, w: Any, manager: DialogManager, item: str) -> None:
         draft = _draft(manager)
-        if item not in {c.id for c in step.choices}:
+        if item not in {c.id for c in await rt.choices(manager, step)}:
+            t = _t(manager)  # a GM's choice removed since the list was shown
+            rt.fail(manager, esc(t("That choice is gone; pick one of the list.")))
             return
         if step.pick == 1:
             draft[step.key] = item
@@ -296,24 +313,25 @@ def _page(
     return items[page * size : (page + 1) * size], f"{page + 1}/{pages}"
 
 
-def _body(rt: _Runtime, manager: DialogManager, step: Step, t: Translator) -> dict[str, Any]:
+async def _body(rt: _Runtime, manager: DialogManager, step: Step, t: Translator) -> dict[str, Any]:
     """The step's own lines («Now: …», the list) and its rows of buttons."""
     value = _draft(manager).get(step.key)
     lines: list[str] = []
-    data: dict[str, Any] = {"filled": bool(value), "rows": [], "page": ""}
+    data: dict[str, Any] = {"filled": bool(value), "rows": [], "page": "", "paged": False}
     if isinstance(step, Text) and value:
         lines.append(t("Now: <b>{name}</b>", name=esc(value)))
     elif isinstance(step, Choose):
         chosen = [value] if isinstance(value, str) else list(value or [])
-        labels = {c.id: t(c.label) for c in step.choices}
+        choices = await rt.choices(manager, step)
+        labels = {c.id: c.label if step.source else t(c.label) for c in choices}
         if chosen:
             shown = ", ".join(esc(labels.get(c, c)) for c in chosen)
             lines.append(t("Now: <b>{name}</b>", name=shown))
         rows = [
-            {"id": c.id, "label": ("✓ " if c.id in chosen else "") + labels[c.id]}
-            for c in step.choices
+            {"id": c.id, "label": ("✓ " if c.id in chosen else "") + labels[c.id]} for c in choices
         ]
         data["rows"], data["page"] = _page(manager, step, rows, step.page_size)
+        data["paged"] = len(rows) > step.page_size
     elif isinstance(step, Allocate):
         options = rt.options(manager)
         dots, cap = dict(value or {}), step.cap(options)
@@ -326,6 +344,12 @@ def _body(rt: _Runtime, manager: DialogManager, step: Step, t: Translator) -> di
             n = int(dots.get(trait.id, step.floor))
             rows.append({"id": trait.id, "label": f"{t(trait.label)} {'●' * n}{'○' * (cap - n)}"})
         data["rows"], data["page"] = _page(manager, step, rows, step.page_size)
+        data["paged"] = len(rows) > step.page_size
+    elif isinstance(step, Info):
+        options = rt.options(manager)
+        sheet = rt.flow.build(_draft(manager), options)
+        lines.append(step.lines(sheet, options, t, locale_of(manager)))
+        data["filled"] = True
     elif isinstance(step, Items):
         entries = list(value or [])
         lines += [f"{i}. {esc(entry)}" for i, entry in enumerate(entries, start=1)] or ["—"]
@@ -345,7 +369,7 @@ def _getter(rt: _Runtime) -> Callable[..., Awaitable[dict[str, Any]]]:
             text = _preview_text(rt, manager, t) + (f"\n\n{shown}" if shown else "")
             return {"text": text, "titles": titles}
         head = t("Step {n} of {total}: {title}", n=index + 1, total=total, title=t(step.title))
-        data = _body(rt, manager, step, t)
+        data = await _body(rt, manager, step, t)
         parts = [f"<b>{head}</b>\n{t(step.prompt)}", *data.pop("lines")]
         if shown:
             parts.append(shown)
@@ -372,7 +396,7 @@ def _preview_text(rt: _Runtime, manager: DialogManager, t: Translator) -> str:
 
 
 def _nav(rt: _Runtime, i: int, step: Step) -> Row:
-    optional = not getattr(step, "required", False) and not isinstance(step, Allocate | Items)
+    optional = isinstance(step, Text | Choose) and not step.required
     label = (
         Multi(T("Next ▶", when="filled"), T("Skip ▶", when=~F["filled"]))
         if optional
@@ -384,16 +408,14 @@ def _nav(rt: _Runtime, i: int, step: Step) -> Row:
     return Row(*buttons)
 
 
-def _pager(step: Step, size: int, count: int) -> list[Row]:
-    if count <= size:
-        return []
-    return [
-        Row(
-            Button(Const("⬅️"), id="pp", on_click=_on_page(step, -1)),
-            Button(Format("{page}"), id="pg"),
-            Button(Const("➡️"), id="pn", on_click=_on_page(step, +1)),
-        )
-    ]
+def _pager(step: Step) -> Row:
+    """⬅️ n/m ➡️ under a list longer than a page (it wraps around)."""
+    return Row(
+        Button(Const("⬅️"), id="pp", on_click=_on_page(step, -1)),
+        Button(Format("{page}"), id="pg"),
+        Button(Const("➡️"), id="pn", on_click=_on_page(step, +1)),
+        when="paged",
+    )
 
 
 def _window(rt: _Runtime, i: int, step: Step) -> Window:
@@ -406,7 +428,7 @@ def _window(rt: _Runtime, i: int, step: Step) -> Window:
             Format("{item[label]}"), id="c", item_id_getter=lambda x: x["id"], items="rows",
             on_click=_on_choice(rt, step),
         )  # fmt: skip
-        widgets += [Group(select, width=2), *_pager(step, step.page_size, len(step.choices))]
+        widgets += [Group(select, width=2), _pager(step)]
     elif isinstance(step, Allocate):
         row = Row(
             Button(Const("−"), id="m", on_click=_on_dot(rt, step, -1)),
@@ -415,7 +437,7 @@ def _window(rt: _Runtime, i: int, step: Step) -> Window:
         )
         widgets += [
             ListGroup(row, id="d", item_id_getter=lambda x: x["id"], items="rows"),
-            *_pager(step, step.page_size, len(step.traits)),
+            _pager(step),
         ]
     elif isinstance(step, Items):
         widgets.append(Button(T("↩️ Remove last"), id="rm", on_click=_on_remove(rt, step)))

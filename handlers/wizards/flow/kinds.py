@@ -46,16 +46,19 @@ class Text:
 @dataclass(frozen=True)
 class Choose:
     """Choose one (``pick`` 1: the value is the id) or up to ``pick`` ids from ``choices``;
-    ``typed``: one's own words may be sent instead of a button (choose one only)."""
+    ``typed``: one's own words may be sent instead of a button (choose one only).
+    ``source``: a GM-defined list read when shown, ``await source(uow, game_id)`` (lifegear's
+    roles); its labels are the GM's own words, shown as written (not msgids)."""
 
     key: str
     title: str
     prompt: str
-    choices: tuple[Choice, ...]
+    choices: tuple[Choice, ...] = ()
     pick: int = 1
     required: bool = False
     typed: bool = False
     page_size: int = 8
+    source: Callable[[Any, int], Awaitable[tuple[Choice, ...]]] | None = None
 
 
 @dataclass(frozen=True)
@@ -97,7 +100,18 @@ class Items:
     limit: int = 64
 
 
-Step = Text | Choose | Allocate | Items
+@dataclass(frozen=True)
+class Info:
+    """A read-only step: what the engine derives from the sheet so far (gauges, pools),
+    ``lines(sheet, options, translator, locale)`` as escaped HTML."""
+
+    key: str
+    title: str
+    prompt: str
+    lines: Callable[[SheetModel, Any, Any, str], str]
+
+
+Step = Text | Choose | Allocate | Items | Info
 
 # What a system adds to the generic flow (see ``Flow``).
 Build = Callable[[Draft, Any], SheetModel]

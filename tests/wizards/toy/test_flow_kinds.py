@@ -69,24 +69,24 @@ async def _open(p: Player, arg: str = "") -> None:
 async def test_every_step_kind_to_the_submit(toy: Player) -> None:
     p = toy
     await _open(p)
-    assert "Step 1 of 7: Name" in p.text and "✖️ Cancel" in p.labels()
+    assert "Step 1 of 9: Name" in p.text and "✖️ Cancel" in p.labels()
     await p.press("nx")  # a required step, still empty
     assert p.last_answer.show_alert and p.last_answer.text == "This step needs an answer."
     assert "This step needs an answer." in p.text
     await p.say("/x")  # not a name
-    assert "Step 1 of 7" in p.text and "1 to 64 characters" in p.text
+    assert "Step 1 of 9" in p.text and "1 to 64 characters" in p.text
     await p.say("Rex <the toy>")
-    assert "Step 2 of 7: Motto" in p.text and "Skip ▶" in p.labels()
+    assert "Step 2 of 9: Motto" in p.text and "Skip ▶" in p.labels()
     await p.say("Play\nall day")  # free text keeps its lines
     await p.press("bk")
     assert "Next ▶" in p.labels() and "Skip ▶" not in p.labels()  # a filled step
     await p.press("nx")
 
-    assert "Step 3 of 7: House" in p.text and "1/3" in p.labels()  # 10 choices, 4 a page
+    assert "Step 3 of 9: House" in p.text and "1/3" in p.labels()  # 10 choices, 4 a page
     await p.press("pn")
     assert "2/3" in p.labels() and "House 4" in p.labels() and "House 0" not in p.labels()
     await p.press("c:h5")
-    assert "Step 4 of 7: Gifts" in p.text
+    assert "Step 4 of 9: Gifts" in p.text
     await p.press("c:fire")
     await p.press("c:ice")
     before = p.labels()
@@ -95,7 +95,7 @@ async def test_every_step_kind_to_the_submit(toy: Player) -> None:
     assert p.labels() == before and "✓ Fire" in before
     await p.press("nx")
 
-    assert "Step 5 of 7: Stats" in p.text and "Points left: 5 of 5" in p.text
+    assert "Step 5 of 9: Stats" in p.text and "Points left: 5 of 5" in p.text
     await p.press("d:might:p", 3)  # 1 + 1 + 2 (the third dot costs two)
     assert "Points left: 1 of 5" in p.text and "Might ●●●" in p.labels()
     await p.press("d:might:p")
@@ -109,7 +109,7 @@ async def test_every_step_kind_to_the_submit(toy: Player) -> None:
     assert "Wits cannot go below 0." == p.last_answer.text
 
     await p.press("nx")
-    assert "Step 6 of 7: Friends" in p.text
+    assert "Step 6 of 9: Friends" in p.text
     labels = p.labels()
     await p.press("rm")
     assert p.last_answer.text == "Nothing to remove yet."
@@ -120,7 +120,17 @@ async def test_every_step_kind_to_the_submit(toy: Player) -> None:
     assert p.labels() == labels and "1. Ann" in p.text and "2. Bob" in p.text
     await p.press("nx")
 
-    assert "Step 7 of 7: Preview" in p.text and "Rex &lt;the toy&gt;" in (
+    assert "Step 7 of 9: Mentor" in p.text and "Old Toys" in p.labels()  # the GM's own list
+    await p.press("c:g2")
+    assert "Step 8 of 9: Summary" in p.text and "Dots: 3 · &lt;friends&gt; 2" in (
+        p.message.html if p.message else ""
+    )
+    await p.press("bk")
+    assert "Now: <Nobody>" in p.text and "✓ <Nobody>" in p.labels()
+    await p.press("nx")
+    await p.press("nx")
+
+    assert "Step 9 of 9: Preview" in p.text and "Rex &lt;the toy&gt;" in (
         p.message.html if p.message else ""
     )
     assert "h5" in p.text and "fire, ice" in p.text and "might 3" in p.text
@@ -157,11 +167,11 @@ async def test_returned_sheet_opens_at_the_preview_and_npc_mode(toy: Player) -> 
     await p.press("nx")
     assert "Preview" in p.text
     await _open(p, "npc")
-    assert "Step 1 of 7" in p.text
+    assert "Step 1 of 9" in p.text
     await p.say("Mook")
     for _ in range(5):
         await p.press("nx")
     assert "Add at least 1" in p.text
     await p.say("Nobody")
-    await p.press("nx")
+    await p.press("nx", 3)  # friends, the mentor (skipped), the summary
     assert "NPC preview" in p.text and "✅ Save the NPC" in p.labels()

@@ -9,7 +9,7 @@ from pydantic import Field
 
 from engine.common import SheetModel, Violation
 from engine.text import msg, register_messages
-from handlers.wizards.flow import Allocate, Choice, Choose, Flow, Items, Text
+from handlers.wizards.flow import Allocate, Choice, Choose, Flow, Info, Items, Text
 
 
 class ToySheet(SheetModel):
@@ -19,6 +19,7 @@ class ToySheet(SheetModel):
     gifts: tuple[str, ...] = ()
     stats: dict[str, int] = Field(default_factory=dict)
     friends: tuple[str, ...] = ()
+    mentor: str = ""
 
 
 register_messages(
@@ -38,6 +39,16 @@ def validate(sheet: ToySheet, options: Any) -> list[Violation]:
     return found
 
 
+async def mentors(uow: Any, game_id: int) -> tuple[Choice, ...]:
+    """A GM-defined list, read when shown: here the game's own title and a name with markup."""
+    game = await uow.games.get(game_id)
+    return (Choice("g1", f"Old {game.title}"), Choice("g2", "<Nobody>"))
+
+
+def summary(sheet: ToySheet, options: Any, t: Any, locale: str) -> str:
+    return escape(f"Dots: {sum(sheet.stats.values())} · <friends> {len(sheet.friends)}")
+
+
 HOUSES = tuple(Choice(f"h{i}", f"House {i}") for i in range(10))
 GIFTS = (Choice("fire", "Fire"), Choice("ice", "Ice"), Choice("wind", "Wind"))
 STATS = tuple(Choice(k, k.capitalize()) for k in ("might", "wits", "grace"))
@@ -55,12 +66,14 @@ TOY = Flow(
             cost=lambda trait, level: 2 if level == 3 else 1,
         ),
         Items("friends", "Friends", "Name a friend per message.", max_items=3, min_items=1),
+        Choose("mentor", "Mentor", "The GM's mentors.", source=mentors),
+        Info("summary", "Summary", "What the rules make of it.", lines=summary),
     ),
     options=lambda raw: dict(raw),
     build=lambda d, o: ToySheet(
         name=d.get("name", ""), motto=d.get("motto", ""), house=d.get("house", ""),
         gifts=tuple(d.get("gifts") or ()), stats=dict(d.get("stats") or {}),
-        friends=tuple(d.get("friends") or ()),
+        friends=tuple(d.get("friends") or ()), mentor=d.get("mentor", ""),
     ),
     load=lambda sheet, o: {**(ToySheet.model_validate(sheet).model_dump() if sheet else {})},
     validate=validate,  # type: ignore[arg-type]
