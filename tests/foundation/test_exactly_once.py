@@ -1,13 +1,21 @@
 """Exactly once across restarts, over the emulator with the real dispatcher and Postgres: a
-wizard button the dialog no longer knows is refused once and done with (issue 36)."""
+wizard button the dialog no longer knows is refused once and done with; a restarted sandbox
+numbers its messages on, and a roll id met again with another command is refused, never
+answered with the stored roll (issue 36)."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from sqlalchemy import text
 
 from bot.i18n import I18n
+from db.repositories.updates import last_update_id
 from tests.conftest import Harness
 from tests.wizards.storyteller.driver import Player
+from tgemu import BotAPIEmulator
+
+ALICE = 3001
 
 STALE = {I18n(lc).translator(lc)("This menu is out of date: open it again if you need it.")
          for lc in ("ru", "en")}  # fmt: skip
@@ -48,3 +56,61 @@ async def test_a_stale_wizard_press_is_answered_once_and_leaves_the_inbox(
     ]  # fmt: skip
     assert len(tries) == 1
     assert answer.show_alert and answer.text in STALE
+
+
+async def _roll_reply(h: Harness, emu: BotAPIEmulator, command: str) -> tuple[int, str]:
+    """A fresh bot on ``emu`` handles ``command`` of Alice's: its message id and the reply."""
+    emu.add_user(ALICE, "Alice", language_code="ru")
+    run = Harness(emu, h.engine, h.settings)
+    await run.start()
+    try:
+        sent = emu.send_text(ALICE, ALICE, command)
+        reply = await emu.wait_for(
+            lambda: next((m for m in emu.bot_messages(ALICE) if m.reply_to == sent.message_id),
+                         None),
+            timeout=15,
+        )  # fmt: skip
+        await emu.wait_idle()
+    finally:
+        await run.stop()
+    return sent.message_id, reply.text
+
+
+async def test_a_restarted_sandbox_numbers_messages_on_and_never_answers_an_old_roll(
+    harness: Harness, tmp_path: Path
+) -> None:
+    """What the sandbox does at each start (``sandbox.start``), three times over one database:
+    message ids go on from the last run's, so a new /r is a new roll; and an emulator that
+    numbers from 1 again (as the sandbox did) gets a clear refusal, never the roll stored
+    under the same (chat, message id)."""
+    kept = tmp_path / "message-ids.json"
+    first = harness.emu
+    first.keep_message_numbers(kept)
+    old_id, old = await _roll_reply(harness, first, "/r 4dF+2 уклонение от призрака")
+    assert "4dF+2" in old
+
+    async def restarted(keep: bool) -> BotAPIEmulator:
+        emu = BotAPIEmulator()
+        emu.continue_numbering(await last_update_id(harness.engine, emu.bot_id))
+        if keep:
+            emu.keep_message_numbers(kept)
+        await emu.start(host="127.0.0.1", port=0)
+        return emu
+
+    second = await restarted(keep=True)
+    try:
+        new_id, new = await _roll_reply(harness, second, "/r 1д20+3")
+    finally:
+        await second.stop()
+    assert new_id > old_id
+    assert "1d20+3" in new and "уклонение" not in new and "уже брошено" not in new, new
+
+    third = await restarted(keep=False)  # numbering from 1: Alice's /r meets the first one's id
+    try:
+        same_id, refused = await _roll_reply(harness, third, "/r 1д20+3")
+    finally:
+        await third.stop()
+    assert same_id == old_id
+    assert "уклонение" not in refused and "уже брошено" not in refused, refused
+    assert "Отправьте команду ещё раз" in refused, refused
+    assert await _scalar(harness, "SELECT count(*) FROM rolls") == 2
