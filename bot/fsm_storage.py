@@ -1,7 +1,12 @@
 """aiogram FSM storage in Postgres, so wizards survive restarts and several workers.
 
-Each write is one atomic statement in its own short transaction (an upsert); ``update_data``
-merges with JSONB ``||`` server-side, so two concurrent partial updates both land.
+Inside an update (``in_unit``, set by the unit-of-work middleware) every statement runs in the
+update's own transaction, on its unit's connection: a wizard step's state commits with the
+update's processed mark or not at all, so a process killed between the two can never apply a
+press twice (the redelivery finds neither, or both). Outside an update (a scheduled job, the
+error handler, aiogram-dialog's background manager) each write is one atomic statement in its
+own short transaction (an upsert). ``update_data`` merges with JSONB ``||`` server-side, so two
+concurrent partial updates both land.
 
 Within one update (``update_scope``) the rows read are remembered: aiogram reads the state and
 aiogram-dialog reads its stack on every update and writes the (usually empty) stack back at the
@@ -16,12 +21,14 @@ same key.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import replace
-from typing import Any
+from typing import Any, Protocol
 
+import asyncpg
 from aiogram.fsm.state import State
 from aiogram.fsm.storage.base import (
     BaseStorage,
@@ -66,6 +73,51 @@ def update_scope() -> Iterator[None]:
         _memo.reset(token)
 
 
+class Unit(Protocol):
+    """The update's unit of work, as the storage uses it (``db.uow.UnitOfWork``)."""
+
+    @property
+    def open(self) -> bool:
+        """Whether its connection is still checked out (a task the update spawned may
+        outlive it)."""
+
+    async def driver(self) -> asyncpg.Connection:
+        """The unit's connection, inside its transaction (which claims the update first)."""
+
+
+_unit: ContextVar[Unit | None] = ContextVar("fsm_unit", default=None)
+
+
+@contextmanager
+def in_unit(unit: Unit) -> Iterator[None]:
+    """Run the storage's statements in ``unit``'s transaction while the update is handled."""
+    token = _unit.set(unit)
+    try:
+        yield
+    finally:
+        _unit.reset(token)
+
+
+_NAMED = re.compile(r"(?<![:\w]):([a-z_]+)")
+_positional: dict[str, tuple[str, tuple[str, ...]]] = {}
+
+
+def _on_driver(statement: TextClause, params: dict[str, Any]) -> tuple[str, list[Any]]:
+    """``statement`` for asyncpg: ``$n`` in place of each ``:name``, and its arguments."""
+    sql = statement.text
+    known = _positional.get(sql)
+    if known is None:
+        names: list[str] = []
+
+        def number(match: re.Match[str]) -> str:
+            if match[1] not in names:
+                names.append(match[1])
+            return f"${names.index(match[1]) + 1}"
+
+        known = _positional[sql] = (_NAMED.sub(number, sql), tuple(names))
+    return known[0], [params[name] for name in known[1]]
+
+
 def _known_empty(key: str) -> bool:
     """True when this update knows the key holds nothing (no row, or no state and no data)."""
     memo = _memo.get()
@@ -99,9 +151,21 @@ class PostgresStorage(BaseStorage):
     async def _run(self, *statements: tuple[TextClause, dict[str, Any]]) -> Any:
         """Run the statements in one transaction; the last one's result rows come back.
 
+        Inside an update, that is the update's transaction (``in_unit``): they commit with its
+        processed mark, and a failure is the update's (its unit rolls back, the update is
+        tried again). Otherwise their own, on the FSM pool.
+
         The pool does not ping (see ``build_runtime``): a connection the server dropped fails
         here and the statements run once more on a fresh one — each is an idempotent upsert,
         delete or read, so running one twice changes nothing."""
+        unit = _unit.get()
+        if unit is not None and unit.open:
+            conn = await unit.driver()
+            rows: list[asyncpg.Record] = []
+            for statement, params in statements:
+                sql, args = _on_driver(statement, params)
+                rows = await conn.fetch(sql, *args)
+            return rows
         for attempt in (1, 2):
             try:
                 async with self._engine.begin() as conn:

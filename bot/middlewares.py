@@ -7,7 +7,9 @@
    A /r is only read here and claimed with its roll (``UnitOfWork.peek_update``), or not even
    read when this process remembers those rows (``bot/express.py``). Commits once when the
    handler returns normally; an exception rolls everything back (including the claim, so a
-   redelivery is handled again).
+   redelivery is handled again) — but a stale wizard button, which is done with once refused
+   (``STALE_DIALOG``). The FSM's and aiogram-dialog's reads and writes run in the same
+   transaction (``bot.fsm_storage.in_unit``): a wizard step's state commits with the claim.
 4. aiogram's ``FSMContextMiddleware`` (without a lock of its own) — the state, from the memo.
 5. ``ContextMiddleware`` — resolves the user, the chat and the locale (``t`` translator).
 """
@@ -24,11 +26,12 @@ from aiogram.fsm.middleware import FSMContextMiddleware
 from aiogram.types import Chat as TgChat
 from aiogram.types import TelegramObject, Update
 from aiogram.types import User as TgUser
+from aiogram_dialog.api.exceptions import OutdatedIntent, UnknownIntent, UnknownState
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.express import ExpressCache, context_key
-from bot.fsm_storage import PostgresStorage, update_scope
+from bot.fsm_storage import PostgresStorage, in_unit, update_scope
 from bot.i18n import I18n, resolve_locale
 from bot.runner import RETRIED
 from db.repositories.updates import Prefetched
@@ -38,6 +41,10 @@ from db.uow import AlreadyProcessed, StaleConnection, StaleContext, UnitOfWork
 logger = logging.getLogger(__name__)
 
 Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
+
+# A wizard button the dialog no longer knows (its dialog ended, was reset, or its state group is
+# gone): refused, and answered by the error handler (``handlers/errors.py``).
+STALE_DIALOG = (UnknownIntent, OutdatedIntent, UnknownState)
 
 
 class InFlightMiddleware(BaseMiddleware):
@@ -167,8 +174,17 @@ class UnitOfWorkMiddleware(BaseMiddleware):
                     return None
             data["uow"] = uow
             try:
-                result = await handler(event, data)
+                with in_unit(uow):
+                    result = await handler(event, data)
                 await uow.commit()
+            except STALE_DIALOG:
+                # Refused, and that is how it was handled: the claim commits (so the update
+                # leaves the inbox and a redelivery is skipped), nothing else; the error
+                # handler answers the press once. Without this the polling inbox handed it
+                # back every few seconds, for ever.
+                await uow.rollback()
+                await uow.commit()
+                raise
             except AlreadyProcessed:
                 if self._unanswered_roll(event, data):
                     raise _Unfinished from None

@@ -27,7 +27,7 @@ from typing import Any
 from aiogram import BaseMiddleware, Bot
 from aiogram.exceptions import TelegramAPIError
 from aiogram.types import TelegramObject, Update
-from aiogram_dialog.api.exceptions import OutdatedIntent, UnknownIntent
+from aiogram_dialog.api.exceptions import OutdatedIntent, UnknownIntent, UnknownState
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot import replay
@@ -98,8 +98,8 @@ class UpdateRunner(BaseMiddleware):
         while True:
             try:
                 return await handler(event, data), "retried" if retried else "ok"
-            except (UnknownIntent, OutdatedIntent):
-                raise  # a stale wizard button: the error handler answers it
+            except (UnknownIntent, OutdatedIntent, UnknownState):
+                raise  # a stale wizard button, done with: the error handler answers it
             except Exception as error:
                 self._count(error)
                 if is_transient(error):

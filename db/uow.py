@@ -98,6 +98,11 @@ class UnitOfWork:
         return self._connection
 
     @property
+    def open(self) -> bool:
+        """Whether the unit still holds its connection (between enter and exit)."""
+        return self._connection is not None
+
+    @property
     def session(self) -> AsyncSession:
         if self._session is None:
             # Bound to the unit's connection: it joins a transaction the driver began (and

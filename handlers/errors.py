@@ -7,7 +7,7 @@ import logging
 from aiogram import Bot, Router
 from aiogram.exceptions import TelegramAPIError
 from aiogram.types import ErrorEvent, Update
-from aiogram_dialog.api.exceptions import OutdatedIntent, UnknownIntent
+from aiogram_dialog.api.exceptions import OutdatedIntent, UnknownIntent, UnknownState
 
 from bot.answers import finish_failed_press, press_for
 from bot.i18n import I18n, update_locale
@@ -30,8 +30,10 @@ async def _handle(
     event: ErrorEvent, bot: Bot, i18n: I18n, update_failure: UpdateFailure | None
 ) -> bool:
     update = event.update
-    if isinstance(event.exception, UnknownIntent | OutdatedIntent):
-        # A wizard button pressed by someone whose wizard it is not, or after it ended.
+    if isinstance(event.exception, UnknownIntent | OutdatedIntent | UnknownState):
+        # A wizard button the dialog no longer knows (it ended or was reset, e.g. after a
+        # restart): its claim is committed (``bot.middlewares.STALE_DIALOG``), so this
+        # answer is its only one.
         logger.info("update %s: stale or foreign wizard button", update.update_id)
         await _answer_stale(update, i18n)
         return True
@@ -61,7 +63,7 @@ async def _answer_stale(update: Update, i18n: I18n) -> None:
         return
     t = i18n.translator(update_locale(update, i18n.default_locale))
     try:
-        await _answer(update, t("This button is not yours or no longer active."))
+        await _answer(update, t("This menu is out of date: open it again if you need it."))
     except TelegramAPIError:
         logger.info("could not answer a stale button in update %s", update.update_id)
 

@@ -19,6 +19,8 @@ from webapp import wiring as webapp
 
 logger = logging.getLogger(__name__)
 
+MESSAGE_NUMBERS = "sandbox-message-ids.json"  # in DATA_DIR
+
 
 async def run_sandbox_bot(
     settings: Settings, engine: AsyncEngine, *, stdin: TextIO, stdout: TextIO
@@ -28,6 +30,10 @@ async def run_sandbox_bot(
     # Numbering goes on from the last run's: updates numbered from 1 again would meet that
     # run's claims (Telegram's own ids only grow, but after a week without updates).
     emulator.continue_numbering(await last_update_id(engine, emulator.bot_id))
+    # So do each chat's message ids, kept beside the data: the bot keys a /r's roll by (chat,
+    # message id), and ids from 1 again met the last run's rolls.
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    emulator.keep_message_numbers(settings.data_dir / MESSAGE_NUMBERS)
     base_url = await emulator.start(host="127.0.0.1", port=0)
     logger.info("sandbox: Bot API emulator on %s", base_url)
     runtime = build_runtime(

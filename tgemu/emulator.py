@@ -10,6 +10,7 @@ import secrets
 import time
 import zlib
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any, TypeVar
 
 from tgemu.flood import FloodControl
@@ -63,6 +64,12 @@ class BotAPIEmulator:
         """Number updates after ``last_update_id``, as Telegram numbers them after the bot's
         last update (a sandbox started again on its earlier database)."""
         self._state.queue.continue_after(last_update_id)
+
+    def keep_message_numbers(self, path: Path) -> None:
+        """Number each chat's messages after those of an earlier emulator that kept its
+        numbers in ``path`` (the sandbox's data folder), and keep them there: message ids
+        never repeat in a chat, across restarts too."""
+        self._state.message_numbers.keep_in(path)
 
     # lifecycle ------------------------------------------------------------------------
     @property

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 import logging
+import os
 import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from tgemu.errors import ApiError, bad_request, forbidden
@@ -29,6 +32,46 @@ from tgemu.updates import UpdateQueue
 logger = logging.getLogger(__name__)
 
 Listener = Callable[[EmuEvent], None]
+
+
+class MessageNumbers:
+    """Each chat's message ids, from 1. With a file (``keep_in``), numbering goes on after an
+    earlier emulator's that kept its numbers there, as Telegram's ids never repeat in a chat:
+    a restarted sandbox numbered from 1 again, and a bot that keys anything by (chat, message
+    id) — a /r's roll — met the earlier run's. Ids are leased ``LEASE`` at a time (one small
+    write per lease), so a process killed at any moment still never hands one out twice."""
+
+    LEASE = 100
+
+    def __init__(self) -> None:
+        self._next: dict[int, int] = {}
+        self._leased: dict[int, int] = {}  # chat id → the last id the file allows
+        self._file: Path | None = None
+
+    def keep_in(self, path: Path) -> None:
+        """Number on from what ``path`` holds, and keep the numbers there from now on."""
+        self._file = path
+        try:
+            kept = json.loads(path.read_text())
+        except FileNotFoundError:
+            kept = {}
+        for chat, last in kept.items():
+            chat_id = int(chat)
+            self._leased[chat_id] = max(self._leased.get(chat_id, 0), int(last))
+            self._next[chat_id] = max(self._next.get(chat_id, 1), int(last) + 1)
+
+    def next(self, chat_id: int) -> int:
+        number = self._next.get(chat_id, 1)
+        self._next[chat_id] = number + 1
+        if self._file is not None and number > self._leased.get(chat_id, 0):
+            self._leased[chat_id] = number + self.LEASE - 1
+            self._save(self._file)
+        return number
+
+    def _save(self, path: Path) -> None:
+        scratch = path.with_name(path.name + ".tmp")
+        scratch.write_text(json.dumps({str(c): n for c, n in sorted(self._leased.items())}))
+        os.replace(scratch, path)  # whole or not at all
 
 
 @dataclass
@@ -94,7 +137,7 @@ class EmuState:
         self.in_flight = 0  # requests other than getUpdates being handled
         self.last_activity = time.monotonic()
         self._changed = asyncio.Event()
-        self._message_ids: dict[int, itertools.count[int]] = {}
+        self.message_numbers = MessageNumbers()
         self._query_ids = itertools.count(1)
         self.queue = UpdateQueue(self.touch)
 
@@ -118,8 +161,7 @@ class EmuState:
 
     # lookups --------------------------------------------------------------------------
     def next_message_id(self, chat_id: int) -> int:
-        counter = self._message_ids.setdefault(chat_id, itertools.count(1))
-        return next(counter)
+        return self.message_numbers.next(chat_id)
 
     def next_query_id(self) -> str:
         return f"{next(self._query_ids)}{secrets.randbelow(10**6):06d}"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from bot.services.rolls import LoggedRoll, roll_logged
 from db.uow import UnitOfWork
+from engine.dice.errors import RollIdTaken
 from engine.dice.request import RollRequest
 
 
@@ -25,19 +26,24 @@ async def roll_many(
     actor: str,
     actor_user_id: int | None,
 ) -> list[LoggedRoll]:
-    """Log every roll of ``request`` in order, then commit once."""
-    logged = [
-        await roll_logged(
-            uow,
-            chat_id=chat_id,
-            roll_id=part_roll_id(roll_id, i),
-            text=text,
-            actor=actor,
-            subject=actor,
-            actor_user_id=actor_user_id,
-            commit=False,
-        )
-        for i, text in enumerate(request.texts)
-    ]
+    """Log every roll of ``request`` in order, then commit once; none of them if one's id holds
+    another roll (``RollIdTaken``)."""
+    try:
+        logged = [
+            await roll_logged(
+                uow,
+                chat_id=chat_id,
+                roll_id=part_roll_id(roll_id, i),
+                text=text,
+                actor=actor,
+                subject=actor,
+                actor_user_id=actor_user_id,
+                commit=False,
+            )
+            for i, text in enumerate(request.texts)
+        ]
+    except RollIdTaken:
+        await uow.rollback()  # the earlier rolls of the set go too (the claim stays)
+        raise
     await uow.commit()
     return logged

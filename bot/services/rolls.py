@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 from db.repositories.rolls import Epoch, StoredRoll
 from db.uow import UnitOfWork
+from engine.dice.errors import RollIdTaken
 from engine.dice.hmac_source import commitment, new_seed
 from engine.dice.log import LogEntry, RollLogExport, record_roll, replay
 from engine.dice.parser import parse
 from engine.dice.results import RollResult
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -62,13 +66,22 @@ async def roll_logged(
     """Parse ``text`` (raises ``EngineError`` on bad notation), roll it once, log it, commit.
 
     The same ``roll_id`` always yields the first logged result: the dice are a pure function
-    of the epoch's seed and the roll id, and the log's unique key refuses a second entry.
+    of the epoch's seed and the roll id, and the log's unique key refuses a second entry. Only
+    for the same roll, though: a logged entry under ``roll_id`` with another expression or
+    label is another roll (a message id met again: a restarted emulator numbered from 1), and
+    ``RollIdTaken`` is raised with nothing written — never the other roll's result.
     """
     parsed = parse(text, stored=stored)  # before any write: bad input changes nothing
     label = parsed.label or None
     while True:  # twice at most: a head read without the lock may have moved (``append``)
         head = await uow.rolls.head_for_append(chat_id, roll_id)
         if head.existing is not None:
+            if not _same_roll(head.existing, parsed.canonical, label):
+                logger.warning(
+                    "roll id %s already logged for %r, asked %r: refused",
+                    roll_id, head.existing.entry.expression, parsed.canonical,
+                )  # fmt: skip
+                raise RollIdTaken.of(head.existing.entry.expression)
             return await _replay(uow, head.log_id, head.existing)
         opened = head.epoch is None
         epoch = head.epoch or await _new_epoch(uow, head.log_id)
@@ -88,6 +101,10 @@ async def roll_logged(
     if commit:
         await uow.commit()
     return LoggedRoll(entry, _labelled(result, label), label, False, epoch if opened else None)
+
+
+def _same_roll(stored: StoredRoll, expression: str, label: str | None) -> bool:
+    return stored.entry.expression == expression and (stored.label or None) == label
 
 
 async def logged_roll(uow: UnitOfWork, chat_id: int, roll_id: str) -> LoggedRoll | None:

@@ -85,6 +85,12 @@ register_messages(
             "ru": "кубиков для пересчёта: {count}, можно не больше {limit}",
             "en": "{count} dice to recompute, at most {limit}",
         },
+        "dice.log.roll_id_taken": {
+            "ru": "Под номером этого сообщения в журнале уже другой бросок ({expression}), "
+            "поэтому ничего не брошено. Отправьте команду ещё раз.",
+            "en": "The log already holds another roll ({expression}) under this message's "
+            "number, so nothing was rolled. Send the command again.",
+        },
         "dice.log.bad_format": {
             "ru": "Файл журнала бросков повреждён: {problem}.",
             "en": "The roll log file is malformed: {problem}.",
@@ -120,6 +126,15 @@ class DiceEvalError(DiceError):
 
 class OddsError(DiceError):
     """Exact odds are not available for this request."""
+
+
+class RollIdTaken(DiceError):
+    """A roll id already logged for a different roll (another expression or label): the same
+    id is the same roll only for the same text, never the stored result of another one."""
+
+    @classmethod
+    def of(cls, logged_expression: str) -> RollIdTaken:
+        return cls(msg("dice.log.roll_id_taken", expression=logged_expression))
 
 
 class LogFormatError(DiceError):

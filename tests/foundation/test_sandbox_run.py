@@ -56,15 +56,19 @@ async def test_sandbox_session_with_embedded_postgres() -> None:
 
 
 async def test_a_restarted_sandbox_answers_from_its_first_message() -> None:
-    """The second ``make run`` on the same data numbers its updates after the first run's: with
-    numbering from 1 again, the first run's claims swallowed its first messages silently."""
+    """The second ``make run`` on the same data numbers its updates and each chat's messages
+    after the first run's: with numbering from 1 again, the first run's claims swallowed its
+    first messages silently, and a new /r got back the first run's roll of that message id."""
     data_dir = ROOT / ".data" / f"sandbox-test-{uuid.uuid4().hex[:8]}"
+    first = "/r 4dF+2 уклонение от призрака\n/start\n/help\n/start\n/quit\n"
     try:
-        code, text, errors = await _sandbox(data_dir, "/start\n/help\n/start\n/quit\n")
+        code, text, errors = await _sandbox(data_dir, first)
         assert code == 0, errors
-        code, text, errors = await _sandbox(data_dir, "/as bob en\n/start\n/quit\n")
+        assert "уклонение от призрака" in text, text
+        code, text, errors = await _sandbox(data_dir, "/r 1d20+3\n/as bob en\n/start\n/quit\n")
         assert code == 0, errors
     finally:
         shutil.rmtree(data_dir, ignore_errors=True)
     assert "Hello, Bob!" in text or "Hello, bob!" in text, text
+    assert "1d20+3" in text and "уклонение" not in text, text
     assert "Traceback" not in errors

@@ -54,14 +54,21 @@ async def test_a_roll_is_one_round_trip_once_its_rows_are_remembered(running: Ha
 
 async def test_a_two_step_flow_reads_its_state_from_the_claim(running: Harness) -> None:
     emu, runtime = running.emu, running.runtime
-    assert runtime is not None
+    assert runtime is not None and runtime.update_engine is not None
     emu.add_user(ALICE, "Alice", language_code="en")
     emu.send_text(ALICE, ALICE, "/profile")
     await emu.wait_bot_message(ALICE, contains="Step 1 of 2")
     await emu.wait_idle()
-    with orm_statements(runtime.fsm_engine) as fsm:
+    with (
+        orm_statements(runtime.fsm_engine) as fsm,
+        driver_statements(runtime.update_engine) as driver,
+    ):
         emu.send_text(ALICE, ALICE, "Alice the Bold")
         await emu.wait_bot_message(ALICE, contains="Step 2 of 2")
         await emu.wait_idle()
-    # The step's writes (state and data), but no read: the claim brought the state.
-    assert fsm and not [s for s in fsm if s.startswith("SELECT")]
+    # The step's writes (state and data) in the update's own transaction, committed with its
+    # claim (bot.fsm_storage.in_unit); no read: the claim brought the state.
+    assert [s for s in fsm if "update_inbox" not in s] == []
+    writes = [s for s in driver if s.startswith("INSERT INTO fsm_states")]
+    assert writes and not [s for s in driver if s.startswith("SELECT state, data")]
+    assert driver[-1] == "COMMIT;"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable
 from urllib.parse import urlsplit, urlunsplit
 
 
@@ -25,6 +26,9 @@ class DbProxy:
         # ``cut_after``: the bytes a client message must all hold, and how long the cut lasts
         self._trigger: tuple[tuple[bytes, ...], float] | None = None
         self.fired = 0  # armed cuts that went off
+        # Sees every client message before it is passed on; True keeps it from the server
+        # (e.g. the test SIGKILLs the client there, then ``cut``s: the message never arrives).
+        self.on_client_message: Callable[[bytes], bool] | None = None
 
     @property
     def url(self) -> str:
@@ -98,6 +102,9 @@ class DbProxy:
         try:
             while data := await src.read(65536):
                 if self.down:
+                    break
+                watch = self.on_client_message
+                if upstream and watch is not None and watch(data):
                     break
                 trigger = self._trigger
                 if upstream and trigger is not None and all(m in data for m in trigger[0]):
