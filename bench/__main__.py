@@ -43,8 +43,10 @@ async def _edit_bursts() -> dict[str, Any]:
 
 
 def main() -> None:
-    if sys.argv[1:] == ["edit_bursts"]:  # one section alone: ``python -m bench edit_bursts``
-        report = {"edit_bursts": asyncio.run(_edit_bursts())}
+    alone = {"edit_bursts": _edit_bursts, "press_answer_in_a_spent_group": _press_answers}
+    if sys.argv[1:] and set(sys.argv[1:]) <= set(alone):
+        # some sections alone, e.g. ``python -m bench edit_bursts``
+        report = {name: asyncio.run(alone[name]()) for name in sys.argv[1:]}
         sys.stdout.write(json.dumps(report, ensure_ascii=False, indent=1) + "\n")
         return
     started = time.time()
