@@ -84,6 +84,13 @@ async def _release(h: Harness, clock: ManualClock) -> None:
     await h.emu.wait_idle(timeout=FROZEN)
 
 
+async def _same_as_help(h: Harness, message: ChatMessage) -> None:
+    """``message`` shows the help page «Everyone» exactly as /help does."""
+    sent = h.emu.send_text(ALICE, ALICE, "/help")
+    reply = await h.emu.wait_bot_message(ALICE, after=sent.message_id, timeout=FROZEN)
+    assert (message.text, message.reply_markup) == (reply.text, reply.reply_markup)
+
+
 async def test_a_burst_in_a_private_chat_sends_the_latest_state(
     harness: Harness, clock: ManualClock
 ) -> None:
@@ -102,6 +109,7 @@ async def test_a_burst_in_a_private_chat_sends_the_latest_state(
     assert len(edits_of(harness, greeting)) <= 2
     await _release(harness, clock)
     assert shown(greeting) == presses[-1][1] == "• Everyone"
+    await _same_as_help(harness, greeting)
     assert len(edits_of(harness, greeting)) < len(presses)
     assert all(edits_of(harness, greeting))
     assert [emu.answer_attempts(q) for q in queries] == [1] * len(presses)
@@ -150,4 +158,5 @@ async def test_an_edit_waiting_out_a_429_goes_out_with_the_latest_state(
     await _release(harness, clock)
     assert edits_of(harness, greeting) == [False, True]
     assert shown(greeting) == STATES[2][1]
+    await _same_as_help(harness, greeting)
     assert [emu.answer_attempts(q) for q in queries] == [1, 1, 1]
