@@ -16,6 +16,7 @@ from typing import Any
 from bench import (
     dice_bench,
     e2e_bench,
+    edit_bench,
     memory,
     milestone_bench,
     press_bench,
@@ -37,7 +38,17 @@ async def _press_answers() -> dict[str, Any]:
     return await press_bench.run(await e2e_bench._admin_url())
 
 
+async def _edit_bursts() -> dict[str, Any]:
+    return await edit_bench.run(await e2e_bench._admin_url())
+
+
 def main() -> None:
+    alone = {"edit_bursts": _edit_bursts, "press_answer_in_a_spent_group": _press_answers}
+    if sys.argv[1:] and set(sys.argv[1:]) <= set(alone):
+        # some sections alone, e.g. ``python -m bench edit_bursts``
+        report = {name: asyncio.run(alone[name]()) for name in sys.argv[1:]}
+        sys.stdout.write(json.dumps(report, ensure_ascii=False, indent=1) + "\n")
+        return
     started = time.time()
     report: dict[str, Any] = {
         "machine": {"python": platform.python_version(), "platform": platform.platform()},
@@ -49,6 +60,7 @@ def main() -> None:
     report["resilience"] = asyncio.run(_resilience())
     report["verify_upload"] = asyncio.run(verify_bench.run())
     report["press_answer_in_a_spent_group"] = asyncio.run(_press_answers())
+    report["edit_bursts"] = asyncio.run(_edit_bursts())
     report["memory_1000_wizards"] = asyncio.run(memory.run())
     report["seconds"] = round(time.time() - started, 2)
     sys.stdout.write(json.dumps(report, ensure_ascii=False, indent=1) + "\n")

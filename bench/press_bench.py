@@ -64,7 +64,10 @@ async def _press(
         if event.kind == "callback_answer" and event.answer is not None:
             answered[event.answer.callback_query_id] = event.answer.answered_at
         elif event.kind == "edit" and event.message is greeting and pending_edit:
-            edited.append(time.monotonic() - pending_edit.pop(0))
+            # edits of one message coalesce (bot/edits.py): one edit shows every press before it
+            now = time.monotonic()
+            edited.extend(now - at for at in pending_edit)
+            pending_edit.clear()
 
     unsubscribe = emu.subscribe(record)
     spent_throughout = True

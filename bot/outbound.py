@@ -11,8 +11,15 @@
   exponentially up to 5 s, about 30 s in all. getUpdates is left to the polling loop, which
   has its own back-off. An answer to a press Telegram no longer takes ("query is too old":
   the bot was down, or a crashed process answered it) is logged, not raised.
+* Edits coalesce (``bot/edits.py``): while an edit of a message waits for its turn, a newer
+  edit of the same message replaces it, and an edit that has to wait is parked (its caller
+  answered with a stand-in, the edit sent in the background) so a burst of presses on one
+  message sends its latest state, not an edit per press. A new message to a chat waits for
+  the chat's parked edits made before it, so an update's edit still comes before its reply.
+  Parked edits are sent before the bot stops (``drain``).
 * An edit that changes nothing ("message is not modified") is left to the caller: aiogram-dialog
-  handles it itself, and our handlers edit through ``handlers.views.edit.edit_text``.
+  handles it itself, and our handlers edit through ``handlers.views.edit.edit_text``. A parked
+  edit's failure has no caller left: it is logged.
 * Presses first: answerCallbackQuery is never paced (Telegram does not limit it per chat), and
   a press's update answers its press before its first paced call (``bot/answers.py``), so the
   button stops spinning even while the chat's budget is spent. Reads (getChat…) are not paced
@@ -44,6 +51,7 @@ from aiogram.methods import AnswerCallbackQuery, GetUpdates, TelegramMethod
 from aiogram.methods.base import Response, TelegramType
 
 from bot.answers import answer_before_pacing, note_answer, pacing_stall
+from bot.edits import SUPERSEDED, Edit, EditKey, PendingEdit, edit_key, merged
 from bot.metrics import Metrics
 
 logger = logging.getLogger(__name__)
@@ -122,6 +130,10 @@ class OutboundLimiter:
         self._flying = 0
         self._answered: deque[float] = deque()
         self._global_lock = asyncio.Lock()
+
+    async def sleep(self, seconds: float) -> None:
+        """Wait on the limiter's clock (a 429's ``retry_after``: tests move that clock)."""
+        await self._sleep(seconds)
 
     def chat(self, chat_id: int | str) -> _ChatState:
         state = self._chats.get(chat_id)
@@ -237,6 +249,9 @@ class ResilienceMiddleware(BaseRequestMiddleware):
     def __init__(self, limiter: OutboundLimiter, metrics: Metrics | None = None) -> None:
         self.limiter = limiter
         self._metrics = metrics
+        self._edits: dict[EditKey, PendingEdit] = {}  # the newest edit of each message
+        self._parked: dict[int | str, set[PendingEdit]] = {}  # per chat
+        self._deliveries: set[asyncio.Task[None]] = set()
 
     async def __call__(
         self,
@@ -250,11 +265,18 @@ class ResilienceMiddleware(BaseRequestMiddleware):
             note_answer(method.callback_query_id)  # the press's one answer, whoever sent it
             return await self._answer(make_request, bot, method)
         chat_id = _chat_of(method)
+        key = edit_key(method)
+        if key is not None and chat_id is None:  # an inline message's: not paced
+            return await self._edit(make_request, bot, method, key, None)  # type: ignore[arg-type, no-any-return]
         if chat_id is None or type(method).__name__.startswith("Get"):
             return await self._with_retries(make_request, bot, method)
         await answer_before_pacing()
+        if key is not None:
+            return await self._edit(make_request, bot, method, key, chat_id)  # type: ignore[arg-type, no-any-return]
         stall = pacing_stall()
         new_message = type(method).__name__.startswith("Send")
+        if new_message:
+            await self._after_parked_edits(chat_id, stall)
         lane = self.limiter.chat(chat_id).lane(new_message)
         await _take_turn(lane, stall)
         try:
@@ -267,6 +289,108 @@ class ResilienceMiddleware(BaseRequestMiddleware):
                 self.limiter.sent(send)
         finally:
             lane.lock.release()
+
+    @property
+    def idle(self) -> bool:
+        """No edit is on its way or parked."""
+        return not self._deliveries
+
+    async def drain(self, timeout: float) -> bool:
+        """Wait until every parked edit went out (or failed): before the bot stops, and in
+        tests. False if some still wait after ``timeout`` seconds."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while self._deliveries:
+            left = deadline - loop.time()
+            if left <= 0:
+                logger.warning("%d edits not sent before stopping", len(self._deliveries))
+                return False
+            await asyncio.wait(list(self._deliveries), timeout=left)
+        return True
+
+    async def _after_parked_edits(self, chat_id: int | str, stall: Stall | None) -> None:
+        """A new message goes after the chat's edits parked before it (the update that made
+        an edit no longer waits for it: its reply must not overtake it)."""
+        parked = self._parked.get(chat_id)
+        if not parked:
+            return
+        if stall is not None:
+            stall()
+        await asyncio.gather(*(edit.finished.wait() for edit in list(parked)))
+
+    async def _edit(
+        self,
+        make_request: NextRequestMiddlewareType[TelegramType],
+        bot: Bot,
+        method: Edit,
+        key: EditKey,
+        chat_id: int | str | None,
+    ) -> Any:
+        """An edit joins the pending edit of its message, or starts one (``bot/edits.py``)."""
+        pending = self._edits.get(key)
+        if pending is not None and pending.open:
+            combined = merged(pending.method, method)
+            if combined is not None:
+                joined = pending.join(combined)
+                return await joined if isinstance(joined, asyncio.Future) else joined
+        edit = PendingEdit(key, chat_id, method, bot, self._edits, previous=pending)
+        self._edits[key] = edit
+        waiter = edit.wait()
+        task = asyncio.ensure_future(self._deliver(make_request, bot, edit))
+        self._deliveries.add(task)
+        task.add_done_callback(self._deliveries.discard)
+        return await waiter
+
+    async def _deliver(
+        self, make_request: NextRequestMiddlewareType[Any], bot: Bot, edit: PendingEdit
+    ) -> None:
+        """Send ``edit`` in its turn: the chat's edits lane and pacing (parking it when it has
+        to wait), or after the edit of the same inline message on its way."""
+
+        def park() -> None:
+            if edit.park() and edit.chat_id is not None:
+                self._parked.setdefault(edit.chat_id, set()).add(edit)
+
+        try:
+            if edit.chat_id is None:
+                if edit.previous is not None:
+                    await edit.previous.finished.wait()
+                result = await self._with_retries(
+                    make_request, bot, edit.method, edit=edit, park=park
+                )
+            else:
+                lane = self.limiter.chat(edit.chat_id).edits
+                await _take_turn(lane, park)
+                try:
+                    send = await self.limiter.acquire(
+                        edit.chat_id, new_message=False, stall=park, in_flight=True
+                    )
+                    try:
+                        result = await self._with_retries(
+                            make_request, bot, edit.method, lane, edit=edit, park=park
+                        )
+                    finally:
+                        self.limiter.sent(send)
+                finally:
+                    lane.lock.release()
+        except Exception as error:
+            if not edit.fail(error):
+                _log_lost(edit.method, error)
+        else:
+            if result is not SUPERSEDED:
+                edit.succeed(result)
+        finally:
+            edit.abandon()
+            if self._edits.get(edit.key) is edit:
+                del self._edits[edit.key]
+            edit.previous = None
+            edit.finished.set()
+            if edit.chat_id is not None:
+                parked = self._parked.get(edit.chat_id)
+                if parked is not None:
+                    parked.discard(edit)
+                    if not parked:
+                        del self._parked[edit.chat_id]
 
     async def _answer(
         self,
@@ -292,10 +416,20 @@ class ResilienceMiddleware(BaseRequestMiddleware):
         method: TelegramMethod[TelegramType],
         lane: _Lane | None = None,
         stall: Stall | None = None,
+        *,
+        edit: PendingEdit | None = None,
+        park: Stall | None = None,
     ) -> Response[TelegramType]:
-        """A 429 on a chat's call congests its ``lane`` while it waits."""
+        """A 429 on a chat's call congests its ``lane`` while it waits. An ``edit`` sends its
+        newest state at each attempt (``SUPERSEDED`` when a newer edit of its message took
+        over meanwhile), is open to newer edits while it waits, and ``park``s on a 429."""
         limits = self.limiter.limits
         for attempt in range(limits.max_retries + 1):
+            if edit is not None:
+                newest = edit.take()
+                if newest is None:
+                    return SUPERSEDED  # type: ignore[no-any-return]
+                method = newest  # type: ignore[assignment]
             try:
                 return await make_request(bot, method)
             except TelegramRetryAfter as error:
@@ -305,12 +439,16 @@ class ResilienceMiddleware(BaseRequestMiddleware):
                 if attempt == limits.max_retries:
                     raise
                 logger.warning("429 on %s: waiting %ss", type(method).__name__, error.retry_after)
+                if edit is not None:
+                    edit.reopen()
+                if park is not None:
+                    park()
                 if lane is not None:
                     lane.congested.set()
                 if stall is not None:
                     stall()
                 try:
-                    await asyncio.sleep(error.retry_after)
+                    await self.limiter.sleep(error.retry_after)
                 finally:
                     if lane is not None:
                         lane.congested.clear()
@@ -322,8 +460,23 @@ class ResilienceMiddleware(BaseRequestMiddleware):
                     raise
                 delay = min(limits.backoff_cap, limits.backoff_base * 2**attempt)
                 logger.warning("%s on %s: retry in %.1fs", error, type(method).__name__, delay)
+                if edit is not None:
+                    edit.reopen()
                 await asyncio.sleep(delay)
         raise AssertionError("unreachable")
+
+
+def outbound_of(bot: Bot) -> ResilienceMiddleware | None:
+    """The bot session's outbound layer (``bot/factory.py`` installs it)."""
+    return next((m for m in bot.session.middleware if isinstance(m, ResilienceMiddleware)), None)
+
+
+def _log_lost(method: TelegramMethod[Any], error: Exception) -> None:
+    """A parked edit failed with no caller left to tell."""
+    if isinstance(error, TelegramBadRequest) and "message is not modified" in error.message:
+        logger.debug("a parked %s changed nothing", type(method).__name__)
+        return
+    logger.warning("a parked %s failed: %s", type(method).__name__, error)
 
 
 async def _take_turn(lane: _Lane, stall: Stall | None) -> None:

@@ -23,7 +23,7 @@ from bot.i18n import I18n
 from bot.leader import PollingLock
 from bot.metrics import Metrics, serve_metrics
 from bot.middlewares import InFlightMiddleware
-from bot.outbound import Limits
+from bot.outbound import Limits, outbound_of
 from bot.polling import METRICS, QUEUES, FairQueues, InboxDispatcher
 from bot.scheduler import setup_scheduler
 from bot.webhook import create_webhook_app, webhook_path
@@ -37,6 +37,7 @@ from webapp import wiring as webapp
 logger = logging.getLogger(__name__)
 
 SHUTDOWN_GRACE_SECONDS = 30.0
+EDITS_GRACE_SECONDS = 10.0  # parked edits (bot/edits.py): one per message, paced a second each
 # Updates handled at once. Each holds one connection of the main pool (10 + 10 overflow) for
 # its unit of work; FSM reads and writes use a small pool of their own, so an update never
 # waits for a second connection of the pool it already holds one of (that deadlocked a burst).
@@ -97,12 +98,15 @@ class BotRuntime:
         await self._dispose()
 
 
-async def _on_shutdown(dispatcher: Dispatcher) -> None:
+async def _on_shutdown(dispatcher: Dispatcher, bot: Bot) -> None:
     in_flight: InFlightMiddleware = dispatcher["in_flight"]
     await in_flight.wait_idle(SHUTDOWN_GRACE_SECONDS)
     queues: FairQueues | None = dispatcher.workflow_data.pop(QUEUES, None)
     if queues is not None:
         await queues.cancel_running()
+    outbound = outbound_of(bot)
+    if outbound is not None:
+        await outbound.drain(EDITS_GRACE_SECONDS)  # parked edits go out while the session lives
     housekeeping: asyncio.Task[None] | None = dispatcher.workflow_data.pop(HOUSEKEEPING, None)
     if housekeeping is not None:
         housekeeping.cancel()

@@ -20,7 +20,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.config import Settings
-from bot.outbound import Limits
+from bot.outbound import Limits, outbound_of
 from db.database import create_engine, migrate, to_async_url
 from tabletop.app import BotRuntime, build_runtime
 from tgemu import BotAPIEmulator, CallbackAnswer
@@ -211,6 +211,15 @@ async def harness(
     await h.stop()
 
 
+async def _edits_out(runtime: BotRuntime, timeout: float) -> bool:
+    """Wait for the edits the bot parked (``bot/edits.py``): True if there were none."""
+    outbound = outbound_of(runtime.bot)
+    if outbound is None or outbound.idle:
+        return True
+    await outbound.drain(timeout)
+    return False
+
+
 def _settle_after_answers(h: Harness) -> None:
     """A press is answered before its handler's first edit or send (bot/answers.py), so in bot
     tests ``wait_callback_answer`` returns once the bot has also finished the updates it took
@@ -222,6 +231,7 @@ def _settle_after_answers(h: Harness) -> None:
         answer = await answered(callback_query_id, timeout)
         if h.runtime is not None:
             await h.runtime.dispatcher["in_flight"].wait_idle(timeout)
+            await _edits_out(h.runtime, timeout)
         return answer
 
     emu.wait_callback_answer = wait  # type: ignore[method-assign]
@@ -236,8 +246,15 @@ def _settle_after_answers(h: Harness) -> None:
         while True:
             await quiet_emulator(max(deadline - loop.time(), 0.01), quiet=quiet)
             in_flight = h.runtime.dispatcher["in_flight"] if h.runtime is not None else None
-            if not bot or in_flight is None or in_flight.count == 0:
+            if not bot or in_flight is None:
                 return
+            if in_flight.count == 0:
+                assert h.runtime is not None
+                if await _edits_out(h.runtime, max(deadline - loop.time(), 0.01)):
+                    return  # nothing parked: the emulator's calm is the bot's
+                if loop.time() >= deadline:
+                    raise TimeoutError("bot not idle: edits still parked")
+                continue  # parked edits went out: let the emulator settle after them
             if not await in_flight.wait_idle(max(deadline - loop.time(), 0.01)):
                 raise TimeoutError(f"bot not idle: {in_flight.count} update(s) in flight")
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import itertools
 
+import pytest
+
 from bot.outbound import Limits, OutboundLimiter
 
 
@@ -112,3 +114,105 @@ async def test_an_edit_does_not_wait_behind_a_message_waiting_for_the_groups_min
     clock.advance(60.0)
     await asyncio.gather(*sends)
     assert made[-1] == "SendMessage"
+
+
+# --- edits of one message coalesce (bot/edits.py) ----------------------------------------
+
+
+def _edit_layer(limits: Limits) -> tuple[object, list[tuple[str, object, object]], object]:
+    """The outbound middleware on a manual clock, its requests recorded (name, text, markup)."""
+    from bot.outbound import ResilienceMiddleware
+    from tests.callbacks.helpers import ManualClock
+
+    clock = ManualClock()
+    outbound = ResilienceMiddleware(OutboundLimiter(limits, clock.clock, clock.sleep))
+    made: list[tuple[str, object, object]] = []
+    return outbound, made, clock
+
+
+async def _settle() -> None:
+    for _ in range(20):
+        await asyncio.sleep(0)
+
+
+async def test_a_keyboard_edit_joins_the_waiting_text_edit_and_a_reply_comes_after() -> None:
+    from aiogram import Bot
+    from aiogram.methods import EditMessageReplyMarkup, EditMessageText, SendMessage
+    from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, Message
+
+    outbound, made, clock = _edit_layer(
+        Limits(chat_burst=1, chat_per_second=1.0, global_per_second=10**6)
+    )
+    bot = Bot("1:x")
+    keyboard = InlineKeyboardMarkup(
+        inline_keyboard=[[InlineKeyboardButton(text="+", callback_data="p")]]
+    )
+
+    async def make_request(_bot: object, method: object) -> object:
+        made.append(
+            (type(method).__name__, getattr(method, "text", None), method.reply_markup)  # type: ignore[attr-defined]
+        )
+        return True
+
+    def call(method: object) -> asyncio.Task[object]:
+        return asyncio.ensure_future(outbound(make_request, bot, method))  # type: ignore[operator]
+
+    first = call(EditMessageText(chat_id=7, message_id=1, text="a"))
+    await _settle()
+    second = call(EditMessageText(chat_id=7, message_id=1, text="b"))
+    third = call(EditMessageReplyMarkup(chat_id=7, message_id=1, reply_markup=keyboard))
+    await _settle()
+    # The chat's token went to the first edit; the others wait as one edit, and their callers
+    # have the message as it will be.
+    assert first.done() and second.done() and third.done()
+    shown = second.result()
+    assert isinstance(shown, Message) and (shown.message_id, shown.text) == (1, "b")
+    reply = call(SendMessage(chat_id=7, text="reply"))
+    await _settle()
+    assert not reply.done()  # behind the edit parked before it
+    clock.advance(1.0)
+    await _settle()
+    clock.advance(1.0)
+    await reply
+    assert made == [
+        ("EditMessageText", "a", None),
+        ("EditMessageText", "b", keyboard),
+        ("SendMessage", "reply", None),
+    ]
+    assert outbound.idle  # type: ignore[attr-defined]
+
+
+async def test_inline_edits_go_one_at_a_time_and_not_modified_stays_with_its_caller() -> None:
+    """An inline message's edits are not paced, but one waits for the one on its way; the
+    edits waiting meanwhile coalesce. The newest state changing nothing is its own caller's
+    error: the caller it replaced gets the message as shown."""
+    from aiogram import Bot
+    from aiogram.exceptions import TelegramBadRequest
+    from aiogram.methods import EditMessageText
+
+    outbound, made, _clock = _edit_layer(Limits())
+    bot = Bot("1:x")
+    first_out = asyncio.Event()
+
+    async def make_request(_bot: object, method: EditMessageText) -> object:
+        made.append((type(method).__name__, method.text, None))
+        if method.text == "a":
+            await first_out.wait()
+            return True
+        raise TelegramBadRequest(method=method, message="Bad Request: message is not modified")
+
+    def edit(text: str) -> asyncio.Task[object]:
+        method = EditMessageText(inline_message_id="im", text=text)
+        return asyncio.ensure_future(outbound(make_request, bot, method))  # type: ignore[operator]
+
+    first = edit("a")
+    await _settle()
+    second, third = edit("b"), edit("c")
+    await _settle()
+    assert [t.done() for t in (first, second, third)] == [False, False, False]
+    first_out.set()
+    assert await first is True
+    assert await second is True
+    with pytest.raises(TelegramBadRequest):
+        await third
+    assert made == [("EditMessageText", "a", None), ("EditMessageText", "c", None)]
