@@ -142,9 +142,12 @@ class ObjectSpec:
     subtypes: tuple[str, ...] = ()
     newer: frozenset[str] = frozenset()
 
-    @property
-    def required(self) -> list[str]:
-        return [f.name for f in self.fields.values() if f.required]
+    required: tuple[str, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(
+            self, "required", tuple(f.name for f in self.fields.values() if f.required)
+        )
 
 
 @dataclass
@@ -412,12 +415,12 @@ class BotApiSpec:
         return False
 
     def _check_type(self, type_name: str, value: Any, path: str, *, top: bool) -> Any:
-        wrong = SpecError(f'field "{path}" must be of type {type_name}')
+        wrong = _Wrong(path, type_name)
         if type_name.startswith("Array of "):
             if top and isinstance(value, str):
                 value = _json(value, wrong)
             if not isinstance(value, list):
-                raise wrong
+                raise wrong.error()
             inner = type_name[len("Array of ") :]
             for i, item in enumerate(value):
                 self._check_type(inner, item, f"{path}[{i}]", top=False)
@@ -425,40 +428,40 @@ class BotApiSpec:
         if type_name == "InputFile":
             if value is FILE:
                 return value
-            raise wrong
+            raise wrong.error()
         if value is FILE:
-            raise wrong
+            raise wrong.error()
         if type_name == "String":
             if isinstance(value, str):
                 return value
-            raise wrong
+            raise wrong.error()
         if type_name == "Integer":
             if top and isinstance(value, str) and _INT_TEXT.fullmatch(value.strip()):
                 return int(value)
             if isinstance(value, int) and not isinstance(value, bool):
                 return value
-            raise wrong
+            raise wrong.error()
         if type_name == "Float":
             if top and isinstance(value, str):
                 try:
                     return float(value)
                 except ValueError:
-                    raise wrong from None
+                    raise wrong.error() from None
             if isinstance(value, (int, float)) and not isinstance(value, bool):
                 return value
-            raise wrong
+            raise wrong.error()
         if type_name in ("Boolean", "True"):
             if top and isinstance(value, str) and value.lower() in _BOOLS:
                 value = value.lower() in _TRUE
             if not isinstance(value, bool) or (type_name == "True" and value is not True):
-                raise wrong
+                raise wrong.error()
             return value
         if type_name not in self.types:
             raise SpecError(f'field "{path}" has a type the specification lacks: {type_name}')
         if top and isinstance(value, str):
             value = _json(value, wrong)
         if not isinstance(value, dict):
-            raise wrong
+            raise wrong.error()
         self._check_object(type_name, value, path)
         return value
 
@@ -479,11 +482,23 @@ class BotApiSpec:
             raise SpecError(f'field "{path}" of type {type_name} lacks "{missing[0]}"')
 
 
-def _json(text: str, wrong: SpecError) -> Any:
+class _Wrong:
+    """A type mismatch, made into an error only when raised (most checks pass)."""
+
+    __slots__ = ("path", "type_name")
+
+    def __init__(self, path: str, type_name: str) -> None:
+        self.path, self.type_name = path, type_name
+
+    def error(self) -> SpecError:
+        return SpecError(f'field "{self.path}" must be of type {self.type_name}')
+
+
+def _json(text: str, wrong: _Wrong) -> Any:
     try:
         return json.loads(text)
     except ValueError:
-        raise wrong from None
+        raise wrong.error() from None
 
 
 @cache
