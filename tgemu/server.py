@@ -136,6 +136,7 @@ class ApiServer:
             spec.check_call(method, received, parts)
         except SpecError as exc:
             self.deviations.add(Deviation(method, exc.problem, params))
+            logger.warning("%s deviates from the Bot API: %s", method, exc.problem)
             if spec.method_name(method) is None:
                 raise SpecRefusal(404, NOT_FOUND.description) from None
             raise SpecRefusal(400, f"Bad Request: {exc.answer}") from None
