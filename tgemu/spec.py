@@ -263,12 +263,6 @@ def _values(desc: str) -> frozenset[str] | None:
     return frozenset({bare.group(1)}) if bare else None
 
 
-def _base(type_name: str) -> str:
-    while type_name.startswith("Array of "):
-        type_name = type_name[len("Array of ") :]
-    return type_name
-
-
 class BotApiSpec:
     def __init__(self, data: Mapping[str, Any]) -> None:
         self.version: str = data["version"]
