@@ -11,6 +11,7 @@ from aiogram.client.telegram import TelegramAPIServer
 from aiogram.enums import ParseMode
 from aiogram.fsm.middleware import FSMContextMiddleware
 from aiogram.fsm.storage.memory import DisabledEventIsolation
+from aiogram.types import LinkPreviewOptions
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -44,10 +45,13 @@ def create_bot(
         token=token,
         session=session,
         # A reply whose original was deleted meanwhile is still sent (as a plain message):
-        # the roll it reports is already in the log.
+        # the roll it reports is already in the log. No link previews, set as the current
+        # ``link_preview_options`` only: aiogram's ``link_preview_is_disabled`` default also
+        # fills the deprecated ``disable_web_page_preview`` of every sendMessage and
+        # editMessageText, a parameter the Bot API no longer has.
         default=DefaultBotProperties(
             parse_mode=ParseMode.HTML,
-            link_preview_is_disabled=True,
+            link_preview=LinkPreviewOptions(is_disabled=True),
             allow_sending_without_reply=True,
         ),
     )

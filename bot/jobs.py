@@ -19,7 +19,7 @@ from typing import Final, Protocol
 
 from aiogram import Bot
 from aiogram.exceptions import TelegramAPIError
-from aiogram.types import InlineKeyboardMarkup
+from aiogram.types import InlineKeyboardMarkup, ReplyParameters
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -294,7 +294,9 @@ async def request_deadlines(*, context: JobContext | None = None) -> None:
             notes.append((request.chat_id, request.message_id, text))
     for chat_id, message_id, text in notes:
         try:
-            await ctx.bot.send_message(chat_id, text, reply_to_message_id=message_id)
+            await ctx.bot.send_message(
+                chat_id, text, reply_parameters=ReplyParameters(message_id=message_id)
+            )
         except TelegramAPIError:
             logger.exception("deadline note to chat %s failed", chat_id)
 

@@ -230,7 +230,18 @@ class FairQueues:
         task.add_done_callback(finished)
 
 
+# Telegram's update types: the fields of an Update other than its id. A router may observe
+# more (aiogram-dialog's ``aiogd_update`` is its own internal event, fed by no update).
+TELEGRAM_UPDATE_TYPES = frozenset(Update.model_fields) - {"update_id"}
+
+
 class InboxDispatcher(Dispatcher):
+    def resolve_used_update_types(self, skip_events: set[str] | None = None) -> list[str]:
+        """The update types handled, Telegram's only: what polling (``start_polling``) and
+        the webhook (``setWebhook``) ask for as ``allowed_updates``."""
+        used = super().resolve_used_update_types(skip_events)
+        return [kind for kind in used if kind in TELEGRAM_UPDATE_TYPES]
+
     async def _polling(
         self,
         bot: Bot,

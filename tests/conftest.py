@@ -24,6 +24,7 @@ from bot.outbound import Limits, outbound_of
 from db.database import create_engine, migrate, to_async_url
 from tabletop.app import BotRuntime, build_runtime
 from tgemu import BotAPIEmulator, CallbackAnswer
+from tgemu.spec import ALL_LOGS
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCAL_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -190,6 +191,26 @@ def assert_no_bot_bugs(emu: BotAPIEmulator) -> None:
         if not c.ok and any(bug in (c.description or "") for bug in BOT_BUGS)
     ]
     assert too_long == [] and refused == []
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "bot_api_deviations: the test sends calls Telegram refuses, on purpose"
+    )
+
+
+@pytest.fixture(autouse=True)
+def _bot_api_to_the_letter(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Every call any emulator received during the test is one the pinned Bot API
+    specification allows (``tgemu/spec.py``). A test that provokes deviations on purpose
+    either takes them (``emu.take_deviations()``) or is marked ``bot_api_deviations`` (and
+    then must provoke at least one). Autouse: torn down after the emulators stop."""
+    yield
+    found = [str(d) for log in list(ALL_LOGS) for d in log.take()]
+    if request.node.get_closest_marker("bot_api_deviations") is not None:
+        assert found, "a test marked bot_api_deviations provoked none"
+        return
+    assert found == [], "calls Telegram's Bot API does not allow:\n" + "\n".join(found)
 
 
 @pytest.fixture

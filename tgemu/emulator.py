@@ -17,6 +17,7 @@ from tgemu.flood import FloodControl
 from tgemu.inline import MAX_QUERY, InlineMessage, InlineQueryRecord, message_from
 from tgemu.inline import public_result as _public_result
 from tgemu.server import ApiServer
+from tgemu.spec import Deviation
 from tgemu.state import BotIdentity, EmuState, Listener, PendingQuery, StoredFile
 from tgemu.types import (
     ApiCall,
@@ -461,6 +462,16 @@ class BotAPIEmulator:
     @property
     def calls(self) -> list[ApiCall]:
         return self._state.calls
+
+    @property
+    def deviations(self) -> list[Deviation]:
+        """Calls the pinned Bot API specification does not allow (``tgemu/spec.py``), each
+        refused as Telegram refuses it. The test suite fails on any left untaken."""
+        return list(self._server.deviations.items)
+
+    def take_deviations(self) -> list[Deviation]:
+        """The deviations so far, forgotten: a test that provokes one on purpose takes it."""
+        return self._server.deviations.take()
 
     def calls_to(self, method: str) -> list[ApiCall]:
         return [c for c in self._state.calls if c.method.lower() == method.lower()]

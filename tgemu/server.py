@@ -13,6 +13,14 @@ from aiohttp import web
 from tgemu.errors import NOT_FOUND, UNAUTHORIZED, ApiError, bad_request
 from tgemu.methods import METHODS_BY_LOWER
 from tgemu.params import read_params
+from tgemu.spec import (
+    Deviation,
+    DeviationLog,
+    SpecError,
+    limit_refusal,
+    load_spec,
+    received_params,
+)
 from tgemu.state import EmuState, RequestContext
 from tgemu.types import ApiCall, EmuEvent, Fault
 
@@ -36,12 +44,18 @@ def fault_error(fault: Fault) -> ApiError:
     return ApiError(fault.status, description)
 
 
+class SpecRefusal(ApiError):
+    """A call refused by the specification check (already recorded as a deviation)."""
+
+
 class ApiServer:
     def __init__(self, state: EmuState, token: str) -> None:
         self.state = state
         self.token = token
         self._runner: web.AppRunner | None = None
         self.base_url = ""
+        # calls the Bot API specification does not allow (tgemu/spec.py)
+        self.deviations = DeviationLog()
 
     async def start(self, host: str, port: int) -> str:
         self.state.queue.reopen()
@@ -92,6 +106,7 @@ class ApiServer:
             params, files = await read_params(request)
             if request.match_info["token"] != self.token:
                 raise UNAUTHORIZED
+            await self._check_spec(method, params, request)
             if entry is None:
                 raise NOT_FOUND
             await self._apply_fault(name, params.get("chat_id"))
@@ -99,6 +114,8 @@ class ApiServer:
             body: dict[str, Any] = {"ok": True, "result": result}
         except ApiError as exc:
             body = exc.to_api()
+            if not isinstance(exc, SpecRefusal) and limit_refusal(exc.description):
+                self.deviations.add(Deviation(name, exc.description, params))
         except web.HTTPRequestEntityTooLarge:
             body = TOO_LARGE.to_api()  # an upload past 50 MB, answered as Telegram does
         except (ValueError, TypeError) as exc:
@@ -109,6 +126,20 @@ class ApiServer:
                 state.in_flight -= 1
         self._record(name, params, body, arrived)
         return web.json_response(body, status=body.get("error_code", 200))
+
+    async def _check_spec(self, method: str, params: dict[str, Any], request: web.Request) -> None:
+        """The call against the pinned Bot API specification: a deviation is recorded and
+        refused as Telegram refuses it (an unknown method is 404 "Not Found")."""
+        spec = load_spec()
+        try:
+            received, parts = await received_params(request)
+            spec.check_call(method, received, parts)
+        except SpecError as exc:
+            self.deviations.add(Deviation(method, exc.problem, params))
+            logger.warning("%s deviates from the Bot API: %s", method, exc.problem)
+            if spec.method_name(method) is None:
+                raise SpecRefusal(404, NOT_FOUND.description) from None
+            raise SpecRefusal(400, f"Bad Request: {exc.answer}") from None
 
     async def _apply_fault(self, method: str, chat_id: Any) -> None:
         fault = next((f for f in self.state.faults if f.matches(method, chat_id)), None)

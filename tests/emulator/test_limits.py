@@ -49,12 +49,14 @@ def one_button(callback_data: str) -> InlineKeyboardMarkup:
         ),
     ],
 )
+@pytest.mark.bot_api_deviations  # refusals are what it checks
 async def test_text_rejections(bot: Bot, text: str, message: str) -> None:
     with pytest.raises(TelegramBadRequest) as info:
         await bot.send_message(GROUP, text)
     assert info.value.message == message
 
 
+@pytest.mark.bot_api_deviations  # refusals are what it checks
 async def test_bare_ampersand_rejected(bot: Bot) -> None:
     with pytest.raises(TelegramBadRequest, match="can't parse entities: Unescaped"):
         await bot.send_message(GROUP, "Tom & Jerry")
@@ -65,6 +67,7 @@ async def test_length_counted_after_parsing(bot: Bot) -> None:
     assert sent.text is not None and len(sent.text) == 4096
 
 
+@pytest.mark.bot_api_deviations  # refusals are what it checks
 async def test_callback_data_limits(bot: Bot) -> None:
     ok = await bot.send_message(GROUP, "k", reply_markup=one_button(callback_data="é" * 32))
     assert ok.reply_markup is not None
@@ -150,6 +153,7 @@ async def test_every_answer_attempt_is_counted_refused_ones_too(
     assert emu.callback_answers[first].text == "Готово"  # the first answer is the one shown
 
 
+@pytest.mark.bot_api_deviations  # refusals are what it checks
 async def test_wrong_token_and_unknown_method(emu: BotAPIEmulator) -> None:
     intruder = make_bot(emu, token="42:WRONG")
     try:
@@ -200,12 +204,14 @@ async def test_commands_validated(bot: Bot) -> None:
         ("<b><i>x</b></i>", 'Unmatched end tag at byte offset 7, expected "</i>", found "</b>"'),
     ],
 )
+@pytest.mark.bot_api_deviations  # refusals are what it checks
 async def test_html_a_user_could_type_is_refused(bot: Bot, text: str, error: str) -> None:
     with pytest.raises(TelegramBadRequest) as info:
         await bot.send_message(GROUP, text)
     assert info.value.message.startswith(f"Bad Request: can't parse entities: {error}")
 
 
+@pytest.mark.bot_api_deviations  # refusals are what it checks
 async def test_text_limit_counts_characters_after_parsing(bot: Bot) -> None:
     fits = "&lt;" * 4096  # 16,384 characters of markup, 4,096 shown
     assert (await bot.send_message(GROUP, fits)).text == "<" * 4096
@@ -218,6 +224,7 @@ async def test_text_limit_counts_characters_after_parsing(bot: Bot) -> None:
         )
 
 
+@pytest.mark.bot_api_deviations  # refusals are what it checks
 async def test_caption_limit(bot: Bot) -> None:
     from aiogram.types import BufferedInputFile
 
@@ -229,6 +236,7 @@ async def test_caption_limit(bot: Bot) -> None:
     assert info.value.message == "Bad Request: message caption is too long"
 
 
+@pytest.mark.bot_api_deviations  # refusals are what it checks
 async def test_callback_answer_limit(bot: Bot, emu: BotAPIEmulator) -> None:
     sent = await bot.send_message(GROUP, "k", reply_markup=one_button(callback_data="a"))
     pressed = emu.press(ALICE, GROUP, sent.message_id, "a")
@@ -238,6 +246,7 @@ async def test_callback_answer_limit(bot: Bot, emu: BotAPIEmulator) -> None:
     await bot.answer_callback_query(pressed.callback_query_id, text="x" * 200)
 
 
+@pytest.mark.bot_api_deviations  # refusals are what it checks
 async def test_inline_keyboard_limits(bot: Bot) -> None:
     def keyboard(count: int, text: str = "b") -> InlineKeyboardMarkup:
         rows = [

@@ -44,6 +44,7 @@ async def test_urlencoded_and_query(emu: BotAPIEmulator) -> None:
     assert emu.calls[-1].method == "sendMessage"
 
 
+@pytest.mark.bot_api_deviations  # refusals are what it checks
 async def test_error_shape(emu: BotAPIEmulator) -> None:
     body = await post(emu, "sendMessage", json={"chat_id": GROUP, "text": ""})
     assert body == {
@@ -66,6 +67,7 @@ async def test_custom_fault_description(bot: Bot, emu: BotAPIEmulator) -> None:
         await bot.send_message(GROUP, "x")
 
 
+@pytest.mark.bot_api_deviations  # refusals are what it checks
 async def test_callback_query_expiry_and_text_limit(bot: Bot, emu: BotAPIEmulator) -> None:
     sent = await bot.send_message(GROUP, "k")
     query = emu.press(1001, GROUP, sent.message_id, "d").callback_query_id

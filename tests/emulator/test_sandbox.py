@@ -115,6 +115,7 @@ def test_render_helpers() -> None:
     assert keyboard_lines(markup) == ["[1 A] [2 B]", "[3 Site <https://x.org>]"]
 
 
+@pytest.mark.bot_api_deviations  # refusals are what it checks
 async def test_shows_bot_errors_and_reply_keyboards(emu: BotAPIEmulator, bot: Bot) -> None:
     read_fd, write_fd = os.pipe()
     out = io.StringIO()

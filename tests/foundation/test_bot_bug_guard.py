@@ -13,6 +13,7 @@ from tests.conftest import assert_no_bot_bugs
 from tgemu import BotAPIEmulator
 
 
+@pytest.mark.bot_api_deviations  # refusals are what it checks
 async def test_guard_flags_callback_data_over_64_bytes() -> None:
     emu = BotAPIEmulator()
     await emu.start(host="127.0.0.1", port=0)

@@ -65,6 +65,7 @@ def test_a_call_without_files_is_one_json_object_with_nested_objects(bot: Bot) -
     assert payload["reply_parameters"]["message_id"] == 7
     assert payload["parse_mode"] == "HTML"  # the bot's defaults, resolved
     assert payload["link_preview_options"]["is_disabled"] is True
+    assert "disable_web_page_preview" not in payload  # deprecated: the option above only
     assert "disable_notification" not in payload  # falsy values left out, as aiogram's form
 
 

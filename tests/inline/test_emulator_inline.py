@@ -149,6 +149,7 @@ async def test_inline_updates_obey_allowed_updates(emu: BotAPIEmulator, bot: Bot
         ([article("a"), article("a")], "RESULT_ID_DUPLICATE"),
     ],
 )
+@pytest.mark.bot_api_deviations  # refusals are what it checks
 async def test_answer_limits(
     emu: BotAPIEmulator, bot: Bot, results: list[InlineQueryResultArticle], error: str
 ) -> None:
@@ -181,6 +182,7 @@ async def test_a_query_holds_at_most_256_characters(emu: BotAPIEmulator) -> None
         emu.inline_query(ALICE, "d20")
 
 
+@pytest.mark.bot_api_deviations  # refusals are what it checks
 async def test_answer_content_is_checked(emu: BotAPIEmulator, bot: Bot) -> None:
     asked = emu.inline_query(ALICE, "d20")
     broken = InlineQueryResultArticle(

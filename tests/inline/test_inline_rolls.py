@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from sqlalchemy import text
 
+from bot.polling import TELEGRAM_UPDATE_TYPES
 from bot.services import inline_rolls
 from db.database import create_session_factory
 from db.repositories.users import TelegramUser
@@ -245,6 +246,10 @@ async def test_polling_asks_for_inline_updates(running: Harness) -> None:
     await _ask(emu, ALICE, "d20")  # delivered by a getUpdates, recorded once it answered
     asked = emu.calls_to("getUpdates")[-1].params.get("allowed_updates") or []
     assert {"inline_query", "chosen_inline_result", "callback_query"} <= set(asked)
+    # Telegram's update types only: aiogram-dialog's internal event is none of them
+    assert "aiogd_update" not in asked and set(asked) <= TELEGRAM_UPDATE_TYPES
+    webhook = running.runtime.dispatcher.resolve_used_update_types() if running.runtime else []
+    assert sorted(webhook) == sorted(asked)  # what setWebhook asks for
 
 
 async def test_unsent_offers_are_forgotten(running: Harness) -> None:
