@@ -19,7 +19,7 @@ from aiogram_dialog import DialogManager, StartMode
 from bot.i18n import I18n, Translator, resolve_locale
 from bot.services import characters as character_service
 from bot.services import games as game_service
-from bot.services import own_characters
+from bot.services import names, own_characters
 from bot.systems import SYSTEMS
 from db.repositories.games import CharacterDTO, GameDTO
 from db.repositories.users import UserDTO
@@ -229,14 +229,14 @@ async def sheet(
 ) -> None:  # fmt: skip
     characters = await uow.characters.for_game(game.id, statuses=SHEET_STATUSES)
     if command.args:
-        found = own_characters.matching(characters, command.args)
-        if len(found) > 1:
-            await message.answer(views.which_one(t), reply_markup=views.pick_keyboard(found))
-            return
-        if not found:
-            await message.answer(views.not_found(t, [c.name for c in characters]))
-            return
-        await _send_sheet(message, found[0], game, t, locale, uow, bot, user=user)
+        result = names.resolve(characters, command.args)
+        if isinstance(result, names.Found):
+            await _send_sheet(message, result.character, game, t, locale, uow, bot, user=user)
+        elif isinstance(result, names.Ambiguous):
+            keyboard = views.pick_keyboard(list(result.matches))
+            await message.answer(views.unresolved(t, result), reply_markup=keyboard)
+        else:
+            await message.answer(views.unresolved(t, result))
         return
     mine = [c for c in characters if c.owner_user_id == user.id and not c.is_npc]
     active = [c for c in mine if c.status == "active"]
@@ -299,15 +299,18 @@ async def own_sheets(
     owned = await own_characters.characters_of(
         uow, user.id, statuses=("active", "pending", "returned")
     )
-    if command.args:
+    if command.args and owned:
         by_id = {o.character.id: o for o in owned}
-        found = own_characters.matching([o.character for o in owned], command.args)
-        if len(found) == 1 and found[0].status in SHEET_STATUSES:
-            picked = by_id[found[0].id]
+        result = names.resolve([o.character for o in owned], command.args)
+        if isinstance(result, names.Found) and result.character.status in SHEET_STATUSES:
+            picked = by_id[result.character.id]
             await _send_sheet(
                 message, picked.character, picked.game, t, locale, uow, bot, user=user,
                 in_group=False,
             )  # fmt: skip
+            return
+        if not isinstance(result, names.Found):
+            await message.answer(views.unresolved(t, result))
             return
     if not owned:
         await message.answer(views.no_characters_anywhere(t))
@@ -396,13 +399,12 @@ async def history(
     characters = await uow.characters.for_game(
         game.id, statuses=("active", "pending", "returned", "retired")
     )
-    found = character_service.find_by_name(characters, command.args or "")
-    if found is None:
-        await message.answer(views.not_found(t, [c.name for c in characters]))
+    result = names.resolve(characters, command.args or "")
+    if not isinstance(result, names.Found):
+        await message.answer(views.unresolved(t, result))
         return
-    versions = await uow.characters.history(found.id)
-    members = {m.user_id: m.name for m in await uow.games.members(game.id)}
-    await message.answer(views.history(t, found, versions, members))
+    changes = await character_service.history(uow, game, result.character)
+    await message.answer(views.history(t, result.character, changes, game.timezone))
 
 
 def create_router() -> Router:

@@ -16,7 +16,8 @@ from aiogram.utils.callback_answer import CallbackAnswer
 
 from bot.i18n import Translator
 from bot.services import grants as grant_service
-from bot.services import own_characters
+from bot.services import names, own_characters
+from bot.services import panels as panel_service
 from bot.services import resources as service
 from db.repositories.games import GameDTO
 from db.repositories.users import UserDTO
@@ -28,6 +29,7 @@ from handlers.callbacks import notify
 from handlers.filters import HasGame
 from handlers.games import no_game
 from handlers.owned import own
+from handlers.views import characters as character_views
 from handlers.views import resources as views
 from handlers.views.edit import edit_text
 from handlers.views.safe import error_text
@@ -65,15 +67,19 @@ async def open_command(
     uow: UnitOfWork, user: UserDTO,
 ) -> None:  # fmt: skip
     found = await service.character_for_command(uow, game, user.id, command.args)
+    if isinstance(found, (names.NotFound, names.Ambiguous)):
+        await message.answer(character_views.unresolved(t, found))
+        return
     if found is None:
         await message.answer(views.usage(t, await service.active_names(uow, game)))
         return
     sheet = service.load(found)
     asks = await grant_service.gains_asked(uow, game, found)
-    await message.answer(
+    sent = await message.answer(
         views.panel_text(t, locale, found, sheet),
         reply_markup=views.panel_keyboard(t, locale, found, sheet, asks=asks),
     )
+    await panel_service.remember(uow, found, sent.chat.id, sent.message_id, locale)
 
 
 async def open_button(
@@ -88,10 +94,11 @@ async def open_button(
     sheet = service.load(found)
     asks = await grant_service.gains_asked(uow, game, found)
     if isinstance(query.message, Message):
-        await query.message.answer(
+        sent = await query.message.answer(
             views.panel_text(t, locale, found, sheet),
             reply_markup=views.panel_keyboard(t, locale, found, sheet, asks=asks),
         )
+        await panel_service.remember(uow, found, sent.chat.id, sent.message_id, locale)
 
 
 async def switch_view(

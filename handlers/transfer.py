@@ -14,7 +14,7 @@ from aiogram.utils.callback_answer import CallbackAnswer
 
 from bot.cpu import CpuError, CpuPool
 from bot.i18n import I18n, Translator
-from bot.services import own_characters
+from bot.services import names, own_characters
 from bot.services import transfer as service
 from db.repositories.games import GameDTO
 from db.repositories.users import UserDTO
@@ -24,6 +24,7 @@ from engine.transfer import ImportFile
 from handlers import submission
 from handlers.callbacks import notify
 from handlers.filters import IsGM
+from handlers.views import characters as character_views
 from handlers.views import transfer as views
 from handlers.views import verify as verify_views
 from handlers.wizards.common import WizardStart
@@ -44,9 +45,12 @@ async def export_own(
 ) -> None:
     """/export [name] in the private chat: one of the sender's characters as a file."""
     owned = await own_characters.characters_of(uow, user.id, statuses=OWN_STATUSES)
-    if command.args:
-        found = own_characters.matching([o.character for o in owned], command.args)
-        owned = [o for o in owned if o.character in found] or owned
+    if command.args and owned:
+        result = names.resolve([o.character for o in owned], command.args)
+        if not isinstance(result, names.Found):
+            await message.answer(character_views.unresolved(t, result))
+            return
+        owned = [o for o in owned if o.character.id == result.character.id]
     if not owned:
         await message.answer(views.no_characters(t))
     elif len(owned) == 1:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.services import names
 from db.repositories.games import CharacterDTO, GameDTO
 from db.uow import UnitOfWork
 
@@ -14,17 +15,6 @@ MEMBER_ROLES = ("gm", "cogm", "player")
 
 def _ranked(characters: list[CharacterDTO]) -> list[CharacterDTO]:
     return sorted(characters, key=lambda c: (_STATUS_ORDER.get(c.status, 9), c.id))
-
-
-def matching(characters: list[CharacterDTO], name: str) -> list[CharacterDTO]:
-    """The characters an exact name (case aside) names, else those whose name holds it; active
-    before pending, oldest first. Several with one name are all returned: the caller asks."""
-    wanted = name.strip().casefold()
-    if not wanted:
-        return []
-    ranked = _ranked(characters)
-    exact = [c for c in ranked if c.name.casefold() == wanted]
-    return exact or [c for c in ranked if wanted in c.name.casefold()]
 
 
 @dataclass(frozen=True)
@@ -39,9 +29,10 @@ async def characters_of(
     """The user's own characters (not NPCs) in every live game they are part of."""
     found: list[Owned] = []
     for game in await uow.games.games_of(user_id, roles=MEMBER_ROLES):
-        for character in _ranked(await uow.characters.for_game(game.id, statuses=statuses)):
-            if character.owner_user_id == user_id and not character.is_npc:
-                found.append(Owned(game, character))
+        rows = await uow.characters.for_game(game.id, statuses=statuses)
+        own = [c for c in _ranked(rows) if c.owner_user_id == user_id and not c.is_npc]
+        # a returned or retired draft is not listed beside the live one of the same name
+        found += [Owned(game, character) for character in names.distinct(own)]
     return found
 
 

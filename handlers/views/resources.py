@@ -404,6 +404,15 @@ def panel_keyboard(
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
+def live_panel(
+    t: Translator, locale: str, character: CharacterDTO, sheet: SheetModel, asks: bool
+) -> tuple[str, InlineKeyboardMarkup]:
+    """An open panel redrawn after its character changed elsewhere (``bot.panels``)."""
+    return panel_text(t, locale, character, sheet), panel_keyboard(
+        t, locale, character, sheet, asks=asks
+    )
+
+
 # --- what changed ----------------------------------------------------------------------------
 
 
