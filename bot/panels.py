@@ -44,22 +44,25 @@ class PanelRedraw:
             return
         try:
             async with UnitOfWork(self.session_factory) as uow:
-                live = await service.live(uow, character_ids)
+                live = await service.live(uow, character_ids, skip=skip)
         except Exception:  # the change is made and told; a stale panel is no reason to fail
             logger.exception("live panels of %s: not read", sorted(character_ids))
             return
-        gone = [item.panel for item in live if not await self._edit(bot, item, skip)]
+        gone = [item.panel for item in live if not await self._edit(bot, item)]
         if gone:
-            async with UnitOfWork(self.session_factory) as uow:
-                for panel in gone:
-                    await uow.panels.forget(panel.character_id, panel.chat_id, panel.message_id)
-                await uow.commit()
+            try:
+                async with UnitOfWork(self.session_factory) as uow:
+                    for panel in gone:
+                        await uow.panels.forget(
+                            panel.character_id, panel.chat_id, panel.message_id
+                        )
+                    await uow.commit()
+            except Exception:  # tried again on the next change
+                logger.exception("gone panels not forgotten")
 
-    async def _edit(self, bot: Bot, item: service.LivePanel, skip: tuple[int, int] | None) -> bool:
+    async def _edit(self, bot: Bot, item: service.LivePanel) -> bool:
         """False when the panel message is gone for good (deleted, too old to edit)."""
         panel = item.panel
-        if skip == (panel.chat_id, panel.message_id):
-            return True
         t = self.i18n.translator(panel.locale)
         text, keyboard = self.view(t, panel.locale, item.character, item.sheet, item.asks)
         try:

@@ -26,7 +26,7 @@ from engine.errors import EngineError
 from engine.systems.fate import Nature, SlotId
 from handlers import grants
 from handlers.callbacks import notify
-from handlers.filters import HasGame
+from handlers.filters import HadGame, HasGame
 from handlers.games import no_game
 from handlers.owned import own
 from handlers.views import characters as character_views
@@ -74,6 +74,10 @@ async def open_command(
         await message.answer(views.usage(t, await service.active_names(uow, game)))
         return
     sheet = service.load(found)
+    if found.status != "active" or game.archived:  # to read, changeable by no one
+        line = views.archived_line(t)
+        await message.answer(views.panel_text(t, locale, found, sheet, line=line))
+        return
     asks = await grant_service.gains_asked(uow, game, found)
     sent = await message.answer(
         views.panel_text(t, locale, found, sheet),
@@ -275,13 +279,17 @@ async def own_resources(
 ) -> None:
     """/res in the private chat: the resources of the sender's characters in every game, to
     read; they are changed on the panel in the game's group."""
-    owned = await own_characters.characters_of(uow, user.id, statuses=("active",))
+    owned = await own_characters.characters_of(
+        uow, user.id, statuses=("active", "retired"), archived=True
+    )
     if not owned:
         await message.answer(views.no_own_resources(t))
         return
     for entry in owned[:OWN_PANELS]:
         sheet = service.load(entry.character)
         line = views.panel_game_line(t, entry.game.title)
+        if entry.archived:
+            line += "\n" + views.archived_line(t)
         await message.answer(views.panel_text(t, locale, entry.character, sheet, line=line))
     await message.answer(views.own_resources_hint(t, len(owned), OWN_PANELS))
 
@@ -297,6 +305,7 @@ def create_router() -> Router:
     router.message.filter(F.chat.type.in_({"group", "supergroup"}))
     router.callback_query.filter(HasGame())
     router.message.register(open_command, Command("res"), HasGame())
+    router.message.register(open_command, Command("res"), HadGame())  # to read
     router.message.register(no_game, Command("res"))
     router.message.register(got_aspect, StateFilter(ConsequenceSG.aspect), F.text, HasGame())
     router.callback_query.register(open_button, views.ResOpenCD.filter())

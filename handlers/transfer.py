@@ -29,7 +29,8 @@ from handlers.views import transfer as views
 from handlers.views import verify as verify_views
 from handlers.wizards.common import WizardStart
 
-OWN_STATUSES = service.EXPORT_STATUSES
+# a retired character and one of an archived game stay exportable (issue 36 item 4)
+OWN_STATUSES = (*service.EXPORT_STATUSES, "retired")
 FILE_KEY = "import_file_id"
 
 
@@ -44,7 +45,7 @@ async def export_own(
     message: Message, command: CommandObject, t: Translator, uow: UnitOfWork, user: UserDTO
 ) -> None:
     """/export [name] in the private chat: one of the sender's characters as a file."""
-    owned = await own_characters.characters_of(uow, user.id, statuses=OWN_STATUSES)
+    owned = await own_characters.characters_of(uow, user.id, statuses=OWN_STATUSES, archived=True)
     if command.args and owned:
         result = names.resolve([o.character for o in owned], command.args)
         if not isinstance(result, names.Found):
@@ -73,7 +74,9 @@ async def export_pick(
 async def _send_character(
     message: Message, t: Translator, uow: UnitOfWork, character_id: int, user: UserDTO
 ) -> bool:
-    owned = await own_characters.own_character(uow, user.id, character_id, statuses=OWN_STATUSES)
+    owned = await own_characters.own_character(
+        uow, user.id, character_id, statuses=OWN_STATUSES, archived=True
+    )
     if owned is None:
         return False
     content = await service.character_file(uow, owned.character)

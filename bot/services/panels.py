@@ -33,11 +33,16 @@ async def remember(
     await uow.panels.remember(character.id, chat_id, message_id, locale)
 
 
-async def live(uow: UnitOfWork, character_ids: Iterable[int]) -> list[LivePanel]:
-    """The open panels of these characters, each with the character as it is now (an archived
-    game's or a retired character's panel is left as it was)."""
+async def live(
+    uow: UnitOfWork, character_ids: Iterable[int], *, skip: tuple[int, int] | None = None
+) -> list[LivePanel]:
+    """The open panels of these characters but the message ``skip`` (chat, message id), each
+    with the character as it is now (an archived game's or a retired character's panel is
+    left as it was)."""
     found: list[LivePanel] = []
     for panel in await uow.panels.of(character_ids):
+        if skip == (panel.chat_id, panel.message_id):
+            continue
         character = await uow.characters.get(panel.character_id)
         if character is None or character.status != "active":
             continue

@@ -161,11 +161,11 @@ def item_key(text: str) -> str:
 async def character_for_command(
     uow: UnitOfWork, game: GameDTO, user_id: int, name: str | None
 ) -> CharacterDTO | names.NotFound | names.Ambiguous | None:
-    """``/res name``: that active character of the game (or why the name named none);
-    ``/res``: the sender's own (``None`` when they have none)."""
+    """``/res name``: that active (or retired: to read) character of the game, or why the
+    name named none; ``/res``: the sender's own (``None`` when they have none)."""
     if name and name.strip():
-        active = await uow.characters.for_game(game.id, statuses=("active",))
-        result = names.resolve(active, name)
+        shown = await uow.characters.for_game(game.id, statuses=("active", "retired"))
+        result = names.resolve(shown, name)
         return result.character if isinstance(result, names.Found) else result
     return await uow.characters.active_of(game.id, user_id)
 

@@ -224,11 +224,22 @@ _STATUS_NAMES = {
 }
 
 
-def pick_keyboard(characters: list[CharacterDTO]) -> InlineKeyboardMarkup:
-    """One button per character (a pending one marked ⏳), two to a row."""
+ARCHIVED_MARK = "🗄 "
+
+
+def archived_mark(t: Translator) -> str:
+    """Over each sheet page of an archived character: readable, changeable by no one."""
+    return ARCHIVED_MARK + "<i>" + escape(t("Archived: read only.")) + "</i>"
+
+
+def pick_keyboard(
+    characters: list[CharacterDTO], *, archived: set[int] | frozenset[int] = frozenset()
+) -> InlineKeyboardMarkup:
+    """One button per character (a pending one marked ⏳, an archived one 🗄), two to a row."""
     buttons = [
         InlineKeyboardButton(
-            text=_STATUS_MARKS.get(c.status, "") + c.name[:40],
+            text=(ARCHIVED_MARK if c.id in archived else _STATUS_MARKS.get(c.status, ""))
+            + c.name[:40],
             callback_data=SheetPickCD(character_id=c.id).pack(),
         )
         for c in characters[:20]
@@ -268,11 +279,12 @@ def no_characters_anywhere(t: Translator) -> str:
     )
 
 
-def own_list(t: Translator, owned: list[tuple[str, CharacterDTO]]) -> str:
-    """The user's characters, game by game, with where each one stands."""
+def own_list(t: Translator, owned: list[tuple[str, CharacterDTO, bool]]) -> str:
+    """The user's characters, game by game, with where each one stands (an archived one — its
+    game archived, or retired — marked so)."""
     lines = [f"<b>{escape(t('Your characters'))}</b>"]
-    for title, character in owned:
-        status = t(_STATUS_NAMES.get(character.status, character.status))
+    for title, character, archived in owned:
+        status = t("archived") if archived else t(_STATUS_NAMES.get(character.status, "?"))
         lines.append(f"• <b>{escape(character.name)}</b> — {escape(title)} ({escape(status)})")
     lines += ["", escape(t("Press a name to see the sheet. Resources: /res."))]
     return clip_html("\n".join(lines))

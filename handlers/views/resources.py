@@ -592,6 +592,11 @@ def panel_game_line(t: Translator, title: str) -> str:
     return t("Game: {title}", title=f"<b>{_e(title)}</b>")
 
 
+def archived_line(t: Translator) -> str:
+    """Under an archived character's resources: they are read, changed by no one."""
+    return "🗄 <i>" + _e(t("Archived: read only.")) + "</i>"
+
+
 def no_own_resources(t: Translator) -> str:
     return t(
         "You have no approved characters yet. In the game's group, press «Create character» on "
