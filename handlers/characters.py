@@ -247,7 +247,9 @@ async def sheet(
     ]  # fmt: skip
     active = [c for c in mine if c.status == "active"]
     if not mine:
-        await message.answer(views.no_own_character(t, [c.name for c in characters]))
+        await message.answer(
+            views.no_own_character(t, [c.name for c in names.distinct(characters)])
+        )
         return
     if not active:  # only a sheet still waiting for the GM
         await message.answer(views.own_pending(t))

@@ -48,10 +48,14 @@ async def export_own(
     owned = await own_characters.characters_of(uow, user.id, statuses=OWN_STATUSES, archived=True)
     if command.args and owned:
         result = names.resolve([o.character for o in owned], command.args)
-        if not isinstance(result, names.Found):
+        if isinstance(result, names.NotFound):
             await message.answer(character_views.unresolved(t, result))
             return
-        owned = [o for o in owned if o.character.id == result.character.id]
+        picked = (
+            {result.character.id} if isinstance(result, names.Found)
+            else {c.id for c in result.matches}
+        )  # fmt: skip
+        owned = [o for o in owned if o.character.id in picked]  # several: the picker asks
     if not owned:
         await message.answer(views.no_characters(t))
     elif len(owned) == 1:

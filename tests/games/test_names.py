@@ -8,7 +8,7 @@ from __future__ import annotations
 from engine.systems import fate
 from tests.conftest import Harness
 from tests.export.helpers import file_json, legal_sheet, wait_document
-from tests.games.helpers import ALICE, BOB, GM, create_game, seat_table
+from tests.games.helpers import ALICE, BOB, GM, buttons, create_game, seat_table
 from tests.helpers import table as tb
 from tests.trackers import lifegear_helpers as lh
 
@@ -77,6 +77,10 @@ async def test_private_sheet_and_export_use_the_name(running: Harness) -> None:
     # the list of one's own characters names the live one, not its returned draft beside it
     listed = await tb.send_and_answer(h, ALICE, "/sheet", chat_id=ALICE)
     assert listed.text.count("Вереск") == 1, listed.text
+    # two of one's own that the name starts: the picker offers just those
+    await tb.insert_character(h, "fate", legal_sheet("fate", "Верба"), status="pending")
+    picker = await tb.send_and_answer(h, ALICE, "/export Вер", chat_id=ALICE)
+    assert sorted(b["text"].split(" · ")[0] for b in buttons(picker)) == ["Верба", "Вереск"]
 
 
 async def test_join_and_leave_use_the_name(running: Harness) -> None:
