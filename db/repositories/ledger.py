@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -65,6 +66,10 @@ class LedgerRepo:
         # the characters this unit's entries changed: once it commits, their live panels
         # are redrawn (``bot.panels``)
         self.changed: set[int] = set()
+
+    def note_changed(self, character_ids: Iterable[int]) -> None:
+        """Entries written past this repository (``SheetBatchRepo``) changed these too."""
+        self.changed.update(character_ids)
 
     async def add_many(self, entries: list[NewEntry]) -> None:
         """One INSERT for any number of entries (milestones write a whole table at once)."""
