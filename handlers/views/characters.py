@@ -216,7 +216,7 @@ def sheet_keyboard(
     return InlineKeyboardMarkup(inline_keyboard=rows) if rows else None
 
 
-_STATUS_MARKS = {"active": "", "pending": "⏳ ", "returned": "↩️ "}
+_STATUS_MARKS = {"active": "", "pending": "⏳ ", "returned": "↩️ ", "retired": "🗄 "}
 _STATUS_NAMES = {
     "active": N_("in play"),
     "pending": N_("waiting for the GM's approval"),
@@ -247,10 +247,6 @@ def pick_keyboard(
     return InlineKeyboardMarkup(
         inline_keyboard=[buttons[i : i + 2] for i in range(0, len(buttons), 2)]
     )
-
-
-def which_one(t: Translator) -> str:
-    return t("Several characters match. Whose sheet? (⏳ — waiting for the GM's approval)")
 
 
 def no_own_character(t: Translator, names: Sequence[str]) -> str:

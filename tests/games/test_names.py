@@ -90,6 +90,7 @@ async def test_join_and_leave_use_the_name(running: Harness) -> None:
     await lh.insert(h, lh.hero("Лиса", "1d6"), owner=BOB)
     assert "Шакал" in (await tb.send_and_answer(h, GM, "/npc Шакал: защита 6")).text
     await tb.send_for_buttons(h, GM, "/fight Шакал", "")
+    await h.emu.wait_idle()  # the tracker's message goes out before its update commits
     version = (await tb.tracker_row(h))["version"]
 
     said = (await tb.send_and_answer(h, GM, "/join Нечто")).text
