@@ -29,6 +29,7 @@ from bot.middlewares import (
     UnitOfWorkMiddleware,
 )
 from bot.outbound import Limits, OutboundLimiter, ResilienceMiddleware
+from bot.panels import PanelRedraw, PanelView
 from bot.polling import INBOX_ENGINE, METRICS, InboxDispatcher
 from bot.replay import ReplayGuard
 from bot.runner import UpdateRunner
@@ -71,10 +72,12 @@ def create_dispatcher(
     routers: Sequence[Router],
     roll_hint: RollHint | None = None,
     metrics: Metrics | None = None,
+    panel_view: PanelView | None = None,
 ) -> Dispatcher:
     """``routers`` in their order (``handlers.routers()``); ``roll_hint`` tells from an update
     alone that it will roll (``handlers.dice.roll_hint``: its unit then claims nothing up
-    front)."""
+    front); ``panel_view`` draws a live /res panel redrawn after a change made elsewhere
+    (``handlers.views.resources.live_panel``)."""
     # One update at a time per chat and user (wizard steps must not overtake each other);
     # different users and chats still run concurrently. A press queued behind an update that
     # waits for pacing is answered meanwhile (bot/answers.py).
@@ -92,8 +95,11 @@ def create_dispatcher(
     # Inside the chat's lock (a retry keeps the chat's order), around the unit of work.
     metrics = metrics or Metrics()
     dp.update.outer_middleware(UpdateRunner(fsm_engine, i18n, metrics))
+    panels = PanelRedraw(i18n, session_factory, panel_view) if panel_view else None
     dp.update.outer_middleware(
-        UnitOfWorkMiddleware(session_factory, storage, roll_hint=roll_hint, express=ExpressCache())
+        UnitOfWorkMiddleware(
+            session_factory, storage, roll_hint=roll_hint, express=ExpressCache(), panels=panels
+        )
     )
     dp.update.outer_middleware(
         FSMContextMiddleware(storage, DisabledEventIsolation(), dp.fsm.strategy)

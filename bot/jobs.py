@@ -24,12 +24,15 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.i18n import I18n, Translator, resolve_locale
+from bot.panels import PanelRedraw
 from bot.services import deferred_milestones as deferred_service
 from bot.services import request_deadlines as request_deadlines_service
 from bot.services import schedules as service
+from db.repositories.games import CharacterDTO
 from db.repositories.requests import RequestDTO
 from db.repositories.schedules import ScheduleRepo
 from db.uow import UnitOfWork
+from engine.common import SheetModel
 
 logger = logging.getLogger(__name__)
 
@@ -59,6 +62,10 @@ class JobViews(Protocol):
     def nudge(self, t: Translator, request: RequestDTO, player: str, zone: str) -> str: ...
 
     def overdue(self, t: Translator, request: RequestDTO, player: str) -> str: ...
+
+    def live_panel(
+        self, t: Translator, locale: str, character: CharacterDTO, sheet: SheetModel, asks: bool
+    ) -> tuple[str, InlineKeyboardMarkup]: ...
 
 
 class _Tick:
@@ -229,13 +236,22 @@ async def fire_schedules(schedule_ids: list[int], *, context: JobContext | None 
 async def _fire_batch(ctx: JobContext, schedule_ids: list[int], notices: _Notices) -> None:
     async with UnitOfWork(ctx.session_factory) as uow:
         tick = await service.run_batch(uow, schedule_ids, now=ctx.now)
+    changed = set(uow.ledger.changed)
     for fired in tick.fired:
         notices.put(fired, _translator_for(ctx, fired.chat_locale))
     for schedule_id in tick.one_by_one:  # one transaction each (``service.run``)
         async with UnitOfWork(ctx.session_factory) as uow:
             one = await service.run(uow, schedule_id, now=ctx.now)
+        changed |= uow.ledger.changed
         if one is not None:
             notices.put(one, _translator_for(ctx, one.chat_locale))
+    await _redraw_panels(ctx, changed)
+
+
+async def _redraw_panels(ctx: JobContext, changed: set[int]) -> None:
+    """The open /res panels of the characters a milestone changed (``bot.panels``)."""
+    if changed:
+        await PanelRedraw(ctx.i18n, ctx.session_factory, ctx.views.live_panel)(ctx.bot, changed)
 
 
 async def resume_deferred(*, context: JobContext | None = None) -> None:
@@ -255,6 +271,7 @@ async def resume_deferred(*, context: JobContext | None = None) -> None:
             except Exception:  # left deferred: the next run tries again
                 logger.exception("deferred occurrence %s failed", item.occurrence_id)
                 continue
+            await _redraw_panels(ctx, set(uow.ledger.changed))
             if fired is not None:
                 notices.put(fired, _translator_for(ctx, fired.chat_locale))
     except BaseException:

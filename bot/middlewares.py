@@ -33,6 +33,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.express import ExpressCache, context_key
 from bot.fsm_storage import PostgresStorage, in_unit, update_scope
 from bot.i18n import I18n, resolve_locale
+from bot.panels import PanelRedraw
 from bot.runner import RETRIED
 from db.repositories.updates import Prefetched
 from db.repositories.users import TelegramUser
@@ -112,8 +113,10 @@ class UnitOfWorkMiddleware(BaseMiddleware):
     def __init__(
         self, session_factory: async_sessionmaker[AsyncSession], storage: PostgresStorage,
         roll_hint: RollHint | None = None, express: ExpressCache | None = None,
+        panels: PanelRedraw | None = None,
     ) -> None:  # fmt: skip
         self._factory = session_factory
+        self._panels = panels
         self._storage = storage
         self._roll_hint = roll_hint
         self._express = express
@@ -195,7 +198,10 @@ class UnitOfWorkMiddleware(BaseMiddleware):
             appended = uow.rolls.appended()
             if appended is not None and self._express is not None:
                 self._express.keep_head(*appended)
-            return result
+            changed = set(uow.ledger.changed)
+        if changed and self._panels is not None:  # committed: their open panels show it
+            await self._panels(data["bot"], changed, _pressed(event))
+        return result
 
     def _unanswered_roll(self, event: Update, data: dict[str, Any]) -> bool:
         """A /r found processed on a retry: its own earlier attempt logged it (the append
@@ -270,6 +276,13 @@ class UnitOfWorkMiddleware(BaseMiddleware):
         if prefetched is not None:
             express.keep_context(key, prefetched)
         return prefetched
+
+
+def _pressed(event: Update) -> tuple[int, int] | None:
+    """The message a press was on (chat, message id): its handler redrew it already."""
+    query = event.callback_query
+    message = query.message if query is not None else None
+    return (message.chat.id, message.message_id) if message is not None else None
 
 
 def _telegram_user(user: TgUser) -> TelegramUser:

@@ -31,6 +31,7 @@ from db.repositories.games import CharacterRepo, GameRepo
 from db.repositories.grants import GrantRepo
 from db.repositories.inline import InlineRepo
 from db.repositories.ledger import LedgerRepo
+from db.repositories.panels import PanelRepo
 from db.repositories.requests import RequestRepo
 from db.repositories.rolls import AlreadyProcessed, LogHead, RollRepo, StaleContext, Stamp
 from db.repositories.trackers import TrackerRepo
@@ -125,6 +126,7 @@ class UnitOfWork:
         self.ledger = LedgerRepo(session)
         self.trackers = TrackerRepo(session)
         self.grants = GrantRepo(session)
+        self.panels = PanelRepo(session)
         self.inline = InlineRepo(self.driver)
         return self
 
@@ -334,6 +336,7 @@ class UnitOfWork:
     async def _roll_back(self) -> None:
         self._raw = None
         self.rolls.transaction_ended(committed=False)
+        self.ledger.changed.clear()  # nothing changed after all: no panel to redraw
         if self._session is not None:
             await self._session.rollback()
         if self.connection.in_transaction():

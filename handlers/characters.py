@@ -19,7 +19,7 @@ from aiogram_dialog import DialogManager, StartMode
 from bot.i18n import I18n, Translator, resolve_locale
 from bot.services import characters as character_service
 from bot.services import games as game_service
-from bot.services import own_characters
+from bot.services import names, own_characters
 from bot.systems import SYSTEMS
 from db.repositories.games import CharacterDTO, GameDTO
 from db.repositories.users import UserDTO
@@ -27,7 +27,7 @@ from db.uow import UnitOfWork
 from handlers import wizards
 from handlers.callbacks import ApproveCD, ProposalCD, ReturnCD, SheetPageCD, notify
 from handlers.callbacks_nav import SheetPickCD
-from handlers.filters import HasGame, IsGM
+from handlers.filters import HadGame, HasGame, IsGM
 from handlers.owned import carries, show
 from handlers.views import characters as views
 from handlers.views.games import deep_link
@@ -234,27 +234,35 @@ async def review_refused(
 
 
 SHEET_STATUSES = ("active", "pending")
+# what a name or a button opens: a retired character too, read-only and marked archived
+OPENED_STATUSES = (*SHEET_STATUSES, "retired")
+OWN_LISTED = ("active", "pending", "returned", "retired")
 
 
 async def sheet(
     message: Message, command: CommandObject, game: GameDTO, t: Translator, locale: str,
     uow: UnitOfWork, user: UserDTO, bot: Bot,
 ) -> None:  # fmt: skip
-    characters = await uow.characters.for_game(game.id, statuses=SHEET_STATUSES)
+    characters = await uow.characters.for_game(game.id, statuses=OPENED_STATUSES)
     if command.args:
-        found = own_characters.matching(characters, command.args)
-        if len(found) > 1:
-            await message.answer(views.which_one(t), reply_markup=views.pick_keyboard(found))
-            return
-        if not found:
-            await message.answer(views.not_found(t, [c.name for c in characters]))
-            return
-        await _send_sheet(message, found[0], game, t, locale, uow, bot, user=user)
+        result = names.resolve(characters, command.args)
+        if isinstance(result, names.Found):
+            await _send_sheet(message, result.character, game, t, locale, uow, bot, user=user)
+        elif isinstance(result, names.Ambiguous):
+            keyboard = views.pick_keyboard(list(result.matches))
+            await message.answer(views.unresolved(t, result), reply_markup=keyboard)
+        else:
+            await message.answer(views.unresolved(t, result))
         return
-    mine = [c for c in characters if c.owner_user_id == user.id and not c.is_npc]
+    mine = [
+        c for c in characters
+        if c.owner_user_id == user.id and not c.is_npc and c.status in SHEET_STATUSES
+    ]  # fmt: skip
     active = [c for c in mine if c.status == "active"]
     if not mine:
-        await message.answer(views.no_own_character(t, [c.name for c in characters]))
+        await message.answer(
+            views.no_own_character(t, [c.name for c in names.distinct(characters)])
+        )
         return
     if not active:  # only a sheet still waiting for the GM
         await message.answer(views.own_pending(t))
@@ -268,15 +276,17 @@ async def _send_sheet(
 ) -> None:  # fmt: skip
     """The sheet's first page; its GM-only button only for the GM and co-GMs, «Edit» only for
     those who may edit it. ``replacing``: redraw the pressed message if it is of that kind (a
-    choice), else send a new one."""
+    choice), else send a new one. An archived one (its game archived, or retired) is marked
+    so and has no button that changes anything."""
     is_gm = await game_service.is_gm(uow, game, user.id)
-    active = found.status == "active"
+    archived = own_characters.archived(game, found)
+    active = found.status == "active" and not archived
     edit_url = None
     if active and character_service.can_edit(found, user.id, is_gm=is_gm):
         token = await game_service.edit_link_token(uow, game, found.id)
         me = await bot.me()
         edit_url = deep_link(me.username or "", token)
-    pages = _pages(found, t, locale)
+    pages = _pages(found, t, locale, archived=archived)
     keyboard = views.sheet_keyboard(
         t, found.id, pages, 0, edit_url, active=active, gm=in_group and is_gm, in_group=in_group
     )
@@ -294,7 +304,7 @@ async def pick_sheet(
     if (
         found is None
         or found.game_id != game.id
-        or found.status not in SHEET_STATUSES
+        or found.status not in OPENED_STATUSES
         or not isinstance(query.message, Message)
     ):
         notify(callback_answer, t("This button is no longer active."))
@@ -309,28 +319,32 @@ async def own_sheets(
     user: UserDTO, bot: Bot, webapp_url: str | None = None,
 ) -> None:  # fmt: skip
     """/sheet in the private chat: the sender's own characters in every game."""
-    owned = await own_characters.characters_of(
-        uow, user.id, statuses=("active", "pending", "returned")
-    )
-    if command.args:
+    owned = await own_characters.characters_of(uow, user.id, statuses=OWN_LISTED, archived=True)
+    if command.args and owned:
         by_id = {o.character.id: o for o in owned}
-        found = own_characters.matching([o.character for o in owned], command.args)
-        if len(found) == 1 and found[0].status in SHEET_STATUSES:
-            picked = by_id[found[0].id]
+        result = names.resolve([o.character for o in owned], command.args)
+        if isinstance(result, names.Found) and result.character.status in OPENED_STATUSES:
+            picked = by_id[result.character.id]
             await _send_sheet(
                 message, picked.character, picked.game, t, locale, uow, bot, user=user,
                 in_group=False,
             )  # fmt: skip
             return
+        if not isinstance(result, names.Found):
+            await message.answer(views.unresolved(t, result))
+            return
     if not owned:
         await message.answer(views.no_characters_anywhere(t))
         return
-    shown = [o.character for o in owned if o.character.status in SHEET_STATUSES]
-    keyboard = views.pick_keyboard(shown) if shown else None
+    shown = [o for o in owned if o.character.status in OPENED_STATUSES]
+    keyboard = views.pick_keyboard(
+        [o.character for o in shown], archived={o.character.id for o in shown if o.archived}
+    ) if shown else None  # fmt: skip
     if keyboard is not None and webapp_url:  # the Mini App: the whole sheet on one screen
         keyboard.inline_keyboard.append([sheet_button(t, webapp_url)])
     await message.answer(
-        views.own_list(t, [(o.game.title, o.character) for o in owned]), reply_markup=keyboard
+        views.own_list(t, [(o.game.title, o.character, o.archived) for o in owned]),
+        reply_markup=keyboard,
     )
 
 
@@ -339,7 +353,7 @@ async def pick_own_sheet(
     t: Translator, locale: str, uow: UnitOfWork, user: UserDTO, bot: Bot,
 ) -> None:  # fmt: skip
     owned = await own_characters.own_character(
-        uow, user.id, callback_data.character_id, statuses=SHEET_STATUSES
+        uow, user.id, callback_data.character_id, statuses=OPENED_STATUSES, archived=True
     )
     if owned is None or not isinstance(query.message, Message):
         notify(callback_answer, t("This button is no longer active."))
@@ -356,18 +370,23 @@ async def own_sheet_page(
 ) -> None:  # fmt: skip
     """A page of one's own sheet in the private chat."""
     owned = await own_characters.own_character(
-        uow, user.id, callback_data.character_id, statuses=SHEET_STATUSES
+        uow, user.id, callback_data.character_id, statuses=OPENED_STATUSES, archived=True
     )
     if owned is None or not isinstance(query.message, Message):
         notify(callback_answer, t("This button is no longer active."))
         return
-    await _redraw_page(query.message, owned.character, callback_data.page, t, locale)
+    await _redraw_page(
+        query.message, owned.character, callback_data.page, t, locale, archived=owned.archived
+    )
 
 
-def _pages(character: CharacterDTO, t: Translator, locale: str) -> list[str]:
+def _pages(
+    character: CharacterDTO, t: Translator, locale: str, *, archived: bool = False
+) -> list[str]:
     spec = SYSTEMS[character.system]
     model = spec.load(character.sheet, character.schema_version)
-    return sheet_pages(character.system, model, t, locale)
+    pages = sheet_pages(character.system, model, t, locale)
+    return [f"{views.archived_mark(t)}\n{page}" for page in pages] if archived else pages
 
 
 async def sheet_page(
@@ -378,14 +397,17 @@ async def sheet_page(
     if found is None or found.game_id != game.id or not isinstance(query.message, Message):
         notify(callback_answer, t("This button is no longer active."))
         return
-    await _redraw_page(query.message, found, callback_data.page, t, locale, in_group=True)
+    await _redraw_page(
+        query.message, found, callback_data.page, t, locale, in_group=True,
+        archived=own_characters.archived(game, found),
+    )  # fmt: skip
 
 
 async def _redraw_page(
     message: Message, found: CharacterDTO, page: int, t: Translator, locale: str, *,
-    in_group: bool = False,
+    in_group: bool = False, archived: bool = False,
 ) -> None:  # fmt: skip
-    pages = _pages(found, t, locale)
+    pages = _pages(found, t, locale, archived=archived)
     page = min(max(page, 0), len(pages) - 1)
     # Only the same character's sheet is redrawn, keeping its buttons as they were drawn (the
     # «Edit» link; the roll request for whoever asked as the GM); a forged press anywhere else
@@ -396,7 +418,8 @@ async def _redraw_page(
         (b.url for row in (markup.inline_keyboard if markup else []) for b in row if b.url), None
     )
     gm = own and carries(message, BuildCD, c=found.id)
-    active = found.status == "active"
+    active = found.status == "active" and not archived
+    edit_url = None if archived else edit_url
     keyboard = views.sheet_keyboard(
         t, found.id, pages, page, edit_url, active=active, gm=gm, in_group=in_group
     )
@@ -409,13 +432,12 @@ async def history(
     characters = await uow.characters.for_game(
         game.id, statuses=("active", "pending", "returned", "retired")
     )
-    found = character_service.find_by_name(characters, command.args or "")
-    if found is None:
-        await message.answer(views.not_found(t, [c.name for c in characters]))
+    result = names.resolve(characters, command.args or "")
+    if not isinstance(result, names.Found):
+        await message.answer(views.unresolved(t, result))
         return
-    versions = await uow.characters.history(found.id)
-    members = {m.user_id: m.name for m in await uow.games.members(game.id)}
-    await message.answer(views.history(t, found, versions, members))
+    changes = await character_service.history(uow, game, result.character)
+    await message.answer(views.history(t, result.character, changes, game.timezone))
 
 
 def create_router() -> Router:
@@ -442,7 +464,15 @@ def create_router() -> Router:
     with_game.callback_query.filter(HasGame())
     with_game.callback_query.register(sheet_page, SheetPageCD.filter())
     with_game.callback_query.register(pick_sheet, SheetPickCD.filter())
-    group.include_routers(gm, others, with_game)
+    # a chat whose game is archived: its sheets and history stay readable
+    had_game = Router(name=__name__ + ".had_game")
+    had_game.message.filter(HadGame())
+    had_game.message.register(sheet, Command("sheet"))
+    had_game.message.register(history, Command("history"))
+    had_game.callback_query.filter(HadGame())
+    had_game.callback_query.register(sheet_page, SheetPageCD.filter())
+    had_game.callback_query.register(pick_sheet, SheetPickCD.filter())
+    group.include_routers(gm, others, with_game, had_game)
 
     private = Router(name=__name__ + ".private")
     private.message.filter(F.chat.type == "private")

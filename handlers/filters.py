@@ -48,6 +48,20 @@ class HasGame(BaseFilter):
         return {"game": game} if game is not None else False
 
 
+class HadGame(BaseFilter):
+    """The chat has no live game but an archived one: hands the newest over as ``game``, to
+    read (its characters stay readable, changeable by no one)."""
+
+    async def __call__(
+        self, event: Message | CallbackQuery, uow: UnitOfWork
+    ) -> bool | dict[str, Any]:
+        message = _message_of(event)
+        if message is None or await uow.games.live_for_chat(message.chat.id) is not None:
+            return False
+        game = await uow.games.archived_for_chat(message.chat.id)
+        return {"game": game} if game is not None else False
+
+
 class IsGM(BaseFilter):
     """The sender is the GM or a co-GM of the chat's live game; hands over ``game``."""
 

@@ -41,7 +41,10 @@ async def npc_command(
         await message.answer(error_text(error, locale))
         return
     except service.NpcRefused as refused:
-        await message.answer(t(refused.reason))
+        if refused.reason == service.EMPTY:  # refused, with what a line looks like
+            await _how_to(message, game, t, locale, uow, bot, refusal=t(refused.reason))
+        else:
+            await message.answer(t(refused.reason))
         return
     spec = SYSTEMS[stored.system]
     page = sheet_pages(stored.system, spec.load(stored.sheet, stored.schema_version), t, locale)
@@ -49,13 +52,15 @@ async def npc_command(
 
 
 async def _how_to(
-    message: Message, game: GameDTO, t: Translator, locale: str, uow: UnitOfWork, bot: Bot
-) -> None:
+    message: Message, game: GameDTO, t: Translator, locale: str, uow: UnitOfWork, bot: Bot,
+    *, refusal: str = "",
+) -> None:  # fmt: skip
     token = await game_service.npc_link_token(uow, game)
     count = len(await service.active_npcs(uow, game))
     me = await bot.me()
+    text = views.how_to(t, service.example(game, locale), count)
     await message.answer(
-        views.how_to(t, service.example(game, locale), count),
+        f"{refusal}\n\n{text}" if refusal else text,
         reply_markup=views.how_to_keyboard(t, deep_link(me.username or "", token), count),
     )
 

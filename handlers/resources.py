@@ -16,7 +16,8 @@ from aiogram.utils.callback_answer import CallbackAnswer
 
 from bot.i18n import Translator
 from bot.services import grants as grant_service
-from bot.services import own_characters
+from bot.services import names, own_characters
+from bot.services import panels as panel_service
 from bot.services import resources as service
 from db.repositories.games import GameDTO
 from db.repositories.users import UserDTO
@@ -25,9 +26,10 @@ from engine.errors import EngineError
 from engine.systems.fate import Nature, SlotId
 from handlers import grants
 from handlers.callbacks import notify
-from handlers.filters import HasGame
+from handlers.filters import HadGame, HasGame
 from handlers.games import no_game
 from handlers.owned import own
+from handlers.views import characters as character_views
 from handlers.views import resources as views
 from handlers.views.edit import edit_text
 from handlers.views.safe import error_text
@@ -65,15 +67,23 @@ async def open_command(
     uow: UnitOfWork, user: UserDTO,
 ) -> None:  # fmt: skip
     found = await service.character_for_command(uow, game, user.id, command.args)
+    if isinstance(found, (names.NotFound, names.Ambiguous)):
+        await message.answer(character_views.unresolved(t, found))
+        return
     if found is None:
         await message.answer(views.usage(t, await service.active_names(uow, game)))
         return
     sheet = service.load(found)
+    if found.status != "active" or game.archived:  # to read, changeable by no one
+        line = views.archived_line(t)
+        await message.answer(views.panel_text(t, locale, found, sheet, line=line))
+        return
     asks = await grant_service.gains_asked(uow, game, found)
-    await message.answer(
+    sent = await message.answer(
         views.panel_text(t, locale, found, sheet),
         reply_markup=views.panel_keyboard(t, locale, found, sheet, asks=asks),
     )
+    await panel_service.remember(uow, found, sent.chat.id, sent.message_id, locale)
 
 
 async def open_button(
@@ -88,10 +98,11 @@ async def open_button(
     sheet = service.load(found)
     asks = await grant_service.gains_asked(uow, game, found)
     if isinstance(query.message, Message):
-        await query.message.answer(
+        sent = await query.message.answer(
             views.panel_text(t, locale, found, sheet),
             reply_markup=views.panel_keyboard(t, locale, found, sheet, asks=asks),
         )
+        await panel_service.remember(uow, found, sent.chat.id, sent.message_id, locale)
 
 
 async def switch_view(
@@ -268,13 +279,17 @@ async def own_resources(
 ) -> None:
     """/res in the private chat: the resources of the sender's characters in every game, to
     read; they are changed on the panel in the game's group."""
-    owned = await own_characters.characters_of(uow, user.id, statuses=("active",))
+    owned = await own_characters.characters_of(
+        uow, user.id, statuses=("active", "retired"), archived=True
+    )
     if not owned:
         await message.answer(views.no_own_resources(t))
         return
     for entry in owned[:OWN_PANELS]:
         sheet = service.load(entry.character)
         line = views.panel_game_line(t, entry.game.title)
+        if entry.archived:
+            line += "\n" + views.archived_line(t)
         await message.answer(views.panel_text(t, locale, entry.character, sheet, line=line))
     await message.answer(views.own_resources_hint(t, len(owned), OWN_PANELS))
 
@@ -290,6 +305,7 @@ def create_router() -> Router:
     router.message.filter(F.chat.type.in_({"group", "supergroup"}))
     router.callback_query.filter(HasGame())
     router.message.register(open_command, Command("res"), HasGame())
+    router.message.register(open_command, Command("res"), HadGame())  # to read
     router.message.register(no_game, Command("res"))
     router.message.register(got_aspect, StateFilter(ConsequenceSG.aspect), F.text, HasGame())
     router.callback_query.register(open_button, views.ResOpenCD.filter())

@@ -14,7 +14,7 @@ from aiogram.utils.callback_answer import CallbackAnswer
 
 from bot.cpu import CpuError, CpuPool
 from bot.i18n import I18n, Translator
-from bot.services import own_characters
+from bot.services import names, own_characters
 from bot.services import transfer as service
 from db.repositories.games import GameDTO
 from db.repositories.users import UserDTO
@@ -24,11 +24,13 @@ from engine.transfer import ImportFile
 from handlers import submission
 from handlers.callbacks import notify
 from handlers.filters import IsGM
+from handlers.views import characters as character_views
 from handlers.views import transfer as views
 from handlers.views import verify as verify_views
 from handlers.wizards.common import WizardStart
 
-OWN_STATUSES = service.EXPORT_STATUSES
+# a retired character and one of an archived game stay exportable (issue 36 item 4)
+OWN_STATUSES = (*service.EXPORT_STATUSES, "retired")
 FILE_KEY = "import_file_id"
 
 
@@ -43,10 +45,17 @@ async def export_own(
     message: Message, command: CommandObject, t: Translator, uow: UnitOfWork, user: UserDTO
 ) -> None:
     """/export [name] in the private chat: one of the sender's characters as a file."""
-    owned = await own_characters.characters_of(uow, user.id, statuses=OWN_STATUSES)
-    if command.args:
-        found = own_characters.matching([o.character for o in owned], command.args)
-        owned = [o for o in owned if o.character in found] or owned
+    owned = await own_characters.characters_of(uow, user.id, statuses=OWN_STATUSES, archived=True)
+    if command.args and owned:
+        result = names.resolve([o.character for o in owned], command.args)
+        if isinstance(result, names.NotFound):
+            await message.answer(character_views.unresolved(t, result))
+            return
+        picked = (
+            {result.character.id} if isinstance(result, names.Found)
+            else {c.id for c in result.matches}
+        )  # fmt: skip
+        owned = [o for o in owned if o.character.id in picked]  # several: the picker asks
     if not owned:
         await message.answer(views.no_characters(t))
     elif len(owned) == 1:
@@ -69,7 +78,9 @@ async def export_pick(
 async def _send_character(
     message: Message, t: Translator, uow: UnitOfWork, character_id: int, user: UserDTO
 ) -> bool:
-    owned = await own_characters.own_character(uow, user.id, character_id, statuses=OWN_STATUSES)
+    owned = await own_characters.own_character(
+        uow, user.id, character_id, statuses=OWN_STATUSES, archived=True
+    )
     if owned is None:
         return False
     content = await service.character_file(uow, owned.character)

@@ -32,6 +32,7 @@ from db.uow import UnitOfWork
 from handlers import routers
 from handlers.dice import roll_hint
 from handlers.views import job_notices
+from handlers.views.resources import live_panel
 from webapp import wiring as webapp
 
 logger = logging.getLogger(__name__)
@@ -176,7 +177,7 @@ def build_runtime(
     )  # fmt: skip
     dp = create_dispatcher(
         fsm_engine=fsm_engine, session_factory=create_session_factory(update_engine), i18n=i18n,
-        routers=routers(), roll_hint=roll_hint, metrics=metrics,
+        routers=routers(), roll_hint=roll_hint, metrics=metrics, panel_view=live_panel,
     )  # fmt: skip
     dp["session_factory"] = create_session_factory(engine)
     dp.startup.register(_on_startup)

@@ -71,6 +71,8 @@ def sheet_html(page: Page, t: Translator, locale: str) -> str:
     character, game = page.entry.character, page.entry.game
     system = t(SYSTEMS[character.system].title)
     npc = f' <small class="chip">{esc(t("NPC"))}</small>' if character.is_npc else ""
+    if page.entry.archived:  # read only: its buttons are refused (``service.act``)
+        npc += f' <small class="chip archived">🗄 {esc(t("archived"))}</small>'
     head = (
         f'<header class="head"><h1 data-character="{character.id}">{esc(character.name)}{npc}'
         f'</h1><div class="muted">{esc(game.title)} · {esc(system)}</div></header>'
@@ -98,4 +100,5 @@ def list_item(entry: Entry, t: Translator, user_id: int) -> dict[str, Any]:
         "game": entry.game.title,
         "system": t(SYSTEMS[c.system].title),
         "own": c.owner_user_id == user_id and not c.is_npc,
+        "archived": entry.archived,
     }

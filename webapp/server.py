@@ -23,11 +23,12 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.i18n import I18n, Translator, resolve_locale
+from bot.panels import PanelRedraw
 from bot.services import grants, resources
 from db.uow import UnitOfWork
 from engine.errors import EngineError
 from handlers.views import grants as grant_views
-from handlers.views.resources import change_line, change_summary
+from handlers.views.resources import change_line, change_summary, live_panel
 from webapp import auth, ops, service
 from webapp.render import list_item, sheet_html
 
@@ -240,6 +241,8 @@ async def action(request: web.Request) -> web.StreamResponse:
             await _tell_group(uow, deps, entry, done, name)
         page = await service.page(uow, entry)
         etag = _etag(entry, await service.roll_mark(uow, entry.game), t.locale)
+    # the character's panel open in the chat shows the change too
+    await PanelRedraw(deps.i18n, deps.session_factory, live_panel)(deps.bot, uow.ledger.changed)
     if isinstance(done, grants.Asked):  # the sheet is as it was: the GM decides in the chat
         summary = t("Asked the GM: the request is in the game's chat.")
         return _sheet_response(page, t, etag, summary=summary, changed=False, asked=True)

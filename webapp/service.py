@@ -20,7 +20,9 @@ MEMBER_ROLES: Final = ("gm", "cogm", "player")
 LEDGER_SHOWN: Final = 8
 ROLLS_SHOWN: Final = 8
 ROLLS_SCANNED: Final = 200  # the chat log's newest rolls searched for the character's own
-SHOWN_STATUSES: Final = ("active",)
+# a retired character, and any of an archived game, is shown to read (issue 36 item 4)
+SHOWN_STATUSES: Final = ("active", "retired")
+ARCHIVED: Final = N_("The character is archived: it can be read, not changed.")
 
 
 class NotFound(Exception):
@@ -37,6 +39,11 @@ class Entry:
     # panel (``grants.gains_asked``); only ``entry_for`` fills it (the list has no buttons)
     asks: bool = False
 
+    @property
+    def archived(self) -> bool:
+        """Readable, changeable by no one: its game is archived, or it retired."""
+        return self.game.archived or self.character.status == "retired"
+
 
 @dataclass(frozen=True)
 class Page:
@@ -49,7 +56,7 @@ class Page:
 async def characters_for(uow: UnitOfWork, user_id: int) -> list[Entry]:
     """The user's own active characters and, in games they run, every active character."""
     found: list[tuple[bool, Entry]] = []
-    for game in await uow.games.games_of(user_id, roles=MEMBER_ROLES):
+    for game in await uow.games.games_of(user_id, roles=MEMBER_ROLES, archived=True):
         gm = await is_gm(uow, game, user_id)
         for character in await uow.characters.for_game(game.id, statuses=SHOWN_STATUSES):
             own = character.owner_user_id == user_id and not character.is_npc
@@ -66,13 +73,13 @@ async def entry_for(uow: UnitOfWork, user_id: int, character_id: int) -> Entry:
     if character is None or character.status not in SHOWN_STATUSES:
         raise NotFound
     game = await uow.games.get(character.game_id)
-    if game is None or game.archived or character.system != game.system:
+    if game is None or character.system != game.system:
         raise NotFound
     gm = await is_gm(uow, game, user_id)
     own = character.owner_user_id == user_id and not character.is_npc
     if not (own or gm):
         raise NotFound
-    asks = not gm and await grants.gains_asked(uow, game, character)
+    asks = not gm and not game.archived and await grants.gains_asked(uow, game, character)
     return Entry(character, game, gm, asks)
 
 
@@ -115,6 +122,8 @@ async def act(
     at a gated table is the GM's call, as on the panel: it opens a request instead (``Asked``;
     the sheet is unchanged, a second press while it is open is refused)."""
     entry = await entry_for(uow, user_id, character_id)
+    if entry.archived:
+        raise resources.Refused(ARCHIVED)
     locked = await uow.characters.get(character_id, for_update=True)
     if locked is None or locked.version != version:
         raise resources.Refused(N_("The sheet changed meanwhile; it is shown as it is now."))

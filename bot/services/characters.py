@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from bot.i18n import N_
 from bot.systems import SYSTEMS
-from db.repositories.games import CharacterDTO, GameDTO, ProposalDTO
+from db.repositories.games import CharacterDTO, GameDTO, ProposalDTO, VersionDTO
+from db.repositories.ledger import LedgerDTO
 from db.uow import UnitOfWork
 from engine.common import SheetModel, Violation
 
@@ -155,20 +158,6 @@ async def edit(
     return updated
 
 
-_STATUS_ORDER = {"active": 0, "pending": 1, "returned": 2, "retired": 3}
-
-
-def find_by_name(characters: list[CharacterDTO], name: str) -> CharacterDTO | None:
-    """Exact name first, else the one partial match; active before pending, newest first."""
-    wanted = name.strip().casefold()
-    ranked = sorted(characters, key=lambda c: (_STATUS_ORDER.get(c.status, 9), -c.id))
-    exact = [c for c in ranked if c.name.casefold() == wanted]
-    if exact:
-        return exact[0]
-    partial = [c for c in ranked if wanted and wanted in c.name.casefold()]
-    return partial[0] if len({c.name.casefold() for c in partial}) == 1 else None
-
-
 def can_edit(character: CharacterDTO, user_id: int, *, is_gm: bool) -> bool:
     return is_gm or character.owner_user_id == user_id
 
@@ -225,3 +214,52 @@ async def decide(
     updated = await uow.characters.get(current.id)
     assert updated is not None
     return proposal, updated
+
+
+HISTORY_LOADED = 200  # changes read for /history (the view clips them with a count)
+
+
+@dataclass(frozen=True)
+class Change:
+    """One change of a character, from its versions (created, approved, edited…) or from the
+    ledger (a resource, a milestone, a grant, a tracker's damage…)."""
+
+    at: datetime
+    version: int
+    kind: str
+    diff: list[Any]
+    actor: str  # who made it (for a granted request: who granted it)
+    asked_by: str | None = None  # a granted request: who asked
+    from_ledger: bool = False
+    undone: bool = False
+
+
+async def history(uow: UnitOfWork, game: GameDTO, character: CharacterDTO) -> list[Change]:
+    """Every change of ``character``, newest first: its versions and its ledger entries."""
+    versions = await uow.characters.history(character.id, limit=HISTORY_LOADED)
+    entries = await uow.ledger.for_character(character.id, limit=HISTORY_LOADED)
+    names = {m.user_id: m.name for m in await uow.games.members(game.id)}
+    for user_id in {e.asked_by_user_id for e in entries} | {e.actor_user_id for e in entries}:
+        if user_id is not None and user_id not in names:
+            user = await uow.users.get(user_id)
+            names[user_id] = user.name if user is not None else str(user_id)
+
+    def who(user_id: int) -> str:
+        return names.get(user_id, str(user_id))
+
+    changes = [_version_change(v, who(v.author_user_id)) for v in versions]
+    changes += [_ledger_change(e, who) for e in entries]
+    return sorted(changes, key=lambda c: (c.at, c.version), reverse=True)
+
+
+def _version_change(version: VersionDTO, author: str) -> Change:
+    return Change(version.created_at, version.version, version.kind, version.diff, author)
+
+
+def _ledger_change(entry: LedgerDTO, who: Callable[[int], str]) -> Change:
+    asked = entry.asked_by_user_id
+    return Change(
+        entry.created_at, entry.version_after, entry.kind, entry.diff, who(entry.actor_user_id),
+        asked_by=who(asked) if asked is not None and asked != entry.actor_user_id else None,
+        from_ledger=True, undone=entry.undone,
+    )  # fmt: skip

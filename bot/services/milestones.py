@@ -344,6 +344,7 @@ async def apply_many(uow: UnitOfWork, items: list[Scheduled]) -> dict[int, Appli
         await asyncio.sleep(0)  # a thousand tables at one tick: other updates go on meanwhile
     for round_of_changes in rounds:
         await sheets.change(round_of_changes)
+        uow.ledger.note_changed(c.character_id for c in round_of_changes)  # open panels
     await sheets.set_game_data(LAST_KEY, last)
     return results
 

@@ -13,6 +13,7 @@ from typing import Final
 from bot.i18n import N_
 from bot.services.characters import sheet_name
 from bot.services.games import is_gm
+from bot.services.names import fold
 from bot.systems import SYSTEMS
 from db.repositories.games import CharacterDTO, GameDTO
 from db.uow import UnitOfWork
@@ -21,6 +22,7 @@ from engine.systems.npc import NpcFormError
 PAGE_SIZE: Final = 8
 ONLY_GM: Final = N_("Only the GM can do that.")
 GONE: Final = N_("That NPC is already retired.")
+EMPTY: Final = N_("Nothing to make an NPC of: the line has no name and no traits.")
 
 
 class NpcRefused(Exception):
@@ -57,18 +59,25 @@ async def create(
     uow: UnitOfWork, game: GameDTO, *, user_id: int, text: str, mook_name: str
 ) -> CharacterDTO:
     """The NPC of the GM's line, active at once. ``mook_name`` names a nameless one; it
-    holds ``{n}``, the count of the game's NPCs so far plus one. Raises ``NpcFormError`` for a
-    line the system cannot read (nothing is written)."""
+    holds ``{n}``, the first number from 1 no NPC of the game is called by. Raises
+    ``NpcFormError`` for a line the system cannot read, ``NpcRefused`` for a line of
+    punctuation only (nothing is written)."""
     if not await is_gm(uow, game, user_id):
         raise NpcRefused(ONLY_GM)
     spec = SYSTEMS[game.system]
     if spec.npc_form is None:
         raise NpcRefused(N_("This system has no quick NPCs: use the full form."))
-    all_npcs = [
-        c for c in await uow.characters.for_game(game.id, statuses=("active", "retired"))
+    if not any(ch.isalnum() for ch in text):  # «:::», «, ;» — punctuation is no NPC
+        raise NpcRefused(EMPTY)
+    taken = {
+        fold(c.name)
+        for c in await uow.characters.for_game(game.id, statuses=("active", "retired"))
         if c.is_npc
-    ]  # fmt: skip
-    character = spec.npc_form.build(text, mook_name.format(n=len(all_npcs) + 1))
+    }
+    number = 1  # nameless mooks count from 1, past any taken name
+    while fold(mook_name.format(n=number)) in taken:
+        number += 1
+    character = spec.npc_form.build(text, mook_name.format(n=number))
     sheet = character.model_dump(mode="json")
     stored = await uow.characters.add(
         game_id=game.id, owner_user_id=None, is_npc=True, system=game.system,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.services import names
 from db.repositories.games import CharacterDTO, GameDTO
 from db.uow import UnitOfWork
 
@@ -16,45 +17,47 @@ def _ranked(characters: list[CharacterDTO]) -> list[CharacterDTO]:
     return sorted(characters, key=lambda c: (_STATUS_ORDER.get(c.status, 9), c.id))
 
 
-def matching(characters: list[CharacterDTO], name: str) -> list[CharacterDTO]:
-    """The characters an exact name (case aside) names, else those whose name holds it; active
-    before pending, oldest first. Several with one name are all returned: the caller asks."""
-    wanted = name.strip().casefold()
-    if not wanted:
-        return []
-    ranked = _ranked(characters)
-    exact = [c for c in ranked if c.name.casefold() == wanted]
-    return exact or [c for c in ranked if wanted in c.name.casefold()]
-
-
 @dataclass(frozen=True)
 class Owned:
     game: GameDTO
     character: CharacterDTO
 
+    @property
+    def archived(self) -> bool:
+        """Readable, changeable by no one: its game is archived, or it retired."""
+        return archived(self.game, self.character)
+
+
+def archived(game: GameDTO, character: CharacterDTO) -> bool:
+    return game.archived or character.status == "retired"
+
 
 async def characters_of(
-    uow: UnitOfWork, user_id: int, *, statuses: tuple[str, ...]
+    uow: UnitOfWork, user_id: int, *, statuses: tuple[str, ...], archived: bool = False
 ) -> list[Owned]:
-    """The user's own characters (not NPCs) in every live game they are part of."""
+    """The user's own characters (not NPCs) in every live game they are part of (and, with
+    ``archived``, in their archived games too)."""
     found: list[Owned] = []
-    for game in await uow.games.games_of(user_id, roles=MEMBER_ROLES):
-        for character in _ranked(await uow.characters.for_game(game.id, statuses=statuses)):
-            if character.owner_user_id == user_id and not character.is_npc:
-                found.append(Owned(game, character))
+    for game in await uow.games.games_of(user_id, roles=MEMBER_ROLES, archived=archived):
+        rows = await uow.characters.for_game(game.id, statuses=statuses)
+        own = [c for c in _ranked(rows) if c.owner_user_id == user_id and not c.is_npc]
+        # a returned or retired draft is not listed beside the live one of the same name
+        found += [Owned(game, character) for character in names.distinct(own)]
     return found
 
 
 async def own_character(
-    uow: UnitOfWork, user_id: int, character_id: int, *, statuses: tuple[str, ...]
-) -> Owned | None:
-    """One of the user's own characters by id (a press in the private chat), if it still is."""
+    uow: UnitOfWork, user_id: int, character_id: int, *, statuses: tuple[str, ...],
+    archived: bool = False,
+) -> Owned | None:  # fmt: skip
+    """One of the user's own characters by id (a press in the private chat), if it still is
+    (in an archived game only with ``archived``)."""
     character = await uow.characters.get(character_id)
     if character is None or character.owner_user_id != user_id:
         return None
     if character.status not in statuses:
         return None
     game = await uow.games.get(character.game_id)
-    if game is None or game.archived:
+    if game is None or (game.archived and not archived):
         return None
     return Owned(game, character)

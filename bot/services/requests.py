@@ -14,7 +14,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bot.i18n import N_
-from bot.services import request_options, sheet_rolls
+from bot.services import names, request_options, sheet_rolls
 from bot.services import rolls as roll_service
 from bot.services.games import is_gm
 from bot.services.request_checks import (  # noqa: F401  (re-exported: handlers import them here)
@@ -87,7 +87,7 @@ async def targets_of(
     """Whom a ``/request`` names, and the rest of its text: the author of the message it
     replies to; else the players mentioned at its start (ids, or @usernames of users who have
     written here — unknown ones are left out); else, after ``all``/``все``, every player with
-    an active character."""
+    an active character; else the player whose character the leading words name."""
     if replied_to is not None:
         return [replied_to], text.strip()
     words = text.split()
@@ -97,7 +97,31 @@ async def targets_of(
         return list(dict.fromkeys(owners)), " ".join(words[1:])
     found = [await uow.users.by_username(name) for name in usernames]
     targets = [*mentioned, *(user_id for user_id in found if user_id is not None)]
+    if not mentioned and not usernames and len(words) > 1:
+        named = await _named_player(uow, game, words)
+        if named is not None:
+            return [named[0]], named[1]
     return list(dict.fromkeys(targets)), text.strip()
+
+
+NAME_WORDS = 4  # words of a character's name a /request may start with
+
+
+async def _named_player(
+    uow: UnitOfWork, game: GameDTO, words: list[str]
+) -> tuple[int, str] | None:
+    """``/request Вереск Атлетика vs 2``: the owner of the active character the leading words
+    name (``names.resolve``: exact, else the one name they start; the longest reading first)
+    and the rest of the text; None when they name no player's character."""
+    players = [
+        c for c in await uow.characters.for_game(game.id, statuses=("active",))
+        if c.owner_user_id is not None and not c.is_npc
+    ]  # fmt: skip
+    for count in range(min(NAME_WORDS, len(words) - 1), 0, -1):
+        result = names.resolve(players, " ".join(words[:count]))
+        if isinstance(result, names.Found) and result.character.owner_user_id is not None:
+            return result.character.owner_user_id, " ".join(words[count:])
+    return None
 
 
 async def spec_for(

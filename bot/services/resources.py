@@ -23,8 +23,7 @@ from enum import StrEnum
 from typing import Any, Final, TypeAlias
 
 from bot.i18n import N_
-from bot.services import characters as character_service
-from bot.services import ledger
+from bot.services import ledger, names
 from bot.services.games import is_gm
 from bot.services.rolls import roll_logged
 from bot.systems import SYSTEMS
@@ -161,11 +160,13 @@ def item_key(text: str) -> str:
 
 async def character_for_command(
     uow: UnitOfWork, game: GameDTO, user_id: int, name: str | None
-) -> CharacterDTO | None:
-    """``/res name``: that active character of the game; ``/res``: the sender's own."""
+) -> CharacterDTO | names.NotFound | names.Ambiguous | None:
+    """``/res name``: that active (or retired: to read) character of the game, or why the
+    name named none; ``/res``: the sender's own (``None`` when they have none)."""
     if name and name.strip():
-        active = await uow.characters.for_game(game.id, statuses=("active",))
-        return character_service.find_by_name(active, name)
+        shown = await uow.characters.for_game(game.id, statuses=("active", "retired"))
+        result = names.resolve(shown, name)
+        return result.character if isinstance(result, names.Found) else result
     return await uow.characters.active_of(game.id, user_id)
 
 

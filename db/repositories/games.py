@@ -155,6 +155,17 @@ class GameRepo:
         row = (await self._session.execute(stmt)).scalar_one_or_none()
         return _game(row) if row else None
 
+    async def archived_for_chat(self, chat_id: int) -> GameDTO | None:
+        """The chat's most recently archived game (read when the chat has no live one)."""
+        stmt = (
+            select(Game)
+            .where(col(Game.chat_id) == chat_id, col(Game.archived_at).is_not(None))
+            .order_by(col(Game.archived_at).desc(), col(Game.id).desc())
+            .limit(1)
+        )
+        row = (await self._session.execute(stmt)).scalar_one_or_none()
+        return _game(row) if row else None
+
     async def get(self, game_id: int, *, for_update: bool = False) -> GameDTO | None:
         if not for_update:
             known = next((g for g in self._live.values() if g and g.id == game_id), None)
@@ -166,18 +177,19 @@ class GameRepo:
         row = (await self._session.execute(stmt)).scalar_one_or_none()
         return _game(row) if row else None
 
-    async def games_of(self, user_id: int, *, roles: tuple[str, ...]) -> list[GameDTO]:
-        """Live games where the user holds one of ``roles`` (e.g. the GM's own games)."""
+    async def games_of(
+        self, user_id: int, *, roles: tuple[str, ...], archived: bool = False
+    ) -> list[GameDTO]:
+        """Live games where the user holds one of ``roles`` (e.g. the GM's own games); with
+        ``archived``, the archived ones too (live first)."""
         stmt = (
             select(Game)
             .join(GameMember, col(GameMember.game_id) == col(Game.id))
-            .where(
-                col(GameMember.user_id) == user_id,
-                col(GameMember.role).in_(roles),
-                col(Game.archived_at).is_(None),
-            )
-            .order_by(col(Game.id))
+            .where(col(GameMember.user_id) == user_id, col(GameMember.role).in_(roles))
+            .order_by(col(Game.archived_at).is_not(None), col(Game.id))
         )
+        if not archived:
+            stmt = stmt.where(col(Game.archived_at).is_(None))
         return [_game(r) for r in (await self._session.execute(stmt)).scalars()]
 
     async def set_member(self, game_id: int, user_id: int, role: str) -> None:

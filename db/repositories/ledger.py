@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -30,6 +31,7 @@ class LedgerDTO:
     version_after: int
     created_at: datetime
     undone: bool
+    asked_by_user_id: int | None = None  # a granted request: who asked
 
 
 @dataclass(frozen=True)
@@ -54,17 +56,26 @@ def _dto(row: LedgerEntry) -> LedgerDTO:
         row.id, row.game_id, row.character_id, row.actor_user_id, row.kind, row.reason,
         row.batch, list(row.diff), dict(row.sheet_before), dict(row.sheet_after),
         row.version_before, row.version_after, row.created_at, row.undone_at is not None,
+        row.asked_by_user_id,
     )  # fmt: skip
 
 
 class LedgerRepo:
     def __init__(self, session: AsyncSession) -> None:
         self._session = session
+        # the characters this unit's entries changed: once it commits, their live panels
+        # are redrawn (``bot.panels``)
+        self.changed: set[int] = set()
+
+    def note_changed(self, character_ids: Iterable[int]) -> None:
+        """Entries written past this repository (``SheetBatchRepo``) changed these too."""
+        self.changed.update(character_ids)
 
     async def add_many(self, entries: list[NewEntry]) -> None:
         """One INSERT for any number of entries (milestones write a whole table at once)."""
         if not entries:
             return
+        self.changed.update(e.character_id for e in entries)
         await self._session.execute(insert(LedgerEntry).values([e.__dict__ for e in entries]))
 
     async def batch_entries(self, game_id: int, batch: str) -> list[LedgerDTO]:

@@ -18,6 +18,7 @@ from db.uow import UnitOfWork
 from handlers.filters import HasGame, IsGM
 from handlers.games import gm_only, no_game
 from handlers.trackers import common
+from handlers.views import characters as character_views
 from handlers.views.safe import plain
 
 
@@ -54,6 +55,9 @@ async def _change(
             ),
             undo_on=(core.TrackerRefused,),
         )
+    except service.NameUnresolved as unresolved:
+        await message.answer(character_views.unresolved(t, unresolved.result))
+        return
     except core.TrackerRefused as refused:
         params = getattr(refused, "params", {})
         await message.answer(t(refused.reason, **{k: plain(v) for k, v in params.items()}))

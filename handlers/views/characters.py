@@ -1,18 +1,21 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from html import escape
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.i18n import N_, Translator
-from bot.systems import SYSTEMS
-from db.repositories.games import CharacterDTO, VersionDTO
+from bot.services.characters import Change
+from bot.services.names import Ambiguous, NotFound
+from db.repositories.games import CharacterDTO
 from engine.common import NOTE, Severity, Violation
 from handlers.callbacks import ApproveCD, ProposalCD, ReturnCD, SheetPageCD
 from handlers.callbacks_nav import SheetPickCD
 from handlers.views.request_builder import request_button
-from handlers.views.resources import resources_button
+from handlers.views.resources import KIND_LABEL, resources_button
 from handlers.views.safe import clip_html, clip_list
 from handlers.views.sheet_changes import describe
 from handlers.views.sheets import fit, page_title
@@ -129,38 +132,70 @@ def npc_added(t: Translator, character: CharacterDTO) -> str:
 NAMES_ROOM = 3000  # the candidates listed after «No such character» (markup characters)
 
 
-def not_found(t: Translator, names: Sequence[str]) -> str:
+def unresolved(t: Translator, result: NotFound | Ambiguous) -> str:
+    """A name that named nobody («не найден») or several («подходят несколько»), with the names
+    to choose from: the one answer of every command that takes a character's name."""
     shown = clip_list(
-        [escape(name) for name in names],
+        [escape(name) for name in result.names],
         room=NAMES_ROOM,
         more=lambda n: t("… and {n} more", n=n),
     )
-    return t("No such character. Characters of this game: {names}", names=shown or "—")
+    query = escape(result.query)
+    if isinstance(result, Ambiguous):
+        return t("Several characters match «{name}»: {names}. Write more of the name.",
+                 name=query, names=shown)  # fmt: skip
+    if not result.names:
+        return t("Character «{name}» not found: this game has no characters yet.", name=query)
+    return t("Character «{name}» not found. To choose from: {names}", name=query, names=shown)
 
 
 HISTORY_ROOM = 3600
 
 
-def history(
-    t: Translator, character: CharacterDTO, versions: list[VersionDTO], names: dict[int, str]
-) -> str:
+HISTORY_DIFF_SHOWN = 4  # changed fields listed under one change
+
+
+def history(t: Translator, character: CharacterDTO, changes: list[Change], zone: str) -> str:
+    """Every change, newest first: when (in the game's time zone), what, who asked and who
+    granted, and the fields it changed in the system's words; a long history is clipped with
+    a count of the older ones."""
     head = t("<b>History</b> of {name}:", name=escape(character.name))
-    lines = []
-    for version in versions:
-        who = escape(names.get(version.author_user_id, str(version.author_user_id)))
-        when = version.created_at.strftime("%Y-%m-%d %H:%M")
-        what = t(KIND_NAMES.get(version.kind, version.kind))
-        line = f"v{version.version} · {when} · {who} · {what}"
-        if version.diff:
-            labels = dict.fromkeys(
-                t(SYSTEMS[character.system].field_label(str(d.get("path")))) for d in version.diff
-            )
-            line += f" ({escape(', '.join(list(labels)[:6]))})"
-        lines.append(line)
+    lines = [_change_lines(t, character.system, change, zone) for change in changes]
     listed = clip_list(
         lines, room=HISTORY_ROOM, more=lambda n: t("… and {n} more", n=n), separator="\n"
-    )  # a long-played character has many versions: the list is cut with a count
+    )
     return "\n".join([head, listed]) if listed else head
+
+
+def _change_lines(t: Translator, system: str, change: Change, zone: str) -> str:
+    if not change.from_ledger:
+        what = t(KIND_NAMES.get(change.kind, change.kind))
+    elif change.kind == "undo":
+        what = t("undo")
+    elif change.kind.startswith("milestone."):
+        what = t("milestone")
+    else:
+        label = KIND_LABEL.get(change.kind)
+        what = t(label) if label else t("sheet changed")
+    who = escape(change.actor)
+    if change.asked_by is not None:
+        who = t("asked by {asker}, granted by {granter}", asker=escape(change.asked_by),
+                granter=who)  # fmt: skip
+    line = f"v{change.version} · {_local(change.at, zone)} · {escape(what)} · {who}"
+    if change.undone:
+        line += " · " + t("undone")
+    fields = describe(t, t.locale, system, change.diff)
+    shown = [f"  {escape(f)}" for f in fields[:HISTORY_DIFF_SHOWN]]
+    if len(fields) > HISTORY_DIFF_SHOWN:
+        shown.append("  " + t("… and {n} more", n=len(fields) - HISTORY_DIFF_SHOWN))
+    return "\n".join([line, *shown])
+
+
+def _local(moment: datetime, zone: str) -> str:
+    try:
+        return moment.astimezone(ZoneInfo(zone)).strftime("%d.%m.%Y %H:%M")
+    except (ZoneInfoNotFoundError, ValueError):
+        return moment.strftime("%d.%m.%Y %H:%M UTC")
 
 
 def sheet_keyboard(
@@ -189,7 +224,7 @@ def sheet_keyboard(
     return InlineKeyboardMarkup(inline_keyboard=rows) if rows else None
 
 
-_STATUS_MARKS = {"active": "", "pending": "⏳ ", "returned": "↩️ "}
+_STATUS_MARKS = {"active": "", "pending": "⏳ ", "returned": "↩️ ", "retired": "🗄 "}
 _STATUS_NAMES = {
     "active": N_("in play"),
     "pending": N_("waiting for the GM's approval"),
@@ -197,11 +232,22 @@ _STATUS_NAMES = {
 }
 
 
-def pick_keyboard(characters: list[CharacterDTO]) -> InlineKeyboardMarkup:
-    """One button per character (a pending one marked ⏳), two to a row."""
+ARCHIVED_MARK = "🗄 "
+
+
+def archived_mark(t: Translator) -> str:
+    """Over each sheet page of an archived character: readable, changeable by no one."""
+    return ARCHIVED_MARK + "<i>" + escape(t("Archived: read only.")) + "</i>"
+
+
+def pick_keyboard(
+    characters: list[CharacterDTO], *, archived: set[int] | frozenset[int] = frozenset()
+) -> InlineKeyboardMarkup:
+    """One button per character (a pending one marked ⏳, an archived one 🗄), two to a row."""
     buttons = [
         InlineKeyboardButton(
-            text=_STATUS_MARKS.get(c.status, "") + c.name[:40],
+            text=(ARCHIVED_MARK if c.id in archived else _STATUS_MARKS.get(c.status, ""))
+            + c.name[:40],
             callback_data=SheetPickCD(character_id=c.id).pack(),
         )
         for c in characters[:20]
@@ -209,10 +255,6 @@ def pick_keyboard(characters: list[CharacterDTO]) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(
         inline_keyboard=[buttons[i : i + 2] for i in range(0, len(buttons), 2)]
     )
-
-
-def which_one(t: Translator) -> str:
-    return t("Several characters match. Whose sheet? (⏳ — waiting for the GM's approval)")
 
 
 def no_own_character(t: Translator, names: Sequence[str]) -> str:
@@ -241,11 +283,12 @@ def no_characters_anywhere(t: Translator) -> str:
     )
 
 
-def own_list(t: Translator, owned: list[tuple[str, CharacterDTO]]) -> str:
-    """The user's characters, game by game, with where each one stands."""
+def own_list(t: Translator, owned: list[tuple[str, CharacterDTO, bool]]) -> str:
+    """The user's characters, game by game, with where each one stands (an archived one — its
+    game archived, or retired — marked so)."""
     lines = [f"<b>{escape(t('Your characters'))}</b>"]
-    for title, character in owned:
-        status = t(_STATUS_NAMES.get(character.status, character.status))
+    for title, character, archived in owned:
+        status = t("archived") if archived else t(_STATUS_NAMES.get(character.status, "?"))
         lines.append(f"• <b>{escape(character.name)}</b> — {escape(title)} ({escape(status)})")
     lines += ["", escape(t("Press a name to see the sheet. Resources: /res."))]
     return clip_html("\n".join(lines))

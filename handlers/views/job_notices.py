@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from handlers.views.deferred import resumed, waiting
 from handlers.views.requests import nudge, overdue
+from handlers.views.resources import live_panel
 from handlers.views.schedules import notice, notice_keyboard, reminder, skipped
 
 __all__ = [
+    "live_panel",
     "notice",
     "notice_keyboard",
     "nudge",

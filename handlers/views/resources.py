@@ -404,6 +404,15 @@ def panel_keyboard(
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
+def live_panel(
+    t: Translator, locale: str, character: CharacterDTO, sheet: SheetModel, asks: bool
+) -> tuple[str, InlineKeyboardMarkup]:
+    """An open panel redrawn after its character changed elsewhere (``bot.panels``)."""
+    return panel_text(t, locale, character, sheet), panel_keyboard(
+        t, locale, character, sheet, asks=asks
+    )
+
+
 # --- what changed ----------------------------------------------------------------------------
 
 
@@ -581,6 +590,11 @@ def usage(t: Translator, names: list[str]) -> str:
 
 def panel_game_line(t: Translator, title: str) -> str:
     return t("Game: {title}", title=f"<b>{_e(title)}</b>")
+
+
+def archived_line(t: Translator) -> str:
+    """Under an archived character's resources: they are read, changed by no one."""
+    return "🗄 <i>" + _e(t("Archived: read only.")) + "</i>"
 
 
 def no_own_resources(t: Translator) -> str:

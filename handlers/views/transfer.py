@@ -52,7 +52,7 @@ def pick_character(t: Translator, owned: list[Owned]) -> tuple[str, InlineKeyboa
     rows = [
         [
             InlineKeyboardButton(
-                text=f"{o.character.name} · {o.game.title}"[:60],
+                text=("🗄 " if o.archived else "") + f"{o.character.name} · {o.game.title}"[:60],
                 callback_data=ExportPickCD(character_id=o.character.id).pack(),
             )
         ]

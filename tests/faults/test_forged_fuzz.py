@@ -66,7 +66,8 @@ GROUPS = {
     -100_604: "matter",
 }
 # Delivery bookkeeping, not data: checked apart (the inbox must drain, see _fuzz).
-UNCHECKED = {"processed_updates", "fsm_states", "alembic_version", "update_inbox"}
+UNCHECKED = {"processed_updates", "fsm_states", "alembic_version", "update_inbox", "res_panels"}
+# (res_panels: which message shows a character's live /res panel; anyone may open one to read)
 CRASH_APOLOGY = "something went wrong"
 
 

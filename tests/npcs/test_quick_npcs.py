@@ -148,3 +148,23 @@ async def test_a_lifegear_monster_npc_is_fought_by_name(running: Harness) -> Non
     state = await scalar(running, "SELECT state FROM trackers WHERE status = 'open'")
     assert state["monster"] == {"name": "Тролль", "defence": 12}
     assert state["ids"] == []  # the monster is no fighter on the players' side
+
+
+@pytest.mark.parametrize("system", sorted(LINES))
+async def test_a_line_without_content_makes_no_npc(running: Harness, system: str) -> None:
+    """Issue 36 item 7: «/npc :::» is refused in every system, with what a line looks like."""
+    seat_table(running)
+    await create_game(running, system)
+    answer = await _npc(running, "/npc :::")
+    assert "Не из чего сделать НПС" in answer and "/npc " in answer, answer
+    answer = await _npc(running, "/npc , ;")
+    assert "Не из чего сделать НПС" in answer, answer
+    assert await _sheets(running) == []
+
+
+async def test_the_first_nameless_mook_is_number_one(running: Harness) -> None:
+    seat_table(running)
+    await create_game(running, "fate")
+    await _npc(running, "/npc Громила: Драка 3")
+    await _npc(running, "/npc Бой 2")
+    assert [s[0] for s in await _sheets(running)] == ["Громила", "Статист 1"]

@@ -98,3 +98,20 @@ async def test_bad_input_for_several_players_posts_nothing(running: Harness) -> 
     unknown = await emu.wait_bot_message(GROUP, after=usage.message_id)
     assert "/request" in unknown.text
     assert await _count(running, "SELECT count(*) FROM roll_requests") == 0
+
+
+async def test_a_characters_name_names_its_player(running: Harness) -> None:
+    """Issue 36 item 3: a request target by character name (exact, or the one it starts)."""
+    _seat(running)
+    await create_game(running, "fate", "Хроники")
+    await insert_character(running, "fate", fate.new_character("Вереск Тихая"), owner=ANNA)
+    await insert_character(running, "fate", fate.new_character("Клара"), owner=CLARA)
+    await _say_hello(running, ANNA)
+    [card] = await _cards(running, "/request вереск 4dF+2 vs 2: прыжок", 1)
+    assert "Anna" in card.text and "прыжок" in card.text  # type: ignore[attr-defined]
+    [card] = await _cards(running, "/request Вереск Тихая 4dF vs 1", 1)
+    assert "Anna" in card.text  # type: ignore[attr-defined]
+    targets = await _count(
+        running, f"SELECT count(*) FROM roll_requests WHERE target_user_id = {ANNA}"
+    )
+    assert targets == 2

@@ -100,6 +100,9 @@ FIELD_CODES: dict[tuple[str, str], st.SearchStrategy[Any]] = {
     ("VersionDTO", "kind"): st.sampled_from(["create", "approve", "return", "edit"]),
     ("VersionDTO", "diff"): st.lists(_DIFF, max_size=8),
     ("LedgerDTO", "diff"): st.lists(_DIFF, max_size=8),
+    # /history's change: a version's kind or a ledger entry's (bot/services/characters.py)
+    ("Change", "kind"): st.sampled_from(["create", "edit", "fate.fp.gain", "milestone.minor"]),
+    ("Change", "diff"): st.lists(_DIFF, max_size=8),
     # a stored sheet, as a new character of the game's system (views read its name, if at all)
     ("CharacterDTO", "sheet"): st.tuples(SYSTEM, _WORD).map(
         lambda pair: SYSTEMS[pair[0]].new_character(pair[1]).model_dump(mode="json")

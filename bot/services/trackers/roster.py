@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from bot.i18n import N_
-from bot.services import characters as character_service
+from bot.services import names
 from bot.services.games import is_gm
 from bot.services.rolls import roll_logged
 from bot.services.trackers import cliche as cliche_service
@@ -56,6 +56,13 @@ NOT_IN: Final = N_("{name} is not taking part.")
 ACTING: Final = N_("It is {name}'s turn: pass the turn first, then take them out.")
 PENDING: Final = N_("An action is in progress: finish it first.")
 NO_SUCH: Final = N_("No active character or NPC of this game is called «{name}».")
+MONSTER: Final = N_(
+    "«{name}» is a monster: characters fight it, it does not join a fight. To fight it: "
+    "/fight {name} (one fight at a time)."
+)
+MONSTER_HERE: Final = N_(
+    "«{name}» is this fight's monster: the characters fight it, it does not join them."
+)
 DUEL_STARTED: Final = N_(
     "A duel is between its two duellists: others present may only stay out or help. "
     "To fight together, stop the duel with «⏹ Stop» and open a /duel or, against a monster, "
@@ -72,6 +79,14 @@ class RosterRefused(core.TrackerRefused):
     def __init__(self, reason: str, **params: str) -> None:
         super().__init__(reason)
         self.params = params
+
+
+class NameUnresolved(core.TrackerRefused):
+    """The name named no active character or NPC, or several: the candidates go with it."""
+
+    def __init__(self, result: names.NotFound | names.Ambiguous) -> None:
+        super().__init__(NO_SUCH)
+        self.result = result
 
 
 @dataclass(frozen=True)
@@ -313,6 +328,10 @@ async def _lifegear_join(uow: UnitOfWork, c: Change) -> State:
     state = copy.deepcopy(c.tracker.state)
     cid = c.row.id
     if cid not in await lifegear_service.fighters(uow, c.game.id):
+        if c.row.is_npc and await lifegear_service.monster_npc(uow, c.game, c.row.name):
+            fought = (state.get("monster") or {}).get("name")
+            here = names.fold(str(fought or "")) == names.fold(c.row.name)
+            raise RosterRefused(MONSTER_HERE if here else MONSTER, name=c.row.name)
         raise RosterRefused(NO_SUCH, name=c.row.name)
     chosen = lifegear_service.ids(state)
     if cid in chosen:
@@ -417,9 +436,10 @@ async def change(
         r for r in await uow.characters.for_game(game.id, statuses=("active",))
         if r.system == game.system
     ]  # fmt: skip
-    row = character_service.find_by_name(rows, name)
-    if row is None:
-        raise RosterRefused(NO_SUCH, name=name.strip()[:64])
+    result = names.resolve(rows, name)
+    if not isinstance(result, names.Found):
+        raise NameUnresolved(result)
+    row = result.character
     ops = OPS.get(tracker.kind)
     if ops is None:
         raise core.TrackerRefused(NOTHING_OPEN)
