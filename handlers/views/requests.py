@@ -165,15 +165,20 @@ def rolled_card(t: Translator, locale: str, result: PressResult, player: str) ->
     return "\n".join(lines)
 
 
-def usage(t: Translator) -> str:
+def usage(t: Translator, example: str) -> str:
+    """How to ask for a roll; ``example`` is a shorthand of the game's system (its trait and
+    level: ``Атлетика vs 2``), already HTML."""
     one = t(
-        "Reply to a player's message with <code>/request 3d6+2 vs 12 in 2h: pick the lock</code> "
-        "(the expression, an optional target after vs, an optional deadline after in, an "
-        "optional note after a colon)."
+        "Reply to a player's message with <code>/request {example} in 2h: pick the lock</code> "
+        "(a trait of their sheet or dice, an optional target after vs, an optional deadline "
+        "after in, an optional note after a colon); a reply with nothing more offers the "
+        "traits of their character.",
+        example=example,
     )
     several = t(
-        "Several players at once: <code>/request @alice @bob Athletics vs 2</code>; everyone "
-        "with a character: <code>/request all Notice vs 2</code>."
+        "Several players at once: <code>/request @alice @bob {example}</code>; everyone "
+        "with a character: <code>/request all {example}</code>.",
+        example=example,
     )
     return f"{one}\n{several}"
 
