@@ -39,7 +39,9 @@ def _what(t: Translator, request: RequestDTO) -> str:
     return what
 
 
-def _local(moment: datetime, zone: str) -> str:
+def local_time(moment: datetime, zone: str) -> str:
+    """A moment as the game's clock shows it (``dd.mm HH:MM``); UTC said as such when the
+    game's zone is unknown."""
     try:
         return moment.astimezone(ZoneInfo(zone)).strftime("%d.%m %H:%M")
     except (ZoneInfoNotFoundError, ValueError):
@@ -52,7 +54,7 @@ def nudge(t: Translator, request: RequestDTO, player: str, zone: str) -> str:
         "⏳ {player}, your roll {what} is due by {when}.",
         player=f"<b>{escape(player)}</b>",
         what=_what(t, request),
-        when=_local(request.deadline, zone),
+        when=local_time(request.deadline, zone),
     )
 
 
@@ -84,7 +86,7 @@ def card(
     if chances is not None:
         lines.append(t("Chances: {outcomes}", outcomes=chances_text(t.locale, chances)))
     if request.deadline is not None:
-        lines.append(t("⏳ Roll by {when}", when=_local(request.deadline, zone)))
+        lines.append(t("⏳ Roll by {when}", when=local_time(request.deadline, zone)))
     if request.bonus:
         lines.append(t("💪 Willpower spent: +1 automatic success."))
     lines += option_lines(t, request, offer)
