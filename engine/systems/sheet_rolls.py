@@ -19,7 +19,7 @@ import difflib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from html import escape
+from html import escape, unescape
 from typing import TYPE_CHECKING, Final
 
 from engine.errors import EngineError
@@ -184,8 +184,8 @@ def shorthand_example(rolls: SheetRolls, character: SheetModel, locale: str) -> 
     try:
         rolls.plan(character, "", locale)
     except SheetRollError as error:
-        example = error.msg.params.get("example")
-        return str(example) if example else None
+        example = error.msg.params.get("example")  # HTML there (a name from the sheet)
+        return unescape(str(example)) if example else None
     return None
 
 

@@ -127,7 +127,7 @@ def chances_text(locale: str, chances: Chances) -> str:
     steps: list[tuple[str, list[str]]] = []
     parent_shown = False
     for row in chances.rows:
-        shown = f"{escape(row.name.render(locale))} <b>{percent(row.p)}</b>"
+        shown = f"{escape(row.name.render(locale))} <b>{percent(row.p, locale)}</b>"
         if row.within:
             if row.p and parent_shown:
                 steps[-1][1].append(shown)
@@ -169,7 +169,8 @@ def rolled_card(t: Translator, locale: str, result: PressResult, player: str) ->
 
 def usage(t: Translator, example: str) -> str:
     """How to ask for a roll; ``example`` is a shorthand of the game's system (its trait and
-    level: ``Атлетика vs 2``), already HTML."""
+    level: ``Атлетика vs 2``), plain text."""
+    example = escape(example)
     one = t(
         "Reply to a player's message with <code>/request {example} in 2h: pick the lock</code> "
         "(a trait of their sheet or dice, an optional target after vs, an optional deadline "
