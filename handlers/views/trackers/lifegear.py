@@ -144,6 +144,30 @@ def _title(t: Translator, tracker: TrackerDTO, roster: dict[int, Fighter]) -> st
     return t("🤺 <b>Duel: {a} vs {b}</b>", a=_e(chosen[0]), b=_e(chosen[1]))
 
 
+def _specials(t: Translator, tracker: TrackerDTO) -> list[str]:
+    """What the monster does besides its defence (its NPC's specials), and how the GM applies
+    it: extra damage to each fighter before or after the fight, with «💥» (SPEC: applied by
+    the GM)."""
+    if tracker.kind != COMBAT:
+        return []
+    lines = []
+    for special in tracker.state["monster"].get("specials", []):
+        damage = int(special.get("damage", 0))
+        if damage and special.get("timing") == "before_fight":
+            lines.append(t(
+                "⚡ Before the fight: {damage} damage to each fighter; the GM adds it with 💥.",
+                damage=damage,
+            ))  # fmt: skip
+        elif damage:
+            lines.append(t(
+                "⚡ After the fight: {damage} damage to each fighter; the GM adds it with 💥.",
+                damage=damage,
+            ))  # fmt: skip
+        else:
+            lines.append(t("⚡ Special: {name}", name=_e(str(special.get("name", "")))))
+    return lines
+
+
 def _item(item: lifegear.Item) -> str:
     text = f"{KIND_ICON[item.kind]}{_e(item.name)}"
     return text if item.usable else f"<s>{text}</s>"
@@ -292,7 +316,7 @@ def _setup_lines(t: Translator, tracker: TrackerDTO, roster: dict[int, Fighter])
 def text(t: Translator, tracker: TrackerDTO, roster: dict[int, Fighter], zone: str = "UTC") -> str:
     """The fight's message; ``zone``: the game's time zone, for the deadlines it shows."""
     state = tracker.state
-    head = [_title(t, tracker, roster)]
+    head = [_title(t, tracker, roster), *_specials(t, tracker)]
     if state.get("phase") == "setup":
         return clip(head + _setup_lines(t, tracker, roster), [])
     if not tracker.is_open:
