@@ -14,8 +14,12 @@ a context variable. It is sent by whichever comes first:
   (``answer_before_pacing``), with whatever text the handler has set by then
   (``handlers.callbacks.notify``) — so handlers set their text before they edit or send;
 * a wait behind another update of the same user in the same chat (aiogram's isolation) that
-  itself waits for pacing (``PressFirstIsolation``): the press is answered without text,
-  since its handler has not run yet;
+  itself waits for pacing (``PressFirstIsolation``): the press stops waiting and runs beside
+  it, so its answer carries its handler's text — a refusal's reason above all (issue 36).
+  What the holder waits for is its send: its unit of work has committed (use cases commit
+  before they render), and what two presses decide together the database decides, as for
+  two users' presses, which never waited for each other. A wizard's press (aiogram-dialog
+  keeps its state per user) still waits, and is answered meanwhile without text;
 * the end of the update. aiogram-dialog's answer after redrawing a wizard is this same answer
   (``PressMessageManager``), and a direct ``query.answer(...)`` marks it sent (the outbound
   middleware calls ``note_answer``), so nothing answers a press twice.
@@ -43,6 +47,7 @@ from aiogram.fsm.storage.memory import SimpleEventIsolation
 from aiogram.types import CallbackQuery, TelegramObject, Update
 from aiogram.utils.callback_answer import CallbackAnswer
 from aiogram_dialog.manager.message_manager import MessageManager
+from aiogram_dialog.utils import CB_SEP
 
 logger = logging.getLogger(__name__)
 
@@ -58,6 +63,9 @@ class PressAnswer(CallbackAnswer):
         self.query_id = query_id
         self._bot = bot
         self._lock = asyncio.Lock()
+        # May run beside an earlier update of its sender that waits for pacing
+        # (``PressFirstIsolation``); a wizard's press may not: its dialog state is per user.
+        self.may_overtake = True
 
     async def send(self) -> None:
         """Answer now with what is set so far; nothing if the press was answered already."""
@@ -87,17 +95,18 @@ class PressAnswer(CallbackAnswer):
 
 
 class _Flow:
-    """One update on its way through the dispatcher. ``stalled`` is the event of the isolation
-    key it holds (``PressFirstIsolation``), set when one of its calls waits for pacing."""
+    """One update on its way through the dispatcher. ``stalled`` are the events of the
+    isolation keys it holds (``PressFirstIsolation``: aiogram's, then aiogram-dialog's stack
+    key), set when one of its calls waits for pacing."""
 
     __slots__ = ("stalled",)
 
     def __init__(self) -> None:
-        self.stalled: asyncio.Event | None = None
+        self.stalled: list[asyncio.Event] = []
 
     def waiting_for_pacing(self) -> None:
-        if self.stalled is not None:
-            self.stalled.set()
+        for event in self.stalled:
+            event.set()
 
 
 _press: ContextVar[PressAnswer | None] = ContextVar("press_answer", default=None)
@@ -169,6 +178,7 @@ class PressAnswerMiddleware(BaseMiddleware):
             finally:
                 _flow.reset(flow)
         press = PressAnswer(query.id, data["bot"])
+        press.may_overtake = CB_SEP not in (query.data or "")
         if query.id in _ANSWERED_WHILE_QUEUED:
             _ANSWERED_WHILE_QUEUED.pop(query.id)
             press.note_answered()  # the polling queue answered it while it waited its turn
@@ -194,8 +204,9 @@ def finish_failed_press() -> None:
 
 class PressFirstIsolation(SimpleEventIsolation):
     """aiogram's one update at a time per chat and user, except that a press queued behind an
-    update that waits for pacing is answered at once (without text: its handler has not run)
-    instead of spinning until that update's turn comes — up to a minute in a busy group."""
+    update that waits for pacing does not spin until that update's turn comes (up to a minute
+    in a busy group): it runs at once beside it, without the lock, and its answer has its
+    handler's text; a wizard's press is answered at once without text and waits its turn."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -207,24 +218,53 @@ class PressFirstIsolation(SimpleEventIsolation):
         stalled = self._stalled[key]
         press = _press.get()
         if press is not None and lock.locked():
-            await _acquire_answering(lock, stalled, press)
+            if press.may_overtake:
+                if not await _acquire_or_overtake(lock, stalled):
+                    yield  # runs beside the holder, which waits for pacing
+                    return
+            else:
+                await _acquire_answering(lock, stalled, press)
         else:
             await lock.acquire()
         stalled.clear()  # the new holder has waited for nothing yet
         flow = _flow.get()
         if flow is not None:
-            flow.stalled = stalled
+            flow.stalled.append(stalled)
         try:
             yield
         finally:
             if flow is not None:
-                flow.stalled = None
+                flow.stalled.remove(stalled)
             stalled.clear()
             lock.release()
 
     async def close(self) -> None:
         await super().close()
         self._stalled.clear()
+
+
+async def _acquire_or_overtake(lock: asyncio.Lock, stalled: asyncio.Event) -> bool:
+    """``lock.acquire()`` in its queue order (True: acquired), unless the holder waits for
+    pacing first (False: not acquired, the press runs now)."""
+    acquiring = asyncio.ensure_future(lock.acquire())
+    watch = asyncio.ensure_future(stalled.wait())
+    try:
+        await asyncio.wait((acquiring, watch), return_when=asyncio.FIRST_COMPLETED)
+    except BaseException:
+        watch.cancel()
+        if not acquiring.cancel() and not acquiring.cancelled() and acquiring.exception() is None:
+            lock.release()
+        raise
+    watch.cancel()
+    if acquiring.done():
+        return True
+    acquiring.cancel()
+    try:
+        await acquiring  # a cancel that came too late leaves it acquired: give it back
+    except asyncio.CancelledError:
+        return False
+    lock.release()
+    return False
 
 
 async def _acquire_answering(

@@ -69,7 +69,11 @@ DRAIN_BATCH = 500
 # burst logged hundreds of "waiting" updates that were not waiting).
 DRAIN_MIN_AGE = 3.0
 MAX_QUEUED = 5_000  # updates received and not started: polling waits beyond this
-PRESS_PATIENCE = 0.8  # seconds a queued press may spin before it is answered without text
+# Seconds a queued press may spin before it is answered without text (its handler not run, so
+# a refusal's reason is lost): a last resort for a sender's flood of presses, well inside the
+# time Telegram takes an answer. A press never waits for another update's pacing any more
+# (``bot.answers.PressFirstIsolation``), so this is a wait for work, seconds at most.
+PRESS_PATIENCE = 5.0
 PRESSES_AT_ONCE = 4  # presses of one sender in one chat handled at once (their lock orders them)
 EXPIRED = "expired: not handled within the replay window (the database was away too long)"
 

@@ -17,7 +17,7 @@ from typing import Any
 from aiogram import Router
 from aiogram_dialog import setup_dialogs
 
-from bot.answers import PressMessageManager
+from bot.answers import PressFirstIsolation, PressMessageManager
 from handlers import (
     characters,
     dice,
@@ -94,8 +94,12 @@ def routers() -> list[Router]:
     tail.callback_query.middleware(AnswerOnSuccess())
     zone = Router(name="dialog_zone")
     zone.include_routers(*own, *wizards.create_dialogs(), tail)
-    # also includes aiogram-dialog's own default dialogs; its answer is the press's one answer
-    setup_dialogs(zone, message_manager=PressMessageManager())
+    # also includes aiogram-dialog's own default dialogs; its answer is the press's one answer.
+    # Its lock of the sender's dialog stack is one more key a press may run beside while its
+    # holder waits for pacing (bot.answers.PressFirstIsolation).
+    setup_dialogs(
+        zone, message_manager=PressMessageManager(), events_isolation=PressFirstIsolation()
+    )
     every = [*first, zone]
     for router in every:
         _inline_sync_filters(router)

@@ -15,6 +15,7 @@ from bot.services import verify as verify_service
 from bot.systems import SYSTEMS
 from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
+from engine.dice.hints import starts_as_notation
 from engine.dice.parser import parse
 from engine.dice.request import RollRequest, parse_request
 from engine.errors import EngineError
@@ -120,7 +121,9 @@ async def _sheet_roll_plan(
     game = await uow.games.live_for_chat(message.chat.id)
     if game is None:
         return None
-    if not sheet_rolls.prefers_sheet_roll(game.system, args) and _is_notation(args):
+    if not sheet_rolls.prefers_sheet_roll(game.system, args) and (
+        starts_as_notation(args) or _is_notation(args)
+    ):
         return None
     active = await uow.characters.active_of(game.id, user.id)
     if active is None:

@@ -32,6 +32,9 @@ async def ask(
     except Refused as refused:
         notify(callback_answer, t(refused.reason), alert=True)
         return
+    except EngineError as error:  # the rules refuse it: nothing to ask for
+        notify(callback_answer, error.render(t.locale), alert=True)
+        return
     notify(callback_answer, t("Asked the GM: the request is in the chat."))
     await message.answer(
         views.request_text(t, asked.character, asked.op, user.name),

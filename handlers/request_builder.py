@@ -22,6 +22,7 @@ from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
 from engine.errors import EngineError
 from engine.systems import storyteller
+from engine.systems.sheet_rolls import shorthand_example
 from handlers.callbacks import notify
 from handlers.filters import IsGM
 from handlers.owned import carries
@@ -197,6 +198,30 @@ async def build(
     text, markup = await pending_card(uow, t, request, game)
     await edit_text(message, text, markup)
     await request_service.attach_card(uow, request, message.message_id)
+
+
+async def offer_traits(
+    message: Message, game: GameDTO, t: Translator, locale: str, uow: UnitOfWork, player: int
+) -> bool:
+    """The GM's ``/request`` in reply to ``player`` with nothing more: the trait picker of
+    their active character, as «🎲 Request a roll» on its /sheet; False when there is none
+    (or nothing on its sheet to roll)."""
+    found = await uow.characters.active_of(game.id, player)
+    if found is None:
+        return False
+    character = SYSTEMS[game.system].load(found.sheet, found.schema_version)
+    traits = builder.traits(game.system, character, locale)
+    if not traits:
+        return False
+    text, markup = builder.trait_step(t, found.id, found.name, traits)
+    await message.answer(text, reply_markup=markup)
+    return True
+
+
+def request_example(system: str, locale: str) -> str:
+    """A request shorthand of this system (``Атлетика vs 2``) for the usage line."""
+    spec = SYSTEMS[system]
+    return shorthand_example(spec.sheet_rolls, spec.new_character("?"), locale) or "2d6"
 
 
 async def build_refused(

@@ -31,7 +31,13 @@ from handlers.callbacks import (
 from handlers.filters import HasGame, IsGM
 from handlers.games import gm_only, no_game
 from handlers.owned import carries
-from handlers.request_builder import change_card, pending_card, roller_name
+from handlers.request_builder import (
+    change_card,
+    offer_traits,
+    pending_card,
+    request_example,
+    roller_name,
+)
 from handlers.trackers import fate as fate_tracker
 from handlers.views import requests as views
 from handlers.views.edit import edit_markup, edit_text
@@ -52,7 +58,11 @@ async def new_request(
         mentioned=mentioned, usernames=usernames, text=rest,
     )  # fmt: skip
     if not targets or not args:
-        await message.answer(views.usage(t))
+        if author is not None and not author.is_bot and not (command.args or "").strip():
+            # a reply with nothing more: what can this player's character roll?
+            if await offer_traits(message, game, t, locale, uow, author.id):
+                return
+        await message.answer(views.usage(t, request_example(game.system, locale)))
         return
     try:
         specs = [
@@ -235,9 +245,11 @@ async def invoke_aspect(
     target = await uow.users.get(invoked.request.target_user_id)
     aspects = await invoke_service.aspects_for(uow, invoked.request)
     left = len(aspects) > len(invoked.request.invokes)
+    # signed as the roll was: «Ли, played by Алиса» for a trait's roll (issue 36 item 13)
+    player = await roller_name(uow, t, invoked.request, target.name if target else user.name)
     await edit_text(
         message,
-        views.invoked_card(t, locale, invoked, target.name if target else user.name),
+        views.invoked_card(t, locale, invoked, player),
         views.invoke_menu_keyboard(t, invoked.request.id) if left else None,
     )
 

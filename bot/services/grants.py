@@ -17,17 +17,34 @@ from typing import Any, Final
 from bot.i18n import N_
 from bot.services import resources
 from bot.services.games import is_gm
-from bot.services.resources import ClicheDice, FatePoints, MatterHealth, Op, Pool, PoolName
+from bot.services.resources import (
+    ClicheDice,
+    FatePoints,
+    GearState,
+    MatterHealth,
+    MatterState,
+    Op,
+    Pool,
+    PoolName,
+)
 from db.repositories.games import CharacterDTO, GameDTO
 from db.repositories.grants import GrantDTO
 from db.uow import UnitOfWork
 from engine.errors import EngineError
+from engine.systems.lifegear import ItemState
+from engine.systems.matter import StateId
 
-GAINS: Final = (FatePoints, ClicheDice, Pool, MatterHealth)
+GAINS: Final = (FatePoints, ClicheDice, Pool, MatterHealth, GearState, MatterState)
 _BY_NAME: Final[dict[str, type]] = {kind.__name__: kind for kind in GAINS}
 
 
 def is_gain(op: Op) -> bool:
+    """A press that gives the character something back: a point, a die, an item or ability
+    ready again (a lifegear life), a matter state taken off (the GM may have imposed it)."""
+    if isinstance(op, GearState):
+        return op.state is ItemState.READY
+    if isinstance(op, MatterState):
+        return not op.on
     return isinstance(op, GAINS) and op.delta > 0
 
 
@@ -42,6 +59,12 @@ def op_of(data: dict[str, Any]) -> Op:
     fields = {k: v for k, v in data.items() if k != "type"}
     if "trait" in fields:
         fields["trait"] = PoolName(fields["trait"])
+    kind = str(data["type"])
+    if kind == GearState.__name__:
+        fields["state"] = ItemState(fields["state"])
+    if kind == MatterState.__name__:
+        fields["state"] = StateId(fields["state"])
+        fields["faces"] = tuple(tuple(f) for f in fields.get("faces", ()))
     found: Op = _BY_NAME[str(data["type"])](**fields)
     return found
 
@@ -76,6 +99,8 @@ class Asked:
 async def ask(uow: UnitOfWork, *, game: GameDTO, user_id: int, character_id: int, op: Op) -> Asked:
     """Open a request for the GM (the character's owner only). Raises ``resources.Refused``."""
     character = await resources.changeable(uow, game, character_id, user_id)
+    # what cannot apply is refused now, in the rules' words, not asked for (issue 36 item 9b)
+    await resources.would_change(uow, game=game, user_id=user_id, character_id=character_id, op=op)
     grant_id = await uow.grants.ask(game.id, character.id, user_id, op_json(op), op_key(op))
     if grant_id is None:
         raise resources.Refused(N_("Already asked: the GM has not answered yet."))

@@ -465,6 +465,25 @@ async def apply(
     return Applied(stored, op, changed[0].before, changed[0].after, True)
 
 
+async def would_change(
+    uow: UnitOfWork, *, game: GameDTO, user_id: int, character_id: int, op: Op
+) -> None:
+    """Refuse (``Refused``, with the rules' own reason) a press that would leave the sheet as
+    it is — a die back to a full cliché, a state the character does not have — before a
+    player asks the GM for it. Nothing is written; raises ``Refused`` or ``EngineError``."""
+    current = await changeable(uow, game, character_id, user_id)
+    notes: Notes = []
+    system, _kind, mutate = _RULES[type(op)](op, notes)
+    if system != game.system:
+        raise Refused(N_("This button is no longer active."))
+    if isinstance(op, MatterState) and op.on:
+        return  # applying a state may roll: the GM's grant rolls it
+    before = load(current)
+    after = mutate(before)  # the rules' own refusal (``EngineError``) goes out as it is
+    if after == before:
+        raise Refused(notes[0] if notes else N_("Nothing changed."))
+
+
 async def check_free_slot(
     uow: UnitOfWork, *, game: GameDTO, user_id: int, character_id: int, slot: SlotId,
     nature: Nature,

@@ -21,6 +21,11 @@ register_messages(
             "ru": "Выражение оборвалось: ожидалось {expected_ru}.",
             "en": "The expression ends too early: expected {expected_en}.",
         },
+        "dice.syntax.ends_after": {
+            "ru": "Позиция {pos}: после «{after}» выражение оборвалось, "
+            "а ожидалось {expected_ru}.",
+            "en": "Position {pos}: the expression ends after “{after}”; expected {expected_en}.",
+        },
         "dice.syntax.hint": {
             "ru": "Позиция {pos}: «{found}» — {hint_ru}.",
             "en": "Position {pos}: “{found}” — {hint_en}.",
@@ -141,10 +146,21 @@ class LogFormatError(DiceError):
     """An exported roll log is not in the ``rollog/1`` format."""
 
 
-def expected_error(pos: int, expected: str, found: str) -> DiceSyntaxError:
-    """A syntax error at 0-based ``pos`` (shown 1-based); ``found`` empty means end of text."""
+def expected_error(
+    pos: int, expected: str, found: str, *, after: tuple[int, str] | None = None
+) -> DiceSyntaxError:
+    """A syntax error at 0-based ``pos`` (shown 1-based); ``found`` empty means end of text,
+    where ``after`` is the last token read (its 0-based position and text): a dangling
+    ``2d6 +`` is shown at its «+»."""
     ru, en = EXPECTED[expected]
     if not found:
+        if after is not None and after[1]:
+            return DiceSyntaxError(
+                msg(
+                    "dice.syntax.ends_after", pos=after[0] + 1, after=after[1],
+                    expected_ru=ru, expected_en=en,
+                )
+            )  # fmt: skip
         return DiceSyntaxError(msg("dice.syntax.unexpected_end", expected_ru=ru, expected_en=en))
     return DiceSyntaxError(
         msg("dice.syntax.expected", pos=pos + 1, expected_ru=ru, expected_en=en, found=found)

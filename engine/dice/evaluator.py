@@ -42,6 +42,7 @@ from engine.dice.results import (
     EXPLODED,
     EXTRA,
     REROLLED,
+    STOPPED,
     SUCCESS,
     DiceGroup,
     Die,
@@ -117,6 +118,9 @@ def _draw_pool(ctx: RollContext, node: Dice) -> list[list[int]]:
                     out.append([face, flags | REROLLED])
                     face = draw(sides)
                     times += 1
+                if times == MAX_REROLLS and reroll.condition.test(face):
+                    out.append([face, flags | STOPPED])  # shown as such, not in silence
+                    continue
             out.append([face, flags])
         if add and not wave:  # d20's ra: one more die for the first die that matches
             assert reroll is not None

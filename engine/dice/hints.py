@@ -67,6 +67,12 @@ _HINTS: Final[tuple[tuple[re.Pattern[str], str, str], ...]] = tuple(
 )  # fmt: skip
 
 
+def starts_as_notation(text: str) -> bool:
+    """The text opens with a dice term (``2d6 +``, ``4к6``): notation, never a sheet's trait
+    name, so what cannot be read in it is a notation error, not an unknown trait."""
+    return DICE_TERM.match(text.strip()) is not None
+
+
 @dataclass(frozen=True)
 class LabelProblem:
     found: str

@@ -161,17 +161,21 @@ class _Parser:
         self.text = stripped
         self.lexer = Lexer(stripped)
         self.tok: Token = self.lexer.next()
+        self.last: Token | None = None  # the token before ``tok``
         self.depth = 0
         self.dice_total = 0
 
     # -- helpers -----------------------------------------------------------------------------
     def advance(self) -> Token:
         tok = self.tok
+        self.last = tok
         self.tok = self.lexer.next()
         return tok
 
     def fail(self, expected: str) -> DiceSyntaxError:
-        return expected_error(self.tok.pos, expected, self.tok.text)
+        last = self.last
+        after = (last.pos, last.text) if last is not None else None
+        return expected_error(self.tok.pos, expected, self.tok.text, after=after)
 
     def glued(self, kind: Tok) -> bool:
         """The current token is ``kind`` and directly follows the previous one."""

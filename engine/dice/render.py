@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
+from engine.dice.evaluator import MAX_REROLLS
 from engine.dice.results import DiceGroup, Die, RollResult
 from engine.text import msg, register_messages
 
@@ -34,6 +35,10 @@ register_messages(
         "dice.render.passed": {"ru": "выполнено", "en": "passed"},
         "dice.render.botches": {"ru": "провалов (b): {count}", "en": "botches (b): {count}"},
         "dice.render.not_passed": {"ru": "не выполнено", "en": "not passed"},
+        "dice.render.rerolls_stopped": {
+            "ru": "⚠️ перебросы остановлены после {limit}, оставлено как выпало: {faces}",
+            "en": "⚠️ rerolls stopped after {limit}, kept as rolled: {faces}",
+        },
     }
 )
 
@@ -87,9 +92,18 @@ def _group_line(fmt: _Fmt, group: DiceGroup, shown: int | None, locale: str) -> 
 
 
 def _botches(group: DiceGroup, locale: str) -> str:
-    if not group.botches:
-        return ""
-    return f" ({msg('dice.render.botches', count=group.botches).render(locale)})"
+    """What the group's line adds after its dice: botches counted, rerolls cut short."""
+    notes = []
+    if group.botches:
+        notes.append(msg("dice.render.botches", count=group.botches).render(locale))
+    stopped = [str(d.face) for d in group.dice if d.reroll_stopped]
+    if stopped:
+        notes.append(
+            msg("dice.render.rerolls_stopped", limit=MAX_REROLLS, faces=", ".join(stopped)).render(
+                locale
+            )
+        )
+    return "".join(f" ({note})" for note in notes)
 
 
 def _header(fmt: _Fmt, result: RollResult, locale: str) -> list[str]:

@@ -12,6 +12,7 @@ EXTRA: Final = 4
 DROPPED: Final = 8
 SUCCESS: Final = 16
 CANCEL: Final = 32
+STOPPED: Final = 64  # still matched its endless reroll when the reroll limit stopped it
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +55,12 @@ class Die:
     @property
     def cancel(self) -> bool:
         return bool(self.flags & CANCEL)
+
+    @property
+    def reroll_stopped(self) -> bool:
+        """Kept although it still matches its reroll condition: ``rr`` stopped at the limit
+        (``evaluator.MAX_REROLLS``), and the answer says so."""
+        return bool(self.flags & STOPPED)
 
     @property
     def kept(self) -> bool:

@@ -19,11 +19,15 @@ import difflib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from html import escape
-from typing import Final
+from html import escape, unescape
+from typing import TYPE_CHECKING, Final
 
 from engine.errors import EngineError
 from engine.text import Msg, msg, register_messages
+
+if TYPE_CHECKING:  # base imports this module
+    from engine.common import SheetModel
+    from engine.systems.base import SheetRolls
 
 MAX_NUMBER: Final = 100
 """Largest modifier, difficulty, target or pool a shorthand takes (keeps notation sane)."""
@@ -172,6 +176,17 @@ def html(text: str) -> str:
 
 def render(message: Msg, locale: str) -> str:
     return message.render(locale)
+
+
+def shorthand_example(rolls: SheetRolls, character: SheetModel, locale: str) -> str | None:
+    """The system's own example of its shorthand (what an empty ``/r`` suggests), for usage
+    lines that should read in the game's own terms (``Атлетика vs 2`` in Fate, not 3d6)."""
+    try:
+        rolls.plan(character, "", locale)
+    except SheetRollError as error:
+        example = error.msg.params.get("example")  # HTML there (a name from the sheet)
+        return unescape(str(example)) if example else None
+    return None
 
 
 def require(text: str, example: str) -> None:

@@ -27,6 +27,7 @@ from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
 from handlers.filters import GameSystem, HasGame, IsGM
 from handlers.games import gm_only, no_game
+from handlers.request_builder import roller_name
 from handlers.trackers import common
 from handlers.trackers.registry import register
 from handlers.views import requests as request_views
@@ -205,9 +206,10 @@ async def press_request_invoke(
         return
     invoked, tracker = done
     target = await uow.users.get(invoked.request.target_user_id)
+    player = await roller_name(uow, t, invoked.request, target.name if target else user.name)
     await edit_text(
         message,
-        request_views.invoked_card(t, locale, invoked, target.name if target else user.name),
+        request_views.invoked_card(t, locale, invoked, player),
         request_views.invoke_menu_keyboard(t, invoked.request.id),
     )
     await common.redraw(message, uow, common.chat_translator(i18n, chat_info), tracker)

@@ -45,7 +45,9 @@ from handlers.views.trackers.lifegear import (
 
 async def render(uow: UnitOfWork, t: Translator, tracker: TrackerDTO) -> Rendered:
     roster = await service.fighters(uow, tracker.game_id)
-    return views.text(t, tracker, roster), views.keyboard(t, tracker, roster)
+    game = await uow.games.get(tracker.game_id)
+    zone = game.timezone if game is not None else "UTC"
+    return views.text(t, tracker, roster, zone), views.keyboard(t, tracker, roster)
 
 
 register(service.COMBAT, render)

@@ -29,6 +29,7 @@ from handlers.trackers.common import (
     open_and_post,
     refresh,
     step_and_refresh,
+    step_on,
 )
 from handlers.trackers.registry import register
 from handlers.views.edit import edit_text
@@ -133,9 +134,22 @@ async def press_health(
     game: GameDTO, uow: UnitOfWork, user: UserDTO, i18n: I18n, chat_info: ChatDTO | None,
     t: Translator,
 ) -> None:  # fmt: skip
-    cd = callback_data
-    await _apply(query, callback_answer, uow, i18n, chat_info, t, game, cd, service.health,
-                 user_name=user.name, character_id=cd.c, op=cd.op)  # fmt: skip
+    """One level of damage or healing; the menu stays open for the next level (it says «one
+    level a press»), under the scene redrawn with the change. «↩️» closes it."""
+    message, cd = query.message, callback_data
+    if not isinstance(message, Message):
+        return
+    tracker = await step_on(
+        message, callback_answer, uow, t,
+        lambda: service.health(
+            uow, game, cd.tracker_id, chat_id=message.chat.id, v=cd.v,
+            user_id=query.from_user.id, user_name=user.name, character_id=cd.c, op=cd.op,
+        ),
+        refusals=(core.TrackerRefused, ledger.LedgerError),
+    )  # fmt: skip
+    if tracker is not None:
+        view = views.ZtViewCD(tracker_id=tracker.id, v=tracker.version, s="k", m="h", c=cd.c)
+        await _draw_chooser(message, uow, chat_translator(i18n, chat_info), tracker, view)
 
 
 async def press_extended(
@@ -187,6 +201,14 @@ async def press_view(
     if cd.s == "m":
         await refresh(message, uow, chat_t, tracker)
         return
+    await _draw_chooser(message, uow, chat_t, tracker, cd)
+
+
+async def _draw_chooser(
+    message: Message, uow: UnitOfWork, chat_t: Translator, tracker: TrackerDTO,
+    cd: views.ZtViewCD,
+) -> None:  # fmt: skip
+    """The scene with chooser ``cd``'s prompt and buttons in place of its own."""
     actor = service.actor_id(tracker.state)
     found = await service.sheets(uow, [actor]) if actor is not None else {}
     sheet = found[actor][1] if actor in found else None

@@ -20,14 +20,19 @@ LOG_PAGE_SIZE = 10
 ROLL_BODY_LIMIT = 3500
 
 
-def percent(p: Fraction) -> str:
-    """A probability for an HTML message (so the bounds are escaped: «&lt;0.1%»)."""
+def percent(p: Fraction, locale: str = "en") -> str:
+    """A probability for an HTML message (so the bounds are escaped: «&lt;0.1%»), as the
+    reader's language writes it: «62.5%», «62,5 %» (a decimal comma, a no-break space)."""
     value = float(p) * 100
     if 0 < value < 0.1:
-        return "&lt;0.1%"
-    if 99.9 < value < 100:
-        return "&gt;99.9%"
-    return f"{value:.1f}%"
+        shown = "&lt;0.1%"
+    elif 99.9 < value < 100:
+        shown = "&gt;99.9%"
+    else:
+        shown = f"{value:.1f}%"
+    if locale == "ru":
+        return shown.replace(".", ",").replace("%", "\u00a0%")
+    return shown
 
 
 def number(value: Fraction) -> str:
@@ -153,7 +158,7 @@ def odds_lines(t: Translator, view: OddsView) -> str:
             row.name.render(t.locale) if row.name is not None else t(row.key, **(row.params or {}))
         )
         mark = "  ↳ " if row.within else ""
-        lines.append(f"{mark}{escape(name)}: <b>{percent(row.p)}</b>")
+        lines.append(f"{mark}{escape(name)}: <b>{percent(row.p, t.locale)}</b>")
     if view.simulated:
         lines.append(t("<i>By simulation of {n} rolls, not exact.</i>", n=str(SIMULATED_ROLLS)))
     return fit("\n".join(lines))

@@ -45,6 +45,12 @@ def what(t: Translator, op: service.Op, character: CharacterDTO) -> str:
         cliches: Any = getattr(service.load(character), "cliches", ())
         name = cliches[op.index].name if 0 <= op.index < len(cliches) else "?"
         return t("a lost die back to «{name}»", name=name)
+    if isinstance(op, service.GearState):
+        gear: Any = getattr(service.load(character), "gear", ())
+        name = gear[op.index].name if 0 <= op.index < len(gear) else "?"
+        return t("«{name}» ready again", name=name)
+    if isinstance(op, service.MatterState):
+        return t("without the state «{name}»", name=panel._state_name(op.state, t.locale))
     return t("Nothing changed.")
 
 

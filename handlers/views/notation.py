@@ -26,7 +26,8 @@ def notation_help(t: Translator) -> str:
         ("(Attack) 1d20+5 · 2d6 ! " + t("fire"), t("a label before, a comment after")),
         ("6 4d6k3", t("a roll set: 2 to 20 rolls")),
         ("1d20+5; 2d6+3", t("up to 4 rolls in one message")),
-        ("s 4d6k3", t("totals only")),
+        ("s 4d6k3 · 4d6k3 s", t("totals only")),
+        ("ul 3d100 · 2d6; ul 3d100", t("accepted; dice are never sorted here anyway")),
         ("4cod · 4cod9 · 4wod8", t("d10 pools: 4d10>=8!, 9-again, 4d10>=8f1")),
     ]
     lines = [f"<b>{t('Dice notation')}</b>"]

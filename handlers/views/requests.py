@@ -39,7 +39,9 @@ def _what(t: Translator, request: RequestDTO) -> str:
     return what
 
 
-def _local(moment: datetime, zone: str) -> str:
+def local_time(moment: datetime, zone: str) -> str:
+    """A moment as the game's clock shows it (``dd.mm HH:MM``); UTC said as such when the
+    game's zone is unknown."""
     try:
         return moment.astimezone(ZoneInfo(zone)).strftime("%d.%m %H:%M")
     except (ZoneInfoNotFoundError, ValueError):
@@ -52,7 +54,7 @@ def nudge(t: Translator, request: RequestDTO, player: str, zone: str) -> str:
         "⏳ {player}, your roll {what} is due by {when}.",
         player=f"<b>{escape(player)}</b>",
         what=_what(t, request),
-        when=_local(request.deadline, zone),
+        when=local_time(request.deadline, zone),
     )
 
 
@@ -84,7 +86,7 @@ def card(
     if chances is not None:
         lines.append(t("Chances: {outcomes}", outcomes=chances_text(t.locale, chances)))
     if request.deadline is not None:
-        lines.append(t("⏳ Roll by {when}", when=_local(request.deadline, zone)))
+        lines.append(t("⏳ Roll by {when}", when=local_time(request.deadline, zone)))
     if request.bonus:
         lines.append(t("💪 Willpower spent: +1 automatic success."))
     lines += option_lines(t, request, offer)
@@ -125,7 +127,7 @@ def chances_text(locale: str, chances: Chances) -> str:
     steps: list[tuple[str, list[str]]] = []
     parent_shown = False
     for row in chances.rows:
-        shown = f"{escape(row.name.render(locale))} <b>{percent(row.p)}</b>"
+        shown = f"{escape(row.name.render(locale))} <b>{percent(row.p, locale)}</b>"
         if row.within:
             if row.p and parent_shown:
                 steps[-1][1].append(shown)
@@ -165,15 +167,21 @@ def rolled_card(t: Translator, locale: str, result: PressResult, player: str) ->
     return "\n".join(lines)
 
 
-def usage(t: Translator) -> str:
+def usage(t: Translator, example: str) -> str:
+    """How to ask for a roll; ``example`` is a shorthand of the game's system (its trait and
+    level: ``Атлетика vs 2``), plain text."""
+    example = escape(example)
     one = t(
-        "Reply to a player's message with <code>/request 3d6+2 vs 12 in 2h: pick the lock</code> "
-        "(the expression, an optional target after vs, an optional deadline after in, an "
-        "optional note after a colon)."
+        "Reply to a player's message with <code>/request {example} in 2h: pick the lock</code> "
+        "(a trait of their sheet or dice, an optional target after vs, an optional deadline "
+        "after in, an optional note after a colon); a reply with nothing more offers the "
+        "traits of their character.",
+        example=example,
     )
     several = t(
-        "Several players at once: <code>/request @alice @bob Athletics vs 2</code>; everyone "
-        "with a character: <code>/request all Notice vs 2</code>."
+        "Several players at once: <code>/request @alice @bob {example}</code>; everyone "
+        "with a character: <code>/request all {example}</code>.",
+        example=example,
     )
     return f"{one}\n{several}"
 

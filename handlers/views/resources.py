@@ -201,10 +201,21 @@ def _matter_health(c: Any) -> tuple[int, int]:
 def _matter_text(t: Translator, locale: str, c: matter.Character) -> list[str]:
     states = ", ".join(_state_name(s.state, locale) for s in c.states) or "—"
     health, top = _matter_health(c)
-    return [
-        t("Health: {health} of {max}", health=health, max=top),
-        t("States: {what}", what=_e(states)),
-    ]
+
+    def pool(now: matter.Trait, most: matter.Trait) -> tuple[int, int]:
+        return matter.effective_trait(c, now), matter.effective_trait(c, most)
+
+    willpower, anger = pool(*_WILLPOWER), pool(*_ANGER)
+    lines = [t("Health: {health} of {max}", health=health, max=top)]
+    if willpower[1]:  # the sheet's pools, as its own page shows them (issue 36 item 9d)
+        lines.append(t("Willpower: {value} of {max}", value=willpower[0], max=willpower[1]))
+    if anger[1]:
+        lines.append(t("Anger: {value} of {max}", value=anger[0], max=anger[1]))
+    return [*lines, t("States: {what}", what=_e(states))]
+
+
+_WILLPOWER: Final = (matter.Trait.WILLPOWER, matter.Trait.WILLPOWER_MAX)
+_ANGER: Final = (matter.Trait.ANGER, matter.Trait.ANGER_MAX)
 
 
 # Each system's panel, by its sheet's type (the registry's ``character_type``).

@@ -12,7 +12,9 @@ import pytest
 
 from tests.callbacks.helpers import ManualClock, limiter_of, pace_on
 from tests.conftest import Harness
-from tests.games.helpers import buttons
+from tests.games.helpers import GM as MASTER
+from tests.games.helpers import GROUP as TABLE
+from tests.games.helpers import buttons, create_game, seat_table
 from tgemu import BotAPIEmulator, CallbackAnswer, ChatMessage
 from tgemu.types import EmuEvent
 
@@ -150,3 +152,47 @@ async def test_press_behind_the_same_users_paced_reply_is_answered_at_once(
     await table.release()
     assert table.order(query, greeting) == ["callback_answer", "edit"]
     assert harness.emu.answer_attempts(query) == 1
+
+
+async def test_a_second_press_behind_the_first_ones_paced_edit_keeps_its_refusal(
+    running: Harness,
+) -> None:
+    """Issue 36 item 8: the GM confirms retiring an NPC twice; the first press's edit waits
+    for the chat's turn (the clock stands still) while the second waits behind it (one update
+    at a time per user). The second runs beside it and is refused in words, at once."""
+    emu = running.emu
+    seat_table(running)
+    await create_game(running, "cliche")
+    last = emu.last_bot_message(TABLE)
+    emu.send_text(MASTER, TABLE, "/npc Бандит: Бандит 2")
+    await emu.wait_bot_message(TABLE, after=last.message_id if last else 0)
+    last = emu.last_bot_message(TABLE)
+    emu.send_text(MASTER, TABLE, "/game")
+    card = await emu.wait_bot_message(TABLE, after=last.message_id if last else 0)
+    index = next(i for i, b in enumerate(buttons(card)) if b.get("callback_data") == "nls")
+    pressed = emu.press_button(MASTER, TABLE, card.message_id, index)
+    await emu.wait_callback_answer(pressed.callback_query_id)
+    listing = await emu.wait_bot_message(TABLE, contains="Бандит", after=card.message_id)
+    pressed = emu.press_button(MASTER, TABLE, listing.message_id, 0)  # «retire?»
+    await emu.wait_callback_answer(pressed.callback_query_id)
+    await emu.wait_idle()
+    confirm = buttons(listing)[0]["callback_data"]
+    clock = ManualClock()
+    assert running.runtime is not None
+    pace_on(running.runtime.bot, clock)
+    limiter_of(running).chat(TABLE).tokens = 0.0  # the chat's next call waits for its turn
+    try:
+        first = emu.press(MASTER, TABLE, listing.message_id, confirm).callback_query_id
+        await emu.wait_for(lambda: emu.callback_answers.get(first), FROZEN)
+        edits = limiter_of(running).chat(TABLE).edits
+        await emu.wait_for(edits.congested.is_set, FROZEN)
+        second = emu.press(MASTER, TABLE, listing.message_id, confirm).callback_query_id
+        answer = await emu.wait_for(lambda: emu.callback_answers.get(second), FROZEN)
+        assert answer.text == "Этот НПС уже убран из игры." and answer.show_alert
+    finally:
+        for _ in range(4):
+            clock.advance(15.0)
+            await asyncio.sleep(0.05)
+    await emu.wait_idle(timeout=FROZEN)
+    assert [emu.answer_attempts(q) for q in (first, second)] == [1, 1]
+    assert "Бандит" not in listing.text

@@ -33,7 +33,7 @@ async def test_engine_errors_come_back_as_themselves() -> None:
     try:
         with pytest.raises(DiceSyntaxError) as caught:
             await pool.run(parse, "2d6+", timeout=30)
-        assert caught.value.render("ru").startswith("Выражение оборвалось")
+        assert "выражение оборвалось" in caught.value.render("ru")
         assert pool.started == 1 and pool.alive  # a job's own error keeps the worker
     finally:
         await pool.close()

@@ -140,13 +140,22 @@ async def test_the_list_pages_and_retires_once(running: Harness) -> None:
 async def test_a_lifegear_monster_npc_is_fought_by_name(running: Harness) -> None:
     seat_table(running)
     await create_game(running, "lifegear")
-    created = await _npc(running, "/npc Тролль: защита 12, до боя 2")
+    created = await _npc(running, "/npc Тролль: защита 12, до боя 2, после боя 1")
     assert "Защита 12" in created and "до боя: 2" in created
     answer = await _npc(running, "/fight Тролль")
     assert "Тролль" in answer and "12" in answer
+    # issue 36 item 9d: its specials are explained, with how the GM applies them
+    assert "До боя: урон 2 каждому бойцу — мастер добавляет его кнопкой 💥." in answer
+    assert "После боя: урон 1 каждому бойцу" in answer
     await running.emu.wait_idle()
     state = await scalar(running, "SELECT state FROM trackers WHERE status = 'open'")
-    assert state["monster"] == {"name": "Тролль", "defence": 12}
+    assert state["monster"] == {
+        "name": "Тролль", "defence": 12,
+        "specials": [
+            {"name": "до боя", "timing": "before_fight", "damage": 2},
+            {"name": "после боя", "timing": "after_fight", "damage": 1},
+        ],
+    }  # fmt: skip
     assert state["ids"] == []  # the monster is no fighter on the players' side
 
 

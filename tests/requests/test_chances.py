@@ -83,7 +83,7 @@ async def test_the_card_shows_the_engines_chance_and_reads_the_faces_as_the_engi
     await insert_character(running, system, hero)
     card = await _request(running, spec)
     # the GM reads Russian: the pending card is in the group's language
-    assert f"Шансы: успех {percent(SUCCESS[system])}" in card.text
+    assert f"Шансы: успех {percent(SUCCESS[system], 'ru')}" in card.text
     result = await _roll(running, card)
     target = await scalar(running, "SELECT target_number FROM roll_requests")
     reading = rules_for(system).read(Ask(notation, target), result)
@@ -99,9 +99,10 @@ async def test_fate_card_chance_is_a_success_not_a_tie(running: Harness) -> None
     await insert_character(running, "fate", hero)
     card = await _request(running, "Атлетика vs 3")
     odds = fate_check(2, 3)
-    assert f"успех {percent(odds.at_least_success)}" in card.text  # 18.5%, the seed's success
-    assert f"ничья {percent(odds.tie)}" in card.text
-    assert percent(odds.at_least_success + odds.tie) not in card.text  # not P(tie or better)
+    assert f"успех {percent(odds.at_least_success, 'ru')}" in card.text  # 18,5 %: the seed's
+    assert f"ничья {percent(odds.tie, 'ru')}" in card.text
+    assert "успех 18,5\u00a0%" in card.text  # issue 36 item 9d: a decimal comma in Russian
+    assert percent(odds.at_least_success + odds.tie, "ru") not in card.text  # not P(tie or better)
 
 
 async def _fate_hero(h: Harness) -> None:
@@ -216,7 +217,7 @@ async def test_willpower_gives_one_reading_and_changes_the_chance(running: Harne
     )
     await insert_character(running, "storyteller", hero, owner=ALICE, seated=False)
     card = await _request(running, "Ловкость+Атлетизм")
-    assert f"успех {percent(storyteller_pool(5, 6).success)}" in card.text
+    assert f"успех {percent(storyteller_pool(5, 6).success, 'ru')}" in card.text
     wp = next(b["callback_data"] for b in buttons(card) if b["callback_data"].startswith("wp:"))
     pressed = emu.press(ALICE, GROUP, card.message_id, wp)
     await emu.wait_callback_answer(pressed.callback_query_id)

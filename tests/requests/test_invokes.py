@@ -89,3 +89,54 @@ async def test_a_reroll_is_a_new_logged_roll(running: Harness) -> None:
         f"req:{rid},req:{rid}:re1"
     )
     assert await scalar(running, "SELECT (sheet->>'fate_points')::int FROM characters") == 1
+
+
+async def test_a_trait_request_stays_signed_by_the_character_after_an_invoke(
+    running: Harness,
+) -> None:
+    """Issue 36 item 13: a reply with nothing more offers the character's traits; the card of
+    a trait's roll names the character, and still does once an aspect is invoked."""
+    seat_table(running)
+    emu = running.emu
+    await create_game(running, "fate", "Хроники")
+    hero = fate.new_character("Мира").model_copy(
+        update={
+            "fate_points": 2,
+            "skills": {fate.Skill.ATHLETICS: 2},
+            "aspects": (
+                fate.CharacterAspect(text="Дочь контрабандиста", role=fate.AspectRole.CONCEPT),
+            ),
+        }
+    )
+    await insert_character(running, "fate", hero, owner=ALICE, seated=False)
+    said = emu.send_text(ALICE, GROUP, "готова")
+    emu.send_text(GM, GROUP, "/request", reply_to=said.message_id)
+    picker = await emu.wait_bot_message(GROUP, after=said.message_id)
+    assert "Мира" in picker.text and "Ответьте" not in picker.text
+    assert any(b["callback_data"].startswith("rqb:") for b in buttons(picker))
+    emu.send_text(GM, GROUP, "/request Атлетика vs 2", reply_to=said.message_id)
+    card = await emu.wait_bot_message(GROUP, contains="🎲", after=picker.message_id)
+    pressed = emu.press_button(ALICE, GROUP, card.message_id, 0)
+    await emu.wait_callback_answer(pressed.callback_query_id)
+    await emu.wait_for(lambda: "ivm:" in str(card.reply_markup))
+    assert "Мира" in card.text
+    pressed = emu.press_button(ALICE, GROUP, card.message_id, 0)  # the aspect menu
+    await emu.wait_callback_answer(pressed.callback_query_id)
+    await emu.wait_for(lambda: "iv:" in str(card.reply_markup))
+    plus_two = next(b["callback_data"] for b in buttons(card) if b["text"].startswith("+2"))
+    pressed = emu.press(ALICE, GROUP, card.message_id, plus_two)
+    await emu.wait_callback_answer(pressed.callback_query_id)
+    await emu.wait_for(
+        lambda: "Total with invokes" in card.text or "Итог с призывами" in card.text
+    )
+    assert "Мира" in card.text
+
+
+async def test_the_usage_speaks_the_games_system(running: Harness) -> None:
+    seat_table(running)
+    emu = running.emu
+    await create_game(running, "fate", "Хроники")
+    last = emu.last_bot_message(GROUP)
+    emu.send_text(GM, GROUP, "/request")
+    usage = await emu.wait_bot_message(GROUP, after=last.message_id if last else 0)
+    assert "/request Атлетика vs 2 через 2ч" in usage.text and "3к6" not in usage.text

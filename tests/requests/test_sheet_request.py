@@ -58,7 +58,7 @@ async def test_fate_request_from_the_sheet_with_ladder_words(running: Harness) -
     assert await scalar(running, "SELECT target_user_id FROM roll_requests") == ALICE
     assert await scalar(running, "SELECT message_id FROM roll_requests") == builder.message_id
     # a success is one shift or more: a total of 4 against Хорошо (3), not a tie (seed 000)
-    assert "успех " + percent(distribution("4dF+3").p_at_least(4)) in builder.text
+    assert "успех " + percent(distribution("4dF+3").p_at_least(4), "ru") in builder.text
     edits = builder.edits
     await press_data(running, GM, builder, good)  # a stale press of the last step: no second card
     assert builder.edits == edits
@@ -88,7 +88,7 @@ async def test_storyteller_attribute_ability_and_difficulty(running: Harness) ->
     assert "Стандартное" in str(builder.reply_markup)
     await _step(running, builder, _by_text(builder, "7 ·"))
     assert await scalar(running, "SELECT expression FROM roll_requests") == "5d10>=7f1"
-    assert percent(storyteller_pool(5, 7).success) in builder.text
+    assert percent(storyteller_pool(5, 7).success, "ru") in builder.text
     assert "wp:" in str(builder.reply_markup)  # the storyteller card keeps its Willpower
 
 
@@ -104,6 +104,6 @@ async def test_matter_needs_no_difficulty_and_the_card_takes_modifiers(
     builder = await _open_builder(running, "Пепел")
     await _step(running, builder, _by_text(builder, "Жестокость"))
     assert await scalar(running, "SELECT expression FROM roll_requests") == "3d10>=7!"
-    assert percent(matter_pool(3).at_least_1) in builder.text
+    assert percent(matter_pool(3).at_least_1, "ru") in builder.text
     assert "rqm:" in str(builder.reply_markup)
     assert await scalar(running, "SELECT count(*) FROM roll_requests") == 1

@@ -56,6 +56,8 @@ async def test_mini_shrinks_health_on_the_panel_and_health_buttons_use_it(
     assert (await stored_sheet(h, cid))["health_max"] == 5
     panel = await _panel(h)
     assert "Health: 2 of 2" in panel.text, panel.text  # Alice reads English
+    # issue 36 item 9d: the sheet's Willpower and Anger are on the panel too
+    assert "Willpower: 3 of 3" in panel.text and "Anger: 0 of 3" in panel.text
 
     down = views.MatterHealthCD(character_id=cid, delta=-1).pack()
     up = views.MatterHealthCD(character_id=cid, delta=1).pack()

@@ -207,3 +207,13 @@ async def test_no_game_no_sheet_roll(running: Harness) -> None:
     reply = await _reply_to(running, GM, "/r Атлетика")
     assert (reply.text or "").strip() in _notation_errors("Атлетика")
     assert await scalar(running, "SELECT count(*) FROM rolls") == 0
+
+
+async def test_a_dangling_operator_is_a_notation_error_not_a_trait(running: Harness) -> None:
+    """Issue 36 item 15: «2d6 +» is notation cut short, shown at its «+», not a trait the
+    sheet lacks."""
+    await _start(running, "fate", _fate_hero())
+    reply = await _reply_to(running, ALICE, "/r 2d6 +")
+    assert (reply.text or "").strip() in _notation_errors("2d6 +")
+    assert "5" in (reply.text or "") and "+" in (reply.text or "")
+    assert await scalar(running, "SELECT count(*) FROM rolls") == 0

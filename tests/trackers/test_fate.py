@@ -72,6 +72,11 @@ async def test_a_scripted_conflict_from_opening_to_the_end(harness: Harness) -> 
     await fh.press(h, GM, tracker, "fza:", ":pass")
     # Exchange 2: Ира attacks the orc with Бой; the GM defends for him with Атлетика.
     await fh.press(h, ALICE, tracker, "fza:", ":attack")
+    # issue 36 item 14: an attack button names the attacker's skill, then its target; its
+    # way out does not read like the «↩️ Undo» beside it
+    labels = [b.get("text", "") for b in fh.buttons(tb.current(h, tracker))]
+    assert any(re.fullmatch(r"🎲 Бой [+-]\d+ → Орк", label) for label in labels), labels
+    assert "⬅️ Другое действие" in labels and not any("Отмена" in x for x in labels)
     await fh.press(h, ALICE, tracker, "fzt:", f":{orc}:fight")
     await fh.press(h, GM, tracker, "fzd:", "athletics")
     # Ира holds free invokes: she spends one (+2) before the attack is read.

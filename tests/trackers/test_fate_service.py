@@ -5,12 +5,16 @@ from __future__ import annotations
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from bot.i18n import I18n
 from bot.services import ledger
 from bot.services.trackers import fate as service
 from db.database import create_session_factory
 from db.repositories.games import GameDTO
 from db.uow import UnitOfWork
 from engine.systems import fate
+from engine.systems.fate.conflict import ConflictState, Participant, SceneAspect, Zone
+from engine.systems.fate.models import AspectKind
+from handlers.views.trackers.fate import _zones
 
 GM, ALICE = 1000, 1001
 
@@ -50,3 +54,29 @@ async def test_the_end_clears_stress_or_keeps_it(clean_db: AsyncEngine) -> None:
     factory = create_session_factory(clean_db)
     assert await _conflict(factory, keep=False) == []
     assert await _conflict(factory, keep=True) == [2]
+
+
+def test_a_boost_is_named_once_on_the_board() -> None:
+    """Issue 36 item 14: «⚡ Усиление: Громила», not «⚡Усиление: Громила [Громила ×1]»; a
+    situation aspect still lists who holds its free invokes."""
+    t = I18n("ru").translator("ru")
+    conflict = ConflictState(
+        id="c",
+        zones=(
+            Zone(
+                name="Склад",
+                aspects=(
+                    SceneAspect(
+                        name="Усиление: Громила", kind=AspectKind.BOOST, free_invokes={"2": 1}
+                    ),
+                    SceneAspect(name="Укрытие", free_invokes={"1": 2}),
+                ),
+            ),
+        ),
+        participants=(
+            Participant(id="1", name="Ира", side="A"),
+            Participant(id="2", name="Громила", side="B"),
+        ),
+    )
+    [line] = _zones(t, conflict)
+    assert line == "📍 <b>Склад</b>: ⚡ <i>Усиление: Громила</i> · <i>Укрытие</i> [Ира ×2]"

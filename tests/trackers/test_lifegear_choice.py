@@ -6,6 +6,7 @@ Stats without dice keep the damage certain whatever the logged dice are."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from sqlalchemy import text
@@ -67,6 +68,7 @@ async def _expire(h: Harness) -> None:
 async def _fight(h: Harness) -> int:
     mid = (await send_and_answer(h, GM, "/fight Тролль 12")).message_id
     await press(h, GM, mid, "Начать")
+    assert "Бой начался" in shown(h, mid) and "Поединок" not in shown(h, mid)  # issue 36 9d
     await press(h, ALICE, mid, "🎲 Лина")  # one attack, nothing to add: rolls at once
     assert "не хватило 5" in shown(h, mid)
     return mid
@@ -92,11 +94,16 @@ async def test_the_bot_never_takes_the_items_by_itself(table: Harness) -> None:
 
 async def test_the_player_chooses_and_the_gm_may_after_the_deadline(table: Harness) -> None:
     h = table
+    async with h.engine.begin() as conn:
+        await conn.execute(text("UPDATE games SET timezone = 'Europe/Moscow'"))
     lina = await insert(h, _hero(6))
     mid = await _fight(h)
     pending = await _pending(h)
     due = datetime.fromisoformat(pending["due"])
     assert timedelta(hours=23) < due - datetime.now(UTC) <= timedelta(hours=24)
+    # issue 36 item 9d: the deadline on the game's clock, not Greenwich's
+    local = due.astimezone(ZoneInfo("Europe/Moscow")).strftime("%d.%m %H:%M")
+    assert f"после {local} может" in shown(h, mid) and "Гринвич" not in shown(h, mid)
     assert not any(label.startswith("☑️") for label in labels(h, mid))  # a real choice
     await press_refused(h, GM, mid, data_of(h, mid, "Котелок"))
     await press(h, ALICE, mid, "Котелок")  # the player begins choosing…
@@ -127,6 +134,7 @@ async def test_abilities_and_help_are_offered_before_the_roll(table: Harness) ->
     lina = await insert(h, hero("Лина", "7", rage, friend, thing("rope", "Верёвка")))
     mid = (await send_and_answer(h, GM, "/fight Тролль 12")).message_id
     await press(h, GM, mid, "Начать")
+    assert "Бой начался" in shown(h, mid) and "Поединок" not in shown(h, mid)  # issue 36 9d
     await press(h, ALICE, mid, "🎲 Лина")  # a single attack, but there is something to add
     assert "➕ Лина: ✨Ярость (2)" in labels(h, mid) and "➕ Лина: 🤝Друг (3)" in labels(h, mid)
     assert "Бросают: Лина" in shown(h, mid)  # nothing rolled yet

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.services.trackers.matter import Entry
 from engine.dice.evaluator import evaluate
 from engine.dice.parser import parse
 from engine.dice.source import ScriptedSource, SeededSource
@@ -13,6 +14,7 @@ from engine.systems import matter
 from engine.systems.matter import ConditionId, StateId
 from engine.systems.matter.logged import Done, NeedsRoll, run_logged
 from engine.systems.matter.traits import Skill
+from handlers.views.trackers.matter import roll_text
 
 
 def _characters() -> dict[str, matter.Character]:
@@ -57,3 +59,10 @@ def test_faces_that_do_not_fit_are_refused() -> None:
         run_logged(op, lambda r: r[2].rolls, [(11,)])
     with pytest.raises(EngineError):
         run_logged(op, lambda r: r[2].rolls, [(3,)])  # the KO roll (2d10) has two faces
+
+
+def test_a_chance_roll_in_the_log_speaks_russian() -> None:
+    """Issue 36 item 9d: «🎲 шанс [7]», not «🎲 chance [7]», in a Russian chat."""
+    entry = Entry(k="resisted", n="chance", f=[7], ok=0)
+    assert roll_text(entry, "ru") == "🎲 шанс [7] → 0"
+    assert roll_text(entry, "en") == "🎲 chance [7] → 0"

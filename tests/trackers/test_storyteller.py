@@ -100,10 +100,14 @@ async def test_scene_from_opening_to_the_end(running: Harness) -> None:
     await insert_card(h, title="Спор у моста", summary="Техлана 2 : 1 Гоблин")
 
     # The GM hurts and heals through the ledger; undo reverts the sheet.
+    await tap(h, GM, msg, "ztv", "🩸")
+    await tap(h, GM, msg, "ztv", "Техлана")
     for kind in ("X", "X", "/"):
-        await tap(h, GM, msg, "ztv", "🩸")
-        await tap(h, GM, msg, "ztv", "Техлана")
+        # issue 36 item 9: «one level a press» — the menu stays open for the next level
+        assert "Техлана: урон или лечение, по одному уровню за нажатие." in msg.text
+        assert "ztn:" not in str(msg.reply_markup)  # no «⏭ Дальше» under the thumb
         await tap(h, GM, msg, "zth", "+" + kind)
+    await tap(h, GM, msg, "ztv", "⬅️")
     assert "Спор у моста — Техлана 2 : 1 Гоблин" in msg.text
     assert (await sheet(h, alice)).health.boxes == (
         DamageKind.LETHAL,
@@ -208,6 +212,7 @@ async def test_soak_incapacitation_and_repost(running: Harness) -> None:
 
     # Nothing to heal: an alert, nothing changes.
     version = (await tracker(h))["version"]
+    await tap(h, GM, msg, "ztv", "⬅️")
     await tap(h, GM, msg, "ztv", "🩸")
     await tap(h, GM, msg, "ztv", "Гоблин")
     answer = await press_data(h, GM, msg, data(msg, "zth", "−/"))
@@ -216,6 +221,7 @@ async def test_soak_incapacitation_and_repost(running: Harness) -> None:
     await tap(h, GM, msg, "zth", "+X")
     assert (await sheet(h, goblin)).health.boxes == (DamageKind.LETHAL,) * 7
     assert "Недееспособен" in msg.text
+    await tap(h, GM, msg, "ztv", "⬅️")
     await tap(h, ALICE, msg, "ztn")
     state = (await tracker(h))["state"]
     assert state["round"] == 2 and state["order"][state["turn"]] == alice

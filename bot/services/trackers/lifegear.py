@@ -121,6 +121,23 @@ async def monster_npc(uow: UnitOfWork, game: GameDTO, text: str | None) -> tuple
     return None
 
 
+async def monster_specials(uow: UnitOfWork, game: GameDTO, name: str) -> list[dict[str, Any]]:
+    """The specials of the monster NPC called ``name`` (``до боя 2``: 2 damage to each fighter
+    before the fight), as the fight shows them; the GM applies them (SPEC: «a monster field,
+    applied by the GM»). Empty for a monster typed as ``/fight Тролль 12``."""
+    wanted = name.casefold()
+    for row in await uow.characters.for_game(game.id, statuses=("active",)):
+        if row.system != lifegear.SYSTEM_ID or not row.is_npc or row.name.casefold() != wanted:
+            continue
+        sheet = SYSTEMS[lifegear.SYSTEM_ID].load(row.sheet, row.schema_version)
+        if isinstance(sheet, lifegear.Character) and sheet.monster is not None:
+            return [
+                {"name": s.name, "timing": s.timing.value, "damage": s.damage}
+                for s in sheet.monster.specials
+            ]
+    return []
+
+
 def ids(state: dict[str, Any]) -> list[int]:
     return [int(i) for i in state.get("ids", [])]
 
@@ -317,7 +334,11 @@ async def open_combat(
     roster = await fighters(uow, game.id)
     state: dict[str, Any] = {
         "phase": "setup",
-        "monster": {"name": monster[:NAME_MAX], "defence": defence},
+        "monster": {
+            "name": monster[:NAME_MAX],
+            "defence": defence,
+            "specials": await monster_specials(uow, game, monster),
+        },
         "surprise": False,
         "ids": [c for c, f in roster.items() if not f.row.is_npc],
         "round": 1,

@@ -280,10 +280,12 @@ def _zones(t: Translator, conflict: ConflictState) -> list[str]:
     for zone in conflict.zones:
         shown = []
         for aspect in zone.aspects:
-            held = ", ".join(
-                f"{_e(names.get(h, h))} ×{n}" for h, n in aspect.free_invokes.items() if n
-            )
-            icon = "⚡" if aspect.kind is fate.AspectKind.BOOST else ""
+            holders = {names.get(h, h): n for h, n in aspect.free_invokes.items() if n}
+            boost = aspect.kind is fate.AspectKind.BOOST
+            if boost and all(n == 1 and name in aspect.name for name, n in holders.items()):
+                holders = {}  # «⚡ Boost: Громила» already says whose its one invoke is
+            held = ", ".join(f"{_e(name)} ×{n}" for name, n in holders.items())
+            icon = "⚡ " if boost else ""
             shown.append(f"{icon}<i>{_e(aspect.name)}</i>" + (f" [{held}]" if held else ""))
         name = _e(zone.name) or t("Scene")
         if shown or len(conflict.zones) > 1 or zone.name:
@@ -482,20 +484,20 @@ def _play_keyboard(
             for s in (service.advantage_skills(sheet) if sheet else [])
         ]
         rows += _advantage_rows(t, tid, v, pending, conflict, actor, skills)
-        rows.append([choice("✖️ " + t("Cancel"), service.CANCEL)])
+        rows.append([choice("⬅️ " + t("Another action"), service.CANCEL)])
     elif pending["stage"] == "target":
         for target in service.targets(conflict, actor):
             who = _short(conflict.participant(target).name)
             rows.append(
                 [
-                    button(
-                        f"🎲 {who}: {skill_name(s.value, t.locale)} {level(actor, s)}",
+                    button(  # the attacker's skill, then whom it is aimed at
+                        f"🎲 {skill_name(s.value, t.locale)} {level(actor, s)} → {who}",
                         FzAttackCD(tracker_id=tid, v=v, target=int(target), skill=s),
                     )
                     for s in service.attack_skills(conflict, actor, target)
                 ]
             )
-        rows.append([choice("✖️ " + t("Cancel"), service.CANCEL)])
+        rows.append([choice("⬅️ " + t("Another action"), service.CANCEL)])
     elif pending["stage"] == "defend":
         rows.append(
             [

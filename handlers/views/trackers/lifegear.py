@@ -8,7 +8,6 @@ first, then items), «End»/«Stop» and the GM's undo.
 
 from __future__ import annotations
 
-from datetime import UTC
 from html import escape
 from typing import Any, Final
 
@@ -23,6 +22,7 @@ from db.repositories.trackers import TrackerDTO
 from engine.systems import lifegear
 from engine.systems.lifegear import Protection
 from handlers.trackers.common import button, clip, in_rows, undo_button
+from handlers.views.requests import local_time
 from handlers.views.sheets.lifegear import KIND_ICON
 
 Rows = list[list[InlineKeyboardButton]]
@@ -144,6 +144,30 @@ def _title(t: Translator, tracker: TrackerDTO, roster: dict[int, Fighter]) -> st
     return t("🤺 <b>Duel: {a} vs {b}</b>", a=_e(chosen[0]), b=_e(chosen[1]))
 
 
+def _specials(t: Translator, tracker: TrackerDTO) -> list[str]:
+    """What the monster does besides its defence (its NPC's specials), and how the GM applies
+    it: extra damage to each fighter before or after the fight, with «💥» (SPEC: applied by
+    the GM)."""
+    if tracker.kind != COMBAT:
+        return []
+    lines = []
+    for special in tracker.state["monster"].get("specials", []):
+        damage = int(special.get("damage", 0))
+        if damage and special.get("timing") == "before_fight":
+            lines.append(t(
+                "⚡ Before the fight: {damage} damage to each fighter; the GM adds it with 💥.",
+                damage=damage,
+            ))  # fmt: skip
+        elif damage:
+            lines.append(t(
+                "⚡ After the fight: {damage} damage to each fighter; the GM adds it with 💥.",
+                damage=damage,
+            ))  # fmt: skip
+        else:
+            lines.append(t("⚡ Special: {name}", name=_e(str(special.get("name", "")))))
+    return lines
+
+
 def _item(item: lifegear.Item) -> str:
     text = f"{KIND_ICON[item.kind]}{_e(item.name)}"
     return text if item.usable else f"<s>{text}</s>"
@@ -157,7 +181,9 @@ def fighter_line(t: Translator, fighter: Fighter) -> str:
     return f"{mark}<b>{_e(fighter.name)}</b> {lives} · {items}"
 
 
-def _awaited(t: Translator, tracker: TrackerDTO, roster: dict[int, Fighter]) -> list[str]:
+def _awaited(
+    t: Translator, tracker: TrackerDTO, roster: dict[int, Fighter], zone: str
+) -> list[str]:
     state = tracker.state
     lines: list[str] = []
     rolling = [roster[c].name for c in service.awaiting_roll(tracker, roster)]
@@ -181,8 +207,8 @@ def _awaited(t: Translator, tracker: TrackerDTO, roster: dict[int, Fighter]) -> 
             lines.append(t("🛡 Armor leaves {left} of it.", left=opts.remaining))
         due = service.due_of(pending)
         if due is not None and fighter.row.owner_user_id is not None:
-            when = due.astimezone(UTC).strftime("%d.%m %H:%M")
-            lines.append(t("⌛ The player chooses; after {when} UTC the GM may.", when=when))
+            when = local_time(due, zone)  # the game's clock (issue 36 item 9d)
+            lines.append(t("⌛ The player chooses; after {when} the GM may.", when=when))
     if tracker.kind == COMBAT and state.get("phase") == "won" and not lines:
         winner = roster.get(state.get("winner") or 0)
         lines.append(
@@ -287,9 +313,10 @@ def _setup_lines(t: Translator, tracker: TrackerDTO, roster: dict[int, Fighter])
     return lines
 
 
-def text(t: Translator, tracker: TrackerDTO, roster: dict[int, Fighter]) -> str:
+def text(t: Translator, tracker: TrackerDTO, roster: dict[int, Fighter], zone: str = "UTC") -> str:
+    """The fight's message; ``zone``: the game's time zone, for the deadlines it shows."""
     state = tracker.state
-    head = [_title(t, tracker, roster)]
+    head = [_title(t, tracker, roster), *_specials(t, tracker)]
     if state.get("phase") == "setup":
         return clip(head + _setup_lines(t, tracker, roster), [])
     if not tracker.is_open:
@@ -299,7 +326,7 @@ def text(t: Translator, tracker: TrackerDTO, roster: dict[int, Fighter]) -> str:
     chosen = [roster[c] for c in service.ids(state) if c in roster]
     head.extend(fighter_line(t, f) for f in chosen)
     if tracker.is_open:
-        head.extend(_awaited(t, tracker, roster))
+        head.extend(_awaited(t, tracker, roster, zone))
     log = [line for e in state.get("log", []) if (line := log_line(t, tracker, e))]
     return clip(head, ["", *log] if log else [])
 

@@ -11,6 +11,7 @@ from typing import Final
 from bot.i18n import N_, Translator
 from bot.services.trackers.matter import Entry, Phase, SceneState, flooded
 from db.repositories.games import CharacterDTO
+from engine.dice.render import display_notation
 from engine.systems import matter
 from engine.systems.matter.conditions import CONDITIONS, ConditionId
 from engine.systems.matter.states import STATES, DurationKind, StateId
@@ -118,11 +119,12 @@ _HAZARD_TEXT: Final[dict[str, str]] = {
 }
 
 
-def roll_text(entry: Entry) -> str:
-    """The roll as logged: notation, every face in order, successes (💥 a critical failure)."""
+def roll_text(entry: Entry, locale: str = "en") -> str:
+    """The roll as logged: notation (the chance die as the reader's language names it: «шанс»),
+    every face in order, successes (💥 a critical failure)."""
     faces = " ".join(str(f) for f in entry.f)
     crit = " 💥" if entry.crit else ""
-    return f"🎲 {esc(entry.n)} [{faces}] → {entry.ok}{crit}"
+    return f"🎲 {esc(display_notation(entry.n, locale))} [{faces}] → {entry.ok}{crit}"
 
 
 def entry_line(t: Translator, entry: Entry, names: Mapping[int, str]) -> str:
@@ -144,7 +146,7 @@ def entry_line(t: Translator, entry: Entry, names: Mapping[int, str]) -> str:
         state=state_name(t, entry.s),
         origin=condition_name(t, entry.o),
     )
-    line = f"{text} · {roll_text(entry)}" if entry.n else text
+    line = f"{text} · {roll_text(entry, t.locale)}" if entry.n else text
     return line + roll_meaning(t, entry)
 
 

@@ -88,6 +88,24 @@ def test_roll_sets_and_semicolons_keep_each_roll() -> None:
     assert [e.canonical for e in several.expressions] == ["2d6", "3d8", "1d20", "4d10"]
 
 
+@pytest.mark.parametrize(
+    ("text", "rolls", "short"),
+    [
+        # issue 36 item 15: Dice Maiden's own example, its ``ul`` before the last roll
+        ("4d100 ; 10d6 e6 k8 +4; 3d10 k2; ul 3d100",
+         ["4d100", "10d6kh8e+4", "3d10kh2", "3d100"], False),
+        ("4d6 s", ["4d6"], True),  # a flag after the roll
+        ("4d6 ul", ["4d6"], False),
+        ("s ul 4d6", ["4d6"], True),
+        ("2d6 s; ul 1d20", ["2d6", "1d20"], True),
+    ],
+)  # fmt: skip
+def test_flags_before_any_roll_or_after_it(text: str, rolls: list[str], short: bool) -> None:
+    request = parse_request(text)
+    assert request is not None
+    assert [e.canonical for e in request.expressions] == rolls and request.short is short
+
+
 NOTATION = ["4d6", "k3", "t7", "e", "ie", "d1", "+", "-", "%", ">", "[x]", ";", "!", " ", "ro1",
             "mi2", "6", "(", ")", "attack", "урон", "к", "d%", "4cod", "s", "p"]  # fmt: skip
 

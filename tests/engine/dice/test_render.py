@@ -117,3 +117,18 @@ def test_any_label_any_size(label: str, count: int) -> None:
     except Exception as exc:  # labels never make a roll fail
         raise AssertionError(text) from exc
     assert_well_formed(render_html(result))
+
+
+def test_endless_rerolls_cut_at_the_limit_say_so() -> None:
+    """Issue 36 item 15: ``1d20rr<20`` that never shows a 20 stops after 100 rerolls; the
+    answer says the die stands as rolled instead of showing its 16 in silence."""
+    from engine.dice.evaluator import MAX_REROLLS
+    from engine.dice.render import render_line
+
+    result = roll("1d20rr<20", ScriptedSource([5] * MAX_REROLLS + [16]))
+    assert result.total == 16
+    for text in (render_html(result, "ru"), render_line(result, "ru")):
+        assert "перебросы остановлены после 100, оставлено как выпало: 16" in text
+    assert "rerolls stopped after 100" in render_text(result, "en")
+    ended = roll("1d20rr<20", ScriptedSource([5] * 7 + [20]))
+    assert ended.total == 20 and "⚠️" not in render_html(ended, "ru")
