@@ -22,7 +22,7 @@ register_messages(
         },
         "storyteller.reading.net_degree": {
             "ru": "{degree} (успехов: {net})",
-            "en": "{degree} ({net} net successes)",
+            "en": "{degree} success ({net} net successes)",
         },
         "storyteller.reading.willpower": {
             "ru": "{words} (с автоматическим успехом за Волю)",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from engine import formats
 from engine.common import SheetModel
 from engine.errors import RuleViolation
 from engine.systems import storyteller
@@ -110,7 +111,7 @@ def _plan_storyteller(character: storyteller.Character, text: str, locale: str) 
     if modifier:
         title += signed_ascii(modifier)
     if spec.wound_penalty:
-        wounds = msg("sheetroll.storyteller.wounds", value=signed_ascii(spec.wound_penalty))
+        wounds = msg("sheetroll.storyteller.wounds", value=formats.signed(spec.wound_penalty))
         title += f" ({render(wounds, locale)})"
     notation = storyteller_notation(spec.total, difficulty or DEFAULT_DIFFICULTY)
     return SheetRoll(notation, title, difficulty, "storyteller")
