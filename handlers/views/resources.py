@@ -184,7 +184,7 @@ def _cliche_text(t: Translator, locale: str, c: cliche.Character) -> list[str]:
 
 
 def _lifegear_text(t: Translator, locale: str, c: lifegear.Character) -> list[str]:
-    lines = [t("❤️ Lives: {lives} of {max}", lives=lifegear.lives(c), max=c.max_lives)]
+    lines = [t("❤️ Lives: {lives}", lives=formats.pool(lifegear.lives(c), c.max_lives))]
     lines += [
         f"{KIND_ICON[item.kind]} {_e(item.name)}: <i>{_e(t(STATE_LABEL[item.state]))}</i>"
         for item in c.gear
@@ -204,7 +204,7 @@ def _matter_text(t: Translator, locale: str, c: matter.Character) -> list[str]:
     states = ", ".join(_state_name(s.state, locale) for s in c.states) or "—"
     health, top = _matter_health(c)
     return [
-        t("Health: {health} of {max}", health=health, max=top),
+        t("Health: {health}", health=formats.pool(health, top)),
         t("States: {what}", what=_e(states)),
     ]
 

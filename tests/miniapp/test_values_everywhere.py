@@ -8,7 +8,7 @@ import html
 import re
 
 from engine import formats
-from engine.systems import cliche, fate, storyteller
+from engine.systems import cliche, fate, lifegear, matter, storyteller
 from engine.systems.storyteller.sheet import PoolTrait
 from tests.games.helpers import ALICE, GM, GROUP, create_game
 from tests.helpers import table as tb
@@ -108,3 +108,21 @@ async def test_cliche_dice_read_current_of_maximum(mini_app: MiniApp) -> None:
     _, seen = await _surfaces(mini_app, "cliche", hero)
     for surface, text in seen.items():
         assert formats.pool(4, 4) in text, (surface, text)
+
+
+async def test_lives_and_health_read_current_of_maximum(mini_app: MiniApp) -> None:
+    """Lifegear's lives and Matter's Health: «current/maximum» on the sheet, the panel and
+    the page (the trackers call the same formatter)."""
+    bow = lifegear.Item(id="bow", name="Лук", kind=lifegear.ItemKind.WEAPON, dice="1d6")
+    hero = lifegear.new_character("Лина").model_copy(update={"max_lives": 3, "gear": (bow,)})
+    _, seen = await _surfaces(mini_app, "lifegear", hero)
+    for surface, text in seen.items():
+        assert formats.pool(1, 3) in text, (surface, text)
+
+
+async def test_matter_health_reads_current_of_maximum(mini_app: MiniApp) -> None:
+    hero = matter.new_character("Кай")
+    shown = formats.pool(hero.health, hero.health_max)
+    _, seen = await _surfaces(mini_app, "matter", hero)
+    for surface, text in seen.items():
+        assert re.search(rf"Здоровье:? {shown}\b", text), (surface, text)
