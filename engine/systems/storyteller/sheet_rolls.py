@@ -19,7 +19,6 @@ from engine.systems.sheet_rolls import (
     number,
     render,
     require,
-    signed_ascii,
     split_target,
 )
 from engine.systems.storyteller.rolls import (
@@ -109,7 +108,7 @@ def _plan_storyteller(character: storyteller.Character, text: str, locale: str) 
     if ability is not None:
         title += "+" + render(trait_name(ability), locale)
     if modifier:
-        title += signed_ascii(modifier)
+        title += formats.signed(modifier)
     if spec.wound_penalty:
         wounds = msg("sheetroll.storyteller.wounds", value=formats.signed(spec.wound_penalty))
         title += f" ({render(wounds, locale)})"
