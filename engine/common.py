@@ -15,6 +15,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
 
+from engine.formats import ValueKind
 from engine.text import Msg
 
 JsonScalar = str | int | float | bool | None
@@ -60,9 +61,11 @@ def without_required(violations: list[Violation]) -> list[Violation]:
 
 @dataclass(frozen=True)
 class Change:
-    """One changed value: ``what`` names it for people, ``before``/``after`` are JSON scalars."""
+    """One changed value: ``what`` names it for people, ``before``/``after`` are JSON scalars;
+    ``kind`` says how to show them (``engine.formats.changed_value``)."""
 
     field: str
     what: Msg
     before: JsonScalar
     after: JsonScalar
+    kind: ValueKind = ValueKind.PLAIN

@@ -31,7 +31,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -74,9 +74,27 @@ register_messages(
             "up to {known}). Update the bot or export again.",
         },
         "transfer.bad_field": {
-            "ru": "Неверное поле «{where}»: {expected}.",
-            "en": "Bad field «{where}»: {expected}.",
+            "ru": "В файле неверное поле «{where}»: ожидается {expected}.",
+            "en": "Bad field «{where}» in the file: expected {expected}.",
         },
+        "transfer.expect.text": {"ru": "текст", "en": "text"},
+        "transfer.expect.number": {"ru": "число", "en": "a number"},
+        "transfer.expect.object": {"ru": "объект", "en": "an object"},
+        "transfer.expect.list": {"ru": "список", "en": "a list"},
+        "transfer.expect.bool": {"ru": "да или нет", "en": "true/false"},
+        "transfer.expect.null": {"ru": "пусто", "en": "null"},
+        "transfer.expect.objects": {"ru": "список объектов", "en": "a list of objects"},
+        "transfer.expect.either": {"ru": "{first} или {second}", "en": "{first} or {second}"},
+        "transfer.expect.one_of": {"ru": "одно из: {values}", "en": "one of: {values}"},
+        "transfer.expect.range": {"ru": "число {low}…{high}", "en": "a number {low}…{high}"},
+        "transfer.expect.short": {
+            "ru": "текст длиной не больше {limit}",
+            "en": "text of at most {limit} characters",
+        },
+        "transfer.problem.missing": {"ru": "не заполнено", "en": "missing"},
+        "transfer.problem.extra": {"ru": "лишнее в листе", "en": "not part of the sheet"},
+        "transfer.problem.type": {"ru": "значение не того вида", "en": "a wrong kind of value"},
+        "transfer.problem.value": {"ru": "недопустимое значение", "en": "a value not allowed"},
         "transfer.too_many": {
             "ru": "Слишком много записей в «{where}»: больше {limit}.",
             "en": "Too many entries in «{where}»: more than {limit}.",
@@ -100,8 +118,8 @@ register_messages(
             "en": "«{name}»: a sheet of version {version} cannot be upgraded.",
         },
         "transfer.sheet_field": {
-            "ru": "«{name}», поле {where}: {problem}",
-            "en": "«{name}», field {where}: {problem}",
+            "ru": "«{name}», {where}: {problem}",
+            "en": "«{name}», {where}: {problem}",
         },
         "transfer.duplicate_ref": {
             "ru": "Персонаж #{ref} встречается в файле дважды.",
@@ -233,8 +251,32 @@ def check_depth(content: bytes, limit: int) -> None:
         raise TransferError(Msg("transfer.too_deep", {"limit": limit}))
 
 
-def _bad(where: str, expected: str) -> TransferError:
+def _bad(where: str, expected: Msg) -> TransferError:
     return TransferError(Msg("transfer.bad_field", {"where": where, "expected": expected}))
+
+
+def _either(first: Msg, second: Msg) -> Msg:
+    return Msg("transfer.expect.either", {"first": first, "second": second})
+
+
+def _range(low: int, high: int, *, null: bool = False) -> Msg:
+    expected = Msg("transfer.expect.range", {"low": low, "high": high})
+    return _either(expected, Msg("transfer.expect.null")) if null else expected
+
+
+def _one_of(values: Iterable[str]) -> Msg:
+    return Msg("transfer.expect.one_of", {"values": " | ".join(values)})
+
+
+def _sheet_problem(kind: str) -> Msg:
+    """A pydantic error type in the reader's words (pydantic's own text is English)."""
+    if kind == "missing":
+        return Msg("transfer.problem.missing")
+    if kind == "extra_forbidden":
+        return Msg("transfer.problem.extra")
+    if kind.endswith(("_type", "_parsing")):
+        return Msg("transfer.problem.type")
+    return Msg("transfer.problem.value")
 
 
 def _get(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
@@ -247,15 +289,27 @@ def _get(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where
     return value
 
 
-def _expected(kinds: tuple[type, ...]) -> str:
-    words = {str: "text", int: "a number", dict: "an object", list: "a list", bool: "true/false"}
-    return " or ".join(words.get(k, "null") for k in kinds)
+_KIND_WORDS: Final[dict[type, str]] = {
+    str: "transfer.expect.text",
+    int: "transfer.expect.number",
+    dict: "transfer.expect.object",
+    list: "transfer.expect.list",
+    bool: "transfer.expect.bool",
+}
+
+
+def _expected(kinds: tuple[type, ...]) -> Msg:
+    words = [Msg(_KIND_WORDS.get(k, "transfer.expect.null")) for k in kinds]
+    shown = words[0]
+    for word in words[1:]:
+        shown = _either(shown, word)
+    return shown
 
 
 def _text(data: Mapping[str, Any], key: str, where: str, limits: TransferLimits) -> str:
     value: str = _get(data, key, str, where)
     if len(value) > limits.max_string:
-        raise _bad(f"{where}{key}", f"at most {limits.max_string} characters")
+        raise _bad(f"{where}{key}", Msg("transfer.expect.short", {"limit": limits.max_string}))
     return value
 
 
@@ -286,15 +340,15 @@ class _Reader:
 
     def character(self, data: Any, where: str, *, npc: bool, history: bool) -> ImportedCharacter:
         if not isinstance(data, dict):
-            raise _bad(where, "an object")
+            raise _bad(where, Msg("transfer.expect.object"))
         where += "."
         name = _text(data, "name", where, self.limits)
         owner = data.get("owner_user_id")
         if owner is not None and (not isinstance(owner, int) or isinstance(owner, bool)):
-            raise _bad(f"{where}owner_user_id", "a number or null")
+            raise _bad(f"{where}owner_user_id", _expected((int, type(None))))
         status = _get(data, "status", str, where)
         if status not in STATUSES:
-            raise _bad(f"{where}status", " | ".join(STATUSES))
+            raise _bad(f"{where}status", _one_of(STATUSES))
         entries = _list(data, "history", self.limits.max_history, where) if history else []
         return ImportedCharacter(
             _get(data, "ref", int, where), name, None if npc else owner, npc, status,
@@ -319,13 +373,13 @@ class _Reader:
         except ValidationError as error:
             for item in error.errors()[:20]:
                 path = ".".join(str(p) for p in item["loc"]) or "$"
-                params = {"name": name, "where": path, "problem": str(item["msg"])[:200]}
+                params = {"name": name, "where": path, "problem": _sheet_problem(item["type"])}
                 self.problems.append(Msg("transfer.sheet_field", params))
             return None
 
     def entry(self, data: Any, where: str) -> dict[str, Any]:
         if not isinstance(data, dict):
-            raise _bad(f"{where}history", "a list of objects")
+            raise _bad(f"{where}history", Msg("transfer.expect.objects"))
         return {
             "character": data.get("character") if isinstance(data.get("character"), int) else 0,
             "actor_user_id": _get(data, "actor_user_id", int, where),
@@ -375,7 +429,7 @@ def read_file(
     data, digest = _document(content, limits)
     kind = _get(data, "kind", str, "")
     if kind not in KINDS:
-        raise _bad("kind", " | ".join(KINDS))
+        raise _bad("kind", _one_of(KINDS))
     system = _get(data, "system", str, "")
     if system not in sheet_types:
         raise TransferError(Msg("transfer.unknown_system", {"system": system[:32]}))
@@ -427,10 +481,10 @@ def _members(items: list[Any]) -> list[tuple[int, str]]:
     for i, item in enumerate(items):
         where = f"members[{i}]."
         if not isinstance(item, dict):
-            raise _bad(where[:-1], "an object")
+            raise _bad(where[:-1], Msg("transfer.expect.object"))
         role = _get(item, "role", str, where)
         if role not in (*MEMBER_ROLES, "gm"):
-            raise _bad(f"{where}role", "gm | cogm | player")
+            raise _bad(f"{where}role", _one_of(("gm", "cogm", "player")))
         members.append((_get(item, "user_id", int, where), role))
     return members
 
@@ -438,19 +492,19 @@ def _members(items: list[Any]) -> list[tuple[int, str]]:
 def _schedule(item: Any, index: int) -> dict[str, Any]:
     where = f"schedules[{index}]."
     if not isinstance(item, dict):
-        raise _bad(where[:-1], "an object")
+        raise _bad(where[:-1], Msg("transfer.expect.object"))
     weekday = item.get("weekday")
     if weekday is not None and (not isinstance(weekday, int) or not 0 <= weekday <= 6):
-        raise _bad(f"{where}weekday", "0…6 or null")
+        raise _bad(f"{where}weekday", _range(0, 6, null=True))
     minute = _get(item, "minute_of_day", int, where)
     if not 0 <= minute < 24 * 60:
-        raise _bad(f"{where}minute_of_day", "0…1439")
+        raise _bad(f"{where}minute_of_day", _range(0, 1439))
     remind = item.get("remind_minutes")
     if remind is not None and (not isinstance(remind, int) or not 1 <= remind <= 1440):
-        raise _bad(f"{where}remind_minutes", "1…1440 or null")
+        raise _bad(f"{where}remind_minutes", _range(1, 1440, null=True))
     grace = _get(item, "grace_hours", int, where)
     if not 0 <= grace <= 168:
-        raise _bad(f"{where}grace_hours", "0…168")
+        raise _bad(f"{where}grace_hours", _range(0, 168))
     return {
         "kind": _get(item, "kind", str, where)[:32], "weekday": weekday, "minute_of_day": minute,
         "remind_minutes": remind, "grace_hours": grace,

@@ -145,8 +145,9 @@ async def show_log(message: Message, t: Translator, uow: UnitOfWork) -> None:
     rolls, total = await roll_service.recent(
         uow, message.chat.id, page=0, per_page=views.LOG_PAGE_SIZE
     )
+    sealed = await roll_service.sealed_epoch(uow, message.chat.id)
     await message.answer(
-        views.log_page(t, rolls, total, 0), reply_markup=views.log_keyboard(t, total, 0)
+        views.log_page(t, rolls, total, 0, sealed), reply_markup=views.log_keyboard(t, total, 0)
     )
 
 
@@ -159,7 +160,8 @@ async def log_page(
     rolls, total = await roll_service.recent(
         uow, query.message.chat.id, page=page, per_page=views.LOG_PAGE_SIZE
     )
-    text = views.log_page(t, rolls, total, page)
+    sealed = await roll_service.sealed_epoch(uow, query.message.chat.id) if page == 0 else None
+    text = views.log_page(t, rolls, total, page, sealed)
     await show(query.message, text, views.log_keyboard(t, total, page), LogPageCD)
 
 

@@ -64,12 +64,14 @@ async def confirm(
     query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: MilestoneConfirmCD,
     game: GameDTO, t: Translator, locale: str, uow: UnitOfWork, user: UserDTO,
 ) -> None:  # fmt: skip
-    message = own(query, callback_answer, t, MilestoneConfirmCD, kind=callback_data.kind)
+    message = own(
+        query, callback_answer, t, MilestoneConfirmCD, kind=callback_data.kind, fp=callback_data.fp
+    )
     if message is None:
         return
     try:
         applied = await service.apply(
-            uow, game, callback_data.kind, fingerprint=views.fingerprint_of(message.text),
+            uow, game, callback_data.kind, fingerprint=callback_data.fp,
             actor_user_id=user.id, actor_name=user.name, preview_message_id=message.message_id,
         )  # fmt: skip
     except service.MilestoneStale as stale:

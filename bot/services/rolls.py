@@ -148,6 +148,12 @@ async def recent(
     return await uow.rolls.recent(log_id, offset=page * per_page, limit=per_page), total
 
 
+async def sealed_epoch(uow: UnitOfWork, chat_id: int) -> Epoch | None:
+    """The chat's open seed epoch (its commitment is what /log shows), if any."""
+    log_id = await uow.rolls.existing_log_id(chat_id)
+    return None if log_id is None else await uow.rolls.open_epoch(log_id)
+
+
 async def export(uow: UnitOfWork, chat_id: int) -> RollLogExport | None:
     log_id = await uow.rolls.existing_log_id(chat_id)
     if log_id is None:

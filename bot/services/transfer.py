@@ -47,19 +47,41 @@ CREATION_RULES: Final = N_("The sheet breaks the creation rules:")
 
 
 @dataclass(frozen=True)
+class FieldProblem:
+    """A sheet field that does not fit, named as the glossary names it (``label``, a msgid),
+    never by its internal path."""
+
+    name: str
+    label: str
+    problem: Msg
+
+
+Problem = Msg | Violation | FieldProblem
+
+
+def _named(system: str, problem: Msg | Violation) -> Problem:
+    """The engine's «name, field path: problem» with the path turned into the field's name."""
+    if not isinstance(problem, Msg) or problem.key != "transfer.sheet_field":
+        return problem
+    params = problem.params
+    found = params["problem"]
+    found = found if isinstance(found, Msg) else Msg("transfer.problem.value")
+    label = SYSTEMS[system].field_label(str(params["where"]))
+    return FieldProblem(str(params["name"]), label, found)
+
+
+@dataclass(frozen=True)
 class Refusal:
     """Why nothing was imported: ``reason`` is a msgid (its ``params`` msgids too), ``problems``
     what the engine found, every one of them."""
 
     reason: str
-    problems: tuple[Msg | Violation, ...] = ()
+    problems: tuple[Problem, ...] = ()
     params: dict[str, str] = field(default_factory=dict)
 
 
 class ImportRefused(Exception):
-    def __init__(
-        self, reason: str, problems: tuple[Msg | Violation, ...] = (), **params: str
-    ) -> None:
+    def __init__(self, reason: str, problems: tuple[Problem, ...] = (), **params: str) -> None:
         super().__init__(reason)
         self.refusal = Refusal(reason, problems, params)
 
@@ -148,7 +170,8 @@ async def games_for(uow: UnitOfWork, user_id: int, system: str) -> list[GameDTO]
 
 def _one_sheet(parsed: ImportFile) -> SheetModel:
     if parsed.problems:
-        raise ImportRefused(N_("The file cannot be imported:"), parsed.problems)
+        named = tuple(_named(parsed.system, p) for p in parsed.problems)
+        raise ImportRefused(N_("The file cannot be imported:"), named)
     sheet = parsed.characters[0].sheet
     assert sheet is not None  # a sheet that did not fit is among the problems
     return sheet
@@ -180,18 +203,17 @@ async def prepare_character(
     return sheet
 
 
-def _check_cast(parsed: ImportFile, options: SheetModel) -> list[Msg | Violation]:
+def _check_cast(parsed: ImportFile, options: SheetModel) -> list[Problem]:
     """Every problem of the game's characters under the in-play rules, named."""
     spec = SYSTEMS[parsed.system]
-    found: list[Msg | Violation] = list(parsed.problems)
+    found: list[Problem] = [_named(parsed.system, p) for p in parsed.problems]
     active: set[int] = set()
     for character in parsed.characters:
         if character.sheet is None:
             continue
         for violation in spec.blocking(character.sheet, options, in_play=True):
-            found.append(Msg("transfer.sheet_field", {
-                "name": character.name, "where": violation.field, "problem": violation.msg,
-            }))  # fmt: skip
+            label = spec.field_label(violation.field)
+            found.append(FieldProblem(character.name, label, violation.msg))
         if character.status == "active" and character.owner_user_id is not None:
             if character.owner_user_id in active:
                 found.append(Msg("transfer.two_active", {"name": character.name}))

@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
+from engine import formats
 from engine.dice.evaluator import MAX_REROLLS
 from engine.dice.results import DiceGroup, Die, RollResult
 from engine.text import msg, register_messages
@@ -88,7 +89,8 @@ def _group_line(fmt: _Fmt, group: DiceGroup, shown: int | None, locale: str) -> 
     if hidden:
         parts.append(fmt.esc(msg("dice.render.more", count=hidden).render(locale)))
     notation = fmt.esc(_clip(display_notation(group.notation, locale), _MAX_NOTATION))
-    return f"{notation}: [{' '.join(parts)}] → {group.value}{_botches(group, locale)}"
+    value = formats.number(group.value)
+    return f"{notation}: [{' '.join(parts)}] → {value}{_botches(group, locale)}"
 
 
 def _botches(group: DiceGroup, locale: str) -> str:
@@ -128,7 +130,7 @@ def _footer(fmt: _Fmt, result: RollResult, locale: str) -> list[str]:
         total = fmt.tag("b", msg(word).render(locale))
         lines.append(f"{msg('dice.render.total').render(locale)}: {check} → {total}")
         return lines
-    lines.append(f"{msg(key).render(locale)}: {fmt.tag('b', str(result.total))}")
+    lines.append(f"{msg(key).render(locale)}: {fmt.tag('b', formats.number(result.total))}")
     if result.botch:
         lines.append(fmt.tag("b", fmt.esc(msg("dice.render.botch").render(locale))))
     if result.critical_failure:

@@ -128,10 +128,6 @@ def split_modifiers(text: str) -> tuple[str, int]:
     return found.group(1).strip(), total
 
 
-def signed_ascii(value: int) -> str:
-    return f"{value:+d}"
-
-
 class Names:
     """Trait names in both languages → a key; finds one or answers with the closest names."""
 

@@ -47,6 +47,12 @@ def short_hash(value: str) -> str:
 
 
 def epoch_opened(t: Translator, epoch: Epoch) -> str:
+    """The first roll's one plain line for the table; the seal itself is on /log."""
+    return t("🔒 The dice here are sealed in advance, so every roll can be checked: see /log.")
+
+
+def epoch_commitment(t: Translator, epoch: Epoch) -> str:
+    """The open epoch's commitment, for whoever checks the dice (/log, /reveal)."""
     return t(
         "🔒 Seed epoch {n} opened. Commitment (SHA-256 of the secret seed): {hash}",
         n=epoch.epoch,
@@ -79,11 +85,16 @@ def roll_usage(t: Translator) -> str:
     )
 
 
-def log_page(t: Translator, rolls: list[StoredRoll], total: int, page: int) -> str:
+def log_page(
+    t: Translator, rolls: list[StoredRoll], total: int, page: int, sealed: Epoch | None = None
+) -> str:
+    """A page of the log; the first one ends with the open epoch's commitment (``sealed``)."""
     if not rolls:
         return t("No rolls in this chat yet.")
     pages = (total + LOG_PAGE_SIZE - 1) // LOG_PAGE_SIZE
     lines = [t("<b>Roll log</b> (page {page} of {pages})", page=page + 1, pages=pages)]
+    if sealed is not None:
+        lines.append(epoch_commitment(t, sealed))
     for stored in rolls:
         entry = stored.entry
         # Each line is capped before escaping, so ten lines always fit one message.
@@ -127,7 +138,7 @@ def revealed(t: Translator, result: Revealed) -> str:
                 "<code>python -m engine.verify FILE</code>, or /verify here.",
                 n=result.closed.epoch,
             ),
-            epoch_opened(t, result.opened),
+            epoch_commitment(t, result.opened),
         ]
     )
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from html import escape
 from typing import Final
 
@@ -11,7 +10,9 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.i18n import Translator
 from bot.services import milestones as service
+from engine import formats
 from engine.common import Change, JsonScalar
+from engine.formats import ValueKind
 
 # Telegram allows 4,096 characters; the undo line is appended to the notice later.
 BODY_LIMIT: Final = 3600
@@ -25,9 +26,12 @@ class MilestoneKindCD(CallbackData, prefix="mlk"):
 
 
 class MilestoneConfirmCD(CallbackData, prefix="mlc"):
-    """The GM confirms the preview: recomputed and applied only if it did not change."""
+    """The GM confirms the preview: recomputed and applied only if its ``fp`` (the plan's
+    fingerprint, 8 hex digits) still matches. The fingerprint rides on the button, not in the
+    text: players read no internal codes."""
 
     kind: str
+    fp: str
 
 
 class MilestoneCancelCD(CallbackData, prefix="mlx"):
@@ -57,21 +61,22 @@ def picker_keyboard(t: Translator, system: str) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
-def _value(value: JsonScalar) -> str:
+def _value(value: JsonScalar, kind: ValueKind) -> str:
     if value is None or value == "":
         return "—"
     if value is True:
         return "✓"
     if value is False:
         return "✗"
-    return escape(str(value))
+    return escape(formats.changed_value(kind, value))
 
 
 def _change(change: Change, locale: str) -> str:
     what = escape(change.what.render(locale))
     if change.after is None:  # something removed (a consequence): its name says it all
         return f"  • {what}"
-    return f"  • {what}: {_value(change.before)} → {_value(change.after)}"
+    before, after = _value(change.before, change.kind), _value(change.after, change.kind)
+    return f"  • {what}: {before} → {after}"
 
 
 def _character_lines(
@@ -125,25 +130,15 @@ def preview(t: Translator, locale: str, plan: service.Plan) -> str:
     title = t(service.kind_title(plan.system, plan.kind))
     lines = [t("🏁 <b>{title}</b> — preview", title=escape(title)), ""]
     lines += _body(t, locale, plan, (), done=False)
-    code = "#" + plan.fingerprint
-    lines += ["", t("Preview {code}", code=code)]
     return "\n".join(lines)
 
 
 def preview_keyboard(t: Translator, plan: service.Plan) -> InlineKeyboardMarkup:
     row = [_button(t("Cancel"), MilestoneCancelCD())]
     if not plan.empty:
-        row.insert(0, _button("✅ " + t("Confirm"), MilestoneConfirmCD(kind=plan.kind)))
+        confirm = MilestoneConfirmCD(kind=plan.kind, fp=plan.fingerprint)
+        row.insert(0, _button("✅ " + t("Confirm"), confirm))
     return InlineKeyboardMarkup(inline_keyboard=[row])
-
-
-FINGERPRINT = re.compile(r"#([0-9a-f]{8})\s*$")
-
-
-def fingerprint_of(text: str | None) -> str | None:
-    """The fingerprint printed on the last line of a preview message."""
-    found = FINGERPRINT.search(text or "")
-    return found.group(1) if found else None
 
 
 def stale(t: Translator) -> str:

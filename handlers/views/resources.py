@@ -16,6 +16,7 @@ from bot.services import resources as service
 from bot.services.resources import PoolName
 from db.repositories.games import CharacterDTO
 from db.repositories.ledger import LedgerDTO
+from engine import formats
 from engine.common import SheetModel
 from engine.systems import cliche, fate, lifegear, matter, storyteller
 from engine.systems.fate import Nature, SlotId, TrackKind
@@ -153,7 +154,7 @@ def _state_name(state: StateId, locale: str) -> str:
 def _fate_text(t: Translator, locale: str, c: fate.Character) -> list[str]:
     lines = [t("Fate points: {fp} (refresh {refresh})", fp=c.fate_points, refresh=c.refresh)]
     tracks = " · ".join(
-        f"{TRACK_ICON[v.kind]} {_e(engine_name(v.kind, locale))} <code>{v.render()}</code>"
+        f"{TRACK_ICON[v.kind]} {_e(engine_name(v.kind, locale))} {v.shown()}"
         for v in fate.stress_tracks(c)
     )
     lines.append(t("Stress: {tracks}", tracks=tracks))
@@ -169,20 +170,21 @@ def _fate_text(t: Translator, locale: str, c: fate.Character) -> list[str]:
 
 def _storyteller_text(t: Translator, locale: str, c: storyteller.Character) -> list[str]:
     return [
-        t("Willpower: {pool} of {rating}", pool=c.willpower.pool, rating=c.willpower.rating),
-        t("Glamour: {pool} of {rating}", pool=c.glamour.pool, rating=c.glamour.rating),
+        f"{t('Willpower')}: {formats.pool(c.willpower.pool, c.willpower.rating)}",
+        f"{t('Glamour')}: {formats.pool(c.glamour.pool, c.glamour.rating)}",
     ]
 
 
 def _cliche_text(t: Translator, locale: str, c: cliche.Character) -> list[str]:
     lines = [
-        f"🎲 {_e(x.name)}: {x.current}/{x.dice}" + (" 🛡" if x.armor else "") for x in c.cliches
+        f"🎲 {_e(x.name)}: {formats.pool(x.current, x.dice)}" + (" 🛡" if x.armor else "")
+        for x in c.cliches
     ]
     return lines or [t("No clichés.")]
 
 
 def _lifegear_text(t: Translator, locale: str, c: lifegear.Character) -> list[str]:
-    lines = [t("❤️ Lives: {lives} of {max}", lives=lifegear.lives(c), max=c.max_lives)]
+    lines = [t("❤️ Lives: {lives}", lives=formats.pool(lifegear.lives(c), c.max_lives))]
     lines += [
         f"{KIND_ICON[item.kind]} {_e(item.name)}: <i>{_e(t(STATE_LABEL[item.state]))}</i>"
         for item in c.gear
@@ -206,11 +208,11 @@ def _matter_text(t: Translator, locale: str, c: matter.Character) -> list[str]:
         return matter.effective_trait(c, now), matter.effective_trait(c, most)
 
     willpower, anger = pool(*_WILLPOWER), pool(*_ANGER)
-    lines = [t("Health: {health} of {max}", health=health, max=top)]
+    lines = [t("Health: {health}", health=formats.pool(health, top))]
     if willpower[1]:  # the sheet's pools, as its own page shows them (issue 36 item 9d)
-        lines.append(t("Willpower: {value} of {max}", value=willpower[0], max=willpower[1]))
+        lines.append(t("Willpower: {value}", value=formats.pool(*willpower)))
     if anger[1]:
-        lines.append(t("Anger: {value} of {max}", value=anger[0], max=anger[1]))
+        lines.append(t("Anger: {value}", value=formats.pool(*anger)))
     return [*lines, t("States: {what}", what=_e(states))]
 
 
@@ -262,7 +264,7 @@ def _fate_rows(t: Translator, locale: str, cid: int, c: fate.Character, asks: bo
         for box in view.boxes:
             if box.marked and view.kind not in service.CLEARABLE_TRACKS:
                 continue  # the accumulator recharges at a milestone, not from here
-            icon = "☒" if box.marked else "☐"
+            icon = formats.stress_track([box.marked])
             data = StressCD(character_id=cid, track=view.kind, box=box.value, mark=not box.marked)
             row.append(_b(f"{TRACK_ICON[view.kind]}{box.value} {icon}", data))
         if row:
@@ -436,8 +438,8 @@ def _stress_line(t: Translator, locale: str, a: service.Applied) -> tuple[str, A
     assert isinstance(a.op, service.Stress)
     track = a.op.track
     what = t("Stress ({track})", track=engine_name(track, locale))
-    before = fate.stress_track(a.before, track).render()  # type: ignore[arg-type]
-    after = fate.stress_track(a.after, track).render()  # type: ignore[arg-type]
+    before = fate.stress_track(a.before, track).shown()  # type: ignore[arg-type]
+    after = fate.stress_track(a.after, track).shown()  # type: ignore[arg-type]
     return what, before, after
 
 
@@ -489,7 +491,7 @@ def _matter_line(t: Translator, locale: str, a: service.Applied) -> tuple[str, A
 def _matter_health_line(t: Translator, locale: str, a: service.Applied) -> tuple[str, Any, Any]:
     def shown(sheet: Any) -> str:
         health, top = _matter_health(sheet)
-        return f"{health}/{top}"
+        return formats.pool(health, top)
 
     return t("Health"), shown(a.before), shown(a.after)
 

@@ -13,6 +13,7 @@ from typing import Any, Final
 
 from bot.i18n import N_, Translator
 from bot.systems import SYSTEMS
+from engine import formats
 from engine.systems.fate import SlotId
 from engine.systems.lifegear import ItemState
 from engine.systems.matter import STATES, StateId
@@ -64,6 +65,8 @@ def _text(t: Translator, locale: str, value: Any) -> str:
         return _item_name(locale, value) or t("changed")
     if isinstance(value, list):
         return ", ".join(_text(t, locale, v) for v in value) or "—"
+    if isinstance(value, int):
+        return formats.number(value)  # «−2», a real minus
     text = _enum_word(t, locale, str(value))
     return text if len(text) <= VALUE_SHOWN else text[: VALUE_SHOWN - 1] + "…"
 

@@ -8,7 +8,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.i18n import Translator
 from bot.services.own_characters import Owned
-from bot.services.transfer import GameImported, Refusal
+from bot.services.transfer import FieldProblem, GameImported, Problem, Refusal
 from bot.systems import SYSTEMS
 from db.repositories.games import CharacterDTO, GameDTO
 from engine.common import Severity, Violation
@@ -71,13 +71,21 @@ def pick_game(t: Translator, games: list[GameDTO]) -> tuple[str, InlineKeyboardM
     )
 
 
+def _said(t: Translator, problem: Problem) -> str:
+    if isinstance(problem, FieldProblem):
+        what = problem.problem.render(t.locale)
+        return t("«{name}», {field}: {problem}", name=problem.name, field=t(problem.label),
+                 problem=what)  # fmt: skip
+    return problem.render(t.locale)
+
+
 def refused(t: Translator, locale: str, refusal: Refusal) -> str:
     """The refusal, then every problem (the first ones, and how many more), escaped."""
     params = {k: t(v) for k, v in refusal.params.items()}
     lines = [plain(t(refusal.reason, **params))]
     for problem in refusal.problems[:PROBLEMS_SHOWN]:
         warning = isinstance(problem, Violation) and problem.severity is Severity.WARNING
-        lines.append(("⚠️ " if warning else "⛔ ") + plain(clip_plain(problem.render(locale), 300)))
+        lines.append(("⚠️ " if warning else "⛔ ") + plain(clip_plain(_said(t, problem), 300)))
     hidden = len(refusal.problems) - PROBLEMS_SHOWN
     if hidden > 0:
         lines.append(t.plural("… and {n} more problem.", "… and {n} more problems.", hidden))

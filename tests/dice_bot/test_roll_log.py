@@ -41,10 +41,14 @@ async def test_roll_posts_commitment_then_result_with_log_number(running: Harnes
     _setup(running)
     emu = running.emu
     emu.send_text(ALICE, GROUP, "/r 2d6+1 атака")
-    committed = await emu.wait_bot_message(GROUP, contains="Seed epoch 1")
+    committed = await emu.wait_bot_message(GROUP, contains="🔒")
+    # one plain line for the table; the commitment itself is behind /log
+    assert "/log" in committed.text and not re.search(r"[0-9a-f]{16}", committed.text)
     result = await emu.wait_bot_message(GROUP, contains="Log #1", after=committed.message_id)
     assert "атака" in result.text and "2d6+1" in result.text
-    seed_hex = re.search(r"[0-9a-f]{64}", committed.text)
+    said = emu.send_text(ALICE, GROUP, "/log")
+    log = await emu.wait_bot_message(GROUP, contains="Seed epoch 1", after=said.message_id)
+    seed_hex = re.search(r"[0-9a-f]{64}", log.text)
     assert seed_hex is not None
     async with running.engine.connect() as conn:
         row = (await conn.execute(text("SELECT seed, commitment FROM seed_epochs"))).one()

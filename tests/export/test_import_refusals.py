@@ -5,6 +5,7 @@ download, hostile or broken files, another system, creation rules — leaving no
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from bot.services.transfer import MAX_FILE_BYTES
@@ -152,7 +153,7 @@ async def test_hostile_and_broken_files_get_a_clear_error(running: Harness) -> N
         _resealed(future): "newer version of the bot (format 99",
         _resealed(wrong_type): "character.name",
         _resealed(newer_sheet): "the sheet comes from a newer version",
-        _resealed(bad_field): "fate_points",
+        _resealed(bad_field): "», Fate points: a wrong kind of value",
         json.dumps(forged).encode(): "checksum does not match",
         _resealed({**document, "system": "dnd"}): "Unknown rule system",
     }
@@ -162,3 +163,30 @@ async def test_hostile_and_broken_files_get_a_clear_error(running: Harness) -> N
         assert len(answer.text) < 1000
     assert await _characters(h) == 1 and await _imports(h) == 0
     assert h.runtime is not None and h.runtime.dispatcher["cpu"].started == 1
+
+
+async def test_a_russian_refusal_names_fields_in_russian(running: Harness) -> None:
+    """No internal field path of a sheet and no English inside a Russian refusal (issue 36,
+    item 16): the field is named as the sheet names it, the problem in Russian."""
+    h = running
+    seat_tables(h)
+    h.emu.add_user(ALICE, "Алиса", language_code="ru")
+    await new_game(h, GROUP, "fate", "Old table")
+    await insert_character(h, "fate", legal_sheet("fate", OLD), owner=ALICE)
+    sent = h.emu.send_text(ALICE, ALICE, "/export")
+    message = await wait_document(h, ALICE, sent.message_id)
+    assert message.document is not None
+    await new_game(h, FRESH, "fate", "New table")
+    bad_sheet = json.loads(message.document.data)
+    bad_sheet["character"]["sheet"]["fate_points"] = "many"
+    wrong_type = json.loads(message.document.data)
+    wrong_type["character"]["name"] = 5
+    cases = {
+        _resealed(bad_sheet): f"«{OLD}» — Очки судьбы: значение не того вида",
+        _resealed(wrong_type): "«character.name»: ожидается текст",
+    }
+    for content, expected in cases.items():
+        answer = await send_file(h, ALICE, FRESH, content)
+        assert expected in answer.text, answer.text
+        outside_paths = re.sub(r"«[^»]*»", "", answer.text)
+        assert not re.search(r"[A-Za-z]{2,}", outside_paths), answer.text

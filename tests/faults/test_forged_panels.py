@@ -114,13 +114,15 @@ async def test_milestone_buttons_act_only_on_their_own_message(running: Harness)
     picker = await tb.send_for_buttons(h, GM, "/milestone", "mlk:")
     kind = "scene_end"
     show = milestone_views.MilestoneKindCD(kind=kind).pack()
-    confirm = milestone_views.MilestoneConfirmCD(kind=kind).pack()
+    confirm = milestone_views.MilestoneConfirmCD(kind=kind, fp="0" * 8).pack()
     cancel = milestone_views.MilestoneCancelCD().pack()
     await _forged(h, (seal, tracker), [(GM, show), (GM, confirm), (GM, cancel)])
 
     # The genuine flow: preview, confirm; then the notice's undo is forged elsewhere.
     assert not (await _press(h, GM, picker, show)).show_alert
-    assert not (await _press(h, GM, tb.current(h, picker), confirm)).show_alert
+    preview = tb.current(h, picker)
+    confirm = next(b["callback_data"] for b in buttons(preview) if "mlc:" in b["callback_data"])
+    assert not (await _press(h, GM, preview, confirm)).show_alert
     notice = tb.current(h, picker)
     assert (await tb.stored_sheet(h, character))["states"] == []
     (undo,) = _data(notice, "mlu:")

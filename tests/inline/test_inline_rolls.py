@@ -76,14 +76,15 @@ async def test_notation_rolls_after_the_choice_only(running: Harness) -> None:
     assert f"#{seq}" in first.text and "/log" in first.text
     assert str(total) in first.text and "Rolling" not in first.text
     commitment = await scalar(running, "SELECT commitment FROM seed_epochs")
-    assert commitment in first.text  # the log's first roll opened its epoch: made at the choice
+    # the log's first roll opened its epoch (made at the choice): one plain line, the hash on /log
+    assert "🔒" in first.text and commitment not in first.text
 
     # the same result chosen again (the client kept the answer): a second, independent roll
     second = await _choose(running, ALICE, query_id, results[0]["id"])
     stored = await _rolls(running)
     assert len(stored) == 2 and stored[0][0] != stored[1][0]
     assert first.inline_message_id != second.inline_message_id
-    assert f"#{stored[1][4]}" in second.text and commitment not in second.text
+    assert f"#{stored[1][4]}" in second.text and "🔒" not in second.text
 
 
 async def test_redelivered_choice_and_a_late_press_roll_once(running: Harness) -> None:

@@ -305,6 +305,7 @@ async def test_cliche_advancement_rolls_are_logged_and_applied(running: Harness)
     assert "Солдат" in preview.text and "2d6" in preview.text
     assert "Броня" not in preview.text and "Легенда" not in preview.text
     assert "бросок развития «Солдат»: 2d6, все чётные → +1 кость" in preview.text
+    confirm = next(b["callback_data"] for b in buttons(preview) if "mlc:" in b["callback_data"])
     await _press(h, GM, preview, "mlc:")
     async with h.engine.connect() as conn:
         rolls = (await conn.execute(text("SELECT roll_id, expression, faces FROM rolls"))).all()
@@ -320,7 +321,7 @@ async def test_cliche_advancement_rolls_are_logged_and_applied(running: Harness)
     # the engine's words for the outcome (all even: +1 die)
     assert ("все чётные, +1 кость" if advanced else "не все чётные") in notice.text
     # A late press of Confirm on the notice rolls nothing more and leaves the notice alone.
-    late = h.emu.press(GM, GROUP, preview.message_id, "mlc:end_of_adventure")
+    late = h.emu.press(GM, GROUP, preview.message_id, confirm)
     assert (await h.emu.wait_callback_answer(late.callback_query_id)).show_alert
     async with h.engine.connect() as conn:
         assert (await conn.execute(text("SELECT count(*) FROM rolls"))).scalar_one() == 1
@@ -368,5 +369,7 @@ def test_a_huge_table_fits_one_message() -> None:
     plan = service.Plan("fate", "minor", characters, 0)
     text = views.preview(t, "ru", plan)
     assert len(text) < 4096 - 100 and "&lt;Герой &amp; 0&gt;" in text
-    assert text.splitlines()[-3].startswith("… и ещё ")
-    assert views.fingerprint_of(text.replace("<b>", "").replace("</b>", "")) == plan.fingerprint
+    assert text.splitlines()[-1].startswith("… и ещё ")
+    assert plan.fingerprint not in text  # the fingerprint rides on the confirm button
+    confirm = views.preview_keyboard(t, plan).inline_keyboard[0][0].callback_data
+    assert confirm == views.MilestoneConfirmCD(kind="minor", fp=plan.fingerprint).pack()

@@ -231,7 +231,7 @@ async def test_a_players_gain_asks_the_gm_in_the_chat(mini_app: MiniApp) -> None
     russian = mini_app.init_data(ALICE, language="ru")
     status, body, _ = await mini_app.call(f"api/sheet/{cid}/act", init_data=russian, body=gain)
     assert status == 200 and not body["changed"] and body["asked"], body
-    assert body["summary"] == "Запрос отправлен Мастеру: он в чате игры."
+    assert body["summary"] == "Запрос отправлен мастеру: он в чате игры."
     assert body["version"] == version and 'data-value="3">3<' in body["html"]
     assert (await stored_sheet(mini_app.h, cid))["fate_points"] == 3
     assert await ledger_kinds(mini_app.h) == [] and await _open_requests(mini_app) == 1
@@ -289,7 +289,7 @@ async def test_the_gain_buttons_say_they_ask(mini_app: MiniApp, system: str) -> 
     status, ru, _ = await mini_app.call(
         f"api/sheet/{cid}", init_data=mini_app.init_data(ALICE, language="ru")
     )
-    assert status == 200 and 'title="Попросить у Мастера"' in ru["html"]
+    assert status == 200 and 'title="Попросить у мастера"' in ru["html"]
     status, gm, _ = await mini_app.call(f"api/sheet/{cid}", user=GM)
     assert status == 200 and "+1" in plus(gm["html"]) and "🙋" not in gm["html"]
     await _trust_the_table(mini_app)

@@ -72,7 +72,7 @@ async def test_after_a_free_invoke_a_paid_one_is_offered(running: Harness) -> No
     answer = await fh.press(h, ALICE, tracker, "fzp:", "Тень гильдии")
     assert not answer.show_alert, answer.text
     text = tb.current(h, tracker).text
-    assert "💰 Ира призывает «Тень гильдии» за очко судьбы: +2" in text
+    assert "💰 Ира обращается к «Тень гильдии» за очко судьбы: +2" in text
     assert (await tb.stored_sheet(h, ira))["fate_points"] == 2
     assert not fh.has(h, tracker, "fzp:")  # once per roll
 

@@ -100,7 +100,7 @@ async def test_a_storyteller_npc_before_and_after(running: Harness) -> None:
         await player.press("nx")
         before.taps += 1
     labels = [b["text"] for b in buttons(player.message)] if player.message else []
-    assert "✅ Сохранить НПС" in labels and "✅ Отправить Мастеру" not in labels
+    assert "✅ Сохранить НПС" in labels and "✅ Отправить мастеру" not in labels
     assert "сохраните НПС" in player.text
     await player.press("okn")  # the GM's own NPC is saved, not sent for approval
     before.taps += 1

@@ -232,5 +232,5 @@ async def test_willpower_gives_one_reading_and_changes_the_chance(running: Harne
     pool = storyteller.evaluate(result.faces, 6, willpower=True)
     degree = pool.degree
     assert degree is not None
-    assert f"{pool.net} net successes — {degree.name_msg.render('en')}" in card.text
+    assert f"{degree.name_msg.render('en')} success ({pool.net} net successes)" in card.text
     assert card.text.count("net successes") == 1  # one reading, no contradicting second one

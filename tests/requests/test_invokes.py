@@ -57,7 +57,7 @@ async def test_invoke_adds_two_and_spends_a_fate_point_both_logged(running: Harn
     pressed = emu.press(ALICE, GROUP, card.message_id, plus_two)
     await emu.wait_callback_answer(pressed.callback_query_id)
     await emu.wait_for(
-        lambda: "Total with invokes" in card.text or "Итог с призывами" in card.text
+        lambda: "Total with invokes" in card.text or "Итог с обращениями" in card.text
     )
     assert f"{rolled_total + 2}" in card.text
     assert await scalar(running, "SELECT (sheet->>'fate_points')::int FROM characters") == 0

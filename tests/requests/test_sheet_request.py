@@ -85,7 +85,7 @@ async def test_storyteller_attribute_ability_and_difficulty(running: Harness) ->
     builder = await _open_builder(running, "Эйлин")
     await _step(running, builder, _by_text(builder, "Ловкость"))
     await _step(running, builder, _by_text(builder, "Атлетизм"))
-    assert "Стандартное" in str(builder.reply_markup)
+    assert "стандартная" in str(builder.reply_markup)
     await _step(running, builder, _by_text(builder, "7 ·"))
     assert await scalar(running, "SELECT expression FROM roll_requests") == "5d10>=7f1"
     assert percent(storyteller_pool(5, 7).success, "ru") in builder.text

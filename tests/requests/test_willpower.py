@@ -38,4 +38,4 @@ async def test_willpower_before_the_roll(running: Harness) -> None:
     await emu.wait_for(lambda: "#1" in card.text)
     faces = await scalar(running, "SELECT faces FROM rolls")
     reading = storyteller.evaluate(faces, 6, willpower=True)
-    assert f"Success: {reading.net} net successes" in card.text and reading.net >= 1
+    assert f"({reading.net} net successes)" in card.text and reading.net >= 1

@@ -55,14 +55,14 @@ async def test_mini_shrinks_health_on_the_panel_and_health_buttons_use_it(
     cid = await _start(h, _mini())
     assert (await stored_sheet(h, cid))["health_max"] == 5
     panel = await _panel(h)
-    assert "Health: 2 of 2" in panel.text, panel.text  # Alice reads English
+    assert "Health: 2/2" in panel.text, panel.text  # Alice reads English
     # issue 36 item 9d: the sheet's Willpower and Anger are on the panel too
-    assert "Willpower: 3 of 3" in panel.text and "Anger: 0 of 3" in panel.text
+    assert "Willpower: 3/3" in panel.text and "Anger: 0/3" in panel.text
 
     down = views.MatterHealthCD(character_id=cid, delta=-1).pack()
     up = views.MatterHealthCD(character_id=cid, delta=1).pack()
     assert "Health: 2/2 → 1/2" in await _press(h, ALICE, panel, down)
-    assert "Health: 1 of 2" in current(h, panel).text
+    assert "Health: 1/2" in current(h, panel).text
     assert (await stored_sheet(h, cid))["health"] == 1
     # Healing stops at the effective max: one point back, then nothing. (A heal is the GM's to
     # give: a player's press asks the GM, tests/wizards2/test_gm_gates.py.)

@@ -78,7 +78,7 @@ async def test_fate_points_stress_and_a_typed_consequence(table: Harness) -> Non
 
     mark = views.StressCD(character_id=cid, track=TrackKind.PHYSICAL, box=2, mark=True).pack()
     answer = await _press(table, ALICE, panel, mark)
-    assert "00 → 0x" in (answer.text or "")
+    assert "☐☐ → ☐☒" in (answer.text or "")
     assert (await stored_sheet(table, cid))["stress"]["physical"] == [2]
     clear = views.StressCD(character_id=cid, track=TrackKind.PHYSICAL, box=2, mark=False).pack()
     await _edited(table, panel, 3)

@@ -47,7 +47,6 @@ def test_fate_success_with_style_is_krit_in_odds_cards_and_rolls(ru: Translator)
 def test_storyteller_willpower_is_volya_in_res_milestones_and_rolls(ru: Translator) -> None:
     assert ru("Willpower") == "Воля"  # /res
     assert trait_name("willpower.pool").render("ru") == "Воля"  # milestones
-    assert ru("Willpower: {pool} of {rating}", pool=3, rating=5) == "Воля: 3 из 5"
     assert "Волю" in ru("Spend Willpower first (+1 success)")
     assert ru(field_label("storyteller", "willpower.pool")) == "Воля"  # undo notes
 

@@ -83,6 +83,16 @@ async def test_a_trait_roll_says_total_once_and_is_signed_by_character_and_playe
     assert text.splitlines()[0].startswith("Стрельба") and "Ли (Алиса)" in text, text
 
 
+async def test_a_matter_roll_counts_its_successes_once(running: Harness) -> None:
+    _seat_russian(running)
+    await create_game(running, "matter", "Кампания")
+    skills = {s.value: 0 for s in matter.Skill} | {"brutality": 3}
+    hero = matter.new_character("Пепел").model_copy(update={"skills": skills})
+    await insert_character(running, "matter", hero, owner=ALICE)
+    text = await _reply(running, ALICE, "/r Жестокость")
+    assert text.count("Успехов") == 1, text
+
+
 async def _card(h: Harness, spec: str) -> str:
     emu = h.emu
     said = emu.send_text(ALICE, GROUP, "готова")

@@ -194,7 +194,7 @@ PLURALS: list[tuple[str, str, dict[str, str], list[str]]] = [
         "💥 {team} lost: the GM picks who loses {n} dice.",
         {"team": "Дети ночи"},
         [
-            f"💥 Дети ночи проигрывает: Мастер выбирает, кто теряет {n} {noun}."
+            f"💥 Дети ночи проигрывает: мастер выбирает, кто теряет {n} {noun}."
             for n, noun in zip(
                 COUNTS, "кость кости костей костей кость кости костей".split(), strict=True
             )

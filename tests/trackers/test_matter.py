@@ -81,7 +81,7 @@ async def test_scene_from_opening_to_the_end(running: Harness) -> None:
     await mh.press(h, GM, tracker, "Назад")
     text = tb.current(h, tracker).text
     assert "Ускорение ⏳3" in text and "Гоблин</b>" not in text  # plain text, no tags
-    assert "Гоблин (НИП) ❤️0/5 · Нокаут" in text
+    assert "Гоблин (НПС) ❤️0/5 · Нокаут" in text
     assert mh.states_of(await mh.sheet(h, asya)) == {"speedup": 3}
     assert mh.states_of(await mh.sheet(h, goblin)) == {"ko": None}
 
@@ -262,7 +262,7 @@ async def test_a_long_stormy_scene_stays_one_message_under_the_limit(running: Ha
     await mh.press(h, GM, tracker, "Назад")
     await mh.press(h, GM, tracker, "Назад")
     text = tb.current(h, tracker).text
-    assert "Герой0 (НИП) ❤️5/5 🏝" in text and "🏝 Герой0 выбирается из воды" in text
+    assert "Герой0 (НПС) ❤️5/5 🏝" in text and "🏝 Герой0 выбирается из воды" in text
     while "Сцена · раунд 2" not in tb.current(h, tracker).text:
         await _next(h, tracker)
     round_2 = tb.current(h, tracker).text.split("— Раунд 2 —")[1]
@@ -301,11 +301,11 @@ async def test_crippled_check_when_the_gm_calls_for_it(running: Harness) -> None
     await mh.press(h, GM, tracker, "Начать")
     await mh.press(h, GM, tracker, "Состояния")
     await mh.press(h, GM, tracker, "Ася")
-    await mh.press(h, GM, tracker, "Потратить Силу Воли")
-    assert "🩸 Ася тратит ● Силы Воли, чтобы держаться" in tb.current(h, tracker).text
+    await mh.press(h, GM, tracker, "Потратить Силу воли")
+    assert "🩸 Ася тратит ● Силы воли, чтобы держаться" in tb.current(h, tracker).text
     assert (await mh.sheet(h, asya)).willpower == 0
-    said = await mh.press_refused(h, GM, tracker, "Потратить Силу Воли")
-    assert said == "Не осталось ● Силы Воли."
+    said = await mh.press_refused(h, GM, tracker, "Потратить Силу воли")
+    assert said == "Не осталось ● Силы воли."
     await mh.press(h, GM, tracker, "Бросок Упорства")
     text = tb.current(h, tracker).text
     line = next(x for x in text.splitlines() if "🩸 Ася" in x and "🎲 2d10>=7!" in x)

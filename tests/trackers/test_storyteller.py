@@ -114,7 +114,7 @@ async def test_scene_from_opening_to_the_end(running: Harness) -> None:
         DamageKind.LETHAL,
         DamageKind.BASHING,
     )
-    assert "XX/□□□□" in msg.text and "(-1)" in msg.text
+    assert "XX/□□□□" in msg.text and "(−1)" in msg.text
     stale = data(msg, "ztn")
     await tap(h, GM, msg, "tku")
     assert (await sheet(h, alice)).health.boxes == (DamageKind.LETHAL, DamageKind.LETHAL)
@@ -196,7 +196,7 @@ async def test_soak_incapacitation_and_repost(running: Harness) -> None:
     )
     msg = await _open(h)
     await tap(h, GM, msg, "zts")
-    assert "XXXXXX□ Искалечен (-5)" in msg.text
+    assert "XXXXXX□ Искалечен (−5)" in msg.text
     if (await tracker(h))["state"]["order"][0] == goblin:
         await tap(h, GM, msg, "ztn")
 
@@ -232,7 +232,7 @@ async def test_soak_incapacitation_and_repost(running: Harness) -> None:
     await emu.wait_for(lambda: "Перенесено ниже" in msg.text)
     assert "Ход: Техлана" in moved.text
     await tap(h, ALICE, moved, "ztn")
-    assert (await tracker(h))["state"]["round"] == 3 and "оборот 3" in moved.text
+    assert (await tracker(h))["state"]["round"] == 3 and "раунд 3" in moved.text
 
     # Two presses of one button at once, and a redelivered update: one step.
     version = (await tracker(h))["version"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.services.resources import item_key
+from engine import formats
 from engine.systems import cliche
 from handlers.views.sheets.cliche import attributes_line, tool_line
 from webapp.sheets.base import Ctx, act, esc, gain, row, section
@@ -10,7 +11,7 @@ from webapp.sheets.base import Ctx, act, esc, gain, row, section
 
 def _dice(item: cliche.Cliche) -> str:
     faces = '<i class="die on"></i>' * item.current + '<i class="die"></i>' * item.lost
-    count = f"{item.current}/{item.dice}"
+    count = formats.pool(item.current, item.dice)
     return f'<span class="dice" data-value="{item.current}">{faces}</span> {count}'
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.services.resources import CLEARABLE_TRACKS
+from engine import formats
 from engine.systems import fate
 from engine.systems.fate import SlotId, TrackKind, ladder_label, signed, slot_value
 from handlers.views.sheets.fate import engine_name, skill_name
@@ -45,10 +46,11 @@ def _pyramid(c: fate.Character, x: Ctx) -> list[str]:
 
 def _box(kind: TrackKind, value: int, marked: bool) -> str:
     state = "marked" if marked else "free"
+    label = f"{value} {formats.stress_track([marked])}"  # as the chat's buttons: «1 ☐»
     if marked and kind not in CLEARABLE_TRACKS:  # the accumulator recharges at a milestone
-        return f'<span class="box {state}">{value}</span>'
+        return f'<span class="box {state}">{label}</span>'
     op = {"kind": "stress", "track": kind.value, "box": value, "mark": not marked}
-    return act(str(value), op, kind=f"box {state}")
+    return act(label, op, kind=f"box {state}")
 
 
 def _stress(c: fate.Character, x: Ctx) -> list[str]:

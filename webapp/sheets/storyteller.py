@@ -3,6 +3,7 @@ as tracks with their buttons, Banality and Health."""
 
 from __future__ import annotations
 
+from engine import formats
 from engine.systems import storyteller
 from engine.systems.storyteller import ATTRIBUTE_GROUPS, AbilityGroup, TraitKind, health_name
 from handlers.views.sheets.storyteller import KITHS, SEEMINGS, choice_name
@@ -58,7 +59,10 @@ def render(c: storyteller.Character, x: Ctx) -> str:
     tracks = [
         _pool(c.willpower, "willpower", x),
         _pool(c.glamour, "glamour", x),
-        row(_name("banality", x), f"{c.banality.rating} <small>({c.banality.pool})</small>"),
+        row(
+            _name("banality", x),
+            esc(formats.rating_with_temporary(c.banality.rating, c.banality.pool, x.locale)),
+        ),
         row(_name("health", x), esc(health_name(c.health).render(x.locale))),
     ]
     return "".join([section(t("Resources"), [*parts, *tracks]), *attributes, *abilities, *others])

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from engine import formats
 from engine.systems.fate.models import (
     MAGIC_SCHOOLS,
     SEVERITY_VALUE,
@@ -38,6 +39,10 @@ class StressTrackView:
     def render(self) -> str:
         """The seed's notation: ``0x0`` = box 2 marked."""
         return "".join("x" if b.marked else "0" for b in self.boxes)
+
+    def shown(self) -> str:
+        """The track as every surface shows it: «☐☒☐» (``engine.formats.stress_track``)."""
+        return formats.stress_track(b.marked for b in self.boxes)
 
     @property
     def free_values(self) -> tuple[int, ...]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from engine import formats
 from engine.dice.source import RandomSource, roll_dice
 from engine.text import Msg, msg, register_messages
 
@@ -29,11 +30,7 @@ SYMBOLS: Final[dict[int, str]] = {-1: "-", 0: "0", 1: "+"}
 
 def signed(value: int) -> str:
     """``+3``, ``0``, ``−2`` (a real minus sign, as the SPEC shows off-ladder values)."""
-    if value > 0:
-        return f"+{value}"
-    if value < 0:
-        return f"−{-value}"
-    return "0"
+    return formats.signed(value)
 
 
 register_messages(

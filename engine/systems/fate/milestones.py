@@ -19,6 +19,7 @@ from typing import Final
 
 from engine.common import Change, errors_only
 from engine.errors import RuleViolation
+from engine.formats import ValueKind
 from engine.systems.fate.derived import stress_track
 from engine.systems.fate.equipment import GearItem, gear_names, gear_violations
 from engine.systems.fate.models import (
@@ -112,7 +113,15 @@ def clear_stress(
         after = stress_track(character.model_copy(update={"stress": stress}), track)
         if before.render() != after.render():
             what = msg("fate.change.stress", **name_params("track", track))
-            changes.append(Change(f"stress.{track.value}", what, before.render(), after.render()))
+            changes.append(
+                Change(
+                    f"stress.{track.value}",
+                    what,
+                    before.render(),
+                    after.render(),
+                    ValueKind.STRESS,
+                )
+            )
     return character.model_copy(update={"stress": stress}), changes
 
 
@@ -161,7 +170,8 @@ def _replenish(character: Character) -> tuple[Character, list[Change]]:
     acc = stress_track(character, TrackKind.ACCUMULATOR)
     if character.stress.accumulator:
         what = msg("fate.change.stress", **name_params("track", TrackKind.ACCUMULATOR))
-        changes.append(Change("stress.accumulator", what, acc.render(), "0" * len(acc.boxes)))
+        free = "0" * len(acc.boxes)
+        changes.append(Change("stress.accumulator", what, acc.render(), free, ValueKind.STRESS))
         stress = character.stress.with_marks(TrackKind.ACCUMULATOR, ())
         character = character.model_copy(update={"stress": stress})
     for i, art in enumerate(character.artifacts):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from engine import formats
 from engine.common import SheetModel
 from engine.systems import fate
 from engine.systems.fate.models import SKILL_NAMES_RU
@@ -15,7 +16,6 @@ from engine.systems.sheet_rolls import (
     clean,
     render,
     require,
-    signed_ascii,
     split_modifiers,
     split_target,
 )
@@ -53,7 +53,7 @@ def _plan(character: fate.Character, text: str, locale: str) -> SheetRoll:
     value = character.skill(skill)
     title = f"{_skill_label(skill, locale)} ({fate.signed(value)})"
     if modifier:
-        title += f" {signed_ascii(modifier)}"
+        title += f" {formats.signed(modifier)}"
     return SheetRoll(fate.fate_notation(value + modifier), title, target, "fate")
 
 

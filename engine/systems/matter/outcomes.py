@@ -24,10 +24,8 @@ from engine.text import msg, register_messages
 
 register_messages(
     {
-        "matter.reading.words": {
-            "ru": "Успехов: {successes} — {grade}",
-            "en": "Successes: {successes} — {grade}",
-        },
+        # The roll's own footer already counts the successes («Успехов: 2»): only the grade.
+        "matter.reading.words": {"ru": "{grade}", "en": "{grade}"},
         "matter.grade.critical_failure": {"ru": "Критический провал", "en": "Critical failure"},
         "matter.grade.failure": {"ru": "Провал", "en": "Failure"},
         "matter.grade.rough": {

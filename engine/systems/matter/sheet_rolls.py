@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
+from engine import formats
 from engine.common import SheetModel
 from engine.systems import matter
 from engine.systems.matter.rolls import CHANCE_NOTATION
@@ -23,7 +24,6 @@ from engine.systems.sheet_rolls import (
     number,
     render,
     require,
-    signed_ascii,
     split_modifiers,
 )
 from engine.text import msg, register_messages
@@ -70,7 +70,7 @@ def _plan_matter(character: matter.Character, text: str, locale: str) -> SheetRo
         dots = number(rest)
         base = render(msg("sheetroll.matter.pool", dice=dots), locale)
         pool = dots + modifier
-        title = base + (f" {signed_ascii(modifier)}" if modifier else "")
+        title = base + (f" {formats.signed(modifier)}" if modifier else "")
     else:
         keys = list(dict.fromkeys([*_MATTER_NAMES, *character.skills]))
         names = Names((key, (*_MATTER_NAMES.get(key, ()), key.replace("_", " "))) for key in keys)
@@ -79,7 +79,7 @@ def _plan_matter(character: matter.Character, text: str, locale: str) -> SheetRo
         dice = matter.action_dice(character, key, modifier=modifier)
         pool = dice.dice
         title = f"{_matter_label(key, locale)} ({dice.dots})"
-        title += f" {signed_ascii(modifier)}" if modifier else ""
+        title += f" {formats.signed(modifier)}" if modifier else ""
         if dice.one_die_by is not None:
             state = render(msg(state_message_key(dice.one_die_by)), locale)
             return SheetRoll(

@@ -62,7 +62,7 @@ register_messages(
             "en": "The character is not crippled.",
         },
         "matter.crippled.no_willpower": {
-            "ru": "Не осталось ● Силы Воли.",
+            "ru": "Не осталось ● Силы воли.",
             "en": "No Willpower dots left.",
         },
     }

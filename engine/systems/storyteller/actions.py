@@ -27,7 +27,7 @@ register_messages(
             "en": "This action is already over.",
         },
         "storyteller.action.not_finished": {
-            "ru": "Это действие еще не завершено.",
+            "ru": "Это действие ещё не завершено.",
             "en": "This action is not over yet.",
         },
         "storyteller.action.bad_target": {
@@ -35,7 +35,7 @@ register_messages(
             "en": "The target must be between {low} and {high} successes, not {target}.",
         },
         "storyteller.action.bad_turn_limit": {
-            "ru": "Лимит времени должен быть не меньше 1 оборота, а не {limit}.",
+            "ru": "Лимит времени должен быть не меньше 1 раунда, а не {limit}.",
             "en": "The time limit must be at least 1 turn, not {limit}.",
         },
         "storyteller.action.no_retry": {
@@ -47,7 +47,7 @@ register_messages(
             "en": "There is no participant or action number {index}.",
         },
         "storyteller.action.already_rolled": {
-            "ru": "{label}: бросок в этом обороте уже сделан.",
+            "ru": "{label}: бросок в этом раунде уже сделан.",
             "en": "{label} has already rolled this turn.",
         },
     }

@@ -66,7 +66,7 @@ register_messages(
             "en": "The category ranking must name each of the three categories exactly once.",
         },
         "storyteller.creation.unspent_dots": {
-            "ru": "{name_ru}: не распределено точек — {left} из {budget}.",
+            "ru": "{name_ru}: осталось распределить {left} из {budget}.",
             "en": "{name_en}: {left} of {budget} dots are not spent.",
         },
         "storyteller.creation.below_starting": {

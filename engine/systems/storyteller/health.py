@@ -64,7 +64,7 @@ register_messages(
         "storyteller.health.mauled": {"ru": "Тяжело ранен", "en": "Mauled"},
         "storyteller.health.crippled": {"ru": "Искалечен", "en": "Crippled"},
         "storyteller.health.incapacitated": {"ru": "Недееспособен", "en": "Incapacitated"},
-        "storyteller.health.dead": {"ru": "Мертв", "en": "Dead"},
+        "storyteller.health.dead": {"ru": "Мёртв", "en": "Dead"},
         "storyteller.health.bad_amount": {
             "ru": "Количество урона или лечения должно быть положительным, а не {amount}.",
             "en": "Damage or healing must be a positive amount, not {amount}.",
@@ -74,7 +74,7 @@ register_messages(
             "en": "The character is incapacitated and cannot act.",
         },
         "storyteller.health.dead_cannot_heal": {
-            "ru": "Мертвого персонажа нельзя вылечить.",
+            "ru": "Мёртвого персонажа нельзя вылечить.",
             "en": "A dead character cannot heal.",
         },
     }

@@ -20,13 +20,9 @@ register_messages(
             "ru": "Сложность {difficulty} ({name}) · {result}",
             "en": "Difficulty {difficulty} ({name}) · {result}",
         },
-        "storyteller.reading.net": {
-            "ru": "{result}: успехов {net}",
-            "en": "{result}: {net} net successes",
-        },
         "storyteller.reading.net_degree": {
-            "ru": "{result}: успехов {net} — {degree}",
-            "en": "{result}: {net} net successes — {degree}",
+            "ru": "{degree} (успехов: {net})",
+            "en": "{degree} success ({net} net successes)",
         },
         "storyteller.reading.willpower": {
             "ru": "{words} (с автоматическим успехом за Волю)",
@@ -90,15 +86,13 @@ class StorytellerRules:
         except EngineError:  # a difficulty outside 2..10: not a storyteller pool
             return PLAIN.read(ask, result)
         degree = degree_of(pool.net)
-        if degree is not None:
-            words = msg(
-                "storyteller.reading.net_degree",
-                result=pool.result.name_msg,
-                net=pool.net,
-                degree=degree.name_msg,
-            )
-        else:
-            words = msg("storyteller.reading.net", result=pool.result.name_msg, net=pool.net)
+        # A success names its degree and counts its successes; a failure or a botch has none
+        # to count (never «Провал: успехов −1»).
+        words = (
+            msg("storyteller.reading.net_degree", net=pool.net, degree=degree.name_msg)
+            if degree is not None
+            else pool.result.name_msg
+        )
         if ask.willpower:
             words = msg("storyteller.reading.willpower", words=words)
         text: Msg = msg(

@@ -52,20 +52,20 @@ register_messages(
         "storyteller.result.botch": {"ru": "Провал", "en": "Botch"},
         "storyteller.result.failure": {"ru": "Неудача", "en": "Failure"},
         "storyteller.result.success": {"ru": "Успех", "en": "Success"},
-        "storyteller.degree.marginal": {"ru": "Минимальный эффект", "en": "Marginal"},
+        "storyteller.degree.marginal": {"ru": "Минимальный успех", "en": "Marginal"},
         "storyteller.degree.moderate": {"ru": "Умеренный успех", "en": "Moderate"},
-        "storyteller.degree.complete": {"ru": "Полная успешность", "en": "Complete"},
+        "storyteller.degree.complete": {"ru": "Полный успех", "en": "Complete"},
         "storyteller.degree.exceptional": {"ru": "Исключительный успех", "en": "Exceptional"},
-        "storyteller.degree.phenomenal": {"ru": "Монументальный успех", "en": "Phenomenal"},
-        "storyteller.difficulty.2": {"ru": "Исключительно простое", "en": "Trivial"},
-        "storyteller.difficulty.3": {"ru": "Легкое", "en": "Easy"},
-        "storyteller.difficulty.4": {"ru": "Рутинное", "en": "Routine"},
-        "storyteller.difficulty.5": {"ru": "Простое", "en": "Straightforward"},
-        "storyteller.difficulty.6": {"ru": "Стандартное", "en": "Standard"},
-        "storyteller.difficulty.7": {"ru": "Проблематичное", "en": "Challenging"},
-        "storyteller.difficulty.8": {"ru": "Сложное", "en": "Difficult"},
-        "storyteller.difficulty.9": {"ru": "Очень сложное", "en": "Very difficult"},
-        "storyteller.difficulty.10": {"ru": "Практически невыполнимое", "en": "Nearly impossible"},
+        "storyteller.degree.phenomenal": {"ru": "Феноменальный успех", "en": "Phenomenal"},
+        "storyteller.difficulty.2": {"ru": "исключительно простая", "en": "Trivial"},
+        "storyteller.difficulty.3": {"ru": "лёгкая", "en": "Easy"},
+        "storyteller.difficulty.4": {"ru": "рутинная", "en": "Routine"},
+        "storyteller.difficulty.5": {"ru": "простая", "en": "Straightforward"},
+        "storyteller.difficulty.6": {"ru": "стандартная", "en": "Standard"},
+        "storyteller.difficulty.7": {"ru": "проблематичная", "en": "Challenging"},
+        "storyteller.difficulty.8": {"ru": "сложная", "en": "Difficult"},
+        "storyteller.difficulty.9": {"ru": "очень сложная", "en": "Very difficult"},
+        "storyteller.difficulty.10": {"ru": "практически невыполнимая", "en": "Nearly impossible"},
     }
 )
 
@@ -117,7 +117,9 @@ def result_of(net: int) -> RollResult:
 
 
 def difficulty_name(difficulty: int) -> Msg:
-    """The seed's name for a difficulty (Стандартное for 6 …)."""
+    """The seed's name for a difficulty («стандартная» for 6 …). The seed's table names the
+    action («Стандартное» действие); the bot says «Сложность 6 (стандартная)», so the words agree
+    with «сложность» (DECISION)."""
     check_difficulty(difficulty)
     return msg(f"storyteller.difficulty.{difficulty}")
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from engine import formats
 from engine.common import SheetModel
 from engine.errors import RuleViolation
 from engine.systems import storyteller
@@ -18,7 +19,6 @@ from engine.systems.sheet_rolls import (
     number,
     render,
     require,
-    signed_ascii,
     split_target,
 )
 from engine.systems.storyteller.rolls import (
@@ -108,9 +108,9 @@ def _plan_storyteller(character: storyteller.Character, text: str, locale: str) 
     if ability is not None:
         title += "+" + render(trait_name(ability), locale)
     if modifier:
-        title += signed_ascii(modifier)
+        title += formats.signed(modifier)
     if spec.wound_penalty:
-        wounds = msg("sheetroll.storyteller.wounds", value=signed_ascii(spec.wound_penalty))
+        wounds = msg("sheetroll.storyteller.wounds", value=formats.signed(spec.wound_penalty))
         title += f" ({render(wounds, locale)})"
     notation = storyteller_notation(spec.total, difficulty or DEFAULT_DIFFICULTY)
     return SheetRoll(notation, title, difficulty, "storyteller")

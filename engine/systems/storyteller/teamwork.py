@@ -56,11 +56,11 @@ register_messages(
             "en": "{label} is already on the team.",
         },
         "storyteller.team.mid_turn": {
-            "ru": "Присоединиться можно только между оборотами.",
+            "ru": "Присоединиться можно только между раундами.",
             "en": "Members can only join between turns.",
         },
         "storyteller.team.nobody_rolled": {
-            "ru": "В этом обороте еще никто не бросал.",
+            "ru": "В этом раунде ещё никто не бросал.",
             "en": "Nobody has rolled this turn yet.",
         },
     }

@@ -88,7 +88,7 @@ _ABILITY_NAMES: Final[dict[str, tuple[AbilityGroup, str, str]]] = {
     "etiquette": (_S, "Этикет", "Etiquette"),
     "firearms": (_S, "Огнестрельное оружие", "Firearms"),
     "melee": (_S, "Фехтование", "Melee"),
-    "performance": (_S, "Актерство", "Performance"),
+    "performance": (_S, "Актёрство", "Performance"),
     "repair": (_S, "Ремонт", "Repair"),
     "security": (_S, "Безопасность", "Security"),
     "stealth": (_S, "Скрытность", "Stealth"),

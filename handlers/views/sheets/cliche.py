@@ -10,6 +10,7 @@ import html
 import logging
 
 from bot.i18n import Translator
+from engine import formats
 from engine.systems.cliche import Character, Cliche, Tool, ToolEffect
 
 logger = logging.getLogger(__name__)
@@ -46,7 +47,7 @@ def tool_line(t: Translator, tool: Tool) -> str:
 
 
 def cliche_lines(t: Translator, item: Cliche, short: int | None = None) -> list[str]:
-    dice = str(item.dice) if not item.lost else f"{item.current}/{item.dice}"
+    dice = formats.pool(item.current, item.dice)
     mark = "🛡 " if item.armor else "• "
     head = f"{mark}<b>{_esc(item.name)}</b> ({dice})"
     if item.description:

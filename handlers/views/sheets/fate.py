@@ -73,9 +73,9 @@ def _stunts(character: Character, t: Translator) -> list[str]:
 
 
 def derived_lines(character: Character, t: Translator, locale: str) -> list[str]:
-    """Stress tracks (``000``) and consequence slots (values), both derived from skills."""
+    """Stress tracks (☐☐☐) and consequence slots (values), both derived from skills."""
     stress = " · ".join(
-        f"{_e(engine_name(v.kind, locale))} {v.render()}" for v in stress_tracks(character)
+        f"{_e(engine_name(v.kind, locale))} {v.shown()}" for v in stress_tracks(character)
     )
     slots = ", ".join(
         f"{_e(engine_name(s, locale))} {slot_value(s)}" for s in consequence_slots(character)

@@ -11,6 +11,7 @@ import logging
 from typing import Final
 
 from bot.i18n import N_, Translator
+from engine import formats
 from engine.systems.lifegear import (
     Character,
     Item,
@@ -100,9 +101,7 @@ def role_details(role: Role, t: Translator) -> str:
 
 def _lives_line(character: Character, t: Translator) -> str:
     status = life_status(character)
-    line = t(
-        "❤️ Lives: {lives} of {max_lives}", lives=lives(character), max_lives=character.max_lives
-    )
+    line = t("❤️ Lives: {lives}", lives=formats.pool(lives(character), character.max_lives))
     if status is LifeStatus.DEAD:
         line += " ☠️ " + t("dead")
     elif status is LifeStatus.DYING:

@@ -11,6 +11,7 @@ import logging
 from typing import Final
 
 from bot.i18n import N_, Translator
+from engine import formats
 from engine.common import Violation, errors_only
 from engine.systems.matter import (
     STATES,
@@ -97,7 +98,9 @@ def _numbers(character: Character, t: Translator, locale: str) -> list[str]:
     then, when a state changed any, what they are on the sheet itself."""
     now = {k: effective_trait(character, k) for k in (*GAUGES, *(g + "_max" for g in GAUGES))}
     now |= {c: effective_trait(character, c) for c in COMBAT}
-    gauges = " · ".join(f"{esc(trait_name(g, locale))} {now[g]}/{now[g + '_max']}" for g in GAUGES)
+    gauges = " · ".join(
+        f"{esc(trait_name(g, locale))} {formats.pool(now[g], now[g + '_max'])}" for g in GAUGES
+    )
     combat = " · ".join(f"{esc(trait_name(c, locale))} {now[c]}" for c in COMBAT)
     changed = [
         f"{esc(trait_name(k, locale))} {getattr(character, k)} → {v}"

@@ -11,6 +11,7 @@ import logging
 from typing import Final
 
 from bot.i18n import N_, Translator
+from engine import formats
 from engine.systems.storyteller import (
     ATTRIBUTE_GROUPS,
     AbilityGroup,
@@ -52,9 +53,7 @@ def choice_name(value: str, catalogue: dict[str, str], t: Translator) -> str:
 
 def dots_bar(value: int, top: int) -> str:
     """●●●○○ for ratings up to 5; a plain number for the 1–10 character traits."""
-    if top > 5 or value > top or value < 0:
-        return str(value)
-    return "●" * value + "○" * (top - value)
+    return formats.dots(value, top)
 
 
 def _esc(text: str) -> str:
@@ -87,10 +86,11 @@ def _header(character: Character, t: Translator) -> list[str]:
 
 def _traits(character: Character, locale: str) -> str:
     glamour, banality, willpower = character.glamour, character.banality, character.willpower
+    banality_shown = formats.rating_with_temporary(banality.rating, banality.pool, locale)
     return (
-        f"{_name('glamour', locale)} {glamour.rating} ({glamour.pool}) · "
-        f"{_name('banality', locale)} {banality.rating} · "
-        f"{_name('willpower', locale)} {willpower.rating} ({willpower.pool})"
+        f"{_name('glamour', locale)} {formats.pool(glamour.pool, glamour.rating)} · "
+        f"{_name('banality', locale)} {banality_shown} · "
+        f"{_name('willpower', locale)} {formats.pool(willpower.pool, willpower.rating)}"
     )
 
 

@@ -14,6 +14,7 @@ from bot.services.trackers import cliche as service
 from db.repositories.games import CharacterDTO
 from db.repositories.trackers import TrackerDTO
 from db.uow import UnitOfWork
+from engine import formats
 from engine.systems import cliche
 from engine.systems.cliche import fight as engine
 from engine.systems.cliche.fight_units import free_fighters, other_side, units
@@ -317,9 +318,9 @@ def _in_use(state: dict[str, Any], fight: engine.FightState, key: str) -> str:
 def _fighter_line(t: Translator, state: dict[str, Any], fight: engine.FightState, key: str) -> str:
     fighter = fight.fighter(key)
     use = fighter.get(_in_use(state, fight, key)).cliche
-    parts = [f"{_e(fighter.name)} — {_e(use.name)} {use.current}/{use.dice}"]
+    parts = [f"{_e(fighter.name)} — {_e(use.name)} {formats.pool(use.current, use.dice)}"]
     parts += [
-        f"🛡 {_e(c.cliche.name)} {c.cliche.current}/{c.cliche.dice}"
+        f"🛡 {_e(c.cliche.name)} {formats.pool(c.cliche.current, c.cliche.dice)}"
         for c in fighter.cliches
         if c.cliche.armor
     ]

@@ -19,6 +19,7 @@ from engine.systems import fate
 from engine.systems.fate import ConflictState, Outcome, Skill, TrackKind
 from engine.text import msg
 from handlers.trackers.common import button, clip, in_rows, undo_button
+from handlers.views.resources import TRACK_ICON
 from handlers.views.sheets.fate import engine_name
 
 BUTTON_NAME: Final = 18  # characters of a name on a button
@@ -307,7 +308,8 @@ def _sides(
             marker = "▶️" if not ended and conflict.current == p.id else "•"
             line = f"{marker} <b>{_e(p.name)}</b>"
             if sheet is not None:
-                line += " " + fate.stress_track(sheet, TrackKind.PHYSICAL).render()
+                track = fate.stress_track(sheet, TrackKind.PHYSICAL)
+                line += f" {TRACK_ICON[track.kind]} {track.shown()}"
                 cons = [c.text for c in sheet.consequences]
                 if cons:
                     line += " 🩹 " + "; ".join(f"«{_e(c)}»" for c in cons)

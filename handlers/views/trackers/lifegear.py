@@ -19,6 +19,7 @@ from bot.services.resources import item_key
 from bot.services.trackers import lifegear as service
 from bot.services.trackers.lifegear import COMBAT, DUEL, Fighter
 from db.repositories.trackers import TrackerDTO
+from engine import formats
 from engine.systems import lifegear
 from engine.systems.lifegear import Protection
 from handlers.trackers.common import button, clip, in_rows, undo_button
@@ -176,7 +177,7 @@ def _item(item: lifegear.Item) -> str:
 def fighter_line(t: Translator, fighter: Fighter) -> str:
     sheet = fighter.sheet
     mark = "" if service.alive(fighter) else "💀 "
-    lives = f"❤️ {lifegear.lives(sheet)}/{sheet.max_lives}"
+    lives = f"❤️ {formats.pool(lifegear.lives(sheet), sheet.max_lives)}"
     items = " ".join(_item(item) for item in sheet.gear) or "—"
     return f"{mark}<b>{_e(fighter.name)}</b> {lives} · {items}"
 

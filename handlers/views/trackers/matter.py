@@ -11,6 +11,7 @@ from typing import Final
 from bot.i18n import N_, Translator
 from bot.services.trackers.matter import Entry, Phase, SceneState, flooded
 from db.repositories.games import CharacterDTO
+from engine import formats
 from engine.dice.render import display_notation
 from engine.systems import matter
 from engine.systems.matter.conditions import CONDITIONS, ConditionId
@@ -61,7 +62,7 @@ def member_line(
     """``dry``: out of the water while Наводнение is on."""
     now = matter.effective_trait(sheet, matter.Trait.HEALTH)
     top = matter.effective_trait(sheet, matter.Trait.HEALTH_MAX)
-    health = f"❤️{now}/{top}" + (" 🏝" if dry else "")
+    health = f"❤️{formats.pool(now, top)}" + (" 🏝" if dry else "")
     states = _states(t, sheet)
     tail = f" · {states}" if states else ""
     npc = t(" (NPC)") if row.is_npc else ""

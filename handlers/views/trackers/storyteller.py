@@ -13,6 +13,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.i18n import N_, Translator
 from bot.services.trackers import storyteller as service
 from db.repositories.trackers import TrackerDTO
+from engine import formats
 from engine.systems import storyteller as st
 from engine.systems.storyteller import DamageKind, HealthTrack
 from engine.systems.storyteller.rolls import result_of
@@ -143,8 +144,8 @@ def health_line(t: Translator, sheet: st.Character) -> str:
     track = sheet.health
     name = escape(st.health_name(track).render(t.locale))
     level = st.current_level(track)
-    penalty = f" ({level.penalty})" if level and level.penalty else ""
-    wp = f"💪 {sheet.willpower.pool}/{sheet.willpower.rating}"
+    penalty = f" ({formats.signed(level.penalty)})" if level and level.penalty else ""
+    wp = f"💪 {formats.pool(sheet.willpower.pool, sheet.willpower.rating)}"
     return f"❤️ <code>{health_boxes(track)}</code> {name}{penalty} · {wp}"
 
 

@@ -148,7 +148,7 @@ def test_new_draft_owes_every_category_and_may_leave_freebies() -> None:
     found = validate_character(draft, DEFAULTS)
     assert [v.field for v in found if v.severity is Severity.WARNING] == ["freebies"]
     physical = next(v for v in errors_only(found) if v.field == "required.physical")
-    assert physical.render("ru") == "Физические: не распределено точек — 7 из 7."
+    assert physical.render("ru") == "Физические: осталось распределить 7 из 7."
     owed = {"physical", "social", "mental", "talents", "skills", "knowledges", "art", "realm"}
     assert {v.field for v in found} == {f"required.{c}" for c in owed | {"background"}} | {
         "freebies"

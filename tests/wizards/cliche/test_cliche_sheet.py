@@ -33,7 +33,7 @@ def test_sheet_escapes_and_reads_in_russian() -> None:
     t = I18n("ru").translator("ru")
     html = render_sheet("cliche", _character("Чинит всё & вся"), t, "ru")
     assert html.startswith("<b>Kaylee &lt;Frye&gt;</b>")
-    assert "&lt;Cliché 0&gt;</b> (3) — Чинит всё &amp; вся" in html
+    assert "&lt;Cliché 0&gt;</b> (3/3) — Чинит всё &amp; вся" in html
     assert "vest &amp; co (без него: половина костей)" in html
     assert "Физический 2" in html and "Бонусные кости от мастера: 2" in html
 

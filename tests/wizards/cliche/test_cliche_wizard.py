@@ -133,7 +133,7 @@ async def test_valid_character_approved_and_shown(running: Harness) -> None:
     asked = emu.send_text(ALICE, GROUP, "/sheet")
     sheet = await emu.wait_bot_message(GROUP, after=asked.message_id)
     assert "Mal <Reynolds>" in sheet.text
-    assert "Soldier" in sheet.text and "(4)" in sheet.text and "Pilot" in sheet.text
+    assert "Soldier" in sheet.text and "(4/4)" in sheet.text and "Pilot" in sheet.text
     assert "Bulletproof vest" in sheet.text and "Owes Niska money" in sheet.text
     assert "Served in the war & lost" in sheet.text
     assert await character_count(running) == 1

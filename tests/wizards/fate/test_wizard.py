@@ -52,8 +52,8 @@ async def test_valid_character_is_approved_and_shown(running: Harness) -> None:
     await press(running, "Melee weapon", offset=2)
     preview = await press(running, "Next")
     assert "Preview" in preview.text and "Mira &lt;Vale&gt;" in preview.html
-    assert "physical 000" in preview.text  # Physique +2 → a third physical box
-    assert "mental 000" in preview.text and "mild 2, moderate 4, severe 6" in preview.text
+    assert "physical ☐☐☐" in preview.text  # Physique +2 → a third physical box
+    assert "mental ☐☐☐" in preview.text and "mild 2, moderate 4, severe 6" in preview.text
     assert "20 skill points left" in preview.text  # a warning only
     await press(running, "✅")
     await running.emu.wait_bot_message(ALICE, contains="GM")

@@ -26,7 +26,7 @@ def test_sheet_escapes_user_text_and_shows_lives_and_states() -> None:
     html = render_sheet("lifegear", character, t, "en")
     assert "&lt;i&gt;Robin&lt;/i&gt;" in html and "Scout &amp; Co" in html
     assert "&lt;b&gt;Knife 0&lt;/b&gt;" in html and "<i>Robin</i>" not in html
-    assert "Lives: 1 of 50" in html and "[broken]" in html and "1d8+3" in html
+    assert "Lives: 1/50" in html and "[broken]" in html and "1d8+3" in html
 
 
 def test_big_inventory_drops_descriptions_not_items() -> None:
@@ -34,7 +34,7 @@ def test_big_inventory_drops_descriptions_not_items() -> None:
     character = character_from_role(_role(items=50, description="x" * 200), "Robin")
     html = render_sheet("lifegear", character, t, "ru")
     assert len(html) <= 4096 and "Knife 49" in html and "xxx" not in html
-    assert "Жизни: 50 из 50" in html
+    assert "Жизни: 50/50" in html
 
 
 def test_typed_stats_and_items() -> None:

@@ -112,7 +112,7 @@ async def test_valid_character_approved_and_shown_by_sheet(running: Harness) -> 
 
     card = await running.emu.wait_bot_message(GROUP, contains="Lily")
     # the approval card in the group is in the group's language (Russian by default)
-    russian = ("Пука · Бродяга", "Ловкость 4", "Бдительность 4", "Гламур 4 (4)", "Воля 5 (5)")
+    russian = ("Пука · Бродяга", "Ловкость 4", "Бдительность 4", "Гламур 4/4", "Воля 5/5")
     for ru in (*russian, "Банальность 3"):
         assert ru in card.text, ru
     await approve_latest(running)
@@ -120,7 +120,7 @@ async def test_valid_character_approved_and_shown_by_sheet(running: Harness) -> 
     running.emu.send_text(ALICE, GROUP, "/sheet")
     sheet = await running.emu.wait_bot_message(GROUP, after=before.message_id if before else 0)
     assert "Lily <Thorn>" in sheet.text and "runaway poet" in sheet.text
-    for en in ("Dexterity 4", "Alertness 4", "Fae 2", "Glamour 4 (4)", "Willpower 5 (5)"):
+    for en in ("Dexterity 4", "Alertness 4", "Fae 2", "Glamour 4/4", "Willpower 5/5"):
         assert en in sheet.text, en
 
 
