@@ -4,7 +4,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func
+from sqlalchemy import func, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -149,6 +149,26 @@ class UserRepo:
             row.display_name = display_name
             row.timezone = timezone
             self._session.add(row)
+
+    async def has_blocked_bot(self, user_id: int) -> bool:
+        stmt = select(col(User.id)).where(
+            col(User.id) == user_id, col(User.blocked_at).isnot(None)
+        )
+        return (await self._session.exec(stmt)).first() is not None
+
+    async def set_blocked(self, user_id: int, blocked: bool) -> bool:
+        """Mark (or unmark) that the user blocked the bot; True only if this changed it."""
+        self._sender = None
+        stmt = (
+            update(User)
+            .where(
+                col(User.id) == user_id,
+                col(User.blocked_at).is_(None) if blocked else col(User.blocked_at).isnot(None),
+            )
+            .values(blocked_at=func.now() if blocked else None)
+            .returning(col(User.id))
+        )
+        return (await self._session.execute(stmt)).first() is not None
 
     async def by_username(self, username: str) -> int | None:
         """The id of the user with this @username (case-insensitive), if they ever wrote here."""
