@@ -163,7 +163,7 @@ class Delivery:
             logger.warning("user %s blocked the bot: notices skipped from now on", user_id)
         if await self.set_blocked(user_id, True) and game is not None:
             if user_id != game.gm_user_id:
-                await self._tell_gm_blocked(bot, game, user_id)
+                await self.tell_blocked(bot, game, user_id)
         return None
 
     async def set_blocked(self, user_id: int, on: bool) -> bool:
@@ -197,7 +197,8 @@ class Delivery:
         for game in games:
             await self._tell_gm(bot, game, RESUMED_NOTE, title=escape(game.title))
 
-    async def _tell_gm_blocked(self, bot: Bot, game: GameDTO, user_id: int) -> None:
+    async def tell_blocked(self, bot: Bot, game: GameDTO, user_id: int) -> None:
+        """Tell the game's GM that a player's private notices are skipped."""
         async with UnitOfWork(self._sessions) as uow:
             player = await uow.users.get(user_id)
         name = escape(player.name if player else str(user_id))

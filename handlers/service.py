@@ -52,10 +52,12 @@ async def bot_membership(event: ChatMemberUpdated, uow: UnitOfWork, bot: Bot, i1
     """``my_chat_member``: in a private chat the user blocked (unblocked) the bot; in a group
     the bot was removed (added back)."""
     gone = event.new_chat_member.status in _GONE
-    if event.chat.type == "private":
-        await uow.users.set_blocked(event.chat.id, gone)
-        return
     delivery = Delivery.beside(uow, i18n)
+    if event.chat.type == "private":
+        if await uow.users.set_blocked(event.chat.id, gone) and gone:
+            for game in await uow.games.games_of(event.chat.id, roles=("player",)):
+                await delivery.tell_blocked(bot, game, event.chat.id)
+        return
     if gone:
         games = await uow.games.hold_chat(event.chat.id, REMOVED)
         await delivery.tell_held(bot, games, REMOVED)

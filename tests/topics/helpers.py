@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -129,6 +130,15 @@ def job_context(h: Harness, at: datetime) -> jobs.JobContext:
         create_session_factory(h.engine), h.runtime.bot, I18n("ru"), lambda: at,
         views=job_notices,
     )  # fmt: skip
+
+
+async def held_as(h: Harness, game_id: int, value: str | None) -> bool:
+    """Whether the game is held for ``value`` once the update that changes it committed (the
+    bot tells the GM before its update's transaction commits)."""
+    async with asyncio.timeout(10):
+        while await held(h, game_id) != value:
+            await asyncio.sleep(0.01)
+    return True
 
 
 async def held(h: Harness, game_id: int) -> str | None:
