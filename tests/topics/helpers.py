@@ -89,9 +89,12 @@ async def forum_table(h: Harness) -> Forum:
     return Forum(dragons, shadows, await game_of(h, dragons), await game_of(h, shadows))
 
 
-async def fate_character(h: Harness, game_id: int, owner: int = ALICE) -> int:
+async def fate_character(h: Harness, game_id: int, owner: int = ALICE, name: str = "Мира") -> int:
     """An active fate character of ``owner`` (seated as a player) in the game."""
-    sheet = fate.new_character("Мира").model_copy(update={"fate_points": 1, "refresh": 3})
+    sheet = fate.new_character(name).model_copy(
+        update={"fate_points": 1, "refresh": 3, "skills": {fate.Skill.ATHLETICS: 2,
+                                                            fate.Skill.FIGHT: 3}}
+    )  # fmt: skip
     async with h.engine.begin() as conn:
         await conn.execute(
             text(
@@ -103,10 +106,10 @@ async def fate_character(h: Harness, game_id: int, owner: int = ALICE) -> int:
         row = await conn.execute(
             text(
                 "INSERT INTO characters (game_id, owner_user_id, is_npc, system, name, status, "
-                "sheet, schema_version, version) VALUES (:g, :u, false, 'fate', 'Мира', "
+                "sheet, schema_version, version) VALUES (:g, :u, false, 'fate', :name, "
                 "'active', CAST(:sheet AS jsonb), :schema, 1) RETURNING id"
             ),
-            {"g": game_id, "u": owner, "sheet": sheet.model_dump_json(),
+            {"g": game_id, "u": owner, "name": name, "sheet": sheet.model_dump_json(),
              "schema": SYSTEMS["fate"].schema_version},
         )  # fmt: skip
         return int(row.scalar_one())

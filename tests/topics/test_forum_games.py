@@ -7,7 +7,7 @@ from sqlalchemy import text
 
 from bot import jobs
 from tests.conftest import Harness
-from tests.games.helpers import ALICE, GM, buttons
+from tests.games.helpers import ALICE, BOB, GM, buttons
 from tests.topics.helpers import (
     DUE,
     FORUM,
@@ -98,3 +98,30 @@ async def test_every_post_of_a_game_goes_to_its_topic(running: Harness) -> None:
     # nothing of either game went to «General» or to the other game's topic
     assert in_topic(h, None) == []
     assert all("Драконы" not in m.text for m in in_topic(h, forum.shadows))
+
+
+async def test_a_card_and_its_repost_stay_in_their_topic(running: Harness) -> None:
+    h, emu = running, running.emu
+    forum = await forum_table(h)
+    await fate_character(h, forum.dragons_game, ALICE, "Мира")
+    await fate_character(h, forum.dragons_game, BOB, "Бран")
+    mark = last_id(h)
+    emu.send_text(GM, FORUM, "/opposed Мира: Атлетика | Бран: Бой", thread_id=forum.dragons)
+    card = await emu.wait_for(lambda: next(iter(in_topic(h, forum.dragons, mark)), None))
+    assert "Мира" in card.text and buttons(card)
+    await emu.wait_idle()
+    mark = last_id(h)  # a fight, then /tracker re-posts it at the bottom of the topic
+    emu.send_text(GM, FORUM, "/conflict Склад: Темно | Крыша: Скользко", thread_id=forum.dragons)
+    fight = await emu.wait_for(lambda: next(iter(in_topic(h, forum.dragons, mark)), None))
+    assert "Склад" in fight.text and buttons(fight)
+    await emu.wait_idle()
+    mark = last_id(h)
+    emu.send_text(GM, FORUM, "/tracker", thread_id=forum.dragons)
+    again = await emu.wait_for(lambda: next(iter(in_topic(h, forum.dragons, mark)), None))
+    assert "Склад" in again.text and buttons(again)
+    # the other topic's game has no card: its /tracker says so there
+    mark = last_id(h)
+    emu.send_text(GM, FORUM, "/tracker", thread_id=forum.shadows)
+    none = await emu.wait_for(lambda: next(iter(in_topic(h, forum.shadows, mark)), None))
+    assert "Склад" not in none.text
+    assert in_topic(h, None) == []
