@@ -87,8 +87,8 @@ def _context(source: str, head: str, extra: str = "") -> str:
         f"FROM fsm_states f WHERE f.key = ANY($5::text[])) AS fsm, "
         f"{_columns('h', _HEAD_COLUMNS)}{extra} "
         f"FROM {source} LEFT JOIN users u ON u.id = $3 LEFT JOIN chats c ON c.id = $4 "
-        "LEFT JOIN games g ON g.chat_id = $4 AND coalesce(g.thread_id, 0) = coalesce($8, 0) "
-        "AND g.archived_at IS NULL "
+        "LEFT JOIN games g ON g.chat_id = $4 "
+        "AND coalesce(g.thread_id, 0) = coalesce($8::bigint, 0) AND g.archived_at IS NULL "
         "LEFT JOIN game_members m ON m.game_id = g.id AND m.user_id = $3 "
         # Up to two rows (the entry under the roll id, the head); for any other update the
         # function returns nothing, whether or not the plan calls it (migration 0012).
