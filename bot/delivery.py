@@ -161,17 +161,16 @@ class Delivery:
             if not blocked(error):
                 raise
             logger.warning("user %s blocked the bot: notices skipped from now on", user_id)
-        if await self.set_blocked(user_id, True) and game is not None:
-            if user_id != game.gm_user_id:
-                await self.tell_blocked(bot, game, user_id)
+        try:
+            async with UnitOfWork(self._sessions) as uow:
+                changed = await uow.users.set_blocked(user_id, True, brief=True)
+                await uow.commit()
+        except Exception:  # the row stayed locked: the next refused notice marks it
+            logger.exception("user %s: the block was not written", user_id)
+            return None
+        if changed and game is not None and user_id != game.gm_user_id:
+            await self.tell_blocked(bot, game, user_id)
         return None
-
-    async def set_blocked(self, user_id: int, on: bool) -> bool:
-        """Mark (or unmark) the user as having blocked the bot; True if this changed it."""
-        async with UnitOfWork(self._sessions) as uow:
-            changed = await uow.users.set_blocked(user_id, on)
-            await uow.commit()
-        return changed
 
     async def hold(self, bot: Bot, games: list[GameDTO], reason: str) -> None:
         """Hold each of ``games``; the GM of each one this call held is told once."""

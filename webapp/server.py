@@ -275,12 +275,16 @@ async def _ask_group(
     """The panel's request card, with the GM's buttons, posted in the game's group."""
     t_group = await _group_translator(uow, deps, entry)
     try:
-        await Delivery(deps.session_factory, deps.i18n).post(
+        posted = await Delivery(deps.session_factory, deps.i18n).post(
             deps.bot,
             entry.game,
             grant_views.request_text(t_group, asked.character, asked.op, by),
             reply_markup=grant_views.request_keyboard(t_group, asked.grant_id),
         )
+        if posted is None:  # the game is held (its topic closed, the bot removed, …)
+            logger.warning(
+                "webapp: request card %s to chat %s held", asked.grant_id, entry.game.chat_id
+            )
     except Exception as error:  # the request is committed and stays open (as on the panel,
         # whose card is sent after the commit too); a lost card must not undo it
         logger.warning(

@@ -4,7 +4,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, update
+from sqlalchemy import func, text, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -156,9 +156,13 @@ class UserRepo:
         )
         return (await self._session.exec(stmt)).first() is not None
 
-    async def set_blocked(self, user_id: int, blocked: bool) -> bool:
-        """Mark (or unmark) that the user blocked the bot; True only if this changed it."""
+    async def set_blocked(self, user_id: int, blocked: bool, *, brief: bool = False) -> bool:
+        """Mark (or unmark) that the user blocked the bot; True only if this changed it.
+        ``brief``: wait at most briefly for the row (another open transaction may hold it:
+        the update whose notice was refused, ``bot/delivery.py``)."""
         self._sender = None
+        if brief:
+            await self._session.execute(text("SET LOCAL lock_timeout = '2s'"))
         stmt = (
             update(User)
             .where(

@@ -119,6 +119,12 @@ async def test_a_card_and_its_repost_stay_in_their_topic(running: Harness) -> No
     emu.send_text(GM, FORUM, "/tracker", thread_id=forum.dragons)
     again = await emu.wait_for(lambda: next(iter(in_topic(h, forum.dragons, mark)), None))
     assert "Склад" in again.text and buttons(again)
+    # a scheduled milestone due during the fight waits for its end, and says so in the topic
+    schedule = await daily_schedule(h, forum.dragons_game)
+    mark = last_id(h)
+    await jobs.fire_schedule(schedule, context=job_context(h, DUE))
+    waiting = await emu.wait_for(lambda: next(iter(in_topic(h, forum.dragons, mark)), None))
+    assert waiting.thread_id == forum.dragons
     # the other topic's game has no card: its /tracker says so there
     mark = last_id(h)
     emu.send_text(GM, FORUM, "/tracker", thread_id=forum.shadows)
