@@ -34,9 +34,7 @@ async def migrated_here(message: Message) -> None:
 
 
 async def topic_closed(message: Message, uow: UnitOfWork, bot: Bot, i18n: I18n) -> None:
-    thread_id = topic_of_message(message)
-    assert thread_id is not None
-    held = await uow.games.hold_topic(message.chat.id, thread_id, TOPIC_CLOSED)
+    held = await uow.games.hold_topic(message.chat.id, topic_of_message(message), TOPIC_CLOSED)
     if held is not None:
         await Delivery.beside(uow, i18n).tell_held(bot, [held], TOPIC_CLOSED)
 

@@ -222,14 +222,15 @@ class GameRepo:
         stmt = update(Game).where(*where).values(held=None).returning(Game)
         return [_game(r) for r in (await self._session.execute(stmt)).scalars()]
 
-    async def hold_topic(self, chat_id: int, thread_id: int, reason: str) -> GameDTO | None:
-        """Hold the topic's live game for ``reason``; the game if this call held it."""
+    async def hold_topic(self, chat_id: int, thread_id: int | None, reason: str) -> GameDTO | None:
+        """Hold the topic's live game (None: «General»'s) for ``reason``; the game if this
+        call held it."""
         self._forget_live()
         stmt = (
             update(Game)
             .where(
                 col(Game.chat_id) == chat_id,
-                col(Game.thread_id) == thread_id,
+                func.coalesce(col(Game.thread_id), 0) == (thread_id or 0),
                 col(Game.archived_at).is_(None),
                 col(Game.held).is_(None),
             )
