@@ -3,6 +3,9 @@ and everything the bot posts for a game — replies and its own posts — lands 
 
 from __future__ import annotations
 
+import asyncio
+from datetime import timedelta
+
 from sqlalchemy import text
 
 from bot import jobs
@@ -89,8 +92,6 @@ async def test_every_post_of_a_game_goes_to_its_topic(running: Harness) -> None:
         deadline = (
             await conn.execute(text("SELECT deadline FROM roll_requests ORDER BY id DESC"))
         ).scalar_one()
-    from datetime import timedelta
-
     mark = last_id(h)
     await jobs.request_deadlines(context=job_context(h, deadline - timedelta(minutes=30)))
     nudge = await emu.wait_for(lambda: next(iter(in_topic(h, forum.dragons, mark)), None))
@@ -131,3 +132,47 @@ async def test_a_card_and_its_repost_stay_in_their_topic(running: Harness) -> No
     none = await emu.wait_for(lambda: next(iter(in_topic(h, forum.shadows, mark)), None))
     assert "Склад" not in none.text
     assert in_topic(h, None) == []
+
+
+async def test_archiving_one_topics_game_leaves_the_other(running: Harness) -> None:
+    h, emu = running, running.emu
+    forum = await forum_table(h)
+
+    async def press(message_id: int, prefix: str) -> None:
+        message = next(m for m in emu.bot_messages(FORUM) if m.message_id == message_id)
+        index = next(
+            i for i, b in enumerate(buttons(message))
+            if b.get("callback_data", "").startswith(prefix)
+        )  # fmt: skip
+        pressed = emu.press_button(GM, FORUM, message_id, index)
+        await emu.wait_callback_answer(pressed.callback_query_id)
+
+    mark = last_id(h)
+    emu.send_text(GM, FORUM, "/game", thread_id=forum.shadows)
+    card = await emu.wait_for(lambda: next(iter(in_topic(h, forum.shadows, mark)), None))
+    mark = last_id(h)
+    await press(card.message_id, f"arc:{forum.shadows_game}:0")  # the press finds its game
+    question = await emu.wait_for(lambda: next(iter(in_topic(h, forum.shadows, mark)), None))
+    await press(question.message_id, f"arc:{forum.shadows_game}:1")
+    await emu.wait_for(
+        lambda: "/newgame" in next(
+            m.text for m in emu.bot_messages(FORUM) if m.message_id == question.message_id
+        )
+    )  # fmt: skip
+
+    async def live() -> list[str]:
+        async with h.engine.connect() as conn:
+            rows = await conn.execute(
+                text("SELECT title FROM games WHERE chat_id = :c AND archived_at IS NULL"),
+                {"c": FORUM},
+            )
+            return [r[0] for r in rows]
+
+    async with asyncio.timeout(10):  # once the press's update committed
+        while await live() != ["Драконы"]:
+            await asyncio.sleep(0.01)
+    # the archived topic may start a new game; the other topic's game is untouched
+    mark = last_id(h)
+    emu.send_text(GM, FORUM, "/game", thread_id=forum.dragons)
+    still = await emu.wait_for(lambda: next(iter(in_topic(h, forum.dragons, mark)), None))
+    assert "Драконы" in still.text
