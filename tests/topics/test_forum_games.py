@@ -176,3 +176,17 @@ async def test_archiving_one_topics_game_leaves_the_other(running: Harness) -> N
     emu.send_text(GM, FORUM, "/game", thread_id=forum.dragons)
     still = await emu.wait_for(lambda: next(iter(in_topic(h, forum.dragons, mark)), None))
     assert "Драконы" in still.text
+
+
+async def test_a_sheet_roll_reads_its_topics_game(running: Harness) -> None:
+    """/r by a trait: the fast path reads the game of the message's topic, remembered or not."""
+    h, emu = running, running.emu
+    forum = await forum_table(h)
+    await fate_character(h, forum.dragons_game, ALICE, "Мира")
+    for thread, mine in ((forum.dragons, True), (forum.shadows, False), (forum.dragons, True)):
+        sent = emu.send_text(ALICE, FORUM, "/r Атлетика", thread_id=thread).message_id
+        answer = await emu.wait_for(
+            lambda t=thread, s=sent: next((m for m in in_topic(h, t, s) if m.reply_to == s), None)
+        )
+        assert ("Мира" in answer.text) is mine, answer.text
+        await emu.wait_idle()
