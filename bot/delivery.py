@@ -20,6 +20,8 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from html import escape
 from typing import Any
@@ -118,14 +120,33 @@ class Delivery:
     and blocks are written in a unit of work of their own: a fact about Telegram, kept
     whether or not the caller's transaction commits."""
 
-    def __init__(self, session_factory: async_sessionmaker[AsyncSession], i18n: I18n) -> None:
+    def __init__(
+        self, session_factory: async_sessionmaker[AsyncSession], i18n: I18n,
+        uow: UnitOfWork | None = None,
+    ) -> None:  # fmt: skip
         self._sessions = session_factory
         self._i18n = i18n
+        self._uow = uow  # the caller's unit, for reads (``beside``)
 
     @classmethod
     def beside(cls, uow: UnitOfWork, i18n: I18n) -> Delivery:
-        """For a handler: its holds written beside the update's unit, on the same database."""
-        return cls(uow.session_factory, i18n)
+        """For a handler: reads in the update's unit, holds written beside it (on the same
+        database, in a unit of their own, only when Telegram refuses a post)."""
+        return cls(uow.session_factory, i18n, uow)
+
+    @asynccontextmanager
+    async def _reads(self) -> AsyncIterator[UnitOfWork]:
+        """The caller's unit when there is one (no second connection per notice), else one
+        of its own."""
+        if self._uow is not None:
+            yield self._uow
+            return
+        async with UnitOfWork(self._sessions) as uow:
+            yield uow
+
+    async def _has_blocked_bot(self, user_id: int) -> bool:
+        async with self._reads() as uow:
+            return await uow.users.has_blocked_bot(user_id)
 
     async def post(self, bot: Bot, game: GameDTO, text: str, **kwargs: Any) -> Message | None:
         """Post ``text`` for ``game`` into its topic; None when the game is held (nothing
@@ -151,10 +172,9 @@ class Delivery:
     ) -> Message | None:
         """A private notice; skipped (None) for a user known to have blocked the bot. The
         first refusal marks the user and tells ``game``'s GM once."""
-        async with UnitOfWork(self._sessions) as uow:
-            if await uow.users.has_blocked_bot(user_id):
-                logger.info("user %s blocked the bot: a notice skipped", user_id)
-                return None
+        if await self._has_blocked_bot(user_id):
+            logger.info("user %s blocked the bot: a notice skipped", user_id)
+            return None
         try:
             return await bot.send_message(user_id, text, **kwargs)
         except TelegramForbiddenError as error:
@@ -198,13 +218,13 @@ class Delivery:
 
     async def tell_blocked(self, bot: Bot, game: GameDTO, user_id: int) -> None:
         """Tell the game's GM that a player's private notices are skipped."""
-        async with UnitOfWork(self._sessions) as uow:
+        async with self._reads() as uow:
             player = await uow.users.get(user_id)
         name = escape(player.name if player else str(user_id))
         await self._tell_gm(bot, game, BLOCKED_NOTE, name=name, title=escape(game.title))
 
     async def _tell_gm(self, bot: Bot, game: GameDTO, message: str, **params: object) -> None:
-        async with UnitOfWork(self._sessions) as uow:
+        async with self._reads() as uow:
             gm = await uow.users.get(game.gm_user_id)
         locale = resolve_locale(
             chat_locale=None, user_locale=gm.locale if gm else None,
@@ -218,6 +238,6 @@ class Delivery:
             logger.warning("game %s: the GM could not be told: %s", game.id, error)
 
     async def _chat_title(self, chat_id: int) -> str:
-        async with UnitOfWork(self._sessions) as uow:
+        async with self._reads() as uow:
             chat = await uow.chats.get(chat_id)
         return (chat.title if chat else None) or str(chat_id)
