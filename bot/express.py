@@ -21,16 +21,17 @@ from typing import TypeVar
 from db.repositories.rolls import LogHead
 from db.repositories.updates import Prefetched
 
-# (bot id, sender, chat, FSM keys read)
-ContextKey = tuple[int, int | None, int | None, tuple[str, ...]]
+# (bot id, sender, chat, FSM keys read, forum topic: its game is another one)
+ContextKey = tuple[int, int | None, int | None, tuple[str, ...], int | None]
 K = TypeVar("K")
 V = TypeVar("V")
 
 
 def context_key(
-    bot_id: int, user_id: int | None, chat_id: int | None, fsm_keys: Sequence[str]
-) -> ContextKey:
-    return bot_id, user_id, chat_id, tuple(fsm_keys)
+    bot_id: int, user_id: int | None, chat_id: int | None, fsm_keys: Sequence[str],
+    thread_id: int | None = None,
+) -> ContextKey:  # fmt: skip
+    return bot_id, user_id, chat_id, tuple(fsm_keys), thread_id
 
 
 class ExpressCache:

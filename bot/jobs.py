@@ -23,12 +23,13 @@ from aiogram.types import InlineKeyboardMarkup, ReplyParameters
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.delivery import Delivery
 from bot.i18n import I18n, Translator, resolve_locale
 from bot.panels import PanelRedraw
 from bot.services import deferred_milestones as deferred_service
 from bot.services import request_deadlines as request_deadlines_service
 from bot.services import schedules as service
-from db.repositories.games import CharacterDTO
+from db.repositories.games import CharacterDTO, GameDTO
 from db.repositories.requests import RequestDTO
 from db.repositories.schedules import ScheduleRepo
 from db.uow import UnitOfWork
@@ -86,6 +87,10 @@ class JobContext:
     views: JobViews = field(kw_only=True)
     _gathering: list[_Tick] = field(default_factory=list, repr=False, compare=False)
 
+    @property
+    def delivery(self) -> Delivery:
+        return Delivery(self.session_factory, self.i18n)
+
 
 _installed: JobContext | None = None
 
@@ -126,14 +131,16 @@ def _translator_for(ctx: JobContext, chat_locale: str | None) -> tuple[Translato
 
 
 async def _send(
-    ctx: JobContext, chat_id: int, text: str | None, markup: InlineKeyboardMarkup | None = None
+    ctx: JobContext, game: GameDTO, text: str | None, markup: InlineKeyboardMarkup | None = None
 ) -> None:
+    """Into the game's topic (``bot/delivery.py``: a closed topic or a removed bot holds
+    the game instead of failing on every post)."""
     if not text:
         return
     try:
-        await ctx.bot.send_message(chat_id, text, reply_markup=markup)
-    except TelegramAPIError:  # the bot left the chat, …: the milestone itself is applied
-        logger.exception("schedule post to chat %s failed", chat_id)
+        await ctx.delivery.post(ctx.bot, game, text, reply_markup=markup)
+    except TelegramAPIError:  # …: the milestone itself is applied
+        logger.exception("schedule post to chat %s failed", game.chat_id)
 
 
 Notice = tuple[service.Fired, tuple[Translator, str]]
@@ -156,16 +163,16 @@ class _Notices:
     async def _send(self) -> None:
         while (notice := await self._queue.get()) is not None:
             fired, (t, locale) = notice
-            chat_id = fired.game.chat_id
+            game = fired.game
             try:
                 views = self._ctx.views
-                await _send(self._ctx, chat_id, views.skipped(t, fired))
-                await _send(self._ctx, chat_id, views.waiting(t, fired))
+                await _send(self._ctx, game, views.skipped(t, fired))
+                await _send(self._ctx, game, views.waiting(t, fired))
                 markup = views.notice_keyboard(t, fired)
                 text = views.resumed(t, fired, views.notice(t, locale, fired))
-                await _send(self._ctx, chat_id, text, markup)
+                await _send(self._ctx, game, text, markup)
             except Exception:  # one broken notice must not stop the others
-                logger.exception("schedule notice to chat %s failed", chat_id)
+                logger.exception("schedule notice to chat %s failed", game.chat_id)
 
     async def close(self) -> None:
         """Wait until every notice put is sent."""
@@ -288,7 +295,7 @@ async def remind_schedule(schedule_id: int, *, context: JobContext | None = None
         if reminder is None:
             return
         t, _ = await _translator(uow, ctx, reminder.game.chat_id)
-    await _send(ctx, reminder.game.chat_id, ctx.views.reminder(t, reminder))
+    await _send(ctx, reminder.game, ctx.views.reminder(t, reminder))
 
 
 async def request_deadlines(*, context: JobContext | None = None) -> None:
@@ -296,26 +303,28 @@ async def request_deadlines(*, context: JobContext | None = None) -> None:
     ctx = _context(context)
     async with UnitOfWork(ctx.session_factory) as uow:
         nudges, overdue = await request_deadlines_service.due(uow, ctx.now())
-        notes: list[tuple[int, int | None, str]] = []
+        notes: list[tuple[GameDTO, int | None, str]] = []
         for request, nudge in [(r, True) for r in nudges] + [(r, False) for r in overdue]:
             t, _ = await _translator(uow, ctx, request.chat_id)
             player = await uow.users.get(request.target_user_id)
             name = player.name if player else str(request.target_user_id)
             game = await uow.games.get(request.game_id)
-            zone = game.timezone if game else "UTC"
+            if game is None:
+                continue
+            zone = game.timezone
             text = (
                 ctx.views.nudge(t, request, name, zone)
                 if nudge
                 else ctx.views.overdue(t, request, name)
             )
-            notes.append((request.chat_id, request.message_id, text))
-    for chat_id, message_id, text in notes:
+            notes.append((game, request.message_id, text))
+    for game, message_id, text in notes:
         try:
-            await ctx.bot.send_message(
-                chat_id, text, reply_parameters=ReplyParameters(message_id=message_id)
+            await ctx.delivery.post(
+                ctx.bot, game, text, reply_parameters=ReplyParameters(message_id=message_id)
             )
         except TelegramAPIError:
-            logger.exception("deadline note to chat %s failed", chat_id)
+            logger.exception("deadline note to chat %s failed", game.chat_id)
 
 
 async def catch_up(*, context: JobContext | None = None) -> None:

@@ -30,6 +30,7 @@ from aiogram_dialog.api.exceptions import OutdatedIntent, UnknownIntent, Unknown
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.delivery import topic_of
 from bot.express import ExpressCache, context_key
 from bot.fsm_storage import PostgresStorage, in_unit, update_scope
 from bot.i18n import I18n, resolve_locale
@@ -226,17 +227,20 @@ class UnitOfWorkMiddleware(BaseMiddleware):
         storage = self._storage
         fsm_keys = storage.prefetch_keys(fsm_key) if fsm_key is not None else []
         chat_id = tg_chat.id if tg_chat else None
+        # the update's forum topic: the chat's game is that topic's (``GameRepo.in_topic``)
+        thread_id = topic_of(event)
         roll = self._roll_hint(event) if self._roll_hint is not None else None
         bot_id = data["bot"].id
         if roll is not None:  # read now (or remembered), claimed with the roll's append
             prefetched = await self._read_roll(
                 uow, bot_id, event.update_id, user_id=user_id, chat_id=chat_id,
-                fsm_keys=fsm_keys, roll=roll, remembered=remembered,
+                fsm_keys=fsm_keys, roll=roll, remembered=remembered, thread_id=thread_id,
             )  # fmt: skip
         else:
             prefetched = await uow.claim_update(
-                bot_id, event.update_id, user_id=user_id, chat_id=chat_id, fsm_keys=fsm_keys
-            )
+                bot_id, event.update_id, user_id=user_id, chat_id=chat_id, fsm_keys=fsm_keys,
+                thread_id=thread_id,
+            )  # fmt: skip
         if prefetched is None:
             return None
         storage.prefetched(fsm_keys, prefetched.fsm)
@@ -244,6 +248,7 @@ class UnitOfWorkMiddleware(BaseMiddleware):
             uow.users.remember(user_id, prefetched.user)
         if tg_chat is not None:
             uow.chats.remember(tg_chat.id, prefetched.chat)
+            uow.games.in_topic(tg_chat.id, thread_id)
             uow.games.remember_live(
                 tg_chat.id, prefetched.game, user_id=user_id, role=prefetched.role
             )
@@ -252,6 +257,7 @@ class UnitOfWorkMiddleware(BaseMiddleware):
     async def _read_roll(
         self, uow: UnitOfWork, bot_id: int, update_id: int, *, user_id: int | None,
         chat_id: int | None, fsm_keys: list[str], roll: tuple[int, str], remembered: bool,
+        thread_id: int | None,
     ) -> Prefetched | None:  # fmt: skip
         """A /r's rows: remembered (``bot/express.py``) when this process knows them and the
         log's head, else read by a peek (and remembered for the next one)."""
@@ -259,9 +265,9 @@ class UnitOfWorkMiddleware(BaseMiddleware):
         if express is None:
             return await uow.peek_update(
                 bot_id, update_id, user_id=user_id, chat_id=chat_id, fsm_keys=fsm_keys,
-                roll=roll,
+                roll=roll, thread_id=thread_id,
             )  # fmt: skip
-        key = context_key(bot_id, user_id, chat_id, fsm_keys)
+        key = context_key(bot_id, user_id, chat_id, fsm_keys, thread_id)
         known = express.lookup(key, roll[0]) if remembered else None
         if known is not None:
             return uow.handle_remembered(
@@ -271,8 +277,9 @@ class UnitOfWorkMiddleware(BaseMiddleware):
         if not remembered:
             express.forget(key)  # changed: whatever the read below finds, not these
         prefetched = await uow.peek_update(
-            bot_id, update_id, user_id=user_id, chat_id=chat_id, fsm_keys=fsm_keys, roll=roll
-        )
+            bot_id, update_id, user_id=user_id, chat_id=chat_id, fsm_keys=fsm_keys, roll=roll,
+            thread_id=thread_id,
+        )  # fmt: skip
         if prefetched is not None:
             express.keep_context(key, prefetched)
         return prefetched

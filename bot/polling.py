@@ -36,6 +36,7 @@ from aiogram.utils.backoff import Backoff, BackoffConfig
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.answers import answer_while_queued
+from bot.delivery import topic_of_message
 from bot.edge import lossless
 from bot.faults import is_transient
 from bot.i18n import I18n, update_locale
@@ -416,7 +417,10 @@ async def _park_refused(
         elif update.message is not None:
             text = t("⚠️ This message could not be handled; it was set aside for the bot's "
                      "operators. Nothing was changed.")  # fmt: skip
-            await bot.send_message(update.message.chat.id, text, parse_mode=None)
+            await bot.send_message(
+                update.message.chat.id, text, parse_mode=None,
+                message_thread_id=topic_of_message(update.message),
+            )  # fmt: skip
     except Exception as say_error:
         logger.info("could not tell update %s's sender: %s", update.update_id, say_error)
 

@@ -31,6 +31,7 @@ from aiogram_dialog.api.exceptions import OutdatedIntent, UnknownIntent, Unknown
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot import replay
+from bot.delivery import topic_of_message
 from bot.edge import lossless
 from bot.faults import error_class, is_transient
 from bot.i18n import I18n, update_locale
@@ -192,6 +193,9 @@ async def _say(event: Update, bot: Bot, text: str) -> None:
         if event.callback_query is not None:
             await event.callback_query.answer(text[:200], show_alert=True)
         elif event.message is not None:
-            await bot.send_message(event.message.chat.id, text, parse_mode=None)
+            await bot.send_message(
+                event.message.chat.id, text, parse_mode=None,
+                message_thread_id=topic_of_message(event.message),
+            )  # fmt: skip
     except Exception as error:
         logger.info("could not tell update %s's sender: %s", event.update_id, error)

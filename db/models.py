@@ -55,6 +55,8 @@ class User(SQLModel, table=True):
     started_private: bool = Field(default=False, sa_column_kwargs={"server_default": "false"})
     created_at: datetime = _created()
     updated_at: datetime = _created()
+    # the user blocked the bot (403): their private notices are skipped (``bot/delivery.py``)
+    blocked_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True)))
 
 
 class Chat(SQLModel, table=True):
@@ -196,14 +198,20 @@ SYSTEMS_CHECK = "system IN ('fate', 'lifegear', 'cliche', 'storyteller', 'matter
 
 
 class Game(SQLModel, table=True):
-    """A game run in one group chat. One live game per chat; archived games stay readable."""
+    """A game run in one group chat, or in one topic of a forum group (``thread_id``; NULL:
+    the group itself or its «General»). One live game per (chat, topic); archived games stay
+    readable."""
 
     __tablename__ = "games"
     __table_args__ = (
         CheckConstraint(SYSTEMS_CHECK, name="games_system_check"),
+        CheckConstraint(
+            "held IN ('topic_closed', 'topic_gone', 'removed')", name="games_held_check"
+        ),
         Index(
-            "games_one_live_per_chat",
+            "games_one_live_per_topic",
             "chat_id",
+            text("coalesce(thread_id, 0)"),
             unique=True,
             postgresql_where=text("archived_at IS NULL"),
         ),
@@ -221,6 +229,9 @@ class Game(SQLModel, table=True):
     timezone: str = Field(default="Europe/Moscow", sa_column=Column(String(64), nullable=False))
     created_at: datetime = _created()
     archived_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True)))
+    thread_id: int | None = Field(default=None, sa_column=Column(BigInteger))
+    # why the bot cannot post for the game now (``bot/delivery.py``); NULL while it can
+    held: str | None = Field(default=None, sa_column=Column(String(16)))
 
 
 class GameMember(SQLModel, table=True):

@@ -93,6 +93,11 @@ class UnitOfWork:
         self._stamp: Stamp | None = None
 
     @property
+    def session_factory(self) -> async_sessionmaker[AsyncSession]:
+        """What this unit opens its sessions with (for a unit of work of one's own)."""
+        return self._factory
+
+    @property
     def connection(self) -> AsyncConnection:
         if self._connection is None:
             raise RuntimeError("unit of work is not open")
@@ -160,6 +165,7 @@ class UnitOfWork:
     async def claim_update(
         self, bot_id: int, update_id: int, *, user_id: int | None, chat_id: int | None,
         fsm_keys: Sequence[str] = (), roll: tuple[int, str] | None = None,
+        thread_id: int | None = None,
     ) -> Prefetched | None:  # fmt: skip
         """Claim the update this unit handles (``ProcessedUpdateRepo.claim_with_context``);
         with ``roll`` (chat id, roll id), the log's head is read and kept for that append.
@@ -167,7 +173,7 @@ class UnitOfWork:
         try:
             prefetched = await self.updates.claim_with_context(
                 bot_id, update_id, user_id=user_id, chat_id=chat_id, fsm_keys=fsm_keys,
-                roll=roll,
+                roll=roll, thread_id=thread_id,
             )  # fmt: skip
         except Exception as error:
             if await self._drop_if_closed():
@@ -181,7 +187,7 @@ class UnitOfWork:
 
     async def peek_update(
         self, bot_id: int, update_id: int, *, user_id: int | None, chat_id: int | None,
-        fsm_keys: Sequence[str], roll: tuple[int, str],
+        fsm_keys: Sequence[str], roll: tuple[int, str], thread_id: int | None = None,
     ) -> Prefetched | None:  # fmt: skip
         """For an update that will roll: read what ``claim_update`` reads, without a
         transaction, claim or lock; the roll then claims the update with its append in one
@@ -193,7 +199,7 @@ class UnitOfWork:
         try:
             prefetched = await self.updates.peek_with_context(
                 await self.bare(), bot_id, update_id, user_id=user_id, chat_id=chat_id,
-                fsm_keys=fsm_keys, roll=roll,
+                fsm_keys=fsm_keys, roll=roll, thread_id=thread_id,
             )  # fmt: skip
         except Exception as error:
             if await self._drop_if_closed():
@@ -204,7 +210,7 @@ class UnitOfWork:
         if not self.rolls.remember_peeked(*roll, prefetched.log_head or []):
             return await self.claim_update(
                 bot_id, update_id, user_id=user_id, chat_id=chat_id, fsm_keys=fsm_keys,
-                roll=roll,
+                roll=roll, thread_id=thread_id,
             )  # fmt: skip
         self._unclaimed = (bot_id, update_id)
         return prefetched

@@ -16,6 +16,7 @@ from aiogram.types import CallbackQuery, Message
 from aiogram.utils.callback_answer import CallbackAnswer
 from aiogram_dialog import DialogManager, StartMode
 
+from bot.delivery import Delivery
 from bot.i18n import I18n, Translator, resolve_locale
 from bot.services import characters as character_service
 from bot.services import games as game_service
@@ -193,9 +194,12 @@ async def _tell_owner(
         is_group=False,
     )
     t = i18n.translator(locale)
-    try:
-        markup = views.link_keyboard("🧙 " + t("Fix the character"), fix_url) if fix_url else None
-        await bot.send_message(character.owner_user_id, render(t, character), reply_markup=markup)
+    game = await uow.games.get(character.game_id)
+    markup = views.link_keyboard("🧙 " + t("Fix the character"), fix_url) if fix_url else None
+    try:  # skipped for a player who blocked the bot (the GM is told once)
+        await Delivery.beside(uow, i18n).private(
+            bot, character.owner_user_id, render(t, character), game=game, reply_markup=markup
+        )
     except TelegramAPIError:
         logger.info("could not reach the owner of character %s", character.id)
 

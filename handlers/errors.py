@@ -10,6 +10,7 @@ from aiogram.types import ErrorEvent, Update
 from aiogram_dialog.api.exceptions import OutdatedIntent, UnknownIntent, UnknownState
 
 from bot.answers import finish_failed_press, press_for
+from bot.delivery import topic_of_message
 from bot.i18n import I18n, update_locale
 from bot.runner import Parked
 from bot.webhook import UpdateFailure
@@ -52,7 +53,9 @@ async def _handle(
         if update.callback_query is not None:
             await _answer(update, text)
         elif update.message is not None:
-            await bot.send_message(update.message.chat.id, text)
+            await bot.send_message(
+                update.message.chat.id, text, message_thread_id=topic_of_message(update.message)
+            )
     except TelegramAPIError:
         logger.warning("could not apologise for update %s", update.update_id)
     return True

@@ -19,8 +19,11 @@ from aiogram.utils.callback_answer import CallbackAnswer
 
 from bot.commands import BY_NAME, COMMANDS, Where
 from bot.i18n import Translator
+from db.repositories.games import GameDTO
+from db.uow import UnitOfWork
 from handlers.callbacks import notify
 from handlers.views import fallback as views
+from handlers.views import topics as topic_views
 
 
 async def stale_button(
@@ -54,7 +57,7 @@ def closest(word: str) -> str | None:
 
 
 async def unknown_command(
-    message: Message, word: str, addressed: bool, t: Translator, bot: Bot
+    message: Message, word: str, addressed: bool, t: Translator, bot: Bot, uow: UnitOfWork
 ) -> None:
     known = BY_NAME.get(word)
     private = message.chat.type == "private"
@@ -72,8 +75,17 @@ async def unknown_command(
         await message.answer(
             views.private_only(t, known.name), reply_markup=views.dm_keyboard(t, me.username)
         )
+    elif not private and (elsewhere := await _games_elsewhere(message, uow)):
+        # a forum topic (or «General») without a game: where the group's games are
+        await message.answer(topic_views.games_elsewhere(t, elsewhere))
     else:
         await message.answer(views.not_here(t, known))
+
+
+async def _games_elsewhere(message: Message, uow: UnitOfWork) -> list[GameDTO]:
+    if await uow.games.live_for_chat(message.chat.id) is not None:
+        return []
+    return await uow.games.live_in_chat(message.chat.id)
 
 
 async def group_command_in_private(message: Message, t: Translator) -> None:

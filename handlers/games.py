@@ -34,6 +34,7 @@ from handlers.filters import HasGame, IsGM, IsMainGM
 from handlers.owned import own
 from handlers.views import games as views
 from handlers.views import grants as grant_views
+from handlers.views import topics as topic_views
 from handlers.views.edit import edit_text
 
 
@@ -135,7 +136,11 @@ async def show_game(
     await message.answer(text, reply_markup=keyboard)
 
 
-async def no_game(message: Message, t: Translator) -> None:
+async def no_game(message: Message, t: Translator, uow: UnitOfWork) -> None:
+    elsewhere = await uow.games.live_in_chat(message.chat.id)  # in other forum topics
+    if elsewhere:
+        await message.answer(topic_views.games_elsewhere(t, elsewhere))
+        return
     await message.answer(t("No game in this chat yet. Start one with /newgame."))
 
 

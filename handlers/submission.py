@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from aiogram import Bot
 from aiogram.exceptions import TelegramAPIError
 
+from bot.delivery import Delivery
 from bot.i18n import I18n, Translator
 from bot.services import characters as character_service
 from bot.services import games as game_service
@@ -58,7 +59,7 @@ async def submit_from_wizard(
     t_group = await _chat_translator(uow, i18n, game.chat_id)
     stored = submitted.character
     if npc:
-        await bot.send_message(game.chat_id, views.npc_added(t_group, stored))
+        await Delivery.beside(uow, i18n).post(bot, game, views.npc_added(t_group, stored))
         await bot.send_message(user.id, views.npc_saved(t, stored))
     else:
         head = views.submitted_head(t_group, user.name)
@@ -66,15 +67,16 @@ async def submit_from_wizard(
         notes = views.leftovers(t_group, spec.validate(character, spec.options(game.options)))
         room = 4096 - len(head) - len(notes) - 4
         sheet_html = _sheet_html(stored, t_group, t_group.locale, limit=room)
+        posted = None
         try:
-            await bot.send_message(
-                game.chat_id,
+            posted = await Delivery.beside(uow, i18n).post(
+                bot, game,
                 "\n\n".join(part for part in (head, sheet_html, notes) if part),
                 reply_markup=views.review_keyboard(t_group, stored.id),
-            )
+            )  # fmt: skip
         except TelegramAPIError:
-            # Stored and pending all the same; the GM sees it in /game.
             logger.warning("could not post submission %s to chat %s", stored.id, game.chat_id)
+        if posted is None:  # stored and pending all the same; the GM sees it in /game
             await bot.send_message(user.id, views.not_posted(t, stored))
             return []
         await bot.send_message(user.id, views.sent_for_approval(t, stored))
@@ -100,18 +102,20 @@ async def _submit_edit(
         except character_service.CharacterError as error:
             await bot.send_message(user.id, t(error.reason))
             return
-        await bot.send_message(game.chat_id, views.gm_edited(t_group, updated, user.name))
+        await Delivery.beside(uow, i18n).post(
+            bot, game, views.gm_edited(t_group, updated, user.name)
+        )
         await bot.send_message(user.id, views.edit_saved(t, updated))
         return
     proposal = await character_service.propose(
         uow, current, user.id, character, base_version=start.base_version
     )
     changes = character_service.diff(current.sheet, proposal.sheet)
-    await bot.send_message(
-        game.chat_id,
+    await Delivery.beside(uow, i18n).post(
+        bot, game,
         views.proposal_card(t_group, current, user.name, changes),
         reply_markup=views.proposal_keyboard(t_group, proposal.id),
-    )
+    )  # fmt: skip
     await bot.send_message(user.id, views.proposal_sent(t, current))
 
 

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from tgemu import methods
 from tgemu.flood import FloodControl
 from tgemu.inline import MAX_QUERY, InlineMessage, InlineQueryRecord, message_from
 from tgemu.inline import public_result as _public_result
@@ -115,16 +116,20 @@ class BotAPIEmulator:
         members: Iterable[int] = (),
         creator: int | None = None,
         supergroup: bool = False,
+        forum: bool = False,
     ) -> EmuChat:
+        """A group; ``forum``: a supergroup with topics on (create them with
+        ``create_topic``; «General» is there from the start)."""
         member_ids = list(members)
         if creator is not None and creator not in member_ids:
             member_ids.insert(0, creator)
         chat = EmuChat(
             id=chat_id,
-            type="supergroup" if supergroup else "group",
+            type="supergroup" if supergroup or forum else "group",
             title=title,
             members=member_ids,
             creator=creator,
+            is_forum=forum,
         )
         self._state.chats[chat_id] = chat
         return chat
@@ -139,9 +144,67 @@ class BotAPIEmulator:
     def set_language(self, user_id: int, language_code: str | None) -> None:
         self._state.users[user_id].language_code = language_code
 
-    def block_bot(self, user_id: int, blocked: bool = True) -> None:
-        """The user blocks the bot: sends to them fail with 403 like Telegram's."""
-        self._state.users[user_id].blocked_bot = blocked
+    def block_bot(self, user_id: int, blocked: bool = True, *, notify: bool = False) -> None:
+        """The user blocks (unblocks) the bot: sends to them fail with 403 like Telegram's.
+        ``notify``: the ``my_chat_member`` update Telegram sends for it (private chat, the bot
+        "kicked", or a "member" again) is queued too."""
+        user = self._state.users[user_id]
+        was, user.blocked_bot = user.blocked_bot, blocked
+        if notify and was != blocked:
+            chat = self._state.chats[user_id]
+            self._my_chat_member(chat, user_id, *(("member", "kicked")[:: 1 if blocked else -1]))
+
+    def remove_bot(self, chat_id: int, by: int, *, kicked: bool = True) -> int:
+        """A group's admin removes the bot (``kicked``: bans it) — posts there fail with 403
+        and a ``my_chat_member`` update is queued; its update id."""
+        chat = self._state.chats[chat_id]
+        old, chat.bot_status = chat.bot_status, "kicked" if kicked else "left"
+        return self._my_chat_member(chat, by, old, chat.bot_status)
+
+    def add_bot(self, chat_id: int, by: int) -> int:
+        """The bot is added to the group again; the ``my_chat_member`` update's id."""
+        chat = self._state.chats[chat_id]
+        old, chat.bot_status = chat.bot_status, "member"
+        return self._my_chat_member(chat, by, old, "member")
+
+    def _my_chat_member(self, chat: EmuChat, by: int, old: str, new: str) -> int:
+        state = self._state
+
+        def member(status: str) -> dict[str, Any]:
+            data: dict[str, Any] = {"status": status, "user": state.bot.to_api()}
+            if status == "kicked":
+                data["until_date"] = 0
+            return data
+
+        update = {
+            "chat": chat.to_api(), "from": state.user_api(by), "date": int(time.time()),
+            "old_chat_member": member(old), "new_chat_member": member(new),
+        }  # fmt: skip
+        return state.queue.put({"my_chat_member": update})
+
+    # forum topics (a user's actions; the bot's are createForumTopic & co.) ------------------
+    def create_topic(self, user_id: int, chat_id: int, name: str) -> Sent:
+        """The user opens a topic: its ``forum_topic_created`` message is an update; the
+        topic's ``message_thread_id`` is that message's id (``Sent.message_id``)."""
+        chat = self._acting_chat(user_id, chat_id)
+        if not chat.is_forum:
+            raise ValueError(f"chat {chat_id} is not a forum")
+        msg = methods.open_topic(self._state, chat, name, user_id)
+        return Sent(self._state.queue.put({"message": self._state.message_api(msg)}),
+                    msg.message_id)  # fmt: skip
+
+    def close_topic(self, user_id: int, chat_id: int, thread_id: int, closed: bool = True) -> Sent:
+        """The user closes (reopens) a topic: a ``forum_topic_closed`` (``…_reopened``)
+        service message in it, as an update."""
+        chat = self._acting_chat(user_id, chat_id)
+        topic = chat.topics[thread_id]
+        msg = methods.set_topic_closed(self._state, chat, topic, closed, user_id)
+        return Sent(self._state.queue.put({"message": self._state.message_api(msg)}),
+                    msg.message_id)  # fmt: skip
+
+    def delete_topic(self, chat_id: int, thread_id: int) -> None:
+        """A topic is deleted with its messages: Telegram tells bots nothing."""
+        self._state.chats[chat_id].topics[thread_id].deleted = True
 
     def user(self, user_id: int) -> EmuUser:
         return self._state.users[user_id]
@@ -183,10 +246,22 @@ class BotAPIEmulator:
         return chat
 
     def send_text(
-        self, user_id: int, chat_id: int, text: str, *, reply_to: int | None = None
-    ) -> Sent:
+        self, user_id: int, chat_id: int, text: str, *, reply_to: int | None = None,
+        thread_id: int | None = None,
+    ) -> Sent:  # fmt: skip
+        """The user writes to the chat (``thread_id``: into that forum topic; None is
+        «General», or a reply's own topic)."""
         chat = self._acting_chat(user_id, chat_id)
         state = self._state
+        if thread_id is None and reply_to is not None and chat.is_forum:
+            replied = state.message(chat_id, reply_to)
+            thread_id = replied.thread_id if replied is not None else None
+        if thread_id is not None:
+            topic = chat.topics.get(thread_id) if chat.is_forum else None
+            if topic is None or topic.deleted:
+                raise ValueError(f"no topic {thread_id} in chat {chat_id}")
+            if topic.closed and user_id != chat.creator and user_id not in chat.admins:
+                raise ValueError(f"topic {thread_id} is closed")
         entities = _command_entities(text)
         msg = ChatMessage(
             message_id=state.next_message_id(chat_id),
@@ -198,6 +273,7 @@ class BotAPIEmulator:
             from_id=user_id,
             date=int(time.time()),
             reply_to=reply_to,
+            thread_id=thread_id,
         )
         state.store_message(msg)
         if chat.type == "private":

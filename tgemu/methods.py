@@ -13,7 +13,7 @@ from tgemu import inline
 from tgemu.errors import NOT_MODIFIED, QUERY_TOO_OLD, ApiError, bad_request
 from tgemu.params import UploadedFile, resolve_attachment
 from tgemu.state import EmuState, RequestContext, StoredFile
-from tgemu.types import CallbackAnswer, ChatMessage, Document, EmuChat, EmuEvent
+from tgemu.types import CallbackAnswer, ChatMessage, Document, EmuChat, EmuEvent, EmuTopic
 from tgemu.validation import (
     check_commands,
     check_reply_markup,
@@ -112,9 +112,10 @@ async def send_message(state: EmuState, ctx: RequestContext) -> Any:
     text, entities = format_text(raw, p.get("parse_mode"), p.get("entities"))
     markup = check_reply_markup(p.get("reply_markup"))
     reply_to = _reply_target(state, chat, p)
+    thread = state.target_thread(chat, p, reply_to)
     _check_flood(state, chat)
     msg = _new_message(state, chat, text, str(raw), entities)
-    msg.reply_markup, msg.reply_to = markup, reply_to
+    msg.reply_markup, msg.reply_to, msg.thread_id = markup, reply_to, thread
     msg.parse_mode = p.get("parse_mode")
     return _publish(state, msg)
 
@@ -147,9 +148,10 @@ async def send_document(state: EmuState, ctx: RequestContext) -> Any:
     )
     markup = check_reply_markup(p.get("reply_markup"))
     reply_to = _reply_target(state, chat, p)
+    thread = state.target_thread(chat, p, reply_to)
     _check_flood(state, chat)
     msg = _new_message(state, chat, caption, "" if raw is None else str(raw), entities)
-    msg.reply_markup, msg.reply_to = markup, reply_to
+    msg.reply_markup, msg.reply_to, msg.thread_id = markup, reply_to, thread
     msg.document, msg.document_mime, msg.file_id = (
         stored.document,
         stored.mime_type,
@@ -457,6 +459,89 @@ async def get_chat_member(state: EmuState, ctx: RequestContext) -> Any:
     return member_api(state, chat, user_id)
 
 
+# forum topics --------------------------------------------------------------------------
+def _forum(state: EmuState, p: dict[str, Any]) -> EmuChat:
+    chat = state.writable_chat(require(p, "chat_id"))
+    if not chat.is_forum:
+        raise bad_request("the chat is not a forum")
+    return chat
+
+
+def _forum_topic(state: EmuState, p: dict[str, Any]) -> tuple[EmuChat, EmuTopic]:
+    chat = _forum(state, p)
+    topic = chat.topics.get(int_param(p, "message_thread_id"))
+    if topic is None or topic.deleted:
+        raise bad_request("TOPIC_ID_INVALID")
+    return chat, topic
+
+
+def _service_message(
+    state: EmuState, chat: EmuChat, thread_id: int, service: dict[str, Any], from_id: int
+) -> ChatMessage:
+    """A forum service message (``forum_topic_created``, …) in the topic, by ``from_id``."""
+    msg = ChatMessage(
+        message_id=state.next_message_id(chat.id), chat_id=chat.id, text="", html="",
+        entities=[], reply_markup=None, from_id=from_id, date=int(time.time()),
+        thread_id=thread_id, service=service,
+    )  # fmt: skip
+    state.store_message(msg)
+    state.touch()
+    return msg
+
+
+def open_topic(state: EmuState, chat: EmuChat, name: str, from_id: int) -> ChatMessage:
+    """A new topic and its ``forum_topic_created`` message (whose id is the thread's)."""
+    thread_id = state.next_message_id(chat.id)
+    topic = EmuTopic(thread_id, name)
+    chat.topics[thread_id] = topic
+    msg = ChatMessage(
+        message_id=thread_id, chat_id=chat.id, text="", html="", entities=[],
+        reply_markup=None, from_id=from_id, date=int(time.time()), thread_id=thread_id,
+        service={"forum_topic_created": {"name": name, "icon_color": topic.icon_color}},
+    )  # fmt: skip
+    state.store_message(msg)
+    state.touch()
+    return msg
+
+
+def set_topic_closed(
+    state: EmuState, chat: EmuChat, topic: EmuTopic, closed: bool, from_id: int
+) -> ChatMessage:
+    if topic.closed == closed:
+        raise bad_request("TOPIC_NOT_MODIFIED")
+    topic.closed = closed
+    kind = "forum_topic_closed" if closed else "forum_topic_reopened"
+    return _service_message(state, chat, topic.thread_id, {kind: {}}, from_id)
+
+
+async def create_forum_topic(state: EmuState, ctx: RequestContext) -> Any:
+    chat = _forum(state, ctx.params)
+    name = str(require(ctx.params, "name"))
+    if not 1 <= len(name) <= 128:
+        raise bad_request("TOPIC_TITLE_EMPTY" if not name else "TOPIC_TITLE_TOO_LONG")
+    msg = open_topic(state, chat, name, state.bot.id)
+    return chat.topics[msg.message_id].to_api()
+
+
+async def close_forum_topic(state: EmuState, ctx: RequestContext) -> Any:
+    chat, topic = _forum_topic(state, ctx.params)
+    set_topic_closed(state, chat, topic, True, state.bot.id)
+    return True
+
+
+async def reopen_forum_topic(state: EmuState, ctx: RequestContext) -> Any:
+    chat, topic = _forum_topic(state, ctx.params)
+    set_topic_closed(state, chat, topic, False, state.bot.id)
+    return True
+
+
+async def delete_forum_topic(state: EmuState, ctx: RequestContext) -> Any:
+    _, topic = _forum_topic(state, ctx.params)
+    topic.deleted = True
+    state.touch()
+    return True
+
+
 async def get_chat_administrators(state: EmuState, ctx: RequestContext) -> Any:
     chat = state.chat(require(ctx.params, "chat_id"))
     if chat.type == "private":
@@ -505,6 +590,10 @@ METHODS: dict[str, Handler] = {
     "getChat": get_chat,
     "getChatMember": get_chat_member,
     "getChatAdministrators": get_chat_administrators,
+    "createForumTopic": create_forum_topic,
+    "closeForumTopic": close_forum_topic,
+    "reopenForumTopic": reopen_forum_topic,
+    "deleteForumTopic": delete_forum_topic,
     "close": trivially_true,
     "logOut": trivially_true,
 }

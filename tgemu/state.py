@@ -24,6 +24,7 @@ from tgemu.types import (
     Document,
     EmuChat,
     EmuEvent,
+    EmuTopic,
     EmuUser,
     Fault,
 )
@@ -197,7 +198,39 @@ class EmuState:
                 raise forbidden("bot was blocked by the user")
             if not chat.user.started:
                 raise forbidden("bot can't initiate conversation with a user")
+        elif chat.bot_status == "kicked":
+            raise forbidden(f"bot was kicked from the {chat.type} chat")
+        elif chat.bot_status == "left":
+            raise forbidden(f"bot is not a member of the {chat.type} chat")
         return chat
+
+    def topic(self, chat: EmuChat, thread_id: Any) -> EmuTopic:
+        """The chat's open topic ``thread_id``, or Telegram's error for why a message cannot
+        go there."""
+        topic = chat.topics.get(int(thread_id)) if chat.is_forum else None
+        if topic is None or topic.deleted:
+            raise bad_request("message thread not found")
+        if topic.closed:
+            raise bad_request("TOPIC_CLOSED")
+        return topic
+
+    def target_thread(
+        self, chat: EmuChat, params: dict[str, Any], reply_to: int | None
+    ) -> int | None:
+        """The topic a new message goes to: ``message_thread_id``, else the replied message's
+        topic, else «General» (None). In a chat without topics the field names a reply
+        thread: a message that must exist."""
+        thread = params.get("message_thread_id")
+        if thread is None:
+            replied = self.message(chat.id, reply_to) if reply_to is not None else None
+            thread = replied.thread_id if replied is not None and chat.is_forum else None
+            if thread is None:
+                return None
+        if not chat.is_forum:
+            if chat.type == "private" or self.message(chat.id, int(thread)) is None:
+                raise bad_request("message thread not found")
+            return None
+        return self.topic(chat, thread).thread_id
 
     def message(self, chat_id: int, message_id: int) -> ChatMessage | None:
         return self.messages.get(chat_id, {}).get(message_id)
@@ -226,9 +259,15 @@ class EmuState:
             "chat": chat.to_api(),
             "from": self.user_api(msg.from_id),
         }
+        if msg.thread_id is not None:
+            data["message_thread_id"] = msg.thread_id
+            if chat.is_forum:
+                data["is_topic_message"] = True
         if msg.edits:
             data["edit_date"] = int(time.time())
-        if msg.document is not None:
+        if msg.service is not None:
+            data.update(msg.service)
+        elif msg.document is not None:
             data["document"] = self._document_api(msg)
             if msg.text:
                 data["caption"] = msg.text

@@ -65,6 +65,22 @@ class EmuUser:
 
 
 @dataclass
+class EmuTopic:
+    """A forum topic: its ``message_thread_id`` is the id of the ``forum_topic_created``
+    service message that opened it."""
+
+    thread_id: int
+    name: str
+    icon_color: int = 0x6FB9F0
+    closed: bool = False
+    deleted: bool = False
+
+    def to_api(self) -> dict[str, Any]:
+        return {"message_thread_id": self.thread_id, "name": self.name,
+                "icon_color": self.icon_color}  # fmt: skip
+
+
+@dataclass
 class EmuChat:
     id: int
     type: Literal["private", "group", "supergroup"]
@@ -75,9 +91,16 @@ class EmuChat:
     migrated_to: int | None = None
     # private chats mirror their user; kept here so to_api needs no lookups
     user: EmuUser | None = None
+    # a forum supergroup (topics on): its topics by thread id; «General» has none
+    is_forum: bool = False
+    topics: dict[int, EmuTopic] = field(default_factory=dict)
+    # the bot's own membership of a group: "member", "left" or "kicked"
+    bot_status: str = "member"
 
     def to_api(self) -> dict[str, Any]:
         data: dict[str, Any] = {"id": self.id, "type": self.type}
+        if self.is_forum:
+            data["is_forum"] = True
         if self.user is not None:
             data["first_name"] = self.user.first_name
             if self.user.last_name:
@@ -110,6 +133,10 @@ class ChatMessage:
     file_id: str | None = None
     reply_to: int | None = None
     parse_mode: str | None = None
+    # the forum topic it is in (None: «General», or a chat without topics)
+    thread_id: int | None = None
+    # a service message's own field(s) instead of text (``forum_topic_created``, …)
+    service: dict[str, Any] | None = None
 
     @property
     def has_keyboard(self) -> bool:

@@ -22,6 +22,7 @@ from aiohttp import web
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.delivery import Delivery
 from bot.i18n import I18n, Translator, resolve_locale
 from bot.panels import PanelRedraw
 from bot.services import grants, resources
@@ -264,7 +265,9 @@ async def _tell_group(
     line = change_line(t_group, t_group.locale, applied, by)
     name = html.escape(entry.character.name, quote=False)
     try:
-        await deps.bot.send_message(entry.game.chat_id, f"🎛 <b>{name}</b> · {line}")
+        await Delivery(deps.session_factory, deps.i18n).post(
+            deps.bot, entry.game, f"🎛 <b>{name}</b> · {line}"
+        )
     except Exception as error:  # the change is committed; a lost notice must not undo it
         logger.warning("webapp: notice to chat %s failed: %s", entry.game.chat_id, error)
 
@@ -275,11 +278,16 @@ async def _ask_group(
     """The panel's request card, with the GM's buttons, posted in the game's group."""
     t_group = await _group_translator(uow, deps, entry)
     try:
-        await deps.bot.send_message(
-            entry.game.chat_id,
+        posted = await Delivery(deps.session_factory, deps.i18n).post(
+            deps.bot,
+            entry.game,
             grant_views.request_text(t_group, asked.character, asked.op, by),
             reply_markup=grant_views.request_keyboard(t_group, asked.grant_id),
         )
+        if posted is None:  # the game is held (its topic closed, the bot removed, …)
+            logger.warning(
+                "webapp: request card %s to chat %s held", asked.grant_id, entry.game.chat_id
+            )
     except Exception as error:  # the request is committed and stays open (as on the panel,
         # whose card is sent after the commit too); a lost card must not undo it
         logger.warning(

@@ -197,8 +197,8 @@ async def run(uow: UnitOfWork, schedule_id: int, *, now: Clock = utcnow) -> Fire
     if schedule is None or not schedule.enabled:
         return None
     game = await uow.games.get(schedule.game_id)
-    if game is None or game.archived:
-        return None
+    if game is None or game.archived or game.held is not None:
+        return None  # held (``bot/delivery.py``): handled when released, as after downtime
     at = now()
     since = max(
         schedule.created_at, await repo.last_occurrence(schedule.id) or schedule.created_at
@@ -381,7 +381,7 @@ async def remind(uow: UnitOfWork, schedule_id: int, *, now: Clock = utcnow) -> R
     if schedule is None or not schedule.enabled or schedule.remind_minutes is None:
         return None
     game = await uow.games.get(schedule.game_id)
-    if game is None or game.archived:
+    if game is None or game.archived or game.held is not None:
         return None
     at = now()
     window = timedelta(minutes=schedule.remind_minutes + 1)

@@ -50,10 +50,11 @@ class DeferredRepo:
                 "SELECT o.id, o.occurrence_at, s.id, s.game_id, s.kind, s.weekday, "
                 "s.minute_of_day, s.remind_minutes, s.grace_hours, s.enabled, s.created_by, "
                 "s.created_at, g.chat_id, g.system, g.title, g.gm_user_id, g.options, "
-                "g.timezone, c.locale "
+                "g.timezone, c.locale, g.thread_id "
                 "FROM schedule_occurrences o JOIN schedules s ON s.id = o.schedule_id "
                 "JOIN games g ON g.id = s.game_id LEFT JOIN chats c ON c.id = g.chat_id "
-                "WHERE o.status = 'deferred' AND g.archived_at IS NULL AND NOT EXISTS ("
+                "WHERE o.status = 'deferred' AND g.archived_at IS NULL AND g.held IS NULL "
+                "AND NOT EXISTS ("
                 " SELECT 1 FROM trackers t WHERE t.game_id = g.id AND t.status = 'open' "
                 " AND t.exclusive) "
                 "ORDER BY o.id LIMIT :limit"
@@ -63,7 +64,9 @@ class DeferredRepo:
         return [
             Waiting(
                 r[0], r[1], ScheduleDTO(*r[2:12]),
-                GameDTO(r[3], r[12], r[13], r[14], r[15], dict(r[16] or {}), r[17], False),
+                GameDTO(
+                    r[3], r[12], r[13], r[14], r[15], dict(r[16] or {}), r[17], False, r[19]
+                ),
                 r[18],
             )
             for r in rows

@@ -37,6 +37,10 @@ class GameDTO:
     options: dict[str, Any]
     timezone: str
     archived: bool
+    # the forum topic the game lives in (None: the group itself, or a forum's «General»)
+    thread_id: int | None = None
+    # why the bot cannot post for the game now (``bot/delivery.py``); None while it can
+    held: str | None = None
 
 
 @dataclass(frozen=True)
@@ -84,7 +88,7 @@ def _game(row: Game) -> GameDTO:
     assert row.id is not None
     return GameDTO(
         row.id, row.chat_id, row.system, row.title, row.gm_user_id, dict(row.options),
-        row.timezone, row.archived_at is not None,
+        row.timezone, row.archived_at is not None, row.thread_id, row.held,
     )  # fmt: skip
 
 
@@ -113,6 +117,9 @@ class GameRepo:
         # chat id → its live game as read at the start of this update (see remember_live);
         # any write to games forgets it.
         self._live: dict[int, GameDTO | None] = {}
+        # chat id → the forum topic this update came from (``in_topic``): a chat's game is
+        # the one of that topic
+        self._topics: dict[int, int | None] = {}
         # (game id, user id) → role, for the sender's membership read with the claim.
         self._roles: dict[tuple[int, int], str | None] = {}
 
@@ -123,11 +130,23 @@ class GameRepo:
         """Seed this update's memo with what the claim read (``claim_with_context``)."""
         game = None if row is None else GameDTO(
             row["id"], row["chat_id"], row["system"], row["title"], row["gm_user_id"],
-            dict(row["options"]), row["timezone"], False,
+            dict(row["options"]), row["timezone"], False, row["thread_id"], row["held"],
         )  # fmt: skip
         self._live[chat_id] = game
         if game is not None and user_id is not None:
             self._roles[(game.id, user_id)] = role
+
+    def in_topic(self, chat_id: int, thread_id: int | None) -> None:
+        """This update came from ``thread_id`` of the chat (``bot.delivery.topic_of``, set
+        once by ``UnitOfWorkMiddleware``): ``live_for_chat`` and ``create`` mean that
+        topic's game from now on."""
+        if self._topics.get(chat_id, _UNKNOWN) != thread_id:
+            self._live.pop(chat_id, None)
+        self._topics[chat_id] = thread_id
+
+    def topic(self, chat_id: int) -> int | None:
+        """The topic of the chat this update came from (None: the group or «General»)."""
+        return self._topics.get(chat_id)
 
     def _forget_live(self) -> None:
         self._live.clear()
@@ -140,7 +159,10 @@ class GameRepo:
 
     async def create(self, chat_id: int, system: str, title: str, gm_user_id: int) -> GameDTO:
         self._forget_live()
-        row = Game(chat_id=chat_id, system=system, title=title, gm_user_id=gm_user_id)
+        row = Game(
+            chat_id=chat_id, system=system, title=title, gm_user_id=gm_user_id,
+            thread_id=self.topic(chat_id),
+        )  # fmt: skip
         self._session.add(row)
         await self._session.flush()
         assert row.id is not None
@@ -151,7 +173,70 @@ class GameRepo:
         known = self._live.get(chat_id, _UNKNOWN)
         if known is not _UNKNOWN:
             return known  # type: ignore[return-value]
-        stmt = select(Game).where(col(Game.chat_id) == chat_id, col(Game.archived_at).is_(None))
+        thread = self.topic(chat_id)
+        stmt = select(Game).where(
+            col(Game.chat_id) == chat_id,
+            func.coalesce(col(Game.thread_id), 0) == (thread or 0),
+            col(Game.archived_at).is_(None),
+        )
+        row = (await self._session.execute(stmt)).scalar_one_or_none()
+        return _game(row) if row else None
+
+    async def live_in_chat(self, chat_id: int) -> list[GameDTO]:
+        """Every live game of the chat, one per topic («General» first)."""
+        stmt = (
+            select(Game)
+            .where(col(Game.chat_id) == chat_id, col(Game.archived_at).is_(None))
+            .order_by(func.coalesce(col(Game.thread_id), 0), col(Game.id))
+        )
+        return [_game(r) for r in (await self._session.execute(stmt)).scalars()]
+
+    async def hold(self, game_id: int, reason: str) -> bool:
+        """Mark the game held for ``reason``; True only for the call that held it (the GM is
+        told once). Waits at most briefly for the row: the update posting may hold it in a
+        transaction of its own (``bot/delivery.py``)."""
+        self._forget_live()
+        await self._session.execute(text("SET LOCAL lock_timeout = '2s'"))
+        stmt = (
+            update(Game)
+            .where(col(Game.id) == game_id, col(Game.held).is_(None))
+            .values(held=reason)
+            .returning(col(Game.id))
+        )
+        return (await self._session.execute(stmt)).scalar_one_or_none() is not None
+
+    async def release(
+        self, chat_id: int, *, thread_id: int | None = None, reasons: tuple[str, ...],
+        whole_chat: bool = False,
+    ) -> list[GameDTO]:  # fmt: skip
+        """Lift the holds for ``reasons`` of the topic's live game (of every live game of the
+        chat with ``whole_chat``); the games released."""
+        self._forget_live()
+        where = [
+            col(Game.chat_id) == chat_id,
+            col(Game.archived_at).is_(None),
+            col(Game.held).in_(reasons),
+        ]
+        if not whole_chat:
+            where.append(func.coalesce(col(Game.thread_id), 0) == (thread_id or 0))
+        stmt = update(Game).where(*where).values(held=None).returning(Game)
+        return [_game(r) for r in (await self._session.execute(stmt)).scalars()]
+
+    async def hold_topic(self, chat_id: int, thread_id: int | None, reason: str) -> GameDTO | None:
+        """Hold the topic's live game (None: «General»'s) for ``reason``; the game if this
+        call held it."""
+        self._forget_live()
+        stmt = (
+            update(Game)
+            .where(
+                col(Game.chat_id) == chat_id,
+                func.coalesce(col(Game.thread_id), 0) == (thread_id or 0),
+                col(Game.archived_at).is_(None),
+                col(Game.held).is_(None),
+            )
+            .values(held=reason)
+            .returning(Game)
+        )
         row = (await self._session.execute(stmt)).scalar_one_or_none()
         return _game(row) if row else None
 
@@ -165,6 +250,21 @@ class GameRepo:
         )
         row = (await self._session.execute(stmt)).scalar_one_or_none()
         return _game(row) if row else None
+
+    async def hold_chat(self, chat_id: int, reason: str) -> list[GameDTO]:
+        """Hold every live game of the chat not held yet; those games."""
+        self._forget_live()
+        stmt = (
+            update(Game)
+            .where(
+                col(Game.chat_id) == chat_id,
+                col(Game.archived_at).is_(None),
+                col(Game.held).is_(None),
+            )
+            .values(held=reason)
+            .returning(Game)
+        )
+        return [_game(r) for r in (await self._session.execute(stmt)).scalars()]
 
     async def get(self, game_id: int, *, for_update: bool = False) -> GameDTO | None:
         if not for_update:

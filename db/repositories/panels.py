@@ -1,4 +1,4 @@
-"""Live resource panels (migration 0021): the last /res panel of a character in each chat."""
+"""Live resource panels (migration 0022): the last /res panel of a character in each chat."""
 
 from __future__ import annotations
 

@@ -200,18 +200,20 @@ class ScheduleBatchRepo:
                 "s.grace_hours, s.enabled, s.created_by, s.created_at, "
                 "g.chat_id, g.system, g.title, g.gm_user_id, g.options, g.timezone, c.locale, "
                 "(SELECT max(o.occurrence_at) FROM schedule_occurrences o "
-                " WHERE o.schedule_id = s.id) "
+                " WHERE o.schedule_id = s.id), g.thread_id "
                 "FROM schedules s JOIN games g ON g.id = s.game_id "
                 "LEFT JOIN chats c ON c.id = g.chat_id "
                 "WHERE s.id = ANY(CAST(:ids AS integer[])) AND s.enabled "
-                "AND g.archived_at IS NULL ORDER BY s.id"
+                # a held game's schedules wait (``bot/delivery.py``): what falls due
+                # meanwhile is handled when it is released, as after downtime
+                "AND g.archived_at IS NULL AND g.held IS NULL ORDER BY s.id"
             ),
             {"ids": schedule_ids},
         )
         return [
             DueScheduleRow(
                 ScheduleDTO(*r[:10]),
-                GameDTO(r[1], r[10], r[11], r[12], r[13], dict(r[14] or {}), r[15], False),
+                GameDTO(r[1], r[10], r[11], r[12], r[13], dict(r[14] or {}), r[15], False, r[18]),
                 r[16],
                 r[17],
             )

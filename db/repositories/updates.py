@@ -54,7 +54,9 @@ _USER_COLUMNS = (
     "timezone", "started_private",
 )  # fmt: skip
 _CHAT_COLUMNS = ("id", "type", "title", "locale")
-_GAME_COLUMNS = ("id", "chat_id", "system", "title", "gm_user_id", "options", "timezone")
+_GAME_COLUMNS = (
+    "id", "chat_id", "system", "title", "gm_user_id", "options", "timezone", "thread_id", "held",
+)  # fmt: skip
 _HEAD_COLUMNS = (
     "log_id", "e_epoch", "seed", "commitment", "seq", "roll_id", "epoch", "actor", "subject",
     "expression", "faces", "result", "outcome", "created_at", "prev_hash", "hash", "label",
@@ -73,7 +75,8 @@ def _columns(alias: str, names: tuple[str, ...]) -> str:
 
 
 # The rows nearly every update reads, after ``source`` (the claim, or nothing for a peek), with
-# the log head from ``head`` for an update that will roll ($6 its chat, $7 the roll id).
+# the log head from ``head`` for an update that will roll ($6 its chat, $7 the roll id); the
+# game is the one of the update's forum topic ($8; NULL: the group itself or «General»).
 def _context(source: str, head: str, extra: str = "") -> str:
     return (
         f"SELECT {_columns('u', _USER_COLUMNS)}, {_columns('c', _CHAT_COLUMNS)}, "
@@ -84,7 +87,8 @@ def _context(source: str, head: str, extra: str = "") -> str:
         f"FROM fsm_states f WHERE f.key = ANY($5::text[])) AS fsm, "
         f"{_columns('h', _HEAD_COLUMNS)}{extra} "
         f"FROM {source} LEFT JOIN users u ON u.id = $3 LEFT JOIN chats c ON c.id = $4 "
-        "LEFT JOIN games g ON g.chat_id = $4 AND g.archived_at IS NULL "
+        "LEFT JOIN games g ON g.chat_id = $4 "
+        "AND coalesce(g.thread_id, 0) = coalesce($8::bigint, 0) AND g.archived_at IS NULL "
         "LEFT JOIN game_members m ON m.game_id = g.id AND m.user_id = $3 "
         # Up to two rows (the entry under the roll id, the head); for any other update the
         # function returns nothing, whether or not the plan calls it (migration 0012).
@@ -178,6 +182,7 @@ class ProcessedUpdateRepo:
     async def claim_with_context(
         self, bot_id: int, update_id: int, *, user_id: int | None, chat_id: int | None,
         fsm_keys: Sequence[str] = (), roll: tuple[int, str] | None = None,
+        thread_id: int | None = None,
     ) -> Prefetched | None:  # fmt: skip
         """``claim`` plus, in the same round trip, the sender, the chat, the chat's live game,
         the sender's role in it and the FSM rows under ``fsm_keys`` (for the per-update memos);
@@ -188,20 +193,22 @@ class ProcessedUpdateRepo:
         log_chat, roll_id = roll if roll is not None else (None, None)
         rows = await conn.fetch(
             _CLAIM_WITH_CONTEXT, bot_id, update_id, user_id, chat_id, list(fsm_keys),
-            log_chat, roll_id,
+            log_chat, roll_id, thread_id,
         )  # fmt: skip
         return _prefetched(rows, roll is not None) if rows else None
 
     async def peek_with_context(
         self, conn: asyncpg.Connection, bot_id: int, update_id: int, *, user_id: int | None,
         chat_id: int | None, fsm_keys: Sequence[str], roll: tuple[int, str],
+        thread_id: int | None = None,
     ) -> Prefetched | None:  # fmt: skip
         """What ``claim_with_context`` reads for a roll, on ``conn`` outside any transaction:
         nothing claimed, nothing locked (the log's head as it is now). None if the update
         was already processed."""
         rows = await conn.fetch(
-            _PEEK_WITH_CONTEXT, bot_id, update_id, user_id, chat_id, list(fsm_keys), *roll
-        )
+            _PEEK_WITH_CONTEXT, bot_id, update_id, user_id, chat_id, list(fsm_keys), *roll,
+            thread_id,
+        )  # fmt: skip
         return None if rows[0]["done"] else _prefetched(rows, True, rows[0]["stamp"])
 
     async def prune(self, older_than: timedelta) -> int:

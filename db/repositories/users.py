@@ -4,7 +4,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func
+from sqlalchemy import func, text, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -149,6 +149,30 @@ class UserRepo:
             row.display_name = display_name
             row.timezone = timezone
             self._session.add(row)
+
+    async def has_blocked_bot(self, user_id: int) -> bool:
+        stmt = select(col(User.id)).where(
+            col(User.id) == user_id, col(User.blocked_at).isnot(None)
+        )
+        return (await self._session.exec(stmt)).first() is not None
+
+    async def set_blocked(self, user_id: int, blocked: bool, *, brief: bool = False) -> bool:
+        """Mark (or unmark) that the user blocked the bot; True only if this changed it.
+        ``brief``: wait at most briefly for the row (another open transaction may hold it:
+        the update whose notice was refused, ``bot/delivery.py``)."""
+        self._sender = None
+        if brief:
+            await self._session.execute(text("SET LOCAL lock_timeout = '2s'"))
+        stmt = (
+            update(User)
+            .where(
+                col(User.id) == user_id,
+                col(User.blocked_at).is_(None) if blocked else col(User.blocked_at).isnot(None),
+            )
+            .values(blocked_at=func.now() if blocked else None)
+            .returning(col(User.id))
+        )
+        return (await self._session.execute(stmt)).first() is not None
 
     async def by_username(self, username: str) -> int | None:
         """The id of the user with this @username (case-insensitive), if they ever wrote here."""

@@ -1,7 +1,7 @@
 """Live resource panels: the last /res panel of a character in each chat, so a change made
 elsewhere (a grant, a milestone, a tracker, the Mini App) redraws it without a press
 
-Revision ID: 0021
+Revision ID: 0022
 Revises: 0020
 Create Date: 2026-12-04 05:30:00
 
@@ -14,8 +14,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0021"
-down_revision: str | None = "0020"
+revision: str = "0022"
+down_revision: str | None = "0021"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
