@@ -2,7 +2,7 @@
 elsewhere (a grant, a milestone, a tracker, the Mini App) redraws it without a press
 
 Revision ID: 0022
-Revises: 0020
+Revises: 0021
 Create Date: 2026-12-04 05:30:00
 
 One row per (character, chat): opening a newer panel there replaces it. A character removed
