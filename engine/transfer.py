@@ -5,7 +5,8 @@ An export file is UTF-8 JSON::
     {"format": "tabletop-export", "schema_version": 1, "kind": "character" | "game",
      "system": "<system id>", "exported_at": "<ISO-8601>",
      "character": {<character>},                       # kind "character"
-     "game": {"title", "options", "timezone", "gm_user_id"},   # kind "game", and:
+     "game": {"title", "options", "timezone", "gm_user_id",   # kind "game", and:
+             "trusted" (gains without the GM), "data" (the game's named documents)},
      "members": [{"user_id", "role"}], "characters": [<character>], "npcs": [<character>],
      "schedules": [{"kind", "weekday", "minute_of_day", "remind_minutes", "grace_hours",
                     "enabled"}],
@@ -41,13 +42,58 @@ from engine.common import SheetModel
 from engine.dice.log import export_from_json
 from engine.dice.verify import VerifyLimits, VerifyReport, verify_export
 from engine.errors import EngineError
-from engine.text import Msg, register_messages
+from engine.text import Msg, ParamValue, register_messages
 
 FORMAT: Final = "tabletop-export"
 SCHEMA_VERSION: Final = 1
 KINDS: Final = ("character", "game")
 STATUSES: Final = ("pending", "active", "returned", "retired")
 MEMBER_ROLES: Final = ("cogm", "player")
+
+# The file's parts in words (``transfer.part.<key>``): a refusal names the part, never a path.
+_PARTS: Final = {
+    "character": ("персонаж", "the character"),
+    "characters": ("персонажи", "the characters"),
+    "npcs": ("НПС", "the NPCs"),
+    "sheet": ("лист персонажа", "the character's sheet"),
+    "schema_version": ("версия листа", "the sheet's version"),
+    "name": ("имя", "the name"),
+    "ref": ("номер персонажа", "the character's number"),
+    "owner_user_id": ("владелец", "the owner"),
+    "status": ("статус персонажа", "the character's status"),
+    "history": ("история изменений", "the history of changes"),
+    "ledger": ("журнал изменений", "the ledger of changes"),
+    "game": ("игра", "the game"),
+    "title": ("название игры", "the game's title"),
+    "options": ("настройки игры", "the game's options"),
+    "timezone": ("часовой пояс", "the time zone"),
+    "gm_user_id": ("мастер", "the GM"),
+    "members": ("участники", "the members"),
+    "role": ("роль участника", "a member's role"),
+    "user_id": ("участник", "a member"),
+    "schedules": ("расписание вех", "the milestone schedule"),
+    "weekday": ("день недели", "the weekday"),
+    "minute_of_day": ("время", "the time"),
+    "remind_minutes": ("напоминание", "the reminder"),
+    "grace_hours": ("часы ожидания", "the grace hours"),
+    "enabled": ("включено ли расписание", "whether the schedule is on"),
+    "kind": ("вид записи", "the kind of entry"),
+    "actor_user_id": ("кто внёс изменение", "who made the change"),
+    "created_at": ("время изменения", "when it changed"),
+    "data": ("данные игры", "the game's data"),
+}
+# pydantic's error types → ``transfer.value.<word>``
+_PROBLEMS: Final = {
+    "missing": "missing",
+    "int_type": "number", "int_parsing": "number", "int_from_float": "number",
+    "float_type": "number", "float_parsing": "number",
+    "string_type": "text",
+    "greater_than": "range", "greater_than_equal": "range", "less_than": "range",
+    "less_than_equal": "range",
+    "string_too_long": "long", "too_long": "long",
+    "enum": "choice", "literal_error": "choice",
+    "extra_forbidden": "extra",
+}  # fmt: skip
 
 register_messages(
     {
@@ -74,12 +120,42 @@ register_messages(
             "up to {known}). Update the bot or export again.",
         },
         "transfer.bad_field": {
-            "ru": "Неверное поле «{where}»: {expected}.",
-            "en": "Bad field «{where}»: {expected}.",
+            "ru": "Файл повреждён или изменён вручную: {part} — {expected}.",
+            "en": "The file is damaged or was edited by hand: {part} — {expected}.",
         },
+        "transfer.expect.text": {"ru": "нужен текст", "en": "text is needed"},
+        "transfer.expect.number": {"ru": "нужно число", "en": "a number is needed"},
+        "transfer.expect.object": {"ru": "нужна запись", "en": "a record is needed"},
+        "transfer.expect.list": {"ru": "нужен список", "en": "a list is needed"},
+        "transfer.expect.bool": {"ru": "нужно «да» или «нет»", "en": "yes or no is needed"},
+        "transfer.expect.one_of": {
+            "ru": "нужно одно из: {values}",
+            "en": "one of these is needed: {values}",
+        },
+        "transfer.expect.range": {
+            "ru": "нужно число от {low} до {high}",
+            "en": "a number from {low} to {high} is needed",
+        },
+        "transfer.expect.max_chars": {
+            "ru": "не длиннее {limit} символов",
+            "en": "at most {limit} characters",
+        },
+        **{f"transfer.part.{key}": {"ru": ru, "en": en} for key, (ru, en) in _PARTS.items()},
+        "transfer.part.other": {"ru": "часть файла", "en": "a part of the file"},
+        "transfer.value.missing": {"ru": "не заполнено", "en": "missing"},
+        "transfer.value.number": {"ru": "нужно число", "en": "a number is needed"},
+        "transfer.value.text": {"ru": "нужен текст", "en": "text is needed"},
+        "transfer.value.range": {"ru": "вне допустимых пределов", "en": "out of range"},
+        "transfer.value.long": {"ru": "слишком длинное", "en": "too long"},
+        "transfer.value.choice": {
+            "ru": "такого значения нет в правилах",
+            "en": "no such value in the rules",
+        },
+        "transfer.value.extra": {"ru": "лишнее поле", "en": "an unknown entry"},
+        "transfer.value.wrong": {"ru": "заполнено неверно", "en": "filled in wrongly"},
         "transfer.too_many": {
-            "ru": "Слишком много записей в «{where}»: больше {limit}.",
-            "en": "Too many entries in «{where}»: more than {limit}.",
+            "ru": "Слишком много записей: {part} — больше {limit}.",
+            "en": "Too many entries: {part} — more than {limit}.",
         },
         "transfer.unknown_system": {
             "ru": "Неизвестная система правил «{system}».",
@@ -100,9 +176,10 @@ register_messages(
             "en": "«{name}»: a sheet of version {version} cannot be upgraded.",
         },
         "transfer.sheet_field": {
-            "ru": "«{name}», поле {where}: {problem}",
-            "en": "«{name}», field {where}: {problem}",
+            "ru": "«{name}»: {where} — {problem}.",
+            "en": "«{name}»: {where} — {problem}.",
         },
+        "transfer.sheet_rule": {"ru": "«{name}»: {problem}", "en": "«{name}»: {problem}"},
         "transfer.duplicate_ref": {
             "ru": "Персонаж #{ref} встречается в файле дважды.",
             "en": "Character #{ref} appears twice in the file.",
@@ -141,6 +218,7 @@ class TransferLimits:
     max_schedules: int = 50
     max_members: int = 500
     max_string: int = 4096
+    max_data_keys: int = 32
 
 
 @dataclass(frozen=True)
@@ -175,6 +253,9 @@ class ImportedGame:
     schedules: tuple[dict[str, Any], ...]
     ledger: tuple[dict[str, Any], ...]
     roll_log: dict[str, Any] | None
+    # Older files lack these: a gated table, no stored documents.
+    trusted: bool = False
+    data: dict[str, Any] = field(default_factory=dict)  # ``game_data`` by key
 
 
 @dataclass(frozen=True)
@@ -233,8 +314,25 @@ def check_depth(content: bytes, limit: int) -> None:
         raise TransferError(Msg("transfer.too_deep", {"limit": limit}))
 
 
-def _bad(where: str, expected: str) -> TransferError:
-    return TransferError(Msg("transfer.bad_field", {"where": where, "expected": expected}))
+def _bad(where: str, expected: Msg) -> TransferError:
+    params: dict[str, ParamValue] = {"part": _part(where), "expected": expected}
+    return TransferError(Msg("transfer.bad_field", params))
+
+
+def _part(where: str) -> Msg:
+    """The part of the file at ``where`` (``characters[0].sheet``) in words, never the path."""
+    for key in reversed(re.findall(r"[a-z_]+", where)):
+        if key in _PARTS:
+            return Msg(f"transfer.part.{key}")
+    return Msg("transfer.part.other")
+
+
+def _one_of(values: tuple[str, ...]) -> Msg:
+    return Msg("transfer.expect.one_of", {"values": ", ".join(values)})
+
+
+def _range(low: int, high: int) -> Msg:
+    return Msg("transfer.expect.range", {"low": low, "high": high})
 
 
 def _get(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
@@ -247,22 +345,24 @@ def _get(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where
     return value
 
 
-def _expected(kinds: tuple[type, ...]) -> str:
-    words = {str: "text", int: "a number", dict: "an object", list: "a list", bool: "true/false"}
-    return " or ".join(words.get(k, "null") for k in kinds)
+def _expected(kinds: tuple[type, ...]) -> Msg:
+    words = {str: "text", int: "number", dict: "object", list: "list", bool: "bool"}
+    return Msg(f"transfer.expect.{words.get(kinds[0], 'object')}")
 
 
 def _text(data: Mapping[str, Any], key: str, where: str, limits: TransferLimits) -> str:
     value: str = _get(data, key, str, where)
     if len(value) > limits.max_string:
-        raise _bad(f"{where}{key}", f"at most {limits.max_string} characters")
+        raise _bad(f"{where}{key}", Msg("transfer.expect.max_chars", {"limit": limits.max_string}))
     return value
 
 
 def _list(data: Mapping[str, Any], key: str, limit: int, where: str = "") -> list[Any]:
     value: list[Any] = _get(data, key, list, where)
     if len(value) > limit:
-        raise TransferError(Msg("transfer.too_many", {"where": f"{where}{key}", "limit": limit}))
+        raise TransferError(
+            Msg("transfer.too_many", {"part": _part(f"{where}{key}"), "limit": limit})
+        )
     return value
 
 
@@ -286,15 +386,15 @@ class _Reader:
 
     def character(self, data: Any, where: str, *, npc: bool, history: bool) -> ImportedCharacter:
         if not isinstance(data, dict):
-            raise _bad(where, "an object")
+            raise _bad(where, Msg("transfer.expect.object"))
         where += "."
         name = _text(data, "name", where, self.limits)
         owner = data.get("owner_user_id")
         if owner is not None and (not isinstance(owner, int) or isinstance(owner, bool)):
-            raise _bad(f"{where}owner_user_id", "a number or null")
+            raise _bad(f"{where}owner_user_id", Msg("transfer.expect.number"))
         status = _get(data, "status", str, where)
         if status not in STATUSES:
-            raise _bad(f"{where}status", " | ".join(STATUSES))
+            raise _bad(f"{where}status", _one_of(STATUSES))
         entries = _list(data, "history", self.limits.max_history, where) if history else []
         return ImportedCharacter(
             _get(data, "ref", int, where), name, None if npc else owner, npc, status,
@@ -318,14 +418,15 @@ class _Reader:
             return self.sheet_type.model.model_validate(upgraded)
         except ValidationError as error:
             for item in error.errors()[:20]:
-                path = ".".join(str(p) for p in item["loc"]) or "$"
-                params = {"name": name, "where": path, "problem": str(item["msg"])[:200]}
+                path = ".".join(str(p) for p in item["loc"])
+                problem = Msg(f"transfer.value.{_PROBLEMS.get(item['type'], 'wrong')}")
+                params = {"name": name, "where": path, "problem": problem}
                 self.problems.append(Msg("transfer.sheet_field", params))
             return None
 
     def entry(self, data: Any, where: str) -> dict[str, Any]:
         if not isinstance(data, dict):
-            raise _bad(f"{where}history", "a list of objects")
+            raise _bad(f"{where}history", Msg("transfer.expect.object"))
         return {
             "character": data.get("character") if isinstance(data.get("character"), int) else 0,
             "actor_user_id": _get(data, "actor_user_id", int, where),
@@ -375,7 +476,7 @@ def read_file(
     data, digest = _document(content, limits)
     kind = _get(data, "kind", str, "")
     if kind not in KINDS:
-        raise _bad("kind", " | ".join(KINDS))
+        raise _bad("kind", _one_of(KINDS))
     system = _get(data, "system", str, "")
     if system not in sheet_types:
         raise TransferError(Msg("transfer.unknown_system", {"system": system[:32]}))
@@ -415,6 +516,8 @@ def _game(
             _list(data, "schedules", limits.max_schedules))),
         tuple(ledger),
         log,
+        _get(game, "trusted", bool, "game.") if "trusted" in game else False,
+        _data(game, limits),
     )  # fmt: skip
     return ImportFile(
         "game", reader.system, digest, tuple(characters), imported, report,
@@ -422,15 +525,30 @@ def _game(
     )  # fmt: skip
 
 
+def _data(game: dict[str, Any], limits: TransferLimits) -> dict[str, Any]:
+    """The game's named documents: short keys, few of them (each system reads its own value
+    defensively, as it does a stored one)."""
+    if "data" not in game:
+        return {}
+    data: dict[str, Any] = _get(game, "data", dict, "game.")
+    if len(data) > limits.max_data_keys:
+        limit = limits.max_data_keys
+        raise TransferError(Msg("transfer.too_many", {"part": _part("data"), "limit": limit}))
+    for key in data:
+        if not 0 < len(key) <= 64:
+            raise _bad("game.data", Msg("transfer.expect.max_chars", {"limit": 64}))
+    return data
+
+
 def _members(items: list[Any]) -> list[tuple[int, str]]:
     members = []
     for i, item in enumerate(items):
         where = f"members[{i}]."
         if not isinstance(item, dict):
-            raise _bad(where[:-1], "an object")
+            raise _bad(where[:-1], Msg("transfer.expect.object"))
         role = _get(item, "role", str, where)
         if role not in (*MEMBER_ROLES, "gm"):
-            raise _bad(f"{where}role", "gm | cogm | player")
+            raise _bad(f"{where}role", _one_of(("gm", *MEMBER_ROLES)))
         members.append((_get(item, "user_id", int, where), role))
     return members
 
@@ -438,19 +556,19 @@ def _members(items: list[Any]) -> list[tuple[int, str]]:
 def _schedule(item: Any, index: int) -> dict[str, Any]:
     where = f"schedules[{index}]."
     if not isinstance(item, dict):
-        raise _bad(where[:-1], "an object")
+        raise _bad(where[:-1], Msg("transfer.expect.object"))
     weekday = item.get("weekday")
     if weekday is not None and (not isinstance(weekday, int) or not 0 <= weekday <= 6):
-        raise _bad(f"{where}weekday", "0…6 or null")
+        raise _bad(f"{where}weekday", _range(0, 6))
     minute = _get(item, "minute_of_day", int, where)
     if not 0 <= minute < 24 * 60:
-        raise _bad(f"{where}minute_of_day", "0…1439")
+        raise _bad(f"{where}minute_of_day", _range(0, 1439))
     remind = item.get("remind_minutes")
     if remind is not None and (not isinstance(remind, int) or not 1 <= remind <= 1440):
-        raise _bad(f"{where}remind_minutes", "1…1440 or null")
+        raise _bad(f"{where}remind_minutes", _range(1, 1440))
     grace = _get(item, "grace_hours", int, where)
     if not 0 <= grace <= 168:
-        raise _bad(f"{where}grace_hours", "0…168")
+        raise _bad(f"{where}grace_hours", _range(0, 168))
     return {
         "kind": _get(item, "kind", str, where)[:32], "weekday": weekday, "minute_of_day": minute,
         "remind_minutes": remind, "grace_hours": grace,

@@ -210,14 +210,21 @@ async def _submit(
     """Checked like a finished wizard, then sent to the GM for approval the same way."""
 
     try:
-        sheet = await service.prepare_character(uow, parsed, game, user.id)
+        prepared = await service.prepare_character(uow, parsed, game, user.id)
     except service.ImportRefused as error:
         await message.answer(views.refused(t, locale, error.refusal))
         return
     start = WizardStart(game_id=game.id, system=game.system, options=game.options)
     try:
         problems = await submission.submit_from_wizard(
-            uow, bot, i18n, t, start=start, user=user, character=sheet
+            uow,
+            bot,
+            i18n,
+            t,
+            start=start,
+            user=user,
+            character=prepared.sheet,
+            history=prepared.history,
         )
     except TelegramForbiddenError:
         # Stored and posted to the GM; only the player's private note could not go (an
@@ -225,7 +232,7 @@ async def _submit(
         return
     if problems:  # the rules changed between the check and the submission: nothing stored
         await service.forget_import(uow)
-        refusal = service.Refusal(service.CREATION_RULES, tuple(problems))
+        refusal = service.Refusal(service.PLAY_RULES, tuple(problems), system=game.system)
         await message.answer(views.refused(t, locale, refusal))
 
 

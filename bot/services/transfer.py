@@ -27,7 +27,7 @@ from db.repositories.games import CharacterDTO, GameDTO
 from db.repositories.schedules import ScheduleRepo
 from db.repositories.transfer import TransferRepo, parse_time
 from db.uow import UnitOfWork
-from engine.common import SheetModel, Violation, errors_only
+from engine.common import SheetModel, Violation
 from engine.text import Msg
 from engine.transfer import (
     ImportedCharacter,
@@ -43,7 +43,9 @@ MAX_FILE_BYTES: Final = LIMITS.max_bytes  # checked against Telegram's file_size
 READ_SECONDS: Final = 30.0
 EXPORT_STATUSES: Final = ("active", "pending", "returned")
 IMPORTED_LOG_KEY: Final = "imported_roll_log"
-CREATION_RULES: Final = N_("The sheet breaks the creation rules:")
+# Game data that belongs to this chat's messages and log, not to the game: left out of a file.
+LOCAL_DATA: Final = frozenset({IMPORTED_LOG_KEY, milestones.LAST_KEY})
+PLAY_RULES: Final = N_("The sheet breaks the rules of play:")
 
 
 @dataclass(frozen=True)
@@ -54,14 +56,16 @@ class Refusal:
     reason: str
     problems: tuple[Msg | Violation, ...] = ()
     params: dict[str, str] = field(default_factory=dict)
+    system: str = ""  # the file's system: its glossary names the sheet's fields
 
 
 class ImportRefused(Exception):
     def __init__(
-        self, reason: str, problems: tuple[Msg | Violation, ...] = (), **params: str
-    ) -> None:
+        self, reason: str, problems: tuple[Msg | Violation, ...] = (), *, system: str = "",
+        **params: str,
+    ) -> None:  # fmt: skip
         super().__init__(reason)
-        self.refusal = Refusal(reason, problems, params)
+        self.refusal = Refusal(reason, problems, params, system)
 
 
 @dataclass(frozen=True)
@@ -106,11 +110,16 @@ async def game_file(uow: UnitOfWork, game: GameDTO) -> bytes:
     log_id = await uow.rolls.existing_log_id(game.chat_id)
     log = await uow.rolls.export(log_id, game_name(game.chat_id)) if log_id else None
     schedules = await ScheduleRepo(uow.session).for_game(game.id)
+    transfer = TransferRepo(uow.session)
     document = {
         "kind": "game", "system": game.system, "exported_at": _now(),
         "game": {
             "title": game.title, "options": game.options, "timezone": game.timezone,
-            "gm_user_id": game.gm_user_id,
+            "gm_user_id": game.gm_user_id, "trusted": await uow.grants.trusted(game.id),
+            "data": {
+                key: value for key, value in (await transfer.game_data(game.id)).items()
+                if key not in LOCAL_DATA
+            },
         },
         "members": [
             {"user_id": m.user_id, "role": m.role} for m in await uow.games.members(game.id)
@@ -125,7 +134,7 @@ async def game_file(uow: UnitOfWork, game: GameDTO) -> bytes:
             }
             for s in schedules
         ],
-        "ledger": await TransferRepo(uow.session).ledger(game.id, limit=LIMITS.max_ledger),
+        "ledger": await transfer.ledger(game.id, limit=LIMITS.max_ledger),
         "roll_log": log.to_json() if log is not None else None,
     }  # fmt: skip
     return seal(document)
@@ -148,18 +157,28 @@ async def games_for(uow: UnitOfWork, user_id: int, system: str) -> list[GameDTO]
 
 def _one_sheet(parsed: ImportFile) -> SheetModel:
     if parsed.problems:
-        raise ImportRefused(N_("The file cannot be imported:"), parsed.problems)
+        raise ImportRefused(
+            N_("The file cannot be imported:"), parsed.problems, system=parsed.system
+        )
     sheet = parsed.characters[0].sheet
     assert sheet is not None  # a sheet that did not fit is among the problems
     return sheet
 
 
+@dataclass(frozen=True)
+class PreparedCharacter:
+    sheet: SheetModel
+    history: tuple[dict[str, Any], ...]  # the file's ledger entries, times parsed
+
+
 async def prepare_character(
     uow: UnitOfWork, parsed: ImportFile, game: GameDTO, user_id: int
-) -> SheetModel:
-    """Check a character file against the game as a finished wizard is checked, and claim the
-    file for the game (not committed: the submission that follows commits both). Raises
-    ``ImportRefused`` listing every violation; nothing is stored then."""
+) -> PreparedCharacter:
+    """Check a character file against the game by the rules of play (a character in play has
+    spent fate points, taken harm, advanced: what ``/res``, milestones and fights produce; the
+    GM still approves it), and claim the file for the game (not committed: the submission
+    that follows commits both). Raises ``ImportRefused`` listing every violation; nothing is
+    stored then."""
     if parsed.kind != "character":
         raise ImportRefused(N_("This file holds a whole game, not one character."))
     if parsed.system != game.system:
@@ -169,28 +188,35 @@ async def prepare_character(
         )  # fmt: skip
     sheet = _one_sheet(parsed)
     spec = SYSTEMS[game.system]
-    violations = spec.validate(sheet, spec.options(game.options))
-    if errors_only(violations):
-        raise ImportRefused(CREATION_RULES, tuple(violations))
+    violations = spec.blocking(sheet, spec.options(game.options), in_play=True)
+    if violations:
+        raise ImportRefused(PLAY_RULES, tuple(violations), system=parsed.system)
     if not await TransferRepo(uow.session).claim(
         game.id, parsed.content_hash, "character", user_id
     ):
         await uow.rollback()
         raise ImportRefused(N_("This file was already imported into this game: nothing new."))
-    return sheet
+    now = datetime.now(UTC)
+    history = tuple(
+        {**entry, "created_at": parse_time(entry["created_at"], now)}
+        for entry in parsed.characters[0].history
+    )
+    return PreparedCharacter(sheet, history)
 
 
 def _check_cast(parsed: ImportFile, options: SheetModel) -> list[Msg | Violation]:
-    """Every problem of the game's characters under the in-play rules, named."""
+    """Every problem of the game's characters under the rules of play, named. An NPC is
+    checked as an NPC: the GM makes one freely (``/npc Громила: Бой 3`` has no concept
+    aspect), so its sheet's model is its only rule."""
     spec = SYSTEMS[parsed.system]
     found: list[Msg | Violation] = list(parsed.problems)
     active: set[int] = set()
     for character in parsed.characters:
-        if character.sheet is None:
+        if character.sheet is None or character.is_npc:
             continue
         for violation in spec.blocking(character.sheet, options, in_play=True):
-            found.append(Msg("transfer.sheet_field", {
-                "name": character.name, "where": violation.field, "problem": violation.msg,
+            found.append(Msg("transfer.sheet_rule", {
+                "name": character.name, "problem": violation.msg,
             }))  # fmt: skip
         if character.status == "active" and character.owner_user_id is not None:
             if character.owner_user_id in active:
@@ -218,10 +244,17 @@ async def import_game(
         raise ImportRefused(N_("The game's options in the file are wrong.")) from None
     problems = _check_cast(parsed, options)
     if problems:
-        raise ImportRefused(N_("The file cannot be imported:"), tuple(problems))
+        raise ImportRefused(
+            N_("The file cannot be imported:"), tuple(problems), system=parsed.system
+        )
     game = await uow.games.create(chat_id, parsed.system, part.title, user_id)
     await uow.games.set_options(game.id, options.model_dump(mode="json"))
     await uow.games.set_timezone(game.id, _zone(part.timezone, game.timezone))
+    if part.trusted:
+        await uow.grants.set_trusted(game.id, True, user_id)
+    for key, value in part.data.items():
+        if key not in LOCAL_DATA:
+            await uow.games.set_data(game.id, key, value)
     for member, role in part.members:
         if member != user_id:
             await uow.games.set_member(game.id, member, "cogm" if role == "gm" else role)

@@ -6,12 +6,14 @@ from __future__ import annotations
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot import glossary
 from bot.i18n import Translator
 from bot.services.own_characters import Owned
 from bot.services.transfer import GameImported, Refusal
 from bot.systems import SYSTEMS
 from db.repositories.games import CharacterDTO, GameDTO
 from engine.common import Severity, Violation
+from engine.text import Msg
 from handlers.views.safe import clip_list, clip_plain, plain
 
 PROBLEMS_SHOWN = 15
@@ -71,13 +73,24 @@ def pick_game(t: Translator, games: list[GameDTO]) -> tuple[str, InlineKeyboardM
     )
 
 
+def _named_field(t: Translator, system: str, problem: Msg | Violation) -> Msg | Violation:
+    """A sheet field a file got wrong, named in the system's words (the engine knows only the
+    field's path, and the glossary is the bot's)."""
+    if not isinstance(problem, Msg) or problem.key != "transfer.sheet_field":
+        return problem
+    where = str(problem.params.get("where", ""))
+    label = SYSTEMS[system].field_label(where) if system in SYSTEMS else glossary.OTHER_FIELD
+    return Msg(problem.key, {**problem.params, "where": t(label)})
+
+
 def refused(t: Translator, locale: str, refusal: Refusal) -> str:
     """The refusal, then every problem (the first ones, and how many more), escaped."""
     params = {k: t(v) for k, v in refusal.params.items()}
     lines = [plain(t(refusal.reason, **params))]
     for problem in refusal.problems[:PROBLEMS_SHOWN]:
         warning = isinstance(problem, Violation) and problem.severity is Severity.WARNING
-        lines.append(("⚠️ " if warning else "⛔ ") + plain(clip_plain(problem.render(locale), 300)))
+        text = _named_field(t, refusal.system, problem).render(locale)
+        lines.append(("⚠️ " if warning else "⛔ ") + plain(clip_plain(text, 300)))
     hidden = len(refusal.problems) - PROBLEMS_SHOWN
     if hidden > 0:
         lines.append(t.plural("… and {n} more problem.", "… and {n} more problems.", hidden))
