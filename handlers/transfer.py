@@ -14,7 +14,7 @@ from aiogram.utils.callback_answer import CallbackAnswer
 
 from bot.cpu import CpuError, CpuPool
 from bot.i18n import I18n, Translator
-from bot.services import own_characters
+from bot.services import game_labels, own_characters
 from bot.services import transfer as service
 from db.repositories.games import GameDTO
 from db.repositories.users import UserDTO
@@ -173,7 +173,7 @@ async def _import_character(
         await _submit(message, bot, t, locale, i18n, uow, parsed, user, games[0])
     else:
         await state.update_data({FILE_KEY: document.file_id})
-        text, keyboard = views.pick_game(t, games)
+        text, keyboard = views.pick_game(t, games, await game_labels.labels(uow, games))
         await message.answer(text, reply_markup=keyboard)
 
 

@@ -50,6 +50,11 @@ def game_caption(t: Translator, game: GameDTO) -> str:
     )
 
 
+def _clip(label: str, limit: int = 60) -> str:
+    """A button's words: the end of a long label (the group's title) stays readable."""
+    return label if len(label) <= limit else label[: limit - 1] + "…"
+
+
 def pick_character(t: Translator, owned: list[Owned]) -> tuple[str, InlineKeyboardMarkup]:
     rows = [
         [
@@ -63,9 +68,17 @@ def pick_character(t: Translator, owned: list[Owned]) -> tuple[str, InlineKeyboa
     return t("Which character to export?"), InlineKeyboardMarkup(inline_keyboard=rows)
 
 
-def pick_game(t: Translator, games: list[GameDTO]) -> tuple[str, InlineKeyboardMarkup]:
+def pick_game(
+    t: Translator, games: list[GameDTO], labels: dict[int, str]
+) -> tuple[str, InlineKeyboardMarkup]:
+    """``labels``: what tells the games apart (``bot.services.game_labels``)."""
     rows = [
-        [InlineKeyboardButton(text=g.title[:60], callback_data=ImportToCD(game_id=g.id).pack())]
+        [
+            InlineKeyboardButton(
+                text=_clip(labels.get(g.id, g.title)),
+                callback_data=ImportToCD(game_id=g.id).pack(),
+            )
+        ]
         for g in games[:BUTTONS_SHOWN]
     ]
     return t("Into which game should the character go?"), InlineKeyboardMarkup(

@@ -16,8 +16,15 @@ from engine.transfer import content_hash
 from tests.conftest import Harness
 from tests.export.helpers import FRESH, legal_sheet, new_game, seat_tables, send_file
 from tests.export.test_round_trip import _approve, _export
-from tests.games.helpers import ALICE, GM, GROUP
-from tests.helpers.table import WAIT, game_id, insert_character, scalar, send_and_answer
+from tests.games.helpers import ALICE, GM, GROUP, buttons
+from tests.helpers.table import (
+    WAIT,
+    game_id,
+    insert_character,
+    scalar,
+    seat,
+    send_and_answer,
+)
 
 
 def _in_play(system: str, name: str) -> SheetModel:
@@ -155,3 +162,16 @@ async def test_refusals_name_the_sheet_field_in_russian(running: Harness) -> Non
     assert "«Кира»: Очки судьбы — нужно число." in answer.text, answer.text
     for leak in ("fate_points", "aspects", "поле", "Input should", "field"):
         assert leak not in answer.text, (leak, answer.text)
+
+
+async def test_the_import_picker_tells_look_alike_games_apart(running: Harness) -> None:
+    h = running
+    seat_tables(h)
+    await new_game(h, GROUP, "fate", "Исходная fate")
+    await insert_character(h, "fate", legal_sheet("fate", "Кира"), owner=ALICE)
+    data = await _export(h, ALICE)
+    await new_game(h, FRESH, "fate", "Исходная fate")
+    await seat(h, ALICE, chat_id=FRESH)
+    picker = await send_file(h, ALICE, ALICE, data)
+    labels = [b["text"] for b in buttons(picker)]
+    assert sorted(labels) == ["Исходная fate · New table", "Исходная fate · Table"], labels
