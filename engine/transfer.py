@@ -40,7 +40,7 @@ from pydantic import ValidationError
 
 from engine.common import SheetModel
 from engine.dice.log import export_from_json
-from engine.dice.verify import VerifyLimits, VerifyReport, verify_export
+from engine.dice.verify import FileDigest, VerifyLimits, VerifyReport, digest, verify_export
 from engine.errors import EngineError
 from engine.text import Msg, ParamValue, register_messages
 
@@ -267,6 +267,9 @@ class ImportFile:
     game: ImportedGame | None = None
     log_report: VerifyReport | None = None
     problems: tuple[Msg, ...] = field(default_factory=tuple)
+    # The roll log's entries and commitments, to hold against the bot's own log of the chat
+    # it names (a file whose chain was re-made after a die was changed checks out alone).
+    log_digest: FileDigest | None = None
 
 
 def canonical(data: Mapping[str, Any]) -> bytes:
@@ -456,11 +459,11 @@ def _document(content: bytes, limits: TransferLimits) -> tuple[dict[str, Any], s
     version = _get(data, "schema_version", int, "")
     if version > SCHEMA_VERSION:
         raise TransferError(Msg("transfer.newer", {"version": version, "known": SCHEMA_VERSION}))
-    digest = content_hash(data)
+    file_hash = content_hash(data)
     sealed = data.get("sha256")
-    if sealed is not None and sealed != digest:
+    if sealed is not None and sealed != file_hash:
         raise TransferError(Msg("transfer.forged"))
-    return data, digest
+    return data, file_hash
 
 
 def read_file(
@@ -473,7 +476,7 @@ def read_file(
     """Read an export file (the worker process's job). Raises ``TransferError`` for a file that
     is not an export of a known system and format; a sheet that does not fit its model, a
     damaged roll log and the like come back as ``problems`` (nothing is imported then)."""
-    data, digest = _document(content, limits)
+    data, file_hash = _document(content, limits)
     kind = _get(data, "kind", str, "")
     if kind not in KINDS:
         raise _bad("kind", _one_of(KINDS))
@@ -483,12 +486,12 @@ def read_file(
     reader = _Reader(system, sheet_types[system], upgrades, limits)
     if kind == "character":
         one = reader.character(data.get("character"), "character", npc=False, history=True)
-        return ImportFile(kind, system, digest, (one,), problems=tuple(reader.problems))
-    return _game(data, reader, digest, log_limits)
+        return ImportFile(kind, system, file_hash, (one,), problems=tuple(reader.problems))
+    return _game(data, reader, file_hash, log_limits)
 
 
 def _game(
-    data: dict[str, Any], reader: _Reader, digest: str, log_limits: VerifyLimits
+    data: dict[str, Any], reader: _Reader, file_hash: str, log_limits: VerifyLimits
 ) -> ImportFile:
     limits = reader.limits
     game = _get(data, "game", dict, "")
@@ -505,7 +508,7 @@ def _game(
     ledger = [reader.entry(e, "ledger") for e in _list(data, "ledger", limits.max_ledger)]
     for ref in sorted({e["character"] for e in ledger} - set(refs)):
         reader.problems.append(Msg("transfer.unknown_ref", {"ref": ref}))
-    log, report = _roll_log(data.get("roll_log"), log_limits, reader.problems)
+    log, report, log_digest = _roll_log(data.get("roll_log"), log_limits, reader.problems)
     imported = ImportedGame(
         _text(game, "title", "game.", limits)[:128],
         _get(game, "options", dict, "game."),
@@ -520,8 +523,8 @@ def _game(
         _data(game, limits),
     )  # fmt: skip
     return ImportFile(
-        "game", reader.system, digest, tuple(characters), imported, report,
-        tuple(reader.problems),
+        "game", reader.system, file_hash, tuple(characters), imported, report,
+        tuple(reader.problems), log_digest,
     )  # fmt: skip
 
 
@@ -578,13 +581,13 @@ def _schedule(item: Any, index: int) -> dict[str, Any]:
 
 def _roll_log(
     raw: Any, limits: VerifyLimits, problems: list[Msg]
-) -> tuple[dict[str, Any] | None, VerifyReport | None]:
+) -> tuple[dict[str, Any] | None, VerifyReport | None, FileDigest | None]:
     """The file's roll log, verified as ``python -m engine.verify`` would (its own seeds only):
     a broken chain or a forged hash is a problem of the file."""
     if raw is None:
-        return None, None
+        return None, None, None
     log = export_from_json(raw)  # LogFormatError (an EngineError) names the bad part
     report = verify_export(log, {}, limits=limits)
     if report.problems:
         problems.append(Msg("transfer.log_bad", {"problem": report.problems[0].msg}))
-    return raw, report
+    return raw, report, digest(log, report)

@@ -20,6 +20,7 @@ from bot.cpu import CpuPool
 from bot.i18n import N_
 from bot.services import characters as character_service
 from bot.services import milestones, own_characters
+from bot.services import verify as verify_service
 from bot.services.verify import LIMITS as LOG_LIMITS
 from bot.services.verify import game_name
 from bot.systems import SHEET_UPGRADES, SYSTEMS
@@ -242,6 +243,7 @@ async def import_game(
         options = spec.options(part.options)
     except ValidationError:
         raise ImportRefused(N_("The game's options in the file are wrong.")) from None
+    await _same_log(uow, parsed)
     problems = _check_cast(parsed, options)
     if problems:
         raise ImportRefused(
@@ -276,6 +278,33 @@ async def import_game(
     return GameImported(
         game, len(parsed.characters) - npcs, npcs, added, len(ledger), rolls, skipped
     )
+
+
+async def _same_log(uow: UnitOfWork, parsed: ImportFile) -> None:
+    """The file's roll log is the bot's own log of the chat it names, as far as both go (an
+    older file stops early; that is no forgery). A die changed with the chain re-made checks
+    out alone, so a mismatch here is refused, naming the first entry that differs."""
+    if parsed.log_digest is None:
+        return
+    comparison = await verify_service.against_own_log(uow, parsed.log_digest)
+    if comparison is None:
+        return
+    if comparison.differs:
+        raise ImportRefused(
+            N_(
+                "The roll log in the file is not the log I keep for its chat: entry "
+                "#{entry} differs. Export the game again."
+            ),
+            entry=str(comparison.matched + 1),
+        )
+    if comparison.epochs:
+        raise ImportRefused(
+            N_(
+                "The roll log in the file is not the log I keep for its chat: the seed "
+                "commitment of epoch {epoch} differs. Export the game again."
+            ),
+            epoch=str(comparison.epochs[0]),
+        )
 
 
 def _zone(name: str, default: str) -> str:

@@ -4,7 +4,9 @@ trusting table and the GM's stored lists comes back whole; refusals speak in wor
 
 from __future__ import annotations
 
+import io
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,7 +14,9 @@ from sqlalchemy import text
 
 from bot.systems import SYSTEMS
 from engine.common import SheetModel
+from engine.dice.log import entry_hash
 from engine.transfer import content_hash
+from engine.verify import main as verify_main
 from tests.conftest import Harness
 from tests.export.helpers import FRESH, legal_sheet, new_game, seat_tables, send_file
 from tests.export.test_round_trip import _approve, _export
@@ -175,3 +179,51 @@ async def test_the_import_picker_tells_look_alike_games_apart(running: Harness) 
     picker = await send_file(h, ALICE, ALICE, data)
     labels = [b["text"] for b in buttons(picker)]
     assert sorted(labels) == ["Исходная fate · New table", "Исходная fate · Table"], labels
+
+
+async def test_a_log_forged_with_its_chain_remade_is_refused(
+    running: Harness, tmp_path: Path
+) -> None:
+    h = running
+    seat_tables(h)
+    await new_game(h, GROUP, "fate", "Old table")
+    await insert_character(h, "fate", legal_sheet("fate", "Кира"), owner=ALICE)
+    for expression in ("1d6", "2d6+1", "4dF"):
+        await send_and_answer(h, ALICE, f"/r {expression}")
+        await h.emu.wait_idle(WAIT)
+    sent = h.emu.send_text(GM, GROUP, "/export game")
+    exported = await h.emu.wait_for(
+        lambda: next(
+            (
+                m
+                for m in h.emu.bot_messages(GROUP)
+                if m.document and m.message_id > sent.message_id
+            ),
+            None,
+        ),
+        timeout=WAIT,
+    )
+    assert exported.document is not None
+    document = json.loads(exported.document.data)
+    entries = document["roll_log"]["entries"]
+    entries[1]["result"] += 1  # a better roll …
+    entries[1]["faces"] = [*entries[1]["faces"][:-1], entries[1]["faces"][-1] + 1]
+    prev = entries[0]["hash"]
+    for entry in entries[1:]:  # … and the chain made again after it
+        entry["prev_hash"] = prev
+        entry["hash"] = prev = entry_hash(prev, entry)
+    document.pop("sha256")
+    document["sha256"] = content_hash(document)
+    forged = json.dumps(document, ensure_ascii=False).encode()
+    path = tmp_path / "forged.json"
+    path.write_bytes(forged)
+    out = io.StringIO()
+    assert verify_main([str(path)], out) == 0  # alone, the file checks out …
+    assert "NOT checked: the dice of epochs 1" in out.getvalue()  # … and says what it cannot
+
+    answer = await send_file(h, GM, FRESH, forged)
+    assert "не тот журнал" in answer.text and "запись №2" in answer.text, answer.text
+    assert await scalar(h, "SELECT count(*) FROM games WHERE chat_id = :c", c=FRESH) == 0
+    # the genuine file still comes in
+    done = await send_file(h, GM, FRESH, exported.document.data)
+    assert "импортирована" in done.text, done.text
