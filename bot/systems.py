@@ -46,6 +46,7 @@ from engine.systems.storyteller import profile as storyteller_profile
 from engine.systems.storyteller import sheet_rolls as storyteller_rolls
 from engine.systems.storyteller.npc import NPC_FORM as STORYTELLER_NPC
 from engine.systems.storyteller.outcomes import RULES as STORYTELLER_RULES
+from engine.transfer import from_unversioned
 
 
 @dataclass(frozen=True)
@@ -243,3 +244,8 @@ def rules_for(system: str | None) -> RollRules:
     plain one: success is a total at or above the target."""
     spec = SYSTEMS.get(system or "")
     return spec.rules if spec is not None else PLAIN
+
+
+# Version 0 of every system: a sheet from a file written before sheets carried a version
+# (``tests/export/fixtures/v0``).
+SHEET_UPGRADES.update({(system, 0): from_unversioned for system in SYSTEMS})

@@ -232,6 +232,13 @@ class SheetType:
 Upgrade = Callable[[dict[str, Any]], dict[str, Any]]
 
 
+def from_unversioned(sheet: dict[str, Any]) -> dict[str, Any]:
+    """Sheet version 0 → 1 (every system): a file from before sheets carried a version, in
+    the file or in the sheet. Version 1 only added fields, each with a default the model
+    fills in, and the version inside the sheet."""
+    return {**sheet, "schema_version": 1}
+
+
 @dataclass(frozen=True)
 class ImportedCharacter:
     ref: int
@@ -406,7 +413,8 @@ class _Reader:
 
     def sheet(self, data: dict[str, Any], name: str, where: str) -> SheetModel | None:
         raw = _get(data, "sheet", dict, where)
-        version = _get(data, "schema_version", int, where)
+        # version 0: written before files recorded a sheet's version
+        version = _get(data, "schema_version", int, where) if "schema_version" in data else 0
         current = self.sheet_type.schema_version
         if version > current:
             params = {"name": name, "version": version, "known": current}
@@ -456,7 +464,9 @@ def _document(content: bytes, limits: TransferLimits) -> tuple[dict[str, Any], s
         raise TransferError(Msg("transfer.not_json")) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise TransferError(Msg("transfer.not_export"))
-    version = _get(data, "schema_version", int, "")
+    # format 0: an earlier release wrote no version (format 1 added it and the seal, and
+    # reads what format 0 holds as it is)
+    version = _get(data, "schema_version", int, "") if "schema_version" in data else 0
     if version > SCHEMA_VERSION:
         raise TransferError(Msg("transfer.newer", {"version": version, "known": SCHEMA_VERSION}))
     file_hash = content_hash(data)

@@ -227,3 +227,25 @@ async def test_a_log_forged_with_its_chain_remade_is_refused(
     # the genuine file still comes in
     done = await send_file(h, GM, FRESH, exported.document.data)
     assert "импортирована" in done.text, done.text
+
+
+FIXTURES = Path(__file__).parent / "fixtures" / "v0"
+
+
+@pytest.mark.parametrize("system", sorted(SYSTEMS))
+async def test_a_version_0_file_is_upgraded(running: Harness, system: str) -> None:
+    h = running
+    seat_tables(h)
+    old = (FIXTURES / f"{system}-character.json").read_bytes()
+    assert b"schema_version" not in old and b"sha256" not in old
+    await new_game(h, FRESH, system, "New table")
+    answer = await send_file(h, ALICE, FRESH, old)
+    assert "Nothing was imported" not in answer.text, answer.text
+    await _approve(h, FRESH)
+    stored = await scalar(
+        h, "SELECT sheet FROM characters WHERE name = 'Старожил' AND status = 'active'"
+    )
+    version = await scalar(h, "SELECT schema_version FROM characters WHERE name = 'Старожил'")
+    assert version == SYSTEMS[system].schema_version
+    expected = legal_sheet(system, "Старожил").model_dump(mode="json")
+    assert stored == expected
