@@ -5,18 +5,24 @@ concept stands under the name."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 import pytest
+from sqlalchemy import text
 
+from bot.services.rolls import roll_logged
+from db.database import create_session_factory
+from db.uow import UnitOfWork
 from engine.systems import lifegear
 from engine.systems.lifegear import Item, ItemKind
-from tests.games.helpers import ALICE, create_game, seat_table
+from tests.games.helpers import ALICE, GROUP, create_game, seat_table
 from tests.helpers.table import insert_character
-from tests.miniapp.browser import Browser, needs_browser
+from tests.miniapp.browser import ARTIFACTS, Browser, needs_browser
 from tests.miniapp.cases import CASES
 from tests.miniapp.conftest import MiniApp
-from tests.miniapp.test_browser import LIGHT
+from tests.miniapp.test_browser import LIGHT, MEASURED, _measure
+from webapp.service import LEDGER_SHOWN, ROLLS_SHOWN
 
 pytestmark = needs_browser
 
@@ -70,6 +76,9 @@ def browser() -> Iterator[Browser]:
     opened = Browser()
     yield opened
     opened.quit()
+    if MEASURED:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        (ARTIFACTS / "measurements-phone.json").write_text(json.dumps(MEASURED, indent=2))
 
 
 def _armoured() -> lifegear.Character:
@@ -116,3 +125,38 @@ async def test_the_storyteller_concept_is_under_the_name(
     assert where == ["HEADER", False], where
     lowest = await browser.js(CONTRAST)
     assert lowest[0][0] >= 4.5, lowest
+
+
+async def test_a_busy_sheet_stays_light(mini_app: MiniApp, browser: Browser) -> None:
+    """20 ledger entries and 50 rolls: the page lists the newest few of each; its weight and
+    first render go to ``artifacts/measurements.json`` (figures, not a timed assertion)."""
+    h = mini_app.h
+    seat_table(h)
+    await create_game(h, "fate", "Кампания")
+    cid = await insert_character(h, "fate", CASES["fate"].make(), owner=ALICE)
+    async with h.engine.begin() as conn:
+        for n in range(20):
+            await conn.execute(
+                text(
+                    "INSERT INTO ledger (game_id, character_id, actor_user_id, kind, reason, "
+                    "batch, diff, sheet_before, sheet_after, version_before, version_after) "
+                    "SELECT game_id, id, :u, 'fate_points', 'x', :b, '[]', sheet, sheet, 1, 1 "
+                    "FROM characters WHERE id = :c"
+                ),
+                {"u": ALICE, "b": f"b{n}", "c": cid},
+            )
+    async with UnitOfWork(create_session_factory(h.engine)) as uow:
+        for n in range(50):
+            await roll_logged(
+                uow, chat_id=GROUP, roll_id=f"bench:{n}", text="4dF+2", actor="Alice",
+                subject="Ира", actor_user_id=ALICE,
+            )  # fmt: skip
+    await browser.open(mini_app.url(ALICE, theme=LIGHT, language="ru"))
+    await browser.wait("return document.body.dataset.view === 'sheet'")
+    shown = await browser.js(
+        "return [document.querySelectorAll('[data-ledger]').length,"
+        " document.querySelectorAll('[data-roll]').length]"
+    )
+    assert shown == [LEDGER_SHOWN, ROLLS_SHOWN]
+    await _measure(browser, "fate-20-ledger-50-rolls")
+    await browser.screenshot("fate-busy")
