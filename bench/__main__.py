@@ -22,6 +22,7 @@ from bench import (
     press_bench,
     resilience_bench,
     scale_bench,
+    transfer_bench,
     verify_bench,
 )
 
@@ -32,6 +33,10 @@ async def _milestones() -> dict[str, Any]:
 
 async def _resilience() -> dict[str, Any]:
     return await resilience_bench.run(await e2e_bench._admin_url())
+
+
+async def _transfer() -> dict[str, Any]:
+    return await transfer_bench.run(await e2e_bench._admin_url())
 
 
 async def _press_answers() -> dict[str, Any]:
@@ -59,6 +64,7 @@ def main() -> None:
     report["milestones"] = asyncio.run(_milestones())
     report["resilience"] = asyncio.run(_resilience())
     report["verify_upload"] = asyncio.run(verify_bench.run())
+    report["transfer_300_characters"] = asyncio.run(_transfer())
     report["press_answer_in_a_spent_group"] = asyncio.run(_press_answers())
     report["edit_bursts"] = asyncio.run(_edit_bursts())
     report["memory_1000_wizards"] = asyncio.run(memory.run())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Final
 
 from bot import glossary
@@ -45,6 +46,7 @@ from engine.systems.storyteller import profile as storyteller_profile
 from engine.systems.storyteller import sheet_rolls as storyteller_rolls
 from engine.systems.storyteller.npc import NPC_FORM as STORYTELLER_NPC
 from engine.systems.storyteller.outcomes import RULES as STORYTELLER_RULES
+from engine.transfer import from_unversioned
 
 
 @dataclass(frozen=True)
@@ -135,9 +137,9 @@ def upgrade_sheet(system: str, sheet: dict[str, Any], version: int) -> dict[str,
     return sheet
 
 
-def _fate_in_play(character: Any, options: Any) -> list[Violation]:
-    # Fate points equal to refresh and no harm taken are rules of a new character only.
-    return fate.validate_character(character, options, at_creation=False)
+def _in_play(validate: Callable[..., list[Violation]]) -> Callable[[Any, Any], list[Violation]]:
+    """A system's creation check without its start-only rules (an edit or import in play)."""
+    return partial(validate, at_creation=False)
 
 
 SYSTEMS: Final[dict[str, SystemSpec]] = {
@@ -146,7 +148,8 @@ SYSTEMS: Final[dict[str, SystemSpec]] = {
         SystemSpec(
             "fate", N_("FATE"), N_("aspects, skills on the ladder, fate points; 4dF"),
             fate.Character, fate.FateOptions, fate.SCHEMA_VERSION,
-            fate.new_character, fate.validate_character, _fate_in_play, FATE_RULES,
+            fate.new_character, fate.validate_character, _in_play(fate.validate_character),
+            FATE_RULES,
             sheet_rolls=fate_rolls.SHEET_ROLLS, milestones=fate_profile.MILESTONES,
             cards=fate_cards.SCORING, requests=fate_profile.REQUESTS,
             glossary=glossary.FATE,
@@ -181,7 +184,8 @@ SYSTEMS: Final[dict[str, SystemSpec]] = {
         SystemSpec(
             "cliche", N_("Firefly (clichés)"), N_("Risus-style clichés as d6 pools"),
             cliche.Character, cliche.ClicheOptions, cliche.SCHEMA_VERSION,
-            cliche.new_character, cliche.validate_character, rules=CLICHE_RULES,
+            cliche.new_character, cliche.validate_character,
+            _in_play(cliche.validate_character), rules=CLICHE_RULES,
             sheet_rolls=cliche_rolls.SHEET_ROLLS, milestones=cliche_profile.MILESTONES,
             cards=cliche_cards.SCORING, requests=cliche_profile.REQUESTS,
             glossary=glossary.CLICHE,
@@ -197,6 +201,7 @@ SYSTEMS: Final[dict[str, SystemSpec]] = {
             N_("World of Darkness: d10 pools against a difficulty"),
             storyteller.Character, storyteller.StorytellerOptions, storyteller.SCHEMA_VERSION,
             storyteller.new_character, storyteller.validate_character,
+            _in_play(storyteller.validate_character),
             rules=STORYTELLER_RULES,
             sheet_rolls=storyteller_rolls.SHEET_ROLLS,
             milestones=storyteller_profile.MILESTONES,
@@ -239,3 +244,8 @@ def rules_for(system: str | None) -> RollRules:
     plain one: success is a total at or above the target."""
     spec = SYSTEMS.get(system or "")
     return spec.rules if spec is not None else PLAIN
+
+
+# Version 0 of every system: a sheet from a file written before sheets carried a version
+# (``tests/export/fixtures/v0``).
+SHEET_UPGRADES.update({(system, 0): from_unversioned for system in SYSTEMS})

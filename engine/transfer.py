@@ -5,7 +5,8 @@ An export file is UTF-8 JSON::
     {"format": "tabletop-export", "schema_version": 1, "kind": "character" | "game",
      "system": "<system id>", "exported_at": "<ISO-8601>",
      "character": {<character>},                       # kind "character"
-     "game": {"title", "options", "timezone", "gm_user_id"},   # kind "game", and:
+     "game": {"title", "options", "timezone", "gm_user_id",   # kind "game", and:
+             "trusted" (gains without the GM), "data" (the game's named documents)},
      "members": [{"user_id", "role"}], "characters": [<character>], "npcs": [<character>],
      "schedules": [{"kind", "weekday", "minute_of_day", "remind_minutes", "grace_hours",
                     "enabled"}],
@@ -31,7 +32,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -39,15 +40,60 @@ from pydantic import ValidationError
 
 from engine.common import SheetModel
 from engine.dice.log import export_from_json
-from engine.dice.verify import VerifyLimits, VerifyReport, verify_export
+from engine.dice.verify import FileDigest, VerifyLimits, VerifyReport, digest, verify_export
 from engine.errors import EngineError
-from engine.text import Msg, register_messages
+from engine.text import Msg, ParamValue, register_messages
 
 FORMAT: Final = "tabletop-export"
 SCHEMA_VERSION: Final = 1
 KINDS: Final = ("character", "game")
 STATUSES: Final = ("pending", "active", "returned", "retired")
 MEMBER_ROLES: Final = ("cogm", "player")
+
+# The file's parts in words (``transfer.part.<key>``): a refusal names the part, never a path.
+_PARTS: Final = {
+    "character": ("персонаж", "the character"),
+    "characters": ("персонажи", "the characters"),
+    "npcs": ("НПС", "the NPCs"),
+    "sheet": ("лист персонажа", "the character's sheet"),
+    "schema_version": ("версия листа", "the sheet's version"),
+    "name": ("имя", "the name"),
+    "ref": ("номер персонажа", "the character's number"),
+    "owner_user_id": ("владелец", "the owner"),
+    "status": ("статус персонажа", "the character's status"),
+    "history": ("история изменений", "the history of changes"),
+    "ledger": ("журнал изменений", "the ledger of changes"),
+    "game": ("игра", "the game"),
+    "title": ("название игры", "the game's title"),
+    "options": ("настройки игры", "the game's options"),
+    "timezone": ("часовой пояс", "the time zone"),
+    "gm_user_id": ("мастер", "the GM"),
+    "members": ("участники", "the members"),
+    "role": ("роль участника", "a member's role"),
+    "user_id": ("участник", "a member"),
+    "schedules": ("расписание вех", "the milestone schedule"),
+    "weekday": ("день недели", "the weekday"),
+    "minute_of_day": ("время", "the time"),
+    "remind_minutes": ("напоминание", "the reminder"),
+    "grace_hours": ("часы ожидания", "the grace hours"),
+    "enabled": ("включено ли расписание", "whether the schedule is on"),
+    "kind": ("вид записи", "the kind of entry"),
+    "actor_user_id": ("кто внёс изменение", "who made the change"),
+    "created_at": ("время изменения", "when it changed"),
+    "data": ("данные игры", "the game's data"),
+}
+# pydantic's error types → ``transfer.value.<word>``
+_PROBLEMS: Final = {
+    "missing": "missing",
+    "int_type": "number", "int_parsing": "number", "int_from_float": "number",
+    "float_type": "number", "float_parsing": "number",
+    "string_type": "text",
+    "greater_than": "range", "greater_than_equal": "range", "less_than": "range",
+    "less_than_equal": "range",
+    "string_too_long": "long", "too_long": "long",
+    "enum": "choice", "literal_error": "choice",
+    "extra_forbidden": "extra",
+}  # fmt: skip
 
 register_messages(
     {
@@ -74,30 +120,42 @@ register_messages(
             "up to {known}). Update the bot or export again.",
         },
         "transfer.bad_field": {
-            "ru": "В файле неверное поле «{where}»: ожидается {expected}.",
-            "en": "Bad field «{where}» in the file: expected {expected}.",
+            "ru": "Файл повреждён или изменён вручную: {part} — {expected}.",
+            "en": "The file is damaged or was edited by hand: {part} — {expected}.",
         },
-        "transfer.expect.text": {"ru": "текст", "en": "text"},
-        "transfer.expect.number": {"ru": "число", "en": "a number"},
-        "transfer.expect.object": {"ru": "объект", "en": "an object"},
-        "transfer.expect.list": {"ru": "список", "en": "a list"},
-        "transfer.expect.bool": {"ru": "да или нет", "en": "true/false"},
-        "transfer.expect.null": {"ru": "пусто", "en": "null"},
-        "transfer.expect.objects": {"ru": "список объектов", "en": "a list of objects"},
-        "transfer.expect.either": {"ru": "{first} или {second}", "en": "{first} or {second}"},
-        "transfer.expect.one_of": {"ru": "одно из: {values}", "en": "one of: {values}"},
-        "transfer.expect.range": {"ru": "число {low}…{high}", "en": "a number {low}…{high}"},
-        "transfer.expect.short": {
-            "ru": "текст длиной не больше {limit}",
-            "en": "text of at most {limit} characters",
+        "transfer.expect.text": {"ru": "нужен текст", "en": "text is needed"},
+        "transfer.expect.number": {"ru": "нужно число", "en": "a number is needed"},
+        "transfer.expect.object": {"ru": "нужна запись", "en": "a record is needed"},
+        "transfer.expect.list": {"ru": "нужен список", "en": "a list is needed"},
+        "transfer.expect.bool": {"ru": "нужно «да» или «нет»", "en": "yes or no is needed"},
+        "transfer.expect.one_of": {
+            "ru": "нужно одно из: {values}",
+            "en": "one of these is needed: {values}",
         },
-        "transfer.problem.missing": {"ru": "не заполнено", "en": "missing"},
-        "transfer.problem.extra": {"ru": "лишнее в листе", "en": "not part of the sheet"},
-        "transfer.problem.type": {"ru": "значение не того вида", "en": "a wrong kind of value"},
-        "transfer.problem.value": {"ru": "недопустимое значение", "en": "a value not allowed"},
+        "transfer.expect.range": {
+            "ru": "нужно число от {low} до {high}",
+            "en": "a number from {low} to {high} is needed",
+        },
+        "transfer.expect.max_chars": {
+            "ru": "не длиннее {limit} символов",
+            "en": "at most {limit} characters",
+        },
+        **{f"transfer.part.{key}": {"ru": ru, "en": en} for key, (ru, en) in _PARTS.items()},
+        "transfer.part.other": {"ru": "часть файла", "en": "a part of the file"},
+        "transfer.value.missing": {"ru": "не заполнено", "en": "missing"},
+        "transfer.value.number": {"ru": "нужно число", "en": "a number is needed"},
+        "transfer.value.text": {"ru": "нужен текст", "en": "text is needed"},
+        "transfer.value.range": {"ru": "вне допустимых пределов", "en": "out of range"},
+        "transfer.value.long": {"ru": "слишком длинное", "en": "too long"},
+        "transfer.value.choice": {
+            "ru": "такого значения нет в правилах",
+            "en": "no such value in the rules",
+        },
+        "transfer.value.extra": {"ru": "лишнее поле", "en": "an unknown entry"},
+        "transfer.value.wrong": {"ru": "заполнено неверно", "en": "filled in wrongly"},
         "transfer.too_many": {
-            "ru": "Слишком много записей в «{where}»: больше {limit}.",
-            "en": "Too many entries in «{where}»: more than {limit}.",
+            "ru": "Слишком много записей: {part} — больше {limit}.",
+            "en": "Too many entries: {part} — more than {limit}.",
         },
         "transfer.unknown_system": {
             "ru": "Неизвестная система правил «{system}».",
@@ -118,9 +176,10 @@ register_messages(
             "en": "«{name}»: a sheet of version {version} cannot be upgraded.",
         },
         "transfer.sheet_field": {
-            "ru": "«{name}», {where}: {problem}",
-            "en": "«{name}», {where}: {problem}",
+            "ru": "«{name}»: {where} — {problem}.",
+            "en": "«{name}»: {where} — {problem}.",
         },
+        "transfer.sheet_rule": {"ru": "«{name}»: {problem}", "en": "«{name}»: {problem}"},
         "transfer.duplicate_ref": {
             "ru": "Персонаж #{ref} встречается в файле дважды.",
             "en": "Character #{ref} appears twice in the file.",
@@ -159,6 +218,7 @@ class TransferLimits:
     max_schedules: int = 50
     max_members: int = 500
     max_string: int = 4096
+    max_data_keys: int = 32
 
 
 @dataclass(frozen=True)
@@ -170,6 +230,13 @@ class SheetType:
 
 
 Upgrade = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+def from_unversioned(sheet: dict[str, Any]) -> dict[str, Any]:
+    """Sheet version 0 → 1 (every system): a file from before sheets carried a version, in
+    the file or in the sheet. Version 1 only added fields, each with a default the model
+    fills in, and the version inside the sheet."""
+    return {**sheet, "schema_version": 1}
 
 
 @dataclass(frozen=True)
@@ -193,6 +260,9 @@ class ImportedGame:
     schedules: tuple[dict[str, Any], ...]
     ledger: tuple[dict[str, Any], ...]
     roll_log: dict[str, Any] | None
+    # Older files lack these: a gated table, no stored documents.
+    trusted: bool = False
+    data: dict[str, Any] = field(default_factory=dict)  # ``game_data`` by key
 
 
 @dataclass(frozen=True)
@@ -204,6 +274,9 @@ class ImportFile:
     game: ImportedGame | None = None
     log_report: VerifyReport | None = None
     problems: tuple[Msg, ...] = field(default_factory=tuple)
+    # The roll log's entries and commitments, to hold against the bot's own log of the chat
+    # it names (a file whose chain was re-made after a die was changed checks out alone).
+    log_digest: FileDigest | None = None
 
 
 def canonical(data: Mapping[str, Any]) -> bytes:
@@ -252,31 +325,24 @@ def check_depth(content: bytes, limit: int) -> None:
 
 
 def _bad(where: str, expected: Msg) -> TransferError:
-    return TransferError(Msg("transfer.bad_field", {"where": where, "expected": expected}))
+    params: dict[str, ParamValue] = {"part": _part(where), "expected": expected}
+    return TransferError(Msg("transfer.bad_field", params))
 
 
-def _either(first: Msg, second: Msg) -> Msg:
-    return Msg("transfer.expect.either", {"first": first, "second": second})
+def _part(where: str) -> Msg:
+    """The part of the file at ``where`` (``characters[0].sheet``) in words, never the path."""
+    for key in reversed(re.findall(r"[a-z_]+", where)):
+        if key in _PARTS:
+            return Msg(f"transfer.part.{key}")
+    return Msg("transfer.part.other")
 
 
-def _range(low: int, high: int, *, null: bool = False) -> Msg:
-    expected = Msg("transfer.expect.range", {"low": low, "high": high})
-    return _either(expected, Msg("transfer.expect.null")) if null else expected
+def _one_of(values: tuple[str, ...]) -> Msg:
+    return Msg("transfer.expect.one_of", {"values": ", ".join(values)})
 
 
-def _one_of(values: Iterable[str]) -> Msg:
-    return Msg("transfer.expect.one_of", {"values": " | ".join(values)})
-
-
-def _sheet_problem(kind: str) -> Msg:
-    """A pydantic error type in the reader's words (pydantic's own text is English)."""
-    if kind == "missing":
-        return Msg("transfer.problem.missing")
-    if kind == "extra_forbidden":
-        return Msg("transfer.problem.extra")
-    if kind.endswith(("_type", "_parsing")):
-        return Msg("transfer.problem.type")
-    return Msg("transfer.problem.value")
+def _range(low: int, high: int) -> Msg:
+    return Msg("transfer.expect.range", {"low": low, "high": high})
 
 
 def _get(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
@@ -289,34 +355,24 @@ def _get(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where
     return value
 
 
-_KIND_WORDS: Final[dict[type, str]] = {
-    str: "transfer.expect.text",
-    int: "transfer.expect.number",
-    dict: "transfer.expect.object",
-    list: "transfer.expect.list",
-    bool: "transfer.expect.bool",
-}
-
-
 def _expected(kinds: tuple[type, ...]) -> Msg:
-    words = [Msg(_KIND_WORDS.get(k, "transfer.expect.null")) for k in kinds]
-    shown = words[0]
-    for word in words[1:]:
-        shown = _either(shown, word)
-    return shown
+    words = {str: "text", int: "number", dict: "object", list: "list", bool: "bool"}
+    return Msg(f"transfer.expect.{words.get(kinds[0], 'object')}")
 
 
 def _text(data: Mapping[str, Any], key: str, where: str, limits: TransferLimits) -> str:
     value: str = _get(data, key, str, where)
     if len(value) > limits.max_string:
-        raise _bad(f"{where}{key}", Msg("transfer.expect.short", {"limit": limits.max_string}))
+        raise _bad(f"{where}{key}", Msg("transfer.expect.max_chars", {"limit": limits.max_string}))
     return value
 
 
 def _list(data: Mapping[str, Any], key: str, limit: int, where: str = "") -> list[Any]:
     value: list[Any] = _get(data, key, list, where)
     if len(value) > limit:
-        raise TransferError(Msg("transfer.too_many", {"where": f"{where}{key}", "limit": limit}))
+        raise TransferError(
+            Msg("transfer.too_many", {"part": _part(f"{where}{key}"), "limit": limit})
+        )
     return value
 
 
@@ -345,7 +401,7 @@ class _Reader:
         name = _text(data, "name", where, self.limits)
         owner = data.get("owner_user_id")
         if owner is not None and (not isinstance(owner, int) or isinstance(owner, bool)):
-            raise _bad(f"{where}owner_user_id", _expected((int, type(None))))
+            raise _bad(f"{where}owner_user_id", Msg("transfer.expect.number"))
         status = _get(data, "status", str, where)
         if status not in STATUSES:
             raise _bad(f"{where}status", _one_of(STATUSES))
@@ -357,7 +413,8 @@ class _Reader:
 
     def sheet(self, data: dict[str, Any], name: str, where: str) -> SheetModel | None:
         raw = _get(data, "sheet", dict, where)
-        version = _get(data, "schema_version", int, where)
+        # version 0: written before files recorded a sheet's version
+        version = _get(data, "schema_version", int, where) if "schema_version" in data else 0
         current = self.sheet_type.schema_version
         if version > current:
             params = {"name": name, "version": version, "known": current}
@@ -372,14 +429,15 @@ class _Reader:
             return self.sheet_type.model.model_validate(upgraded)
         except ValidationError as error:
             for item in error.errors()[:20]:
-                path = ".".join(str(p) for p in item["loc"]) or "$"
-                params = {"name": name, "where": path, "problem": _sheet_problem(item["type"])}
+                path = ".".join(str(p) for p in item["loc"])
+                problem = Msg(f"transfer.value.{_PROBLEMS.get(item['type'], 'wrong')}")
+                params = {"name": name, "where": path, "problem": problem}
                 self.problems.append(Msg("transfer.sheet_field", params))
             return None
 
     def entry(self, data: Any, where: str) -> dict[str, Any]:
         if not isinstance(data, dict):
-            raise _bad(f"{where}history", Msg("transfer.expect.objects"))
+            raise _bad(f"{where}history", Msg("transfer.expect.object"))
         return {
             "character": data.get("character") if isinstance(data.get("character"), int) else 0,
             "actor_user_id": _get(data, "actor_user_id", int, where),
@@ -406,14 +464,16 @@ def _document(content: bytes, limits: TransferLimits) -> tuple[dict[str, Any], s
         raise TransferError(Msg("transfer.not_json")) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise TransferError(Msg("transfer.not_export"))
-    version = _get(data, "schema_version", int, "")
+    # format 0: an earlier release wrote no version (format 1 added it and the seal, and
+    # reads what format 0 holds as it is)
+    version = _get(data, "schema_version", int, "") if "schema_version" in data else 0
     if version > SCHEMA_VERSION:
         raise TransferError(Msg("transfer.newer", {"version": version, "known": SCHEMA_VERSION}))
-    digest = content_hash(data)
+    file_hash = content_hash(data)
     sealed = data.get("sha256")
-    if sealed is not None and sealed != digest:
+    if sealed is not None and sealed != file_hash:
         raise TransferError(Msg("transfer.forged"))
-    return data, digest
+    return data, file_hash
 
 
 def read_file(
@@ -426,7 +486,7 @@ def read_file(
     """Read an export file (the worker process's job). Raises ``TransferError`` for a file that
     is not an export of a known system and format; a sheet that does not fit its model, a
     damaged roll log and the like come back as ``problems`` (nothing is imported then)."""
-    data, digest = _document(content, limits)
+    data, file_hash = _document(content, limits)
     kind = _get(data, "kind", str, "")
     if kind not in KINDS:
         raise _bad("kind", _one_of(KINDS))
@@ -436,12 +496,12 @@ def read_file(
     reader = _Reader(system, sheet_types[system], upgrades, limits)
     if kind == "character":
         one = reader.character(data.get("character"), "character", npc=False, history=True)
-        return ImportFile(kind, system, digest, (one,), problems=tuple(reader.problems))
-    return _game(data, reader, digest, log_limits)
+        return ImportFile(kind, system, file_hash, (one,), problems=tuple(reader.problems))
+    return _game(data, reader, file_hash, log_limits)
 
 
 def _game(
-    data: dict[str, Any], reader: _Reader, digest: str, log_limits: VerifyLimits
+    data: dict[str, Any], reader: _Reader, file_hash: str, log_limits: VerifyLimits
 ) -> ImportFile:
     limits = reader.limits
     game = _get(data, "game", dict, "")
@@ -458,7 +518,7 @@ def _game(
     ledger = [reader.entry(e, "ledger") for e in _list(data, "ledger", limits.max_ledger)]
     for ref in sorted({e["character"] for e in ledger} - set(refs)):
         reader.problems.append(Msg("transfer.unknown_ref", {"ref": ref}))
-    log, report = _roll_log(data.get("roll_log"), log_limits, reader.problems)
+    log, report, log_digest = _roll_log(data.get("roll_log"), log_limits, reader.problems)
     imported = ImportedGame(
         _text(game, "title", "game.", limits)[:128],
         _get(game, "options", dict, "game."),
@@ -469,11 +529,28 @@ def _game(
             _list(data, "schedules", limits.max_schedules))),
         tuple(ledger),
         log,
+        _get(game, "trusted", bool, "game.") if "trusted" in game else False,
+        _data(game, limits),
     )  # fmt: skip
     return ImportFile(
-        "game", reader.system, digest, tuple(characters), imported, report,
-        tuple(reader.problems),
+        "game", reader.system, file_hash, tuple(characters), imported, report,
+        tuple(reader.problems), log_digest,
     )  # fmt: skip
+
+
+def _data(game: dict[str, Any], limits: TransferLimits) -> dict[str, Any]:
+    """The game's named documents: short keys, few of them (each system reads its own value
+    defensively, as it does a stored one)."""
+    if "data" not in game:
+        return {}
+    data: dict[str, Any] = _get(game, "data", dict, "game.")
+    if len(data) > limits.max_data_keys:
+        limit = limits.max_data_keys
+        raise TransferError(Msg("transfer.too_many", {"part": _part("data"), "limit": limit}))
+    for key in data:
+        if not 0 < len(key) <= 64:
+            raise _bad("game.data", Msg("transfer.expect.max_chars", {"limit": 64}))
+    return data
 
 
 def _members(items: list[Any]) -> list[tuple[int, str]]:
@@ -484,7 +561,7 @@ def _members(items: list[Any]) -> list[tuple[int, str]]:
             raise _bad(where[:-1], Msg("transfer.expect.object"))
         role = _get(item, "role", str, where)
         if role not in (*MEMBER_ROLES, "gm"):
-            raise _bad(f"{where}role", _one_of(("gm", "cogm", "player")))
+            raise _bad(f"{where}role", _one_of(("gm", *MEMBER_ROLES)))
         members.append((_get(item, "user_id", int, where), role))
     return members
 
@@ -495,13 +572,13 @@ def _schedule(item: Any, index: int) -> dict[str, Any]:
         raise _bad(where[:-1], Msg("transfer.expect.object"))
     weekday = item.get("weekday")
     if weekday is not None and (not isinstance(weekday, int) or not 0 <= weekday <= 6):
-        raise _bad(f"{where}weekday", _range(0, 6, null=True))
+        raise _bad(f"{where}weekday", _range(0, 6))
     minute = _get(item, "minute_of_day", int, where)
     if not 0 <= minute < 24 * 60:
         raise _bad(f"{where}minute_of_day", _range(0, 1439))
     remind = item.get("remind_minutes")
     if remind is not None and (not isinstance(remind, int) or not 1 <= remind <= 1440):
-        raise _bad(f"{where}remind_minutes", _range(1, 1440, null=True))
+        raise _bad(f"{where}remind_minutes", _range(1, 1440))
     grace = _get(item, "grace_hours", int, where)
     if not 0 <= grace <= 168:
         raise _bad(f"{where}grace_hours", _range(0, 168))
@@ -514,13 +591,13 @@ def _schedule(item: Any, index: int) -> dict[str, Any]:
 
 def _roll_log(
     raw: Any, limits: VerifyLimits, problems: list[Msg]
-) -> tuple[dict[str, Any] | None, VerifyReport | None]:
+) -> tuple[dict[str, Any] | None, VerifyReport | None, FileDigest | None]:
     """The file's roll log, verified as ``python -m engine.verify`` would (its own seeds only):
     a broken chain or a forged hash is a problem of the file."""
     if raw is None:
-        return None, None
+        return None, None, None
     log = export_from_json(raw)  # LogFormatError (an EngineError) names the bad part
     report = verify_export(log, {}, limits=limits)
     if report.problems:
         problems.append(Msg("transfer.log_bad", {"problem": report.problems[0].msg}))
-    return raw, report
+    return raw, report, digest(log, report)

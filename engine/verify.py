@@ -49,17 +49,33 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def summary(report: VerifyReport, locale: str) -> list[str]:
-    """The human summary lines of a report."""
-    status = "OK" if report.ok else f"FAILED: {len(report.problems)} problem(s)"
+    """The human summary lines of a report: what was checked, and plainly what was not."""
+    secret = report.unrevealed_epochs
+    if not report.ok:
+        status = f"FAILED: {len(report.problems)} problem(s)"
+    else:
+        status = "OK as far as a file alone can show (see below)" if secret else "OK"
     lines = [
         f"game {report.game}: {report.entries} entries, {report.recomputed} rolls recomputed"
         f" — {status}",
+        "checked: the order of the entries, the hash chain, the seed commitments"
+        + (
+            ", and every roll of a revealed epoch re-rolled from its seed"
+            if report.revealed_epochs
+            else ""
+        ),
     ]
     if report.revealed_epochs:
         lines.append("revealed epochs: " + ", ".join(map(str, report.revealed_epochs)))
-    if report.unrevealed_epochs:
-        epochs = ", ".join(map(str, report.unrevealed_epochs))
-        lines.append(f"epochs with a secret seed (chain checked only): {epochs}")
+    if secret:
+        epochs = ", ".join(map(str, secret))
+        lines.append(
+            f"NOT checked: the dice of epochs {epochs} — their seed is still secret, so those "
+            "rolls were not re-rolled (chain checked only). A die changed in the file with the "
+            "chain made again passes here. To check them: /reveal in the chat, then "
+            "--seed EPOCH=HEX; or send the file to /verify in the chat, which holds it against "
+            "the bot's own log."
+        )
     lines.extend(f"  - {p.render(locale)}" for p in report.problems)
     return lines
 

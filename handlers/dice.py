@@ -70,7 +70,7 @@ async def roll(
             roll_id=message_roll_id(message.chat.id, message.message_id),
             text=plan.notation if plan else command.args,
             actor=user.name,
-            subject=user.name,
+            subject=sheet[1] if sheet else user.name,  # a sheet roll is its character's
             actor_user_id=user.id,
         )
     except EngineError as error:

@@ -6,7 +6,8 @@ handlers start the wizards: kept here, neither imports the other in a circle."""
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from aiogram import Bot
 from aiogram.exceptions import TelegramAPIError
@@ -36,15 +37,16 @@ async def _chat_translator(uow: UnitOfWork, i18n: I18n, chat_id: int) -> Transla
 
 async def submit_from_wizard(
     uow: UnitOfWork, bot: Bot, i18n: I18n, t: Translator, *, start: WizardStart, user: UserDTO,
-    character: SheetModel,
+    character: SheetModel, history: Sequence[Mapping[str, Any]] | None = None,
 ) -> list[Violation]:  # fmt: skip
-    """Store the sheet, ask the GM in the group, tell the player. Returns blocking problems."""
+    """Store the sheet, ask the GM in the group, tell the player. Returns blocking problems.
+    ``history``: an imported character's ledger entries (checked by the rules of play)."""
     game = await uow.games.get(start.game_id)
     if game is None or game.archived:
         await bot.send_message(user.id, t("This game is archived; nothing was sent."))
         return []
     spec = SYSTEMS[game.system]
-    in_play = start.character_id is not None
+    in_play = start.character_id is not None or history is not None
     # only a GM's NPC may leave creation points unspent
     npc = start.npc and await game_service.is_gm(uow, game, user.id)
     blocking = spec.blocking(character, spec.options(game.options), in_play=in_play, npc=npc)
@@ -54,7 +56,7 @@ async def submit_from_wizard(
         await _submit_edit(uow, bot, i18n, t, game, start, user, character)
         return []
     submitted = await character_service.submit(
-        uow, game=game, author_user_id=user.id, character=character, npc=npc
+        uow, game=game, author_user_id=user.id, character=character, npc=npc, history=history
     )
     t_group = await _chat_translator(uow, i18n, game.chat_id)
     stored = submitted.character

@@ -14,7 +14,7 @@ from aiogram.utils.callback_answer import CallbackAnswer
 
 from bot.cpu import CpuError, CpuPool
 from bot.i18n import I18n, Translator
-from bot.services import names, own_characters
+from bot.services import game_labels, names, own_characters
 from bot.services import transfer as service
 from db.repositories.games import GameDTO
 from db.repositories.users import UserDTO
@@ -184,7 +184,7 @@ async def _import_character(
         await _submit(message, bot, t, locale, i18n, uow, parsed, user, games[0])
     else:
         await state.update_data({FILE_KEY: document.file_id})
-        text, keyboard = views.pick_game(t, games)
+        text, keyboard = views.pick_game(t, games, await game_labels.labels(uow, games))
         await message.answer(text, reply_markup=keyboard)
 
 
@@ -221,14 +221,21 @@ async def _submit(
     """Checked like a finished wizard, then sent to the GM for approval the same way."""
 
     try:
-        sheet = await service.prepare_character(uow, parsed, game, user.id)
+        prepared = await service.prepare_character(uow, parsed, game, user.id)
     except service.ImportRefused as error:
         await message.answer(views.refused(t, locale, error.refusal))
         return
     start = WizardStart(game_id=game.id, system=game.system, options=game.options)
     try:
         problems = await submission.submit_from_wizard(
-            uow, bot, i18n, t, start=start, user=user, character=sheet
+            uow,
+            bot,
+            i18n,
+            t,
+            start=start,
+            user=user,
+            character=prepared.sheet,
+            history=prepared.history,
         )
     except TelegramForbiddenError:
         # Stored and posted to the GM; only the player's private note could not go (an
@@ -236,7 +243,7 @@ async def _submit(
         return
     if problems:  # the rules changed between the check and the submission: nothing stored
         await service.forget_import(uow)
-        refusal = service.Refusal(service.CREATION_RULES, tuple(problems))
+        refusal = service.Refusal(service.PLAY_RULES, tuple(problems), system=game.system)
         await message.answer(views.refused(t, locale, refusal))
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 from typing import Any, TextIO
 
 from tgemu import ApiCall, CallbackAnswer, ChatMessage
@@ -93,10 +94,13 @@ def reply_keyboard_line(reply_markup: dict[str, Any] | None) -> str:
 class Terminal:
     """Writes line-oriented, human-readable output to the given stream."""
 
-    def __init__(self, stream: TextIO, bot_name: str) -> None:
+    def __init__(self, stream: TextIO, bot_name: str, files_dir: Path | None = None) -> None:
         self.stream = stream
         self.bot_name = bot_name
         self.ansi = is_tty(stream)
+        # where the bot's files are saved (an /export), so they can be read, verified offline
+        # (``python -m engine.verify PATH``) or sent back (``/import PATH``); None: not saved
+        self.files_dir = files_dir
 
     def line(self, text: str = "") -> None:
         self.stream.write(text + "\n")
@@ -122,7 +126,8 @@ class Terminal:
         self.line(f"[{chat_label}] {self.bot_name} #{msg.message_id}{note}:")
         if msg.document is not None:
             name, data = msg.document
-            self.line(f"  [file {name}, {len(data)} bytes]")
+            saved = "" if edited else self._save(name, data)
+            self.line(f"  [file {name}, {len(data)} bytes{saved}]")
         body = styled_text(msg.text, msg.entities, ansi=self.ansi)
         for text_line in body.split("\n") if body else []:
             self.line(f"  {text_line}".rstrip())
@@ -131,6 +136,21 @@ class Terminal:
         reply_keyboard = reply_keyboard_line(msg.reply_markup)
         if reply_keyboard:
             self.line(f"  {reply_keyboard}")
+
+    def _save(self, name: str, data: bytes) -> str:
+        """The file under ``files_dir`` (a name already there gets a number); ' saved as …'."""
+        if self.files_dir is None:
+            return ""
+        self.files_dir.mkdir(parents=True, exist_ok=True)
+        safe = Path(name).name or "file"
+        path = self.files_dir / safe
+        stem, suffix = Path(safe).stem, Path(safe).suffix
+        number = 1
+        while path.exists():
+            number += 1
+            path = self.files_dir / f"{stem}-{number}{suffix}"
+        path.write_bytes(data)
+        return f", saved as {path}"
 
     def api_error(self, call: ApiCall) -> None:
         self.line(f"! the bot's {call.method} failed: {call.description}")

@@ -7,6 +7,7 @@ import logging
 import threading
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TextIO
 
 from sandbox.render import Terminal, is_tty
@@ -24,6 +25,8 @@ Sandbox commands:
   /reply #M text         send text (or a /command) as a reply to message #M here
   /recent [N]            the last N messages of this chat (10 if not given), numbered
   /app                   the character sheet's Mini App: a signed URL for your browser
+  /import PATH           upload a file (e.g. one the bot sent: its path is shown) with the
+                         caption /import, as Telegram would
   /sandbox               this help
   /quit                  leave (Ctrl-D works too)"""
 
@@ -46,8 +49,8 @@ class _Session:
     idle_timeout: float = 10.0
     quiet: float = 0.3
     bot_idle: Callable[[], Awaitable[object]] | None = None
-    # (user id, language) → the Mini App's URL signed for that user; None: no Mini App
-    app_url: Callable[[int, str], str] | None = None
+    # (user id, first name, language) → the Mini App's URL signed for that user; None: none
+    app_url: Callable[[int, str, str], str] | None = None
     # chat id → the newest message id shown on screen; private chats of other users fill up
     # while you are someone else, and are caught up on when you switch (``_catch_up``)
     seen: dict[int, int] = field(default_factory=dict)
@@ -299,8 +302,26 @@ def _open_app(session: _Session) -> None:
     if session.app_url is None:
         session.term.info("the Mini App is not served in this sandbox")
         return
-    url = session.app_url(session.user_id, session.user.language_code or "ru")
+    user = session.user
+    url = session.app_url(user.id, user.first_name, user.language_code or "ru")
     session.term.info(f"the sheet of {session.user.first_name} (open in a browser): {url}")
+
+
+async def _upload(session: _Session, name: str) -> None:
+    """``/import PATH``: the file uploaded to the current chat with the caption /import."""
+    path = Path(name).expanduser()
+    files_dir = session.term.files_dir
+    if not path.is_file() and files_dir is not None and (files_dir / name).is_file():
+        path = files_dir / name
+    if not path.is_file():
+        session.term.info(f"no file {name}")
+        return
+    sent = session.emu.send_document(
+        session.user_id, session.chat_id, path.name, path.read_bytes(), caption="/import"
+    )
+    session.mark_seen(session.chat_id, sent.message_id)
+    session.term.info(f"sent {path.name} ({path.stat().st_size} bytes) with the caption /import")
+    await _settle(session)
 
 
 async def _open_url(session: _Session, number: int, url: str) -> None:
@@ -338,6 +359,8 @@ async def _handle_line(session: _Session, line: str) -> bool:
         _recent(session, words[1] if len(words) > 1 else "")
     elif head == "/app":
         _open_app(session)
+    elif head == "/import" and len(words) > 1:
+        await _upload(session, line.partition(" ")[2].strip())
     elif head.startswith("#") and head[1:].isdigit():
         await _press(session, head[1:])
     else:
@@ -389,7 +412,8 @@ async def run_sandbox(
     echo_input: bool = False,
     idle_timeout: float = 10.0,
     bot_idle: Callable[[], Awaitable[object]] | None = None,
-    app_url: Callable[[int, str], str] | None = None,
+    app_url: Callable[[int, str, str], str] | None = None,
+    files_dir: Path | None = None,
 ) -> None:
     """Chat with the bot from a terminal (or a pipe) until ``/quit`` or end of input.
 
@@ -397,7 +421,7 @@ async def run_sandbox(
     piped scripts see every reaction before their next line.
     """
     _ensure_world(emu, group_chat_id)
-    term = Terminal(stdout, emu.bot_first_name)
+    term = Terminal(stdout, emu.bot_first_name, files_dir)
     session = _Session(
         emu, term, group_chat_id, idle_timeout=idle_timeout, bot_idle=bot_idle, app_url=app_url
     )

@@ -47,9 +47,10 @@ async def run_sandbox_bot(
     try:
         await run_sandbox(
             emulator, stdin=stdin, stdout=stdout, bot_idle=lambda: in_flight.wait_idle(10.0),
-            app_url=lambda user, lang: webapp.signed_url(
-                app_url, emulator.token, user, language_code=lang
+            app_url=lambda user, name, lang: webapp.signed_url(
+                app_url, emulator.token, user, first_name=name, language_code=lang
             ),
+            files_dir=settings.data_dir / "sandbox-files",
         )  # fmt: skip
     finally:
         await runtime.stop()

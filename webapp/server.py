@@ -160,7 +160,7 @@ async def characters(request: web.Request) -> web.StreamResponse:
     )
 
 
-def _etag(entry: service.Entry, mark: int, locale: str) -> str:
+def _etag(entry: service.Entry, mark: str, locale: str) -> str:
     # The page shows the sheet (its version moves with every ledger entry and undo) and the
     # chat's rolls: unchanged both, the page is unchanged — but for its gain buttons' words,
     # which follow the table's option (``asks``).
@@ -185,7 +185,7 @@ async def sheet(request: web.Request) -> web.StreamResponse:
             entry = await service.entry_for(uow, user.id, _character_id(request))
         except service.NotFound:
             return _error(404, t("This character is not available to you."))
-        etag = _etag(entry, await service.roll_mark(uow, entry.game), t.locale)
+        etag = _etag(entry, await service.roll_mark(uow, entry), t.locale)
         if request.headers.get("If-None-Match") == etag:
             return web.Response(status=304, headers={"ETag": etag})
         page = await service.page(uow, entry)
@@ -241,7 +241,7 @@ async def action(request: web.Request) -> web.StreamResponse:
         elif done.changed:
             await _tell_group(uow, deps, entry, done, name)
         page = await service.page(uow, entry)
-        etag = _etag(entry, await service.roll_mark(uow, entry.game), t.locale)
+        etag = _etag(entry, await service.roll_mark(uow, entry), t.locale)
     # the character's panel open in the chat shows the change too
     await PanelRedraw(deps.i18n, deps.session_factory, live_panel)(deps.bot, uow.ledger.changed)
     if isinstance(done, grants.Asked):  # the sheet is as it was: the GM decides in the chat

@@ -12,6 +12,7 @@ from bot.services import grants, resources
 from bot.services.games import is_gm
 from db.repositories.games import CharacterDTO, GameDTO
 from db.repositories.ledger import LedgerDTO
+from db.repositories.rolls import StoredRoll
 from db.uow import UnitOfWork
 from engine.common import SheetModel
 from engine.dice.log import LogEntry
@@ -83,27 +84,58 @@ async def entry_for(uow: UnitOfWork, user_id: int, character_id: int) -> Entry:
     return Entry(character, game, gm, asks)
 
 
-async def roll_mark(uow: UnitOfWork, game: GameDTO) -> int:
-    """The newest roll of the game's chat (0: none): part of the page's version."""
-    log_id = await uow.rolls.existing_log_id(game.chat_id)
-    last = await uow.rolls.last(log_id) if log_id is not None else None
-    return last.seq if last is not None else 0
+async def roll_mark(uow: UnitOfWork, entry: Entry) -> str:
+    """The newest rolls the page may list (the game's chat, the owner's inline rolls in their
+    private log): part of the page's version."""
+    marks = []
+    for chat_id in _logs(entry):
+        log_id = await uow.rolls.existing_log_id(chat_id)
+        last = await uow.rolls.last(log_id) if log_id is not None else None
+        marks.append(str(last.seq if last is not None else 0))
+    return "-".join(marks)
 
 
-def _is_of(entry: LogEntry, name: str) -> bool:
-    subject = entry.subject.casefold()
-    wanted = name.casefold()
-    return subject == wanted or subject.startswith(wanted + ":")
+def _logs(entry: Entry) -> tuple[int, ...]:
+    """The logs a character's rolls are in: its game's chat, and its owner's private chat
+    (inline rolls, ``@bot Атлетика``, are logged there)."""
+    owner = entry.character.owner_user_id
+    return (entry.game.chat_id,) if owner is None else (entry.game.chat_id, owner)
+
+
+def _is_of(stored: StoredRoll, character: CharacterDTO) -> bool:
+    """A roll of the character: logged for it (a sheet roll, a request, a card, a tracker:
+    «Name» or «Name: trait»), or a free roll its player made (logged for the player)."""
+    subject = stored.entry.subject.casefold()
+    wanted = character.name.casefold()
+    if subject == wanted or subject.startswith(wanted + ":"):
+        return True
+    free = stored.entry.subject == stored.entry.actor
+    return free and not character.is_npc and stored.actor_user_id == character.owner_user_id
 
 
 async def character_rolls(uow: UnitOfWork, entry: Entry) -> list[LogEntry]:
-    """The character's rolls among the chat log's newest: those whose subject names it."""
-    log_id = await uow.rolls.existing_log_id(entry.game.chat_id)
-    if log_id is None:
-        return []
-    recent = await uow.rolls.recent(log_id, offset=0, limit=ROLLS_SCANNED)
-    own = [r.entry for r in recent if _is_of(r.entry, entry.character.name)]
-    return own[:ROLLS_SHOWN]
+    """The character's rolls among its logs' newest, newest first."""
+    found: list[LogEntry] = []
+    for chat_id in _logs(entry):
+        log_id = await uow.rolls.existing_log_id(chat_id)
+        if log_id is None:
+            continue
+        in_game = chat_id == entry.game.chat_id
+        recent = await uow.rolls.recent(log_id, offset=0, limit=ROLLS_SCANNED)
+        found += [
+            r.entry
+            for r in recent
+            if (_is_of(r, entry.character) if in_game else _is_named(r, entry.character))
+        ]
+    found.sort(key=lambda e: e.created_at, reverse=True)
+    return found[:ROLLS_SHOWN]
+
+
+def _is_named(stored: StoredRoll, character: CharacterDTO) -> bool:
+    """In the owner's private log only the rolls made for this character count (the player's
+    own free rolls there belong to no game)."""
+    subject = stored.entry.subject.casefold()
+    return subject == character.name.casefold()
 
 
 async def page(uow: UnitOfWork, entry: Entry) -> Page:

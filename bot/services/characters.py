@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -11,6 +11,7 @@ from bot.i18n import N_
 from bot.systems import SYSTEMS
 from db.repositories.games import CharacterDTO, GameDTO, ProposalDTO, VersionDTO
 from db.repositories.ledger import LedgerDTO
+from db.repositories.transfer import TransferRepo
 from db.uow import UnitOfWork
 from engine.common import SheetModel, Violation
 
@@ -54,16 +55,19 @@ async def submit(
     author_user_id: int,
     character: SheetModel,
     npc: bool = False,
+    history: Sequence[Mapping[str, Any]] | None = None,
 ) -> Submitted:
     """Store a finished sheet: pending GM approval (an NPC made by the GM is active at once).
 
+    ``history`` (an imported character's ledger entries): the sheet comes from play, so the
+    rules of play check it instead of the starting rules, and its entries are kept.
     Raises ``CharacterError`` carrying the blocking violations' text key when the engine
     refuses the sheet; the wizard shows them and stays on its step.
     """
     spec = SYSTEMS[game.system]
     options = spec.options(game.options)
     violations = spec.validate(character, options)
-    if spec.blocking(character, options, npc=npc):
+    if spec.blocking(character, options, npc=npc, in_play=history is not None):
         raise CharacterError(N_("The sheet breaks the creation rules."))
     sheet = character.model_dump(mode="json")
     stored = await uow.characters.add(
@@ -79,6 +83,10 @@ async def submit(
     await uow.characters.add_version(
         stored.id, 1, author_user_id=author_user_id, kind="create", diff=[], sheet=sheet
     )
+    if history:
+        await TransferRepo(uow.session).add_ledger(
+            game.id, [{**entry, "character": stored.id} for entry in history]
+        )
     if not npc:
         await uow.games.add_member(game.id, author_user_id, "player")
         # A resubmission replaces the player's returned drafts in this game.

@@ -175,10 +175,18 @@ async def roll_offer(
         text = plan.notation if plan is not None else stored.query
         logged = await roll_logged(
             uow, chat_id=user.id, roll_id=roll_id, text=text, actor=user.name,
-            subject=user.name, actor_user_id=user.id,
+            subject=await _subject(uow, user, stored), actor_user_id=user.id,
         )  # fmt: skip
         rolls = [logged]
     return InlineRoll(rolls, plan, request, fresh=True)
+
+
+async def _subject(uow: UnitOfWork, user: UserDTO, stored: OfferDTO) -> str:
+    """A trait roll is logged for the character whose sheet it read (its sheet lists it)."""
+    if stored.game_id is None:
+        return user.name
+    character = await uow.characters.active_of(stored.game_id, user.id)
+    return character.name if character is not None else user.name
 
 
 async def _stored_plan(

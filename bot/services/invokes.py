@@ -15,7 +15,7 @@ from bot.i18n import N_
 from bot.services import ledger
 from bot.services import rolls as roll_service
 from bot.services.games import is_gm
-from bot.services.requests import RequestRefused, on_card, read_result
+from bot.services.requests import RequestRefused, on_card, read_result, roll_subject
 from bot.systems import SYSTEMS
 from db.repositories.requests import RequestDTO
 from db.uow import UnitOfWork
@@ -114,7 +114,7 @@ async def _current_roll(
         logged = await roll_service.roll_logged(
             uow, chat_id=request.chat_id, roll_id=f"req:{request.id}:re{rerolls}",
             text=request.expression, actor=user_name,
-            subject=target.name if target else str(request.target_user_id),
+            subject=await roll_subject(uow, request, target),
             actor_user_id=None, stored=True, commit=False,
         )  # fmt: skip
         return logged.result, logged.entry.seq, logged.entry.hash

@@ -27,6 +27,7 @@ from bot.services.request_checks import (  # noqa: F401  (re-exported: handlers 
 from bot.systems import SYSTEMS, rules_for
 from db.repositories.games import GameDTO
 from db.repositories.requests import RequestDTO
+from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
 from engine.common import SheetModel
 from engine.dice.odds import MAX_WORK
@@ -286,7 +287,7 @@ async def press(
         roll_id=f"req:{request.id}",
         text=request.expression,
         actor=user_name,
-        subject=target.name if target else str(request.target_user_id),
+        subject=await roll_subject(uow, request, target),
         actor_user_id=user_id,
         stored=True,
         commit=False,  # the roll and the request's state commit together
@@ -302,3 +303,12 @@ async def press(
     system = game.system if game else ""
     reading = read_result(system, updated, logged.result)
     return PressResult(updated, logged, rolled is not None, system, by, reading)
+
+
+async def roll_subject(uow: UnitOfWork, request: RequestDTO, target: UserDTO | None) -> str:
+    """Whom a request's roll is logged for: the player's character in the game (so its sheet
+    lists the roll), else the player."""
+    character = await uow.characters.active_of(request.game_id, request.target_user_id)
+    if character is not None:
+        return character.name
+    return target.name if target else str(request.target_user_id)

@@ -20,6 +20,7 @@ from bot.cpu import CpuPool
 from bot.i18n import N_
 from bot.services import characters as character_service
 from bot.services import milestones, own_characters
+from bot.services import verify as verify_service
 from bot.services.verify import LIMITS as LOG_LIMITS
 from bot.services.verify import game_name
 from bot.systems import SHEET_UPGRADES, SYSTEMS
@@ -27,7 +28,7 @@ from db.repositories.games import CharacterDTO, GameDTO
 from db.repositories.schedules import ScheduleRepo
 from db.repositories.transfer import TransferRepo, parse_time
 from db.uow import UnitOfWork
-from engine.common import SheetModel, Violation, errors_only
+from engine.common import SheetModel, Violation
 from engine.text import Msg
 from engine.transfer import (
     ImportedCharacter,
@@ -43,31 +44,9 @@ MAX_FILE_BYTES: Final = LIMITS.max_bytes  # checked against Telegram's file_size
 READ_SECONDS: Final = 30.0
 EXPORT_STATUSES: Final = ("active", "pending", "returned")
 IMPORTED_LOG_KEY: Final = "imported_roll_log"
-CREATION_RULES: Final = N_("The sheet breaks the creation rules:")
-
-
-@dataclass(frozen=True)
-class FieldProblem:
-    """A sheet field that does not fit, named as the glossary names it (``label``, a msgid),
-    never by its internal path."""
-
-    name: str
-    label: str
-    problem: Msg
-
-
-Problem = Msg | Violation | FieldProblem
-
-
-def _named(system: str, problem: Msg | Violation) -> Problem:
-    """The engine's «name, field path: problem» with the path turned into the field's name."""
-    if not isinstance(problem, Msg) or problem.key != "transfer.sheet_field":
-        return problem
-    params = problem.params
-    found = params["problem"]
-    found = found if isinstance(found, Msg) else Msg("transfer.problem.value")
-    label = SYSTEMS[system].field_label(str(params["where"]))
-    return FieldProblem(str(params["name"]), label, found)
+# Game data that belongs to this chat's messages and log, not to the game: left out of a file.
+LOCAL_DATA: Final = frozenset({IMPORTED_LOG_KEY, milestones.LAST_KEY})
+PLAY_RULES: Final = N_("The sheet breaks the rules of play:")
 
 
 @dataclass(frozen=True)
@@ -76,14 +55,18 @@ class Refusal:
     what the engine found, every one of them."""
 
     reason: str
-    problems: tuple[Problem, ...] = ()
+    problems: tuple[Msg | Violation, ...] = ()
     params: dict[str, str] = field(default_factory=dict)
+    system: str = ""  # the file's system: its glossary names the sheet's fields
 
 
 class ImportRefused(Exception):
-    def __init__(self, reason: str, problems: tuple[Problem, ...] = (), **params: str) -> None:
+    def __init__(
+        self, reason: str, problems: tuple[Msg | Violation, ...] = (), *, system: str = "",
+        **params: str,
+    ) -> None:  # fmt: skip
         super().__init__(reason)
-        self.refusal = Refusal(reason, problems, params)
+        self.refusal = Refusal(reason, problems, params, system)
 
 
 @dataclass(frozen=True)
@@ -128,11 +111,16 @@ async def game_file(uow: UnitOfWork, game: GameDTO) -> bytes:
     log_id = await uow.rolls.existing_log_id(game.chat_id)
     log = await uow.rolls.export(log_id, game_name(game.chat_id)) if log_id else None
     schedules = await ScheduleRepo(uow.session).for_game(game.id)
+    transfer = TransferRepo(uow.session)
     document = {
         "kind": "game", "system": game.system, "exported_at": _now(),
         "game": {
             "title": game.title, "options": game.options, "timezone": game.timezone,
-            "gm_user_id": game.gm_user_id,
+            "gm_user_id": game.gm_user_id, "trusted": await uow.grants.trusted(game.id),
+            "data": {
+                key: value for key, value in (await transfer.game_data(game.id)).items()
+                if key not in LOCAL_DATA
+            },
         },
         "members": [
             {"user_id": m.user_id, "role": m.role} for m in await uow.games.members(game.id)
@@ -147,7 +135,7 @@ async def game_file(uow: UnitOfWork, game: GameDTO) -> bytes:
             }
             for s in schedules
         ],
-        "ledger": await TransferRepo(uow.session).ledger(game.id, limit=LIMITS.max_ledger),
+        "ledger": await transfer.ledger(game.id, limit=LIMITS.max_ledger),
         "roll_log": log.to_json() if log is not None else None,
     }  # fmt: skip
     return seal(document)
@@ -170,19 +158,28 @@ async def games_for(uow: UnitOfWork, user_id: int, system: str) -> list[GameDTO]
 
 def _one_sheet(parsed: ImportFile) -> SheetModel:
     if parsed.problems:
-        named = tuple(_named(parsed.system, p) for p in parsed.problems)
-        raise ImportRefused(N_("The file cannot be imported:"), named)
+        raise ImportRefused(
+            N_("The file cannot be imported:"), parsed.problems, system=parsed.system
+        )
     sheet = parsed.characters[0].sheet
     assert sheet is not None  # a sheet that did not fit is among the problems
     return sheet
 
 
+@dataclass(frozen=True)
+class PreparedCharacter:
+    sheet: SheetModel
+    history: tuple[dict[str, Any], ...]  # the file's ledger entries, times parsed
+
+
 async def prepare_character(
     uow: UnitOfWork, parsed: ImportFile, game: GameDTO, user_id: int
-) -> SheetModel:
-    """Check a character file against the game as a finished wizard is checked, and claim the
-    file for the game (not committed: the submission that follows commits both). Raises
-    ``ImportRefused`` listing every violation; nothing is stored then."""
+) -> PreparedCharacter:
+    """Check a character file against the game by the rules of play (a character in play has
+    spent fate points, taken harm, advanced: what ``/res``, milestones and fights produce; the
+    GM still approves it), and claim the file for the game (not committed: the submission
+    that follows commits both). Raises ``ImportRefused`` listing every violation; nothing is
+    stored then."""
     if parsed.kind != "character":
         raise ImportRefused(N_("This file holds a whole game, not one character."))
     if parsed.system != game.system:
@@ -192,28 +189,36 @@ async def prepare_character(
         )  # fmt: skip
     sheet = _one_sheet(parsed)
     spec = SYSTEMS[game.system]
-    violations = spec.validate(sheet, spec.options(game.options))
-    if errors_only(violations):
-        raise ImportRefused(CREATION_RULES, tuple(violations))
+    violations = spec.blocking(sheet, spec.options(game.options), in_play=True)
+    if violations:
+        raise ImportRefused(PLAY_RULES, tuple(violations), system=parsed.system)
     if not await TransferRepo(uow.session).claim(
         game.id, parsed.content_hash, "character", user_id
     ):
         await uow.rollback()
         raise ImportRefused(N_("This file was already imported into this game: nothing new."))
-    return sheet
+    now = datetime.now(UTC)
+    history = tuple(
+        {**entry, "created_at": parse_time(entry["created_at"], now)}
+        for entry in parsed.characters[0].history
+    )
+    return PreparedCharacter(sheet, history)
 
 
-def _check_cast(parsed: ImportFile, options: SheetModel) -> list[Problem]:
-    """Every problem of the game's characters under the in-play rules, named."""
+def _check_cast(parsed: ImportFile, options: SheetModel) -> list[Msg | Violation]:
+    """Every problem of the game's characters under the rules of play, named. An NPC is
+    checked as an NPC: the GM makes one freely (``/npc Громила: Бой 3`` has no concept
+    aspect), so its sheet's model is its only rule."""
     spec = SYSTEMS[parsed.system]
-    found: list[Problem] = [_named(parsed.system, p) for p in parsed.problems]
+    found: list[Msg | Violation] = list(parsed.problems)
     active: set[int] = set()
     for character in parsed.characters:
-        if character.sheet is None:
+        if character.sheet is None or character.is_npc:
             continue
         for violation in spec.blocking(character.sheet, options, in_play=True):
-            label = spec.field_label(violation.field)
-            found.append(FieldProblem(character.name, label, violation.msg))
+            found.append(Msg("transfer.sheet_rule", {
+                "name": character.name, "problem": violation.msg,
+            }))  # fmt: skip
         if character.status == "active" and character.owner_user_id is not None:
             if character.owner_user_id in active:
                 found.append(Msg("transfer.two_active", {"name": character.name}))
@@ -238,12 +243,20 @@ async def import_game(
         options = spec.options(part.options)
     except ValidationError:
         raise ImportRefused(N_("The game's options in the file are wrong.")) from None
+    await _same_log(uow, parsed)
     problems = _check_cast(parsed, options)
     if problems:
-        raise ImportRefused(N_("The file cannot be imported:"), tuple(problems))
+        raise ImportRefused(
+            N_("The file cannot be imported:"), tuple(problems), system=parsed.system
+        )
     game = await uow.games.create(chat_id, parsed.system, part.title, user_id)
     await uow.games.set_options(game.id, options.model_dump(mode="json"))
     await uow.games.set_timezone(game.id, _zone(part.timezone, game.timezone))
+    if part.trusted:
+        await uow.grants.set_trusted(game.id, True, user_id)
+    for key, value in part.data.items():
+        if key not in LOCAL_DATA:
+            await uow.games.set_data(game.id, key, value)
     for member, role in part.members:
         if member != user_id:
             await uow.games.set_member(game.id, member, "cogm" if role == "gm" else role)
@@ -265,6 +278,33 @@ async def import_game(
     return GameImported(
         game, len(parsed.characters) - npcs, npcs, added, len(ledger), rolls, skipped
     )
+
+
+async def _same_log(uow: UnitOfWork, parsed: ImportFile) -> None:
+    """The file's roll log is the bot's own log of the chat it names, as far as both go (an
+    older file stops early; that is no forgery). A die changed with the chain re-made checks
+    out alone, so a mismatch here is refused, naming the first entry that differs."""
+    if parsed.log_digest is None:
+        return
+    comparison = await verify_service.against_own_log(uow, parsed.log_digest)
+    if comparison is None:
+        return
+    if comparison.differs:
+        raise ImportRefused(
+            N_(
+                "The roll log in the file is not the log I keep for its chat: entry "
+                "#{entry} differs. Export the game again."
+            ),
+            entry=str(comparison.matched + 1),
+        )
+    if comparison.epochs:
+        raise ImportRefused(
+            N_(
+                "The roll log in the file is not the log I keep for its chat: the seed "
+                "commitment of epoch {epoch} differs. Export the game again."
+            ),
+            epoch=str(comparison.epochs[0]),
+        )
 
 
 def _zone(name: str, default: str) -> str:

@@ -20,6 +20,7 @@ from db.uow import UnitOfWork
 from engine.dice.verify import (
     Comparison,
     FileCheck,
+    FileDigest,
     Reference,
     VerifyLimits,
     VerifyReport,
@@ -104,14 +105,30 @@ async def verify_file(
     if log_id is None:
         nothing = Reference((), 0, {})  # no rolls there: any entry in the file is not its
         return FileVerdict(check, Scope.COMPARED, here, compare(check.digest, nothing))
-    reference = Reference(
-        await uow.rolls.hashes(log_id, upto=len(check.digest.entries)),
-        await uow.rolls.count(log_id),
-        await uow.rolls.commitments(log_id),
-    )
+    reference = await _reference(uow, log_id, len(check.digest.entries))
     revealed = await uow.rolls.revealed_epochs(log_id)
     since = tuple(e for e in check.report.unrevealed_epochs if e in revealed)
     return FileVerdict(check, Scope.COMPARED, here, compare(check.digest, reference), since)
+
+
+async def _reference(uow: UnitOfWork, log_id: int, entries: int) -> Reference:
+    return Reference(
+        await uow.rolls.hashes(log_id, upto=entries),
+        await uow.rolls.count(log_id),
+        await uow.rolls.commitments(log_id),
+    )
+
+
+async def against_own_log(uow: UnitOfWork, file: FileDigest) -> Comparison | None:
+    """A file's log held against the log the bot keeps for the chat it names; None when it
+    names no chat or the bot has no log there (nothing to hold it against)."""
+    named = _CHAT.fullmatch(file.game)
+    if named is None:
+        return None
+    log_id = await uow.rolls.existing_log_id(int(named.group(1)))
+    if log_id is None:
+        return None
+    return compare(file, await _reference(uow, log_id, len(file.entries)))
 
 
 async def verify_chat(uow: UnitOfWork, cpu: CpuPool, chat_id: int) -> VerifyReport | None:

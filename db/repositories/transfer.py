@@ -12,7 +12,7 @@ from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.import_models import ImportRecord
-from db.models import LedgerEntry
+from db.models import GameData, LedgerEntry
 from db.schedule_models import Schedule
 
 _CHUNK = 1000
@@ -52,6 +52,11 @@ class TransferRepo:
             .returning(col(ImportRecord.id))
         )
         return (await self._session.execute(stmt)).scalar_one_or_none() is not None
+
+    async def game_data(self, game_id: int) -> dict[str, Any]:
+        """The game's named documents (``game_data``), by key."""
+        stmt = select(GameData).where(col(GameData.game_id) == game_id).order_by(col(GameData.key))
+        return {row.key: row.value for row in (await self._session.execute(stmt)).scalars()}
 
     async def disable_schedule(self, schedule_id: int) -> None:
         await self._session.execute(

@@ -6,12 +6,14 @@ from __future__ import annotations
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot import glossary
 from bot.i18n import Translator
 from bot.services.own_characters import Owned
-from bot.services.transfer import FieldProblem, GameImported, Problem, Refusal
+from bot.services.transfer import GameImported, Refusal
 from bot.systems import SYSTEMS
 from db.repositories.games import CharacterDTO, GameDTO
 from engine.common import Severity, Violation
+from engine.text import Msg
 from handlers.views.safe import clip_list, clip_plain, plain
 
 PROBLEMS_SHOWN = 15
@@ -48,6 +50,11 @@ def game_caption(t: Translator, game: GameDTO) -> str:
     )
 
 
+def _clip(label: str, limit: int = 60) -> str:
+    """A button's words: the end of a long label (the group's title) stays readable."""
+    return label if len(label) <= limit else label[: limit - 1] + "…"
+
+
 def pick_character(t: Translator, owned: list[Owned]) -> tuple[str, InlineKeyboardMarkup]:
     rows = [
         [
@@ -61,9 +68,17 @@ def pick_character(t: Translator, owned: list[Owned]) -> tuple[str, InlineKeyboa
     return t("Which character to export?"), InlineKeyboardMarkup(inline_keyboard=rows)
 
 
-def pick_game(t: Translator, games: list[GameDTO]) -> tuple[str, InlineKeyboardMarkup]:
+def pick_game(
+    t: Translator, games: list[GameDTO], labels: dict[int, str]
+) -> tuple[str, InlineKeyboardMarkup]:
+    """``labels``: what tells the games apart (``bot.services.game_labels``)."""
     rows = [
-        [InlineKeyboardButton(text=g.title[:60], callback_data=ImportToCD(game_id=g.id).pack())]
+        [
+            InlineKeyboardButton(
+                text=_clip(labels.get(g.id, g.title)),
+                callback_data=ImportToCD(game_id=g.id).pack(),
+            )
+        ]
         for g in games[:BUTTONS_SHOWN]
     ]
     return t("Into which game should the character go?"), InlineKeyboardMarkup(
@@ -71,12 +86,14 @@ def pick_game(t: Translator, games: list[GameDTO]) -> tuple[str, InlineKeyboardM
     )
 
 
-def _said(t: Translator, problem: Problem) -> str:
-    if isinstance(problem, FieldProblem):
-        what = problem.problem.render(t.locale)
-        return t("«{name}», {field}: {problem}", name=problem.name, field=t(problem.label),
-                 problem=what)  # fmt: skip
-    return problem.render(t.locale)
+def _named_field(t: Translator, system: str, problem: Msg | Violation) -> Msg | Violation:
+    """A sheet field a file got wrong, named in the system's words (the engine knows only the
+    field's path, and the glossary is the bot's)."""
+    if not isinstance(problem, Msg) or problem.key != "transfer.sheet_field":
+        return problem
+    where = str(problem.params.get("where", ""))
+    label = SYSTEMS[system].field_label(where) if system in SYSTEMS else glossary.OTHER_FIELD
+    return Msg(problem.key, {**problem.params, "where": t(label)})
 
 
 def refused(t: Translator, locale: str, refusal: Refusal) -> str:
@@ -85,7 +102,8 @@ def refused(t: Translator, locale: str, refusal: Refusal) -> str:
     lines = [plain(t(refusal.reason, **params))]
     for problem in refusal.problems[:PROBLEMS_SHOWN]:
         warning = isinstance(problem, Violation) and problem.severity is Severity.WARNING
-        lines.append(("⚠️ " if warning else "⛔ ") + plain(clip_plain(_said(t, problem), 300)))
+        text = _named_field(t, refusal.system, problem).render(locale)
+        lines.append(("⚠️ " if warning else "⛔ ") + plain(clip_plain(text, 300)))
     hidden = len(refusal.problems) - PROBLEMS_SHOWN
     if hidden > 0:
         lines.append(t.plural("… and {n} more problem.", "… and {n} more problems.", hidden))

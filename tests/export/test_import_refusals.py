@@ -151,9 +151,10 @@ async def test_hostile_and_broken_files_get_a_clear_error(running: Harness) -> N
         b"\xff\xfe not json": "holds no JSON",
         b'{"format": "rollog/1"}': "not the bot's export file",
         _resealed(future): "newer version of the bot (format 99",
-        _resealed(wrong_type): "character.name",
+        # in words, never a field path (issue 33, item 5)
+        _resealed(wrong_type): "edited by hand: the name — text is needed",
         _resealed(newer_sheet): "the sheet comes from a newer version",
-        _resealed(bad_field): "», Fate points: a wrong kind of value",
+        _resealed(bad_field): "«Кира»: Fate points — a number is needed.",
         json.dumps(forged).encode(): "checksum does not match",
         _resealed({**document, "system": "dnd"}): "Unknown rule system",
     }
@@ -182,8 +183,8 @@ async def test_a_russian_refusal_names_fields_in_russian(running: Harness) -> No
     wrong_type = json.loads(message.document.data)
     wrong_type["character"]["name"] = 5
     cases = {
-        _resealed(bad_sheet): f"«{OLD}» — Очки судьбы: значение не того вида",
-        _resealed(wrong_type): "«character.name»: ожидается текст",
+        _resealed(bad_sheet): f"«{OLD}»: Очки судьбы — нужно число.",
+        _resealed(wrong_type): "изменён вручную: имя — нужен текст.",
     }
     for content, expected in cases.items():
         answer = await send_file(h, ALICE, FRESH, content)

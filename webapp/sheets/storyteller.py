@@ -34,7 +34,9 @@ def _pool(trait: storyteller.PoolTrait, key: str, x: Ctx) -> str:
 def render(c: storyteller.Character, x: Ctx) -> str:
     t = x.t
     head = [esc(c.concept), choice_name(c.kith, KITHS, t), choice_name(c.seeming, SEEMINGS, t)]
-    parts = [f'<div class="muted">{" · ".join(h for h in head if h)}</div>'] if any(head) else []
+    # who the character is, under the name (the header), not among the resources
+    concept = " · ".join(h for h in head if h)
+    under_name = f'<div class="muted concept">{concept}</div>' if concept else ""
     attributes = [
         section(
             storyteller.trait_name(group.value).render(x.locale),
@@ -65,4 +67,4 @@ def render(c: storyteller.Character, x: Ctx) -> str:
         ),
         row(_name("health", x), esc(health_name(c.health).render(x.locale))),
     ]
-    return "".join([section(t("Resources"), [*parts, *tracks]), *attributes, *abilities, *others])
+    return "".join([under_name, section(t("Resources"), tracks), *attributes, *abilities, *others])

@@ -135,6 +135,8 @@
     back.id = "back";
     back.addEventListener("click", showList);
     root.insertBefore(back, root.firstChild);
+    var name = root.querySelector("h1");
+    if (name) document.title = name.textContent;  // the page's title is the character's name
     root.dataset.version = body.version;
     window.scrollTo(0, y);
     rendered("sheet");

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import Final
 
 from engine.common import NOTE, Severity, Violation
 from engine.systems.cliche.sheet import Character, Cliche, ClicheOptions
 from engine.text import msg
+
+_NO_CAP: Final = 10**6  # in play a cliché grows without the creation cap
 
 _ATTRIBUTES = (
     ("physical", "Физический"),
@@ -15,7 +18,9 @@ _ATTRIBUTES = (
 )
 
 
-def validate_character(character: Character, options: ClicheOptions) -> list[Violation]:
+def validate_character(
+    character: Character, options: ClicheOptions, *, at_creation: bool = True
+) -> list[Violation]:
     """Every creation rule the sheet breaks (errors block, warnings only inform).
 
     Errors: empty name; attribute outside ``attribute_min..attribute_max``; attribute points not
@@ -26,10 +31,13 @@ def validate_character(character: Character, options: ClicheOptions) -> list[Vio
     than ten clichés («более десятка клише будут казаться странными»).
     Armor clichés are gear, not bought with creation dice, so they are left out of the dice
     rules (DECISION).
+    ``at_creation=False`` (a sheet in play: an edit, an import) keeps the rules play cannot
+    break and drops the creation caps, spread and budget («Персонажи не могут начать карьеру
+    более чем с четырьмя костями»: a start rule; advancement takes a cliché past it).
     """
     violations = _name_rules(character)
     violations += _attribute_rules(character, options)
-    violations += _cliche_rules(character, options)
+    violations += _cliche_rules(character, options, at_creation=at_creation)
     return violations
 
 
@@ -62,11 +70,17 @@ def _attribute_rules(character: Character, options: ClicheOptions) -> list[Viola
     return found
 
 
-def _cliche_rules(character: Character, options: ClicheOptions) -> list[Violation]:
+def _cliche_rules(
+    character: Character, options: ClicheOptions, *, at_creation: bool
+) -> list[Violation]:
     bought = [c for c in character.cliches if not c.armor]
     if not bought:
         return [Violation("cliches", msg("cliche.creation.no_cliches"))]
     found = _naming_rules(character.cliches)
+    if not at_creation:
+        return found + _per_cliche_rules(
+            bought, options.model_copy(update={"creation_cap": _NO_CAP})
+        )
     found += _per_cliche_rules(bought, options)
     found += _spread_rules(bought, options)
     found += _budget_rules(character, bought, options)

@@ -359,8 +359,21 @@ def _check_budget(report: FreebieReport) -> list[Violation]:
     return found
 
 
-def validate_character(character: Character, options: StorytellerOptions) -> list[Violation]:
-    """Every creation rule the sheet breaks (errors block, warnings only inform); never raises."""
+def validate_character(
+    character: Character, options: StorytellerOptions, *, at_creation: bool = True
+) -> list[Violation]:
+    """Every creation rule the sheet breaks (errors block, warnings only inform); never raises.
+
+    ``at_creation=False`` (a sheet in play: an edit, an import): the priorities and the dot and
+    freebie budgets are rules of creation only (the chapter milestone awards experience, which the
+    Storyteller's edits turn into dots past them); the ranges of every trait still hold.
+    """
+    if not at_creation:
+        return [
+            *_check_identity(character),
+            *_check_dots(character, options),
+            *_check_character_traits(character, options),
+        ]
     return [
         *_check_identity(character),
         *_check_priorities(character),

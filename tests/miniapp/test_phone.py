@@ -1,0 +1,162 @@
+"""The Mini App as a phone shows it (issue 33, item 10), in headless Chromium at 390 px: no
+word of a gear row breaks, the page's title is the character's and Russian, grey hint text
+reads at 4.5:1 against what it sits on with Telegram's light colours, and the storyteller
+concept stands under the name."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+from sqlalchemy import text
+
+from bot.services.rolls import roll_logged
+from db.database import create_session_factory
+from db.uow import UnitOfWork
+from engine.systems import lifegear
+from engine.systems.lifegear import Item, ItemKind
+from tests.games.helpers import ALICE, GROUP, create_game, seat_table
+from tests.helpers.table import insert_character
+from tests.miniapp.browser import ARTIFACTS, Browser, needs_browser
+from tests.miniapp.cases import CASES
+from tests.miniapp.conftest import MiniApp
+from tests.miniapp.test_browser import LIGHT, MEASURED, _measure
+from webapp.service import LEDGER_SHOWN, ROLLS_SHOWN
+
+pytestmark = needs_browser
+
+# Every text element's colour against the background it is drawn on (the nearest ancestor
+# with one), by WCAG's formula; the lowest few, with their text.
+CONTRAST = """
+function lin(c) { c /= 255; return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4); }
+function rgb(s) { const m = s.match(/[\\d.]+/g).map(Number); return m; }
+function lum(s) {
+  const [r, g, b] = rgb(s); return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+}
+function bg(el) {
+  for (; el; el = el.parentElement) {
+    const c = getComputedStyle(el).backgroundColor;
+    if (c && !c.startsWith('rgba(0, 0, 0, 0)') && c !== 'transparent' && rgb(c)[3] !== 0) return c;
+  }
+  return getComputedStyle(document.body).backgroundColor;
+}
+const found = [];
+for (const el of document.querySelectorAll('#app *')) {
+  const own = [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+  if (!own || el.closest('button')) continue;
+  const a = lum(getComputedStyle(el).color), b = lum(bg(el));
+  const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+  found.push([Math.round(ratio * 100) / 100, el.tagName, el.textContent.trim().slice(0, 30)]);
+}
+return found.sort((x, y) => x[0] - y[0]).slice(0, 5);
+"""
+
+# Words of the gear rows drawn on more than one line (a word broken in the middle).
+BROKEN_WORDS = """
+const broken = [];
+for (const label of document.querySelectorAll('.gear .label')) {
+  const walker = document.createTreeWalker(label, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const re = /\\S+/g; let m;
+    while ((m = re.exec(node.textContent))) {
+      const range = document.createRange();
+      range.setStart(node, m.index); range.setEnd(node, m.index + m[0].length);
+      const lines = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+      if (lines.size > 1) broken.push(m[0]);
+    }
+  }
+}
+return broken;
+"""
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    opened = Browser()
+    yield opened
+    opened.quit()
+    if MEASURED:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        (ARTIFACTS / "measurements-phone.json").write_text(json.dumps(MEASURED, indent=2))
+
+
+def _armoured() -> lifegear.Character:
+    """A fighter whose gear has long names and rules beside its buttons."""
+    gear = (
+        Item(id="mail", name="Кольчуга", kind=ItemKind.ARMOR,
+             description="выдерживает один удар мечом"),
+        Item(id="axe", name="Двуручный топор", kind=ItemKind.WEAPON, dice="1d6",
+             description="оружие, 1d6"),
+        Item(id="shield", name="Щит", kind=ItemKind.ARMOR),
+    )  # fmt: skip
+    character: lifegear.Character = CASES["lifegear"].make()
+    return character.model_copy(update={"gear": gear, "max_lives": 6})
+
+
+async def _open(app: MiniApp, browser: Browser, system: str, sheet: object) -> None:
+    seat_table(app.h)
+    await create_game(app.h, system, "Кампания")
+    await insert_character(app.h, system, sheet, owner=ALICE)  # type: ignore[arg-type]
+    await browser.open(app.url(ALICE, theme=LIGHT, language="ru"))
+    await browser.wait("return document.body.dataset.view === 'sheet'")
+
+
+async def test_a_lifegear_sheet_on_a_phone(mini_app: MiniApp, browser: Browser) -> None:
+    sheet = _armoured()
+    await _open(mini_app, browser, "lifegear", sheet)
+    assert await browser.js(BROKEN_WORDS) == []
+    assert await browser.js("return document.title") == sheet.name
+    lowest = await browser.js(CONTRAST)
+    assert lowest[0][0] >= 4.5, lowest
+    await browser.screenshot("lifegear-phone")
+
+
+async def test_the_storyteller_concept_is_under_the_name(
+    mini_app: MiniApp, browser: Browser
+) -> None:
+    sheet = CASES["storyteller"].make().model_copy(update={"concept": "Бродячий сказочник"})
+    await _open(mini_app, browser, "storyteller", sheet)
+    where = await browser.js(
+        "const c = [...document.querySelectorAll('#app *')].find("
+        "e => e.textContent.trim().startsWith('Бродячий сказочник'));"
+        "return [c.previousElementSibling?.tagName, !!c.closest('section')];"
+    )
+    assert where == ["HEADER", False], where
+    lowest = await browser.js(CONTRAST)
+    assert lowest[0][0] >= 4.5, lowest
+
+
+async def test_a_busy_sheet_stays_light(mini_app: MiniApp, browser: Browser) -> None:
+    """20 ledger entries and 50 rolls: the page lists the newest few of each; its weight and
+    first render go to ``artifacts/measurements.json`` (figures, not a timed assertion)."""
+    h = mini_app.h
+    seat_table(h)
+    await create_game(h, "fate", "Кампания")
+    cid = await insert_character(h, "fate", CASES["fate"].make(), owner=ALICE)
+    async with h.engine.begin() as conn:
+        for n in range(20):
+            await conn.execute(
+                text(
+                    "INSERT INTO ledger (game_id, character_id, actor_user_id, kind, reason, "
+                    "batch, diff, sheet_before, sheet_after, version_before, version_after) "
+                    "SELECT game_id, id, :u, 'fate_points', 'x', :b, '[]', sheet, sheet, 1, 1 "
+                    "FROM characters WHERE id = :c"
+                ),
+                {"u": ALICE, "b": f"b{n}", "c": cid},
+            )
+    async with UnitOfWork(create_session_factory(h.engine)) as uow:
+        for n in range(50):
+            await roll_logged(
+                uow, chat_id=GROUP, roll_id=f"bench:{n}", text="4dF+2", actor="Alice",
+                subject="Ира", actor_user_id=ALICE,
+            )  # fmt: skip
+    await browser.open(mini_app.url(ALICE, theme=LIGHT, language="ru"))
+    await browser.wait("return document.body.dataset.view === 'sheet'")
+    shown = await browser.js(
+        "return [document.querySelectorAll('[data-ledger]').length,"
+        " document.querySelectorAll('[data-roll]').length]"
+    )
+    assert shown == [LEDGER_SHOWN, ROLLS_SHOWN]
+    await _measure(browser, "fate-20-ledger-50-rolls")
+    await browser.screenshot("fate-busy")
