@@ -12,7 +12,7 @@ from aiogram.filters import Command, CommandObject, CommandStart, StateFilter
 from aiogram.filters.callback_data import CallbackData
 from aiogram.fsm.context import FSMContext
 from aiogram.fsm.state import State, StatesGroup
-from aiogram.types import CallbackQuery, Message
+from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
 from aiogram.utils.callback_answer import CallbackAnswer
 from aiogram_dialog import DialogManager, StartMode
 
@@ -276,7 +276,7 @@ async def sheet(
 async def _send_sheet(
     message: Message, found: CharacterDTO, game: GameDTO, t: Translator, locale: str,
     uow: UnitOfWork, bot: Bot, *, user: UserDTO, in_group: bool = True,
-    replacing: type[CallbackData] | None = None,
+    replacing: type[CallbackData] | None = None, webapp_url: str | None = None,
 ) -> None:  # fmt: skip
     """The sheet's first page; its GM-only button only for the GM and co-GMs, «Edit» only for
     those who may edit it. ``replacing``: redraw the pressed message if it is of that kind (a
@@ -294,10 +294,20 @@ async def _send_sheet(
     keyboard = views.sheet_keyboard(
         t, found.id, pages, 0, edit_url, active=active, gm=in_group and is_gm, in_group=in_group
     )
+    if webapp_url and not in_group:  # the Mini App opens in a private chat only
+        keyboard = _with_app(keyboard, t, webapp_url)
     if replacing is None:
         await message.answer(pages[0], reply_markup=keyboard)
     else:
         await show(message, pages[0], keyboard, replacing)
+
+
+def _with_app(
+    keyboard: InlineKeyboardMarkup | None, t: Translator, webapp_url: str
+) -> InlineKeyboardMarkup:
+    """«📱 Sheet» under a keyboard (wherever a sheet or a list of them is, in private)."""
+    rows = list(keyboard.inline_keyboard) if keyboard is not None else []
+    return InlineKeyboardMarkup(inline_keyboard=[*rows, [sheet_button(t, webapp_url)]])
 
 
 async def pick_sheet(
@@ -331,30 +341,43 @@ async def own_sheets(
             picked = by_id[result.character.id]
             await _send_sheet(
                 message, picked.character, picked.game, t, locale, uow, bot, user=user,
-                in_group=False,
+                in_group=False, webapp_url=webapp_url,
             )  # fmt: skip
             return
         if not isinstance(result, names.Found):
             await message.answer(views.unresolved(t, result))
             return
     if not owned:
-        await message.answer(views.no_characters_anywhere(t))
+        await _no_own_characters(message, t, uow, user, webapp_url)
         return
     shown = [o for o in owned if o.character.status in OPENED_STATUSES]
     keyboard = views.pick_keyboard(
         [o.character for o in shown], archived={o.character.id for o in shown if o.archived}
     ) if shown else None  # fmt: skip
     if keyboard is not None and webapp_url:  # the Mini App: the whole sheet on one screen
-        keyboard.inline_keyboard.append([sheet_button(t, webapp_url)])
+        keyboard = _with_app(keyboard, t, webapp_url)
     await message.answer(
         views.own_list(t, [(o.game.title, o.character, o.archived) for o in owned]),
         reply_markup=keyboard,
     )
 
 
+async def _no_own_characters(
+    message: Message, t: Translator, uow: UnitOfWork, user: UserDTO, webapp_url: str | None
+) -> None:
+    """No character of one's own: a GM still reads their games' sheets in the Mini App."""
+    runs = await uow.games.games_of(user.id, roles=("gm", "cogm"))
+    if not (runs and webapp_url):
+        await message.answer(views.no_characters_anywhere(t))
+        return
+    text = views.no_characters_anywhere(t) + "\n" + t("Your games' characters open in «📱 Sheet».")
+    await message.answer(text, reply_markup=_with_app(None, t, webapp_url))
+
+
 async def pick_own_sheet(
     query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: SheetPickCD,
     t: Translator, locale: str, uow: UnitOfWork, user: UserDTO, bot: Bot,
+    webapp_url: str | None = None,
 ) -> None:  # fmt: skip
     owned = await own_characters.own_character(
         uow, user.id, callback_data.character_id, statuses=OPENED_STATUSES, archived=True
@@ -364,7 +387,7 @@ async def pick_own_sheet(
         return
     await _send_sheet(
         query.message, owned.character, owned.game, t, locale, uow, bot, user=user,
-        in_group=False,
+        in_group=False, webapp_url=webapp_url,
     )  # fmt: skip
 
 

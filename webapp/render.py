@@ -10,32 +10,13 @@ from bot.i18n import Translator
 from bot.systems import SYSTEMS
 from db.repositories.ledger import LedgerDTO
 from engine.dice.log import LogEntry
+from handlers.views import sheet_changes
 from handlers.views.resources import KIND_LABEL
 from webapp.service import Entry, Page
 from webapp.sheets import LAYOUTS
 from webapp.sheets.base import Ctx, esc, section
 
 DIFF_SHOWN = 2
-
-
-def _value(value: Any) -> str:
-    text = "—" if value in (None, "") else str(value)
-    return text if len(text) <= 40 else text[:39] + "…"
-
-
-def _scalar(value: Any) -> bool:
-    return value is None or isinstance(value, str | int | float)
-
-
-def _changes(entry: LedgerDTO) -> str:
-    """Numbers and words that changed (``3 → 2``); a changed list (stress marks, gear) is
-    told by the entry's label, its raw JSON would say nothing on a phone."""
-    shown = [
-        f"{_value(d.get('before'))} → {_value(d.get('after'))}"
-        for d in entry.diff
-        if isinstance(d, dict) and _scalar(d.get("before")) and _scalar(d.get("after"))
-    ]
-    return ", ".join(shown[:DIFF_SHOWN])
 
 
 def _zone(name: str) -> ZoneInfo:
@@ -45,16 +26,24 @@ def _zone(name: str) -> ZoneInfo:
         return ZoneInfo("UTC")
 
 
-def _ledger_line(entry: LedgerDTO, x: Ctx, zone: ZoneInfo) -> str:
+def _ledger_line(entry: LedgerDTO, x: Ctx, zone: ZoneInfo, page: Page) -> str:
+    """What changed in the system's words (which stress box, which item), who made it (and
+    who asked for it), when in the game's time zone."""
     label = KIND_LABEL.get(entry.kind)
     what = x.t(label) if label else entry.kind
-    changes = _changes(entry)
-    changes = f"{changes} · " if changes else ""
+    system = page.entry.character.system
+    changes = [c for c in entry.diff if isinstance(c, dict)]
+    told = "; ".join(sheet_changes.describe(x.t, x.locale, system, changes)[:DIFF_SHOWN])
+    who = page.people.get(entry.actor_user_id, "")
+    asker = page.people.get(entry.asked_by_user_id or 0)
+    if asker and asker != who:
+        who = x.t("asked by {asker}, granted by {granter}", asker=asker, granter=who)
     undone = f' <small class="muted">{esc(x.t("undone"))}</small>' if entry.undone else ""
     when = entry.created_at.astimezone(zone).strftime("%d.%m %H:%M")  # the game's time zone
+    details = " · ".join(part for part in (told, who, when) if part)
     return (
         f'<li data-ledger="{entry.id}" data-kind="{esc(entry.kind)}"><b>{esc(what)}</b>{undone}'
-        f' <small class="muted">{esc(changes)}{when}</small></li>'
+        f' <small class="muted">{esc(details)}</small></li>'
     )
 
 
@@ -79,7 +68,9 @@ def sheet_html(page: Page, t: Translator, locale: str) -> str:
     )
     body = LAYOUTS[character.system](page.sheet, x)
     zone = _zone(game.timezone)
-    ledger = [f"<ul class='log'>{''.join(_ledger_line(e, x, zone) for e in page.ledger)}</ul>"]
+    ledger = [
+        f"<ul class='log'>{''.join(_ledger_line(e, x, zone, page) for e in page.ledger)}</ul>"
+    ]
     rolls = [f"<ul class='log'>{''.join(_roll_line(r) for r in page.rolls)}</ul>"]
     empty = [f'<div class="muted">{esc(t("Nothing yet."))}</div>']
     return "".join(

@@ -4,7 +4,7 @@ the refusals, the ledger entry and the engine's rules are the panel's."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 from bot.i18n import N_
@@ -52,6 +52,7 @@ class Page:
     sheet: SheetModel
     ledger: list[LedgerDTO]
     rolls: list[LogEntry]
+    people: dict[int, str] = field(default_factory=dict)  # the ledger's users, by id
 
 
 async def characters_for(uow: UnitOfWork, user_id: int) -> list[Entry]:
@@ -141,7 +142,11 @@ def _is_named(stored: StoredRoll, character: CharacterDTO) -> bool:
 async def page(uow: UnitOfWork, entry: Entry) -> Page:
     ledger = await uow.ledger.for_character(entry.character.id, limit=LEDGER_SHOWN)
     rolls = await character_rolls(uow, entry)
-    return Page(entry, resources.load(entry.character), ledger, rolls)
+    people: dict[int, str] = {}
+    for user_id in {i for e in ledger for i in (e.actor_user_id, e.asked_by_user_id) if i}:
+        user = await uow.users.get(user_id)
+        people[user_id] = user.name if user is not None else str(user_id)
+    return Page(entry, resources.load(entry.character), ledger, rolls, people)
 
 
 async def act(
