@@ -137,7 +137,7 @@ register_messages(
             "en": "a number from {low} to {high} is needed",
         },
         "transfer.expect.max_chars": {
-            "ru": "не длиннее {limit} символов",
+            "ru": "длина не больше {limit}",
             "en": "at most {limit} characters",
         },
         **{f"transfer.part.{key}": {"ru": ru, "en": en} for key, (ru, en) in _PARTS.items()},

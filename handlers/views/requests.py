@@ -30,7 +30,9 @@ def _what(t: Translator, request: RequestDTO) -> str:
         if pool_threshold(pool) == request.target_number:
             notation = f"{pool.count}d{pool.sides}"
     what = f"<code>{escape(notation)}</code>"
-    if request.trait:
+    if request.trait and notation in request.trait:  # a title with its dice already
+        what = f"<b>{escape(request.trait)}</b>"  # (lifegear: «Стрельба (1d8+1d6+3)»)
+    elif request.trait:
         what = f"<b>{escape(request.trait)}</b> ({what})"
     if request.target_number is not None:
         what += " " + t("vs {target}", target=f"<b>{request.target_number}</b>")

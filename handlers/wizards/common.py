@@ -173,6 +173,11 @@ def _ensure_cancel(window: Window) -> None:
 async def _say_cancelled(callback: CallbackQuery, button: Any, manager: DialogManager) -> None:
     t: Translator = manager.middleware_data["t"]
     tell_presser(manager, t("Cancelled."))
+    # The step's text would stay on screen without its buttons («Step 2 of 4…»), as if the
+    # wizard were still waiting: the message says it ended instead.
+    if isinstance(callback.message, Message):
+        with contextlib.suppress(TelegramAPIError):
+            await callback.message.edit_text(t("✖️ Cancelled: nothing was saved."))
 
 
 @dataclass(frozen=True)

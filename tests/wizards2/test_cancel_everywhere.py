@@ -24,6 +24,7 @@ async def test_matters_first_step_cancels_with_one_tap(running: Harness) -> None
     closed = h.emu.last_bot_message(ALICE)
     assert closed is not None and closed.message_id == first.message_id
     assert buttons(closed) == []  # nothing left to press
+    assert closed.text == "✖️ Cancelled: nothing was saved."  # no step left on screen
     h.emu.send_text(ALICE, ALICE, "Вера")  # the wizard is over: a name no longer moves it on
     await h.emu.wait_idle()
     await settled(h)
