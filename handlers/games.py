@@ -136,8 +136,15 @@ async def show_game(
     await message.answer(text, reply_markup=keyboard)
 
 
-async def no_game(message: Message, t: Translator, uow: UnitOfWork) -> None:
+async def no_game(message: Message, t: Translator, uow: UnitOfWork, bot: Bot) -> None:
     elsewhere = await uow.games.live_in_chat(message.chat.id)  # in other forum topics
+    if elsewhere and not message.chat.is_forum:  # the group turned its topics off
+        moved = await game_service.without_topics(uow, elsewhere)
+        if moved is not None:
+            await show_game(message, moved, t, uow, bot)
+            return
+        await message.answer(topic_views.topics_off(t, elsewhere))
+        return
     if elsewhere:
         await message.answer(topic_views.games_elsewhere(t, elsewhere))
         return

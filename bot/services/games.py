@@ -164,3 +164,15 @@ async def save_data(uow: UnitOfWork, game_id: int, key: str, value: Any) -> None
     game's row lock a wizard took to read it (``for_update``) ends with the save."""
     await uow.games.set_data(game_id, key, value)
     await uow.commit()
+
+
+async def without_topics(uow: UnitOfWork, games: list[GameDTO]) -> GameDTO | None:
+    """A group that turned its forum topics off keeps its games: a single topic game moves to
+    the group itself, where every message now is; commits. None: several games (they cannot
+    be told apart without topics: turning topics back on reaches them again)."""
+    bound = [g for g in games if g.thread_id is not None]
+    if len(games) != 1 or len(bound) != 1:
+        return None
+    moved = await uow.games.to_group(bound[0].id)
+    await uow.commit()
+    return moved

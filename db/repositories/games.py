@@ -10,6 +10,7 @@ from typing import Any
 
 from sqlalchemy import func, select, text, update
 from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.orm import aliased
 from sqlalchemy.orm.util import identity_key
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -178,6 +179,29 @@ class GameRepo:
             col(Game.chat_id) == chat_id,
             func.coalesce(col(Game.thread_id), 0) == (thread or 0),
             col(Game.archived_at).is_(None),
+        )
+        row = (await self._session.execute(stmt)).scalar_one_or_none()
+        return _game(row) if row else None
+
+    async def to_group(self, game_id: int) -> GameDTO | None:
+        """Bind a topic's live game to its group itself (topics were turned off); None when
+        the group already has a game of its own (the unique index would refuse a second)."""
+        self._forget_live()
+        game = aliased(Game)
+        taken = (
+            select(game.id)
+            .where(
+                game.chat_id == Game.chat_id,
+                game.thread_id.is_(None),  # type: ignore[union-attr]
+                game.archived_at.is_(None),  # type: ignore[union-attr]
+            )
+            .exists()
+        )
+        stmt = (
+            update(Game)
+            .where(col(Game.id) == game_id, col(Game.archived_at).is_(None), ~taken)
+            .values(thread_id=None)
+            .returning(Game)
         )
         row = (await self._session.execute(stmt)).scalar_one_or_none()
         return _game(row) if row else None

@@ -37,3 +37,14 @@ def games_elsewhere(t: Translator, games: list[GameDTO]) -> str:
         return t("… and {n} more", n=n)
 
     return head + "\n" + clip_list(lines, room=LIST_ROOM, more=more, separator="\n")
+
+
+def topics_off(t: Translator, games: list[GameDTO]) -> str:
+    """A group that turned topics off with several topic games: they are kept, and reached
+    again when topics are back on."""
+    titles = ", ".join(f"«{escape(g.title)}»" for g in games)
+    return t(
+        "Topics are off in this group, so its games cannot be told apart: {games}. They are "
+        "kept: turn topics back on to play them.",
+        games=titles,
+    )
