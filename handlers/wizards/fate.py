@@ -543,9 +543,13 @@ def _gear_sources(t: Translator, locale: str) -> str:
     parts = []
     for per, skills in EQUIPMENT_SOURCES:
         names = ", ".join(skill_name(s.value, locale) for s in skills)
-        parts.append(
-            t.plural("{skills}: 1 per level", "{skills}: 1 per {n} levels", per, skills=names)
-        )
+        if per == 1:
+            parts.append(t("{skills}: 1 per level", skills=names))
+        else:
+            parts.append(
+                t.plural("{skills}: 1 per {n} level", "{skills}: 1 per {n} levels", per,
+                         skills=names)
+            )  # fmt: skip
     return "; ".join(parts)
 
 
