@@ -48,7 +48,12 @@ async def _edit_bursts() -> dict[str, Any]:
 
 
 def main() -> None:
-    alone = {"edit_bursts": _edit_bursts, "press_answer_in_a_spent_group": _press_answers}
+    alone = {
+        "edit_bursts": _edit_bursts,
+        "press_answer_in_a_spent_group": _press_answers,
+        "end_to_end": e2e_bench.run,  # the /r fast path's fence, alone before and after
+        "transfer_300_characters": _transfer,
+    }
     if sys.argv[1:] and set(sys.argv[1:]) <= set(alone):
         # some sections alone, e.g. ``python -m bench edit_bursts``
         report = {name: asyncio.run(alone[name]()) for name in sys.argv[1:]}
