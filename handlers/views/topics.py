@@ -42,7 +42,11 @@ def games_elsewhere(t: Translator, games: list[GameDTO]) -> str:
 def topics_off(t: Translator, games: list[GameDTO]) -> str:
     """A group that turned topics off with several topic games: they are kept, and reached
     again when topics are back on."""
-    titles = ", ".join(f"«{escape(g.title)}»" for g in games)
+
+    def more(n: int) -> str:
+        return t("… and {n} more", n=n)
+
+    titles = clip_list([f"«{escape(g.title)}»" for g in games], room=LIST_ROOM, more=more)
     return t(
         "Topics are off in this group, so its games cannot be told apart: {games}. They are "
         "kept: turn topics back on to play them.",
