@@ -36,6 +36,7 @@ from bot.fsm_storage import PostgresStorage, in_unit, update_scope
 from bot.i18n import I18n, resolve_locale
 from bot.panels import PanelRedraw
 from bot.runner import RETRIED
+from bot.services.panels import LivePanel
 from db.repositories.updates import Prefetched
 from db.repositories.users import TelegramUser
 from db.uow import AlreadyProcessed, StaleConnection, StaleContext, UnitOfWork
@@ -199,10 +200,23 @@ class UnitOfWorkMiddleware(BaseMiddleware):
             appended = uow.rolls.appended()
             if appended is not None and self._express is not None:
                 self._express.keep_head(*appended)
-            changed = set(uow.ledger.changed)
-        if changed and self._panels is not None:  # committed: their open panels show it
-            await self._panels(data["bot"], changed, _pressed(event))
+            live = await self._live_panels(uow, event)
+        if live:  # committed: the open panels of the characters it changed show it
+            assert self._panels is not None
+            await self._panels.send(data["bot"], live)
         return result
+
+    async def _live_panels(self, uow: UnitOfWork, event: Update) -> list[LivePanel]:
+        """The open panels of what the update changed, read on its own connection after
+        its commit (none read at all for an update that changed no character)."""
+        changed = set(uow.ledger.changed)
+        if not changed or self._panels is None:
+            return []
+        try:
+            return await self._panels.read(uow, changed, _pressed(event))
+        except Exception:  # the change is made and told; a stale panel is no reason to fail
+            logger.exception("live panels of %s: not read", sorted(changed))
+            return []
 
     def _unanswered_roll(self, event: Update, data: dict[str, Any]) -> bool:
         """A /r found processed on a retry: its own earlier attempt logged it (the append

@@ -44,10 +44,21 @@ class PanelRedraw:
             return
         try:
             async with UnitOfWork(self.session_factory) as uow:
-                live = await service.live(uow, character_ids, skip=skip)
+                live = await self.read(uow, character_ids, skip)
         except Exception:  # the change is made and told; a stale panel is no reason to fail
             logger.exception("live panels of %s: not read", sorted(character_ids))
             return
+        await self.send(bot, live)
+
+    async def read(
+        self, uow: UnitOfWork, character_ids: Collection[int], skip: tuple[int, int] | None
+    ) -> list[service.LivePanel]:
+        """The panels to redraw, read on a unit already open (an update's own, after its
+        commit: no second connection for it)."""
+        return await service.live(uow, character_ids, skip=skip) if character_ids else []
+
+    async def send(self, bot: Bot, live: list[service.LivePanel]) -> None:
+        """Redraw them; a panel whose message is gone for good is forgotten."""
         gone = [item.panel for item in live if not await self._edit(bot, item)]
         if gone:
             try:

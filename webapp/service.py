@@ -87,13 +87,11 @@ async def entry_for(uow: UnitOfWork, user_id: int, character_id: int) -> Entry:
 
 async def roll_mark(uow: UnitOfWork, entry: Entry) -> str:
     """The newest rolls the page may list (the game's chat, the owner's inline rolls in their
-    private log): part of the page's version."""
-    marks = []
-    for chat_id in _logs(entry):
-        log_id = await uow.rolls.existing_log_id(chat_id)
-        last = await uow.rolls.last(log_id) if log_id is not None else None
-        marks.append(str(last.seq if last is not None else 0))
-    return "-".join(marks)
+    private log), read in one statement: part of the page's version, polled every few
+    seconds."""
+    logs = _logs(entry)
+    newest = await uow.rolls.newest_seqs(logs)
+    return "-".join(str(newest.get(chat_id, 0)) for chat_id in logs)
 
 
 def _logs(entry: Entry) -> tuple[int, ...]:

@@ -114,7 +114,7 @@ async def _current_roll(
         logged = await roll_service.roll_logged(
             uow, chat_id=request.chat_id, roll_id=f"req:{request.id}:re{rerolls}",
             text=request.expression, actor=user_name,
-            subject=await roll_subject(uow, request, target),
+            subject=roll_subject(request, target),
             actor_user_id=None, stored=True, commit=False,
         )  # fmt: skip
         return logged.result, logged.entry.seq, logged.entry.hash

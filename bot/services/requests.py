@@ -222,6 +222,9 @@ def ask_of(request: RequestDTO) -> Ask:
     )
 
 
+SUBJECT_KEY = "subject"  # request options: the character the roll is for
+
+
 def chances(system: str | None, request: RequestDTO) -> Chances | None:
     """The exact chances of each outcome of the request, by its system's own ladder."""
     return rules_for(system).chances(ask_of(request))
@@ -240,11 +243,15 @@ async def create(
     deadline = None
     if spec.due_in is not None:
         deadline = (now or datetime.now(UTC)) + spec.due_in
+    options = dict(spec.options or {})
+    character = await uow.characters.active_of(game.id, target_user_id)
+    if character is not None:  # the roll is logged for it (read once here, not at the press)
+        options[SUBJECT_KEY] = character.name
     request = await uow.requests.add(
         game_id=game.id, chat_id=game.chat_id, requested_by=gm_user_id,
         target_user_id=target_user_id, expression=spec.expression,
         target_number=spec.target_number, note=spec.note, deadline=deadline, trait=spec.trait,
-        options=spec.options,
+        options=options,
     )  # fmt: skip
     await uow.commit()
     return request
@@ -287,7 +294,7 @@ async def press(
         roll_id=f"req:{request.id}",
         text=request.expression,
         actor=user_name,
-        subject=await roll_subject(uow, request, target),
+        subject=roll_subject(request, target),
         actor_user_id=user_id,
         stored=True,
         commit=False,  # the roll and the request's state commit together
@@ -305,10 +312,10 @@ async def press(
     return PressResult(updated, logged, rolled is not None, system, by, reading)
 
 
-async def roll_subject(uow: UnitOfWork, request: RequestDTO, target: UserDTO | None) -> str:
-    """Whom a request's roll is logged for: the player's character in the game (so its sheet
-    lists the roll), else the player."""
-    character = await uow.characters.active_of(request.game_id, request.target_user_id)
-    if character is not None:
-        return character.name
+def roll_subject(request: RequestDTO, target: UserDTO | None) -> str:
+    """Whom a request's roll is logged for: the player's character in the game when the
+    request was made (so its sheet lists the roll), else the player."""
+    named = request.options.get(SUBJECT_KEY)
+    if isinstance(named, str) and named:
+        return named
     return target.name if target else str(request.target_user_id)

@@ -303,6 +303,18 @@ class RollRepo:
         )
         await self._session.execute(stmt)
 
+    async def newest_seqs(self, chat_ids: Sequence[int]) -> dict[int, int]:
+        """Each chat's newest roll number (a chat without rolls is left out), in one read:
+        what a page listing rolls of several logs is versioned by."""
+        stmt = (
+            select(col(RollLog.chat_id), func.max(col(Roll.seq)))
+            .join(Roll, col(Roll.log_id) == col(RollLog.id))
+            .where(col(RollLog.chat_id).in_(list(chat_ids)))
+            .group_by(col(RollLog.chat_id))
+        )
+        rows = (await self._session.execute(stmt)).all()
+        return {int(chat): int(seq) for chat, seq in rows}
+
     async def last(self, log_id: int) -> LogEntry | None:
         stmt = (
             select(Roll).where(col(Roll.log_id) == log_id).order_by(col(Roll.seq).desc()).limit(1)
