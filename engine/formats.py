@@ -11,10 +11,11 @@ catalogue (``engine.text``), so the functions take a ``locale``.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import datetime, tzinfo
+from datetime import UTC, datetime, tzinfo
 from enum import StrEnum
 from fractions import Fraction
 from typing import Final
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from engine.text import msg, register_messages
 
@@ -97,9 +98,19 @@ def percent(share: Fraction | float, locale: str) -> str:
     return f"{prefix}{text}%"
 
 
-def moment(when: datetime, zone: tzinfo) -> str:
-    """A date and time in the game's time zone: «04.12.2026 15:30»."""
-    return when.astimezone(zone).strftime("%d.%m.%Y %H:%M")
+def zone(name: str) -> tzinfo:
+    """A game's time zone by its name; UTC for a name this machine does not know."""
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return UTC
+
+
+def moment(when: datetime, where: tzinfo | str, *, year: bool = True) -> str:
+    """A date and time on the game's clock: «04.12.2026 15:30» (without ``year``, «04.12
+    15:30»); ``where`` is a zone or a zone's name."""
+    local = when.astimezone(zone(where) if isinstance(where, str) else where)
+    return local.strftime("%d.%m.%Y %H:%M" if year else "%d.%m %H:%M")
 
 
 def changed_value(kind: ValueKind, value: object) -> str:

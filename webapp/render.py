@@ -3,12 +3,13 @@ the ledger's recent entries and the character's rolls; all user text escaped."""
 
 from __future__ import annotations
 
+from datetime import tzinfo
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.i18n import Translator
 from bot.systems import SYSTEMS
 from db.repositories.ledger import LedgerDTO
+from engine import formats
 from engine.dice.log import LogEntry
 from handlers.views import sheet_changes
 from handlers.views.resources import KIND_LABEL
@@ -19,14 +20,7 @@ from webapp.sheets.base import Ctx, esc, section
 DIFF_SHOWN = 2
 
 
-def _zone(name: str) -> ZoneInfo:
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        return ZoneInfo("UTC")
-
-
-def _ledger_line(entry: LedgerDTO, x: Ctx, zone: ZoneInfo, page: Page) -> str:
+def _ledger_line(entry: LedgerDTO, x: Ctx, zone: tzinfo, page: Page) -> str:
     """What changed in the system's words (which stress box, which item), who made it (and
     who asked for it), when in the game's time zone."""
     label = KIND_LABEL.get(entry.kind)
@@ -39,7 +33,7 @@ def _ledger_line(entry: LedgerDTO, x: Ctx, zone: ZoneInfo, page: Page) -> str:
     if asker and asker != who:
         who = x.t("asked by {asker}, granted by {granter}", asker=asker, granter=who)
     undone = f' <small class="muted">{esc(x.t("undone"))}</small>' if entry.undone else ""
-    when = entry.created_at.astimezone(zone).strftime("%d.%m %H:%M")  # the game's time zone
+    when = formats.moment(entry.created_at, zone, year=False)  # the game's time zone
     details = " · ".join(part for part in (told, who, when) if part)
     return (
         f'<li data-ledger="{entry.id}" data-kind="{esc(entry.kind)}"><b>{esc(what)}</b>{undone}'
@@ -67,7 +61,7 @@ def sheet_html(page: Page, t: Translator, locale: str) -> str:
         f'</h1><div class="muted">{esc(game.title)} · {esc(system)}</div></header>'
     )
     body = LAYOUTS[character.system](page.sheet, x)
-    zone = _zone(game.timezone)
+    zone = formats.zone(game.timezone)
     ledger = [
         f"<ul class='log'>{''.join(_ledger_line(e, x, zone, page) for e in page.ledger)}</ul>"
     ]

@@ -3,7 +3,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 from html import escape
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -11,6 +10,7 @@ from bot.i18n import N_, Translator
 from bot.services.characters import Change
 from bot.services.names import Ambiguous, NotFound
 from db.repositories.games import CharacterDTO
+from engine import formats
 from engine.common import NOTE, Severity, Violation
 from handlers.callbacks import ApproveCD, ProposalCD, ReturnCD, SheetPageCD
 from handlers.callbacks_nav import SheetPickCD
@@ -192,10 +192,7 @@ def _change_lines(t: Translator, system: str, change: Change, zone: str) -> str:
 
 
 def _local(moment: datetime, zone: str) -> str:
-    try:
-        return moment.astimezone(ZoneInfo(zone)).strftime("%d.%m.%Y %H:%M")
-    except (ZoneInfoNotFoundError, ValueError):
-        return moment.strftime("%d.%m.%Y %H:%M UTC")
+    return formats.moment(moment, zone)
 
 
 def sheet_keyboard(

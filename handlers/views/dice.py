@@ -9,6 +9,7 @@ from bot.i18n import Translator
 from bot.services.odds import OddsView
 from bot.services.rolls import LoggedRoll, Revealed
 from db.repositories.rolls import Epoch, StoredRoll
+from engine import formats
 from engine.dice.odds_dice import SIMULATED_ROLLS
 from engine.dice.render import display_notation, render_html, render_line
 from engine.dice.verify import VerifyReport
@@ -21,18 +22,8 @@ ROLL_BODY_LIMIT = 3500
 
 
 def percent(p: Fraction, locale: str = "en") -> str:
-    """A probability for an HTML message (so the bounds are escaped: «&lt;0.1%»), as the
-    reader's language writes it: «62.5%», «62,5 %» (a decimal comma, a no-break space)."""
-    value = float(p) * 100
-    if 0 < value < 0.1:
-        shown = "&lt;0.1%"
-    elif 99.9 < value < 100:
-        shown = "&gt;99.9%"
-    else:
-        shown = f"{value:.1f}%"
-    if locale == "ru":
-        return shown.replace(".", ",").replace("%", "\u00a0%")
-    return shown
+    """A probability for an HTML message: ``engine.formats.percent``, escaped («&lt;0,1 %»)."""
+    return escape(formats.percent(p, locale))
 
 
 def number(value: Fraction) -> str:

@@ -3,7 +3,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 from html import escape
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
@@ -13,6 +12,7 @@ from bot.services.invokes import Invoked
 from bot.services.request_options import Offer
 from bot.services.requests import PressResult
 from db.repositories.requests import RequestDTO
+from engine import formats
 from engine.dice.render import display_notation, render_html
 from engine.systems.base import Chances, Reading, pool_threshold, success_pool
 from handlers.callbacks import InvokeCD, InvokeMenuCD, RollForCD, RollRequestCD, WillpowerCD
@@ -41,13 +41,9 @@ def _what(t: Translator, request: RequestDTO) -> str:
     return what
 
 
-def local_time(moment: datetime, zone: str) -> str:
-    """A moment as the game's clock shows it (``dd.mm HH:MM``); UTC said as such when the
-    game's zone is unknown."""
-    try:
-        return moment.astimezone(ZoneInfo(zone)).strftime("%d.%m %H:%M")
-    except (ZoneInfoNotFoundError, ValueError):
-        return moment.strftime("%d.%m %H:%M UTC")
+def local_time(when: datetime, zone: str) -> str:
+    """A moment as the game's clock shows it (``dd.mm HH:MM``, ``engine.formats.moment``)."""
+    return formats.moment(when, zone, year=False)
 
 
 def nudge(t: Translator, request: RequestDTO, player: str, zone: str) -> str:

@@ -14,6 +14,7 @@ from bot.i18n import N_, Translator
 from bot.services import milestones
 from bot.services import schedules as service
 from db.repositories.schedules import ScheduleDTO
+from engine import formats
 from handlers.views import milestones as milestone_views
 
 DAILY: Final = -1  # the "day" of a daily schedule in callback data
@@ -260,7 +261,7 @@ def closed(t: Translator) -> str:
 
 
 def _local(at: datetime, timezone: str) -> str:
-    return at.astimezone(service.zone(timezone)).strftime("%d.%m %H:%M")
+    return formats.moment(at, timezone, year=False)
 
 
 def notice(t: Translator, locale: str, fired: service.Fired) -> str | None:
