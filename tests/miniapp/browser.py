@@ -17,6 +17,9 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
 ARTIFACTS = Path(os.environ.get("MINIAPP_ARTIFACTS", Path(__file__).parent / "artifacts"))
 WIDTH, HEIGHT = 390, 844  # a phone's screen
+# The page's figures (weight, first render), by case: the ``browser`` fixture writes them to
+# ``ARTIFACTS/measurements.json`` when its module ends.
+MEASURED: dict[str, Any] = {}
 
 
 def _missing() -> str | None:

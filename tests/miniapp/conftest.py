@@ -4,7 +4,7 @@ signs initData for the table's users the way Telegram does."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,6 +12,7 @@ import aiohttp
 import pytest
 
 from tests.conftest import Harness
+from tests.miniapp.browser import ARTIFACTS, MEASURED, Browser
 from webapp import auth, wiring
 
 
@@ -46,6 +47,18 @@ class MiniApp:
         async with self.http.request(method, self.base + path, json=body, headers=sent) as res:
             text = await res.text()
             return res.status, (json.loads(text) if text else None), res
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """One headless Chromium for a module's browser tests; the figures they measured are
+    written when it closes."""
+    opened = Browser()
+    yield opened
+    opened.quit()
+    if MEASURED:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        (ARTIFACTS / "measurements.json").write_text(json.dumps(MEASURED, indent=2))
 
 
 @pytest.fixture

@@ -7,10 +7,6 @@ page without a reload. Figures (page weight, first render, server time) are writ
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
-from typing import Any
-
 import pytest
 
 from handlers.views import resources as views
@@ -23,7 +19,7 @@ from tests.helpers.table import (
     send_for_buttons,
     stored_sheet,
 )
-from tests.miniapp.browser import ARTIFACTS, Browser, needs_browser
+from tests.miniapp.browser import MEASURED, Browser, needs_browser
 from tests.miniapp.cases import CASES
 from tests.miniapp.conftest import MiniApp
 
@@ -35,19 +31,6 @@ LIGHT = {"bg_color": "#ffffff", "text_color": "#000000", "hint_color": "#707579"
 DARK = {"bg_color": "#212121", "text_color": "#ffffff", "hint_color": "#aaaaaa",
         "link_color": "#8774e1", "button_color": "#8774e1", "button_text_color": "#ffffff",
         "secondary_bg_color": "#181818"}  # fmt: skip
-MEASURED: dict[str, Any] = {}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    opened = Browser()
-    yield opened
-    opened.quit()
-    if MEASURED:
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        (ARTIFACTS / "measurements.json").write_text(json.dumps(MEASURED, indent=2))
-
-
 SHOWN = "return document.querySelector(arguments[0])?.dataset.value"
 
 

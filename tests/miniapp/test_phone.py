@@ -5,10 +5,6 @@ concept stands under the name."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
-
-import pytest
 from sqlalchemy import text
 
 from bot.services.rolls import roll_logged
@@ -18,10 +14,10 @@ from engine.systems import lifegear
 from engine.systems.lifegear import Item, ItemKind
 from tests.games.helpers import ALICE, GROUP, create_game, seat_table
 from tests.helpers.table import insert_character
-from tests.miniapp.browser import ARTIFACTS, Browser, needs_browser
+from tests.miniapp.browser import Browser, needs_browser
 from tests.miniapp.cases import CASES
 from tests.miniapp.conftest import MiniApp
-from tests.miniapp.test_browser import LIGHT, MEASURED, _measure
+from tests.miniapp.test_browser import LIGHT, _measure
 from webapp.service import LEDGER_SHOWN, ROLLS_SHOWN
 
 pytestmark = needs_browser
@@ -69,16 +65,6 @@ for (const label of document.querySelectorAll('.gear .label')) {
 }
 return broken;
 """
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    opened = Browser()
-    yield opened
-    opened.quit()
-    if MEASURED:
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        (ARTIFACTS / "measurements-phone.json").write_text(json.dumps(MEASURED, indent=2))
 
 
 def _armoured() -> lifegear.Character:
