@@ -1,12 +1,10 @@
 """The ``storyteller`` (Changeling: The Dreaming) character-creation wizard, as a ``Flow``.
 
-Steps: name, concept, kith, seeming, priorities (rank the attribute and the ability groups),
-attributes, talents, skills, knowledges, Arts, Realms, Backgrounds, Glamour/Banality/Willpower
-(the starting ratings), freebies (reopens the dot pages: any trait, at the running cost),
-preview. The draft is the engine's ``Character`` as JSON (the hand-written wizard kept the
-same under ``dialog_data["sheet"]``: one started before the port resumes from it). On the
-creation pages a dot must come from its category's creation budget; the per-press rules are
-in ``storyteller_rules``, the prices in ``engine.systems.storyteller``.
+Name, concept, kith, seeming, priorities (rank the attribute and the ability groups), a dot page
+per category (a dot from the category's creation budget), the starting Glamour, Banality and
+Willpower, freebies (they reopen the dot pages: any dot, at the running cost), the preview.
+The draft is the engine's ``Character`` as JSON, as the hand-written wizard kept it under
+``dialog_data["sheet"]`` (one started before the port resumes from it).
 """
 
 from __future__ import annotations
@@ -24,13 +22,18 @@ from engine.systems.storyteller import (
     ATTRIBUTE_GROUPS,
     AbilityGroup,
     Character,
-    FreebieReport,
     StorytellerOptions,
     freebie_report,
     trait_name,
     validate_character,
 )
-from handlers.views.sheets.storyteller import KITHS, SEEMINGS, dots_bar, render_sheet
+from handlers.views.sheets.storyteller import (
+    KITHS,
+    SEEMINGS,
+    dots_bar,
+    freebie_account,
+    render_sheet,
+)
 from handlers.wizards import storyteller_rules as rules
 from handlers.wizards.common import esc
 from handlers.wizards.flow import Allocate, Choice, Choose, Flow, Text, build_dialog, flow_states
@@ -41,46 +44,16 @@ from handlers.wizards.flow.reopen import reopen
 FREEBIES: Final = "freebies"  # the mode the freebie step reopens the dot pages in
 UNFIT: Final = N_("That does not fit: one line, 1 to 64 characters, not starting with «/».")
 SPEND: Final = N_("Spend the dots with + and −.")
+ABILITIES: Final = N_(
+    "Spend the group's dots with + and −; at most {cap} dots in one ability for now."
+)
+START: Final = N_(
+    "Enter the starting ratings (1–{top}) your Kith and Seeming give; the GM approves them."
+)
 
 
 def _name(key: str, locale: str) -> str:
     return esc(trait_name(key).render(locale))
-
-
-def _refusal_text(refusal: rules.Refusal, t: Translator, locale: str) -> str:
-    params = dict(refusal.params)
-    if "key" in params:
-        params["name"] = trait_name(str(params.pop("key"))).render(locale)
-    if "group_key" in params:
-        params["group"] = trait_name(str(params.pop("group_key"))).render(locale)
-    return t(refusal.msgid, **params)
-
-
-def freebie_lines(report: FreebieReport, t: Translator, locale: str) -> list[str]:
-    """The running freebie account: every category's dots against its budget and the cost."""
-    lines: list[str] = []
-    for cat in report.categories:
-        name = _name(cat.category, locale)
-        if cat.budget:
-            line = f"{name}: {cat.spent}/{cat.budget}"
-        elif cat.excess:
-            line = f"{name}:"
-        else:
-            continue
-        if cat.excess:
-            line += " " + t("+{extra} ⇒ {cost} fp", extra=cat.excess, cost=cat.cost)
-        lines.append("• " + line)
-    lines.append(freebie_total(report, t))
-    return lines
-
-
-def freebie_total(report: FreebieReport, t: Translator) -> str:
-    return t(
-        "Freebies: {spent} of {available} spent, {left} left.",
-        spent=report.spent,
-        available=report.available,
-        left=report.remaining,
-    )
 
 
 # --- the dot pages ----------------------------------------------------------------------------
@@ -88,12 +61,15 @@ def freebie_total(report: FreebieReport, t: Translator) -> str:
 
 def _press(page: str, press: DotPress) -> Draft | str:
     assert isinstance(press.sheet, Character)
-    result = rules.press(
-        press.sheet, press.options, page, press.trait, press.delta, freebies=press.mode == FREEBIES
-    )
-    if isinstance(result, rules.Refusal):
-        return esc(_refusal_text(result, press.t, press.locale))
-    return rules.dump(result)
+    fb = press.mode == FREEBIES
+    result = rules.press(press.sheet, press.options, page, press.trait, press.delta, freebies=fb)
+    if not isinstance(result, rules.Refusal):
+        return rules.dump(result)
+    params = dict(result.params)
+    for key, name in (("key", "name"), ("group_key", "group")):
+        if key in params:
+            params[name] = trait_name(str(params.pop(key))).render(press.locale)
+    return esc(press.t(result.msgid, **params))
 
 
 def _row(page: str, sheet: Character, options: StorytellerOptions, key: str, locale: str) -> str:
@@ -101,20 +77,14 @@ def _row(page: str, sheet: Character, options: StorytellerOptions, key: str, loc
     return f"{_name(key, locale)} {dots_bar(rules.dots(sheet, page, key), top)}"
 
 
-def _counters(
-    page: str, sheet: Character, options: StorytellerOptions, t: Translator, locale: str
-) -> str:
+def _counters(page: str, sheet: Character, options: Any, t: Translator, locale: str) -> str:
     """The page's categories against their budgets, then the freebie total."""
+    wanted = {page}
     if page == rules.ATTR:
         wanted = {g.value for g in ATTRIBUTE_GROUPS}
     elif page == rules.CTR:
         wanted = {"glamour", "willpower"}
-    else:
-        wanted = {page}
-    report = freebie_report(sheet, options)
-    spends = tuple(c for c in report.categories if c.category in wanted)
-    mine = FreebieReport(report.attribute_priority, report.ability_priority, spends, 0)
-    return "\n".join([*freebie_lines(mine, t, locale)[:-1], freebie_total(report, t)])
+    return freebie_account(freebie_report(sheet, options), t, locale, wanted)
 
 
 def _page(key: str, title: str, prompt: str, page: str) -> Allocate:
@@ -126,9 +96,6 @@ def _page(key: str, title: str, prompt: str, page: str) -> Allocate:
     )  # fmt: skip
 
 
-ABILITIES: Final = N_(
-    "Spend the group's dots with + and −; at most {cap} dots in one ability for now."
-)
 PAGES: Final = (
     _page("attrs", N_("Attributes"), SPEND, rules.ATTR),
     _page("talents", N_("Talents"), ABILITIES, AbilityGroup.TALENTS.value),
@@ -137,15 +104,8 @@ PAGES: Final = (
     _page("arts", N_("Arts"), SPEND, "art"),
     _page("realms", N_("Realms"), SPEND, "realm"),
     _page("bgs", N_("Backgrounds"), SPEND, "background"),
-    _page(
-        "ctr", N_("Glamour, Banality, Willpower"),
-        N_(
-            "Enter the starting ratings (1–{top}) your Kith and Seeming give; the GM approves "
-            "them."
-        ),
-        rules.CTR,
-    ),
-)  # fmt: skip
+    _page("ctr", N_("Glamour, Banality, Willpower"), START, rules.CTR),
+)
 
 
 def _freebie_ask(key: str) -> str:
@@ -157,24 +117,23 @@ def _freebie_ask(key: str) -> str:
     return N_("Freebie mode: extra dots cost freebies; the cost is counted as you go.")
 
 
-def _freebie_account(sheet: Character, options: StorytellerOptions, t: Any, locale: str) -> str:
-    return "\n".join(freebie_lines(freebie_report(sheet, options), t, locale))
+def _account(sheet: Character, options: StorytellerOptions, t: Translator, locale: str) -> str:
+    return freebie_account(freebie_report(sheet, options), t, locale)
 
 
 # --- priorities -------------------------------------------------------------------------------
 
 
-def _ranked(order: tuple[Any, ...], budgets: tuple[int, ...], locale: str) -> list[dict[str, str]]:
-    return [
-        {"id": g.value, "label": f"{i + 1}. {_name(g.value, locale)} — {budget}"}
-        for i, (g, budget) in enumerate(zip(order, budgets, strict=True))
-    ]
-
-
 def _rankings(sheet: Character, options: StorytellerOptions, t: Any, locale: str) -> dict:
+    def ranked(order: tuple[Any, ...], budgets: tuple[int, ...]) -> list[dict[str, str]]:
+        return [
+            {"id": g.value, "label": f"{i + 1}. {_name(g.value, locale)} — {budget}"}
+            for i, (g, budget) in enumerate(zip(order, budgets, strict=True))
+        ]
+
     return {
-        "attr_rank": _ranked(sheet.attribute_priority, options.attribute_dots, locale),
-        "abil_rank": _ranked(sheet.ability_priority, options.ability_dots, locale),
+        "attr_rank": ranked(sheet.attribute_priority, options.attribute_dots),
+        "abil_rank": ranked(sheet.ability_priority, options.ability_dots),
     }
 
 
@@ -191,12 +150,8 @@ def _promote(field: str) -> Any:
 def _rank_lists() -> list[Any]:
     lists = (("pa", "attr_rank", "attribute_priority"), ("pb", "abil_rank", "ability_priority"))
     return [
-        Column(
-            Select(
-                Format("{item[label]}"), id=wid, item_id_getter=lambda x: x["id"], items=items,
-                on_click=_promote(field),
-            )
-        )
+        Column(Select(Format("{item[label]}"), id=wid, item_id_getter=lambda x: x["id"],
+                      items=items, on_click=_promote(field)))
         for wid, items, field in lists
     ]  # fmt: skip
 
@@ -206,13 +161,13 @@ def _rank_lists() -> list[Any]:
 
 def _asks(options: StorytellerOptions) -> dict[str, Any]:
     """The placeholders of the questions, from the game's options."""
-    costs = options.freebie_costs.model_dump()
     top, cap = options.character_trait_max, options.ability_creation_max
-    return {**costs, "cap": cap, "top": top, "available": options.freebies}
+    return {**options.freebie_costs.model_dump(), "cap": cap, "top": top,
+            "available": options.freebies}  # fmt: skip
 
 
-def _load(sheet: dict[str, Any] | None, options: StorytellerOptions) -> Draft:
-    return rules.dump(rules.initial_sheet(sheet, options))
+def _choices(catalogue: dict[str, str]) -> tuple[Choice, ...]:
+    return tuple(Choice(key, msgid) for key, msgid in catalogue.items())
 
 
 FLOW: Final = Flow(
@@ -224,12 +179,11 @@ FLOW: Final = Flow(
             "Who is the character in a few words (e.g. «runaway poet»)? Send it as a message, or "
             "skip."), limit=200, unfit=N_("The concept must be text of 1 to {limit} characters.")),
         Choose("kith", N_("Kith"), N_("Pick your kith, or send another one as a message."),
-               tuple(Choice(k, v) for k, v in KITHS.items()), typed=True, page_size=len(KITHS),
-               unfit=UNFIT, select_id="skith", columns=3),
+               _choices(KITHS), typed=True, page_size=len(KITHS), unfit=UNFIT, select_id="skith",
+               columns=3),
         Choose("seeming", N_("Seeming"), N_(
             "Pick your seeming (your age among the fae), or send another one as a message."),
-               tuple(Choice(k, v) for k, v in SEEMINGS.items()), typed=True,
-               page_size=len(SEEMINGS), unfit=UNFIT, select_id="sseeming", columns=3),
+               _choices(SEEMINGS), typed=True, unfit=UNFIT, select_id="sseeming", columns=3),
         Custom("prio", N_("Priorities"), N_(
             "Rank the attribute groups and the ability groups: the first gets the most dots. Tap "
             "a group to move it up."), _rank_lists, _rankings),
@@ -238,15 +192,16 @@ FLOW: Final = Flow(
             "{available} freebie points. A dot costs: attribute "
             "{attribute}, ability {ability}, Art {art}, Realm {realm}, Background {background}, "
             "Glamour {glamour}, Willpower {willpower}. Pick what to raise."),
-            PAGES, mode=FREEBIES, lines=_freebie_account, asks=_freebie_ask, ids="f"),
+            PAGES, mode=FREEBIES, lines=_account, asks=_freebie_ask, ids="f"),
     ),
     options=StorytellerOptions.model_validate,
     build=lambda sheet, options: Character.model_validate(sheet),
-    load=_load,
+    load=lambda sheet, options: rules.dump(rules.initial_sheet(sheet, options)),
     validate=validate_character,  # type: ignore[arg-type]
     render=render_sheet,  # type: ignore[arg-type]
-    fields={key: () for key in ("name", "concept", "kith", "seeming", "prio", FREEBIES)}
-    | {page.key: () for page in PAGES},  # Next never refuses: the preview lists what is left
+    # Next never refuses: the preview lists what is left to spend
+    fields={key: () for key in ("name", "concept", "kith", "seeming", "prio", "freebies")}
+    | {page.key: () for page in PAGES},
     submit_label=N_("✅ Submit to the GM"),
     prompt_args=_asks,
     preview_hint=(
