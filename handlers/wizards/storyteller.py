@@ -18,22 +18,9 @@ from aiogram_dialog.widgets.kbd import Column, Select
 from aiogram_dialog.widgets.text import Format
 
 from bot.i18n import N_, Translator
-from engine.systems.storyteller import (
-    ATTRIBUTE_GROUPS,
-    AbilityGroup,
-    Character,
-    StorytellerOptions,
-    freebie_report,
-    trait_name,
-    validate_character,
-)
-from handlers.views.sheets.storyteller import (
-    KITHS,
-    SEEMINGS,
-    dots_bar,
-    freebie_account,
-    render_sheet,
-)
+from engine.systems import storyteller as st
+from engine.systems.storyteller import Character, StorytellerOptions, freebie_report, trait_name
+from handlers.views.sheets import storyteller as view
 from handlers.wizards import storyteller_rules as rules
 from handlers.wizards.common import esc
 from handlers.wizards.flow import Allocate, Choice, Choose, Flow, Text, build_dialog, flow_states
@@ -56,9 +43,6 @@ def _name(key: str, locale: str) -> str:
     return esc(trait_name(key).render(locale))
 
 
-# --- the dot pages ----------------------------------------------------------------------------
-
-
 def _press(page: str, press: DotPress) -> Draft | str:
     assert isinstance(press.sheet, Character)
     fb = press.mode == FREEBIES
@@ -74,17 +58,13 @@ def _press(page: str, press: DotPress) -> Draft | str:
 
 def _row(page: str, sheet: Character, options: StorytellerOptions, key: str, locale: str) -> str:
     top = options.character_trait_max if page == rules.CTR else options.trait_max
-    return f"{_name(key, locale)} {dots_bar(rules.dots(sheet, page, key), top)}"
+    return f"{_name(key, locale)} {view.dots_bar(rules.dots(sheet, page, key), top)}"
 
 
 def _counters(page: str, sheet: Character, options: Any, t: Translator, locale: str) -> str:
-    """The page's categories against their budgets, then the freebie total."""
-    wanted = {page}
-    if page == rules.ATTR:
-        wanted = {g.value for g in ATTRIBUTE_GROUPS}
-    elif page == rules.CTR:
-        wanted = {"glamour", "willpower"}
-    return freebie_account(freebie_report(sheet, options), t, locale, wanted)
+    """The page's categories (all: no page) against their budgets, then the freebie total."""
+    wanted = rules.page_categories(page) if page else None
+    return view.freebie_account(freebie_report(sheet, options), t, locale, wanted)
 
 
 def _page(key: str, title: str, prompt: str, page: str) -> Allocate:
@@ -98,9 +78,9 @@ def _page(key: str, title: str, prompt: str, page: str) -> Allocate:
 
 PAGES: Final = (
     _page("attrs", N_("Attributes"), SPEND, rules.ATTR),
-    _page("talents", N_("Talents"), ABILITIES, AbilityGroup.TALENTS.value),
-    _page("skills", N_("Skills"), ABILITIES, AbilityGroup.SKILLS.value),
-    _page("knowl", N_("Knowledges"), ABILITIES, AbilityGroup.KNOWLEDGES.value),
+    _page("talents", N_("Talents"), ABILITIES, st.AbilityGroup.TALENTS.value),
+    _page("skills", N_("Skills"), ABILITIES, st.AbilityGroup.SKILLS.value),
+    _page("knowl", N_("Knowledges"), ABILITIES, st.AbilityGroup.KNOWLEDGES.value),
     _page("arts", N_("Arts"), SPEND, "art"),
     _page("realms", N_("Realms"), SPEND, "realm"),
     _page("bgs", N_("Backgrounds"), SPEND, "background"),
@@ -108,20 +88,10 @@ PAGES: Final = (
 )
 
 
-def _freebie_ask(key: str) -> str:
-    if key == "ctr":
-        return N_(
-            "Freebies raise Glamour and Willpower above the starting rating; Banality cannot "
-            "be bought."
-        )
-    return N_("Freebie mode: extra dots cost freebies; the cost is counted as you go.")
-
-
-def _account(sheet: Character, options: StorytellerOptions, t: Translator, locale: str) -> str:
-    return freebie_account(freebie_report(sheet, options), t, locale)
-
-
-# --- priorities -------------------------------------------------------------------------------
+FREEBIE_ASKS: Final = {"ctr": N_(  # a dot page's question in the freebie mode
+    "Freebies raise Glamour and Willpower above the starting rating; Banality cannot be bought."
+)}  # fmt: skip
+FREEBIE_ASK: Final = N_("Freebie mode: extra dots cost freebies; the cost is counted as you go.")
 
 
 def _rankings(sheet: Character, options: StorytellerOptions, t: Any, locale: str) -> dict:
@@ -156,18 +126,11 @@ def _rank_lists() -> list[Any]:
     ]  # fmt: skip
 
 
-# --- the flow ---------------------------------------------------------------------------------
-
-
 def _asks(options: StorytellerOptions) -> dict[str, Any]:
     """The placeholders of the questions, from the game's options."""
     top, cap = options.character_trait_max, options.ability_creation_max
     return {**options.freebie_costs.model_dump(), "cap": cap, "top": top,
             "available": options.freebies}  # fmt: skip
-
-
-def _choices(catalogue: dict[str, str]) -> tuple[Choice, ...]:
-    return tuple(Choice(key, msgid) for key, msgid in catalogue.items())
 
 
 FLOW: Final = Flow(
@@ -179,11 +142,12 @@ FLOW: Final = Flow(
             "Who is the character in a few words (e.g. «runaway poet»)? Send it as a message, or "
             "skip."), limit=200, unfit=N_("The concept must be text of 1 to {limit} characters.")),
         Choose("kith", N_("Kith"), N_("Pick your kith, or send another one as a message."),
-               _choices(KITHS), typed=True, page_size=len(KITHS), unfit=UNFIT, select_id="skith",
-               columns=3),
+               tuple(Choice(*kv) for kv in view.KITHS.items()), typed=True,
+               page_size=len(view.KITHS), unfit=UNFIT, select_id="skith", columns=3),
         Choose("seeming", N_("Seeming"), N_(
             "Pick your seeming (your age among the fae), or send another one as a message."),
-               _choices(SEEMINGS), typed=True, unfit=UNFIT, select_id="sseeming", columns=3),
+               tuple(Choice(*kv) for kv in view.SEEMINGS.items()), typed=True, unfit=UNFIT,
+               select_id="sseeming", columns=3),
         Custom("prio", N_("Priorities"), N_(
             "Rank the attribute groups and the ability groups: the first gets the most dots. Tap "
             "a group to move it up."), _rank_lists, _rankings),
@@ -192,24 +156,17 @@ FLOW: Final = Flow(
             "{available} freebie points. A dot costs: attribute "
             "{attribute}, ability {ability}, Art {art}, Realm {realm}, Background {background}, "
             "Glamour {glamour}, Willpower {willpower}. Pick what to raise."),
-            PAGES, mode=FREEBIES, lines=_account, asks=_freebie_ask, ids="f"),
+            PAGES, mode=FREEBIES, lines=partial(_counters, ""), ids="f",
+            asks=lambda key: FREEBIE_ASKS.get(key, FREEBIE_ASK)),
     ),
     options=StorytellerOptions.model_validate,
     build=lambda sheet, options: Character.model_validate(sheet),
     load=lambda sheet, options: rules.dump(rules.initial_sheet(sheet, options)),
-    validate=validate_character,  # type: ignore[arg-type]
-    render=render_sheet,  # type: ignore[arg-type]
-    # Next never refuses: the preview lists what is left to spend
-    fields={key: () for key in ("name", "concept", "kith", "seeming", "prio", "freebies")}
-    | {page.key: () for page in PAGES},
-    submit_label=N_("✅ Submit to the GM"),
-    prompt_args=_asks,
-    preview_hint=(
-        N_("Tap a step to change it, or submit the character to the GM."),
-        N_("Tap a step to change it, or save the NPC: it is active at once."),
-    ),
-    jumps_by_key=True,
+    validate=st.validate_character, render=view.render_sheet,  # type: ignore[arg-type]
+    submit_label=N_("✅ Submit to the GM"), prompt_args=_asks, jumps_by_key=True,
     legacy_key="sheet",
+    preview_hint=(N_("Tap a step to change it, or submit the character to the GM."),
+                  N_("Tap a step to change it, or save the NPC: it is active at once.")),
 )  # fmt: skip
 StorytellerSG = flow_states(FLOW)
 START_STATE = StorytellerSG.name

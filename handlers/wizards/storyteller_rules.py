@@ -13,12 +13,11 @@ from pydantic import ValidationError
 from bot.i18n import N_
 from engine.systems.storyteller import Character, StorytellerOptions, new_character
 from engine.systems.storyteller import allocation as engine
-from engine.systems.storyteller.allocation import ATTR, CTR, dots, page_keys, promote
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["ATTR", "CTR", "Refusal", "dots", "dump", "initial_sheet", "load", "page_keys"]
-__all__ += ["press", "promote"]
+ATTR, CTR, dots, page_keys = engine.ATTR, engine.CTR, engine.dots, engine.page_keys
+page_categories, promote = engine.page_categories, engine.promote
 
 WORDS: Final = {
     "below": N_("{name} cannot go below {low}."),

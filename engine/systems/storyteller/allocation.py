@@ -76,6 +76,13 @@ def category(page: str, key: str) -> str:
     return page
 
 
+def page_categories(page: str) -> set[str]:
+    """The ``CategorySpend.category`` names a page's dots are counted in."""
+    if page == ATTR:
+        return {g.value for g in ATTRIBUTE_GROUPS}
+    return {"glamour", "willpower"} if page == CTR else {page}
+
+
 def _spend(report: FreebieReport, name: str) -> int:
     return next(c.excess for c in report.categories if c.category == name)
 
