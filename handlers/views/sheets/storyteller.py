@@ -136,4 +136,5 @@ def freebie_account(
     left = report.remaining
     total = t("Freebies: {spent} of {available} spent, {left} left.", spent=report.spent,
               available=report.available, left=left)  # fmt: skip
-    return "\n".join([*lines, total])
+    shown = fit("\n".join(lines), 3000)  # a sheet has a dozen categories: fits whatever they are
+    return f"{shown}\n{total}" if shown else total

@@ -178,9 +178,9 @@ def _on_text(rt: _Runtime, step: Text | Items | Choose) -> Callable[..., Awaitab
         text = _clean(step, raw)
         if text is None:
             limit = step.limit if isinstance(step, Text | Items) else 64
-            text = t("Text of 1 to {limit} characters, please.", limit=limit)
+            said = t("Text of 1 to {limit} characters, please.", limit=limit)
             unfit = getattr(step, "unfit", "")  # the step's own words for it
-            rt.fail(manager, esc(t(unfit, limit=limit) if unfit else text))
+            rt.fail(manager, esc(t(unfit, limit=limit) if unfit else said))
             return
         if isinstance(step, Items):
             if len(draft.get(step.key) or []) >= step.max_items:

@@ -20,7 +20,7 @@ from handlers.wizards.common import WizardStart
 from handlers.wizards.flow import build_dialog, flow_states
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, create_game, seat_table
-from tests.wizards.storyteller.driver import Player
+from tests.wizards.storyteller.driver import Player, keep_draft_as
 from tests.wizards.toy.toy_rules import TOY_RULES
 
 STATES = flow_states(TOY_RULES)
@@ -102,13 +102,7 @@ async def test_a_wizard_stored_by_its_predecessor_resumes(player: Player) -> Non
     await p.say("/toyrules")
     await p.say("Rex")
     await p.h.stop()
-    async with p.h.engine.begin() as conn:  # as a hand-written wizard kept it: another key
-        await conn.execute(
-            text("""UPDATE fsm_states SET data = CAST(replace(data::text, '"draft":', '"old":')
-                 AS jsonb)""")
-        )
-        moved = "SELECT count(*) FROM fsm_states WHERE data::text LIKE '%\"old\": {%'"
-        assert (await conn.execute(text(moved))).scalar() == 1
+    assert await keep_draft_as(p.h, "old") == 1  # as a hand-written wizard kept it
     await p.h.start()
     await p.press("hs:h2")
     assert "Step 3 of 6: Luck" in p.text
