@@ -81,12 +81,14 @@ class Allocate:
     cost: Callable[[str, int], int] | None = None
     exact: bool = False
     page_size: int = 6
-    # A step whose engine prices a dot by more than its own budget (categories, a second
-    # budget at other costs) gives its own rule and counters instead:
-    rule: Callable[[DotPress], Draft | str] | None = None  # the new draft, or why not (HTML)
-    row: Callable[[SheetModel, Any, str, str], str] | None = None  # (sheet, options, trait,
-    # locale) → a trait's row label; given, the step draws its rows and ``counters`` its lines
-    counters: Callable[[SheetModel, Any, Any, str], str] | None = None  # (…, t, locale) → HTML
+    # A step whose engine prices a dot by more than one budget (by category, a second budget
+    # at other costs) decides each press itself: ``rule`` gives the new draft, or the
+    # refusal's reason (escaped HTML), instead of floor/cap/budget/cost above; ``row(sheet,
+    # options, trait, locale)`` labels a trait's row and ``counters(sheet, options, t,
+    # locale)`` the lines under the question, instead of «Points left» (escaped HTML).
+    rule: Callable[[DotPress], Draft | str] | None = None
+    row: Callable[[SheetModel, Any, str, str], str] | None = None
+    counters: Callable[[SheetModel, Any, Any, str], str] | None = None
 
     def spent(self, dots: dict[str, int]) -> int:
         price = self.cost or (lambda trait, level: 1)
