@@ -70,7 +70,7 @@ def _counters(page: str, sheet: Character, options: Any, t: Translator, locale: 
 def _page(key: str, title: str, prompt: str, page: str) -> Allocate:
     traits = tuple(Choice(k, k) for k in rules.page_keys(page))
     return Allocate(
-        key, title, prompt, traits, budget=lambda o: 0, cap=lambda o: o.trait_max,
+        key, title, prompt, traits, budget=lambda o: 0, cap=lambda o: 0,  # the rule decides
         page_size=len(traits), rule=partial(_press, page), row=partial(_row, page),
         counters=partial(_counters, page),
     )  # fmt: skip
