@@ -43,10 +43,13 @@ from handlers.wizards.common import (
     submit_button,
     violations_text,
 )
+from handlers.wizards.flow import reopen, stored
+from handlers.wizards.flow.custom import Custom
 from handlers.wizards.flow.kinds import (
     Allocate,
     Choice,
     Choose,
+    DotPress,
     Draft,
     Flow,
     Info,
@@ -73,8 +76,7 @@ def flow_states(flow: Flow) -> type[StatesGroup]:
 
 
 def _draft(manager: DialogManager) -> Draft:
-    draft: Draft = manager.dialog_data[DRAFT]
-    return draft
+    return stored.draft(manager)  # also a predecessor's sheet (``Flow.legacy_key``)
 
 
 def _t(manager: DialogManager) -> Translator:
@@ -120,6 +122,8 @@ class _Runtime:
 
     async def go(self, manager: DialogManager, delta: int) -> None:
         manager.dialog_data.pop(ERROR, None)
+        if await reopen.back(manager):  # a step reopened in a mode returns to its opener
+            return
         if delta > 0 and manager.dialog_data.get(REVIEW_KEY):
             await manager.switch_to(self.preview)
             return
@@ -174,7 +178,9 @@ def _on_text(rt: _Runtime, step: Text | Items | Choose) -> Callable[..., Awaitab
         text = _clean(step, raw)
         if text is None:
             limit = step.limit if isinstance(step, Text | Items) else 64
-            rt.fail(manager, esc(t("Text of 1 to {limit} characters, please.", limit=limit)))
+            said = t("Text of 1 to {limit} characters, please.", limit=limit)
+            unfit = getattr(step, "unfit", "")  # the step's own words for it
+            rt.fail(manager, esc(t(unfit, limit=limit) if unfit else said))
             return
         if isinstance(step, Items):
             if len(draft.get(step.key) or []) >= step.max_items:
@@ -230,6 +236,8 @@ def _on_dot(rt: _Runtime, step: Allocate, delta: int) -> Press:
         names = {c.id: c.label for c in step.traits}
         if trait not in names:
             return
+        if step.rule is not None:  # the step's own rule decides (``Allocate.rule``)
+            return _own_rule(rt, step, manager, trait, delta)
         t, draft, options = _t(manager), _draft(manager), rt.options(manager)
         dots = dict(draft.get(step.key) or {})
         new = int(dots.get(trait, step.floor)) + delta
@@ -260,6 +268,21 @@ def _on_dot(rt: _Runtime, step: Allocate, delta: int) -> Press:
         manager.dialog_data.pop(ERROR, None)
 
     return handler
+
+
+def _own_rule(
+    rt: _Runtime, step: Allocate, manager: DialogManager, trait: str, delta: int
+) -> None:
+    assert step.rule is not None
+    options, t = rt.options(manager), _t(manager)
+    sheet = rt.flow.build(_draft(manager), options)
+    mode = reopen.mode(manager)
+    outcome = step.rule(DotPress(sheet, options, trait, delta, mode, t, locale_of(manager)))
+    if isinstance(outcome, str):
+        rt.fail(manager, outcome)
+        return
+    manager.dialog_data[DRAFT] = outcome
+    manager.dialog_data.pop(ERROR, None)
 
 
 def _on_remove(rt: _Runtime, step: Items) -> Press:
@@ -332,6 +355,10 @@ async def _body(rt: _Runtime, manager: DialogManager, step: Step, t: Translator)
         ]
         data["rows"], data["page"] = _page(manager, step, rows, step.page_size)
         data["paged"] = len(rows) > step.page_size
+    elif isinstance(step, Allocate) and step.row is not None:  # its own rows and counters
+        lines += _own_rows(rt, manager, step, t, data)
+    elif isinstance(step, Custom):  # a system's own step (``flow.custom``)
+        lines += _custom(rt, manager, step, t, data)
     elif isinstance(step, Allocate):
         options = rt.options(manager)
         dots, cap = dict(value or {}), step.cap(options)
@@ -357,6 +384,35 @@ async def _body(rt: _Runtime, manager: DialogManager, step: Step, t: Translator)
     return data
 
 
+def _own_rows(
+    rt: _Runtime, manager: DialogManager, step: Allocate, t: Translator, data: dict[str, Any]
+) -> list[str]:
+    assert step.row is not None
+    options, locale = rt.options(manager), locale_of(manager)
+    sheet = rt.flow.build(_draft(manager), options)
+    rows = [{"id": c.id, "label": step.row(sheet, options, c.id, locale)} for c in step.traits]
+    data["rows"], data["page"] = _page(manager, step, rows, step.page_size)
+    data["paged"] = len(rows) > step.page_size
+    return [step.counters(sheet, options, t, locale)] if step.counters else []
+
+
+def _custom(
+    rt: _Runtime, manager: DialogManager, step: Custom, t: Translator, data: dict[str, Any]
+) -> list[str]:
+    options = rt.options(manager)
+    sheet = rt.flow.build(_draft(manager), options)
+    data.update(step.data(sheet, options, t, locale_of(manager)))
+    lines: list[str] = data.pop("lines", [])
+    return lines
+
+
+def _question(rt: _Runtime, manager: DialogManager, step: Step, t: Translator) -> str:
+    """The step's question (another in a mode, ``flow.reopen``), its {placeholders} filled
+    from the game's options (``Flow.prompt_args``)."""
+    args = rt.flow.prompt_args(rt.options(manager)) if rt.flow.prompt_args else {}
+    return t(reopen.question(manager) or step.prompt, **args)
+
+
 def _getter(rt: _Runtime) -> Callable[..., Awaitable[dict[str, Any]]]:
     async def getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
         manager, t = dialog_manager, _t(dialog_manager)
@@ -370,7 +426,7 @@ def _getter(rt: _Runtime) -> Callable[..., Awaitable[dict[str, Any]]]:
             return {"text": text, "titles": titles}
         head = t("Step {n} of {total}: {title}", n=index + 1, total=total, title=t(step.title))
         data = await _body(rt, manager, step, t)
-        parts = [f"<b>{head}</b>\n{t(step.prompt)}", *data.pop("lines")]
+        parts = [f"<b>{head}</b>\n{_question(rt, manager, step, t)}", *data.pop("lines")]
         if shown:
             parts.append(shown)
         return {"text": "\n\n".join(p for p in parts if p), **data}
@@ -389,7 +445,8 @@ def _preview_text(rt: _Runtime, manager: DialogManager, t: Translator) -> str:
         "Step {n} of {total}: {title}", n=len(rt.order), total=len(rt.order), title=t("Preview")
     )
     body = fit(rt.flow.render(sheet, t, locale), 3000 - len(notes))
-    return "\n\n".join(p for p in (f"<b>{head}</b>", body, notes) if p)
+    hint = rt.flow.preview_hint[WizardStart.of(manager).npc]  # ``Flow.preview_hint``
+    return "\n\n".join(p for p in (f"<b>{head}</b>", body, notes, t(hint) if hint else "") if p)
 
 
 # --- the windows: one factory per kind ------------------------------------------------------
@@ -425,10 +482,10 @@ def _window(rt: _Runtime, i: int, step: Step) -> Window:
     widgets.append(MessageInput(_on_not_text(rt)))
     if isinstance(step, Choose):
         select = Select(
-            Format("{item[label]}"), id="c", item_id_getter=lambda x: x["id"], items="rows",
-            on_click=_on_choice(rt, step),
+            Format("{item[label]}"), id=step.select_id, item_id_getter=lambda x: x["id"],
+            items="rows", on_click=_on_choice(rt, step),
         )  # fmt: skip
-        widgets += [Group(select, width=2), _pager(step)]
+        widgets += [Group(select, width=step.columns), _pager(step)]
     elif isinstance(step, Allocate):
         row = Row(
             Button(Const("−"), id="m", on_click=_on_dot(rt, step, -1)),
@@ -441,13 +498,19 @@ def _window(rt: _Runtime, i: int, step: Step) -> Window:
         ]
     elif isinstance(step, Items):
         widgets.append(Button(T("↩️ Remove last"), id="rm", on_click=_on_remove(rt, step)))
+    elif isinstance(step, Custom):
+        widgets += step.widgets()
     widgets.append(_nav(rt, i, step))
     return Window(*widgets, state=rt.order[i])
 
 
+def _jump_id(flow: Flow, i: int) -> str:
+    return f"j{flow.steps[i].key}" if flow.jumps_by_key else f"j{i}"
+
+
 def _preview_window(rt: _Runtime) -> Window:
     jumps = [
-        Button(Format(f"✏️ {{titles[{i}]}}"), id=f"j{i}", on_click=_jump(rt, i))
+        Button(Format(f"✏️ {{titles[{i}]}}"), id=_jump_id(rt.flow, i), on_click=_jump(rt, i))
         for i, step in enumerate(rt.flow.steps)
     ]
     return Window(
@@ -463,6 +526,7 @@ def _preview_window(rt: _Runtime) -> Window:
 def build_dialog(flow: Flow, states: type[StatesGroup]) -> WizardDialog:
     """The flow's dialog (a router: build one per dispatcher)."""
     rt = _Runtime(flow, states)
+    stored.register(flow, states)  # a predecessor's sheet is read on resume
 
     async def on_start(start_data: Any, manager: DialogManager) -> None:
         start = WizardStart.of(manager)

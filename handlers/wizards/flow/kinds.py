@@ -41,6 +41,7 @@ class Text:
     limit: int = 64
     required: bool = False
     one_line: bool = True
+    unfit: str = ""  # own msgid for an answer that does not fit (may use {limit})
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,9 @@ class Choose:
     typed: bool = False
     page_size: int = 8
     source: Callable[[Any, int], Awaitable[tuple[Choice, ...]]] | None = None
+    unfit: str = ""  # own msgid for a typed answer that does not fit (may use {limit})
+    select_id: str = "c"  # the list's callback id (``<id>:<choice>``; keep once released)
+    columns: int = 2
 
 
 @dataclass(frozen=True)
@@ -77,6 +81,14 @@ class Allocate:
     cost: Callable[[str, int], int] | None = None
     exact: bool = False
     page_size: int = 6
+    # A step whose engine prices a dot by more than one budget (by category, a second budget
+    # at other costs) decides each press itself: ``rule`` gives the new draft, or the
+    # refusal's reason (escaped HTML), instead of floor/cap/budget/cost above; ``row(sheet,
+    # options, trait, locale)`` labels a trait's row and ``counters(sheet, options, t,
+    # locale)`` the lines under the question, instead of «Points left» (escaped HTML).
+    rule: Callable[[DotPress], Draft | str] | None = None
+    row: Callable[[SheetModel, Any, str, str], str] | None = None
+    counters: Callable[[SheetModel, Any, Any, str], str] | None = None
 
     def spent(self, dots: dict[str, int]) -> int:
         price = self.cost or (lambda trait, level: 1)
@@ -111,6 +123,20 @@ class Info:
     lines: Callable[[SheetModel, Any, Any, str], str]
 
 
+@dataclass(frozen=True)
+class DotPress:
+    """One − / + on an ``Allocate`` step with its own ``rule``: the sheet so far, the trait,
+    and the mode it was opened in ("" on its own, else a ``flow.reopen`` step's mode)."""
+
+    sheet: SheetModel
+    options: Any
+    trait: str
+    delta: int
+    mode: str
+    t: Any
+    locale: str
+
+
 Step = Text | Choose | Allocate | Items | Info
 
 # What a system adds to the generic flow (see ``Flow``).
@@ -137,6 +163,10 @@ class Flow:
     fields: dict[str, tuple[str, ...]] = field(default_factory=dict)
     submit_label: str = "✅ Send to the GM"
     finish: Finish | None = None  # default: ``common.finish_wizard`` (the GM's approval)
+    prompt_args: Callable[[Any], dict[str, Any]] | None = None  # a question's {placeholders}
+    preview_hint: tuple[str, str] = ("", "")  # the preview's last line: a player's, an NPC's
+    jumps_by_key: bool = False  # the preview's buttons are ``j<step key>``, not ``j<index>``
+    legacy_key: str = ""  # where a hand-written predecessor kept its sheet (``flow.stored``)
 
     def fields_of(self, step: Step) -> tuple[str, ...]:
         return self.fields.get(step.key, (step.key,))
