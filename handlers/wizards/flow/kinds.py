@@ -29,11 +29,15 @@ class Choice:
 
     id: str
     label: str
+    data: Any = None  # a GM-defined choice as the player saw it: kept in the draft (``kept``)
 
 
 @dataclass(frozen=True)
 class Text:
-    """A typed answer: a name (``one_line``) or free text, up to ``limit`` characters."""
+    """A typed answer: a name (``one_line``) or free text, up to ``limit`` characters.
+    ``check(raw, translator, party)``: the step's own refusal of an answer (escaped HTML, or
+    None to take it), before the engine's; ``lines``: extra lines under the question, from the
+    sheet so far (as ``Info.lines``)."""
 
     key: str
     title: str
@@ -41,6 +45,8 @@ class Text:
     limit: int = 64
     required: bool = False
     one_line: bool = True
+    check: Callable[[str, Any, Sequence[str]], str | None] | None = None
+    lines: Callable[[SheetModel, Any, Any, str], str] | None = None
 
 
 @dataclass(frozen=True)
@@ -48,7 +54,10 @@ class Choose:
     """Choose one (``pick`` 1: the value is the id) or up to ``pick`` ids from ``choices``;
     ``typed``: one's own words may be sent instead of a button (choose one only).
     ``source``: a GM-defined list read when shown, ``await source(uow, game_id)`` (lifegear's
-    roles); its labels are the GM's own words, shown as written (not msgids)."""
+    roles); its labels are the GM's own words, shown as written (not msgids).
+    ``describe(choice, translator)``: every choice listed in the text as well (escaped HTML
+    lines, e.g. a role with its stats). A picked choice's ``data`` is kept in the draft under
+    ``kept(key)``, so the sheet is built from what the player saw, whatever the GM edits later."""
 
     key: str
     title: str
@@ -59,6 +68,7 @@ class Choose:
     typed: bool = False
     page_size: int = 8
     source: Callable[[Any, int], Awaitable[tuple[Choice, ...]]] | None = None
+    describe: Callable[[Choice, Any], str] | None = None
 
 
 @dataclass(frozen=True)
@@ -137,6 +147,24 @@ class Flow:
     fields: dict[str, tuple[str, ...]] = field(default_factory=dict)
     submit_label: str = "✅ Send to the GM"
     finish: Finish | None = None  # default: ``common.finish_wizard`` (the GM's approval)
+    # The ids a released wizard's buttons carry, kept: ``"<step key>.<engine id>"`` (``nx``,
+    # ``bk``, ``c``; ``preview.j<i>``) or ``"cancel"`` → the id (``widget_id``).
+    ids: dict[str, str] = field(default_factory=dict)
+    refused: str = ""  # a msgid with {reasons} heading a refused submission
+    # ``await unavailable(uow, game_id)``: a msgid saying why the wizard cannot open now
+    # (lifegear: no roles written yet); it is said and the wizard closes (``flow.opening``).
+    unavailable: Callable[[Any, int], Awaitable[str | None]] | None = None
+    # A wizard stored before its system's port kept its answers elsewhere in ``dialog_data``:
+    # ``upgrade(dialog_data)`` reads them into a draft (``flow.upgrade``); default: start empty.
+    upgrade: Callable[[dict[str, Any]], Draft] | None = None
 
     def fields_of(self, step: Step) -> tuple[str, ...]:
         return self.fields.get(step.key, (step.key,))
+
+    def widget_id(self, where: str, default: str) -> str:
+        return self.ids.get(f"{where}.{default}", default)
+
+
+def kept(key: str) -> str:
+    """Where a picked choice's ``data`` is kept in the draft."""
+    return f"{key}_data"
