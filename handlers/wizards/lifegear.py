@@ -15,6 +15,7 @@ from aiogram import Router
 from pydantic import ValidationError
 
 from bot.i18n import N_, Translator
+from bot.services.lifegear_roles import load_roles
 from engine.systems.lifegear import (
     Character,
     Role,
@@ -27,7 +28,7 @@ from handlers.views.sheets.lifegear import item_line, render_sheet, role_summary
 from handlers.wizards.common import NAME_MAX, clean_name, esc
 from handlers.wizards.flow import Choice, Choose, Flow, Info, Text, build_dialog, flow_states
 from handlers.wizards.flow.kinds import Draft, kept
-from handlers.wizards.lifegear_roles import create_roles_dialog, create_roles_router, load_roles
+from handlers.wizards.lifegear_roles import create_roles_dialog, create_roles_router
 
 logger = logging.getLogger(__name__)
 

@@ -1,9 +1,9 @@
 """``lifegear`` roles: the GM writes them (``/roles`` in the private chat) before players create.
 
-A role is the seed's template (name, max lives, stats as dice expressions, starting gear). Roles
-are kept per game as one JSON list under ``lifegear.roles`` in the game's data; the player's
-wizard (``handlers.wizards.lifegear``) reads them. The role being edited lives in
-``dialog_data["draft"]`` as JSON, so a restart resumes the editor where it was.
+A role is the seed's template (name, max lives, stats as dice expressions, starting gear), kept
+by ``bot.services.lifegear_roles``; the player's wizard (``handlers.wizards.lifegear``) offers
+them. The role being edited lives in ``dialog_data["draft"]`` as JSON, so a restart resumes the
+editor where it was.
 
 A hand-written dialog, not a flow: it is a list of roles to open, edit, save and delete, and a
 role's gear is added by kind, one item per message, beside the creation steps' shape.
@@ -11,7 +11,6 @@ role's gear is added by kind, one item per message, beside the creation steps' s
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
@@ -23,10 +22,17 @@ from aiogram_dialog import DialogManager, StartMode, Window
 from aiogram_dialog.widgets.input import TextInput
 from aiogram_dialog.widgets.kbd import Back, Button, Cancel, Group, Row, Select, SwitchTo
 from aiogram_dialog.widgets.text import Format
-from pydantic import ValidationError
 
 from bot.i18n import Translator
-from bot.services import games as game_service
+from bot.services.lifegear_roles import (
+    GM_ROLES,
+    MAX_ROLES,
+    RoleRefused,
+    delete_role,
+    load_roles,
+    name_taken,
+    put_role,
+)
 from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
 from engine.common import errors_only
@@ -60,11 +66,6 @@ from handlers.wizards.common import (
     violations_text,
 )
 
-logger = logging.getLogger(__name__)
-
-ROLES_KEY: Final = "lifegear.roles"
-GM_ROLES: Final = ("gm", "cogm")
-MAX_ROLES: Final = 20  # one button per role in the list; more would not fit a phone screen
 MAX_STATS: Final = 12
 MAX_GEAR: Final = 50  # the engine's max lives: usable gear never exceeds it
 QUICK_LIVES: Final = (3, 4, 5, 6, 8, 10)
@@ -82,36 +83,6 @@ class RolesSG(StatesGroup):
     gear = State()
     item = State()
     preview = State()
-
-
-# --- storage ------------------------------------------------------------------------------
-
-
-async def load_roles(uow: UnitOfWork, game_id: int) -> list[Role]:
-    """The game's roles; an entry that no longer parses is skipped (and logged), not fatal."""
-    raw = await uow.games.data(game_id, ROLES_KEY)
-    roles: list[Role] = []
-    for entry in raw if isinstance(raw, list) else []:
-        try:
-            roles.append(Role.model_validate(entry))
-        except ValidationError:
-            logger.warning("game %s: skipping an unreadable lifegear role", game_id)
-    return roles
-
-
-async def save_roles(uow: UnitOfWork, game_id: int, roles: list[Role]) -> None:
-    dumped = [r.model_dump(mode="json") for r in roles]
-    await game_service.save_data(uow, game_id, ROLES_KEY, dumped)
-
-
-async def may_edit_roles(uow: UnitOfWork, game_id: int, user_id: int) -> bool:
-    """Checked again on every write: the GM may have handed the game over meanwhile. Locks the
-    game's row until the write commits, so a GM and a co-GM saving at once each read the roles
-    the other saved (a save is read, change, write back)."""
-    game = await uow.games.get(game_id, for_update=True)
-    if game is None or game.archived or game.system != SYSTEM_ID:
-        return False
-    return await uow.games.role(game_id, user_id) in GM_ROLES
 
 
 # --- parsing the GM's typed lines -----------------------------------------------------------
@@ -200,17 +171,9 @@ def _draft_role(draft: dict[str, Any]) -> Role:
     return Role.model_validate({**draft, "name": draft.get("name") or "—"})
 
 
-async def _roles_and_edited(manager: DialogManager) -> tuple[list[Role], int]:
-    """The roles now, and where the one being edited is among them (found by its stored name:
-    a co-GM may have added or deleted roles meanwhile, so a list index could point at another
-    role); -1 for a new one."""
-    roles = await load_roles(_uow(manager), _game_id(manager))
-    name = str(manager.dialog_data.get("edit") or "")
-    return roles, next((i for i, r in enumerate(roles) if name and r.name == name), -1)
-
-
-def _taken(roles: list[Role], edited: int, name: str) -> bool:
-    return any(r.name.casefold() == name.casefold() for i, r in enumerate(roles) if i != edited)
+def _edited(manager: DialogManager) -> str:
+    """The stored name of the role being edited ("" for a new one)."""
+    return str(manager.dialog_data.get("edit") or "")
 
 
 def _fail(manager: DialogManager, text: str) -> None:
@@ -314,7 +277,7 @@ async def got_name(manager: DialogManager, text: str) -> None:
         limit = NAME_MAX
         _fail(manager, t("The role name must be one line of 1–{limit} characters.", limit=limit))
         return
-    if _taken(*await _roles_and_edited(manager), name):
+    if name_taken(await load_roles(_uow(manager), _game_id(manager)), _edited(manager), name):
         _fail(manager, t("There is already a role called «{name}».", name=esc(name)))
         return
     _draft(manager)["name"] = name
@@ -402,49 +365,36 @@ async def on_gear_done(_: Any, __: Any, manager: DialogManager) -> None:
     await _advance(manager, RolesSG.preview)
 
 
-async def _may_write(manager: DialogManager) -> bool:
-    user: UserDTO = manager.middleware_data["user"]
-    if await may_edit_roles(_uow(manager), _game_id(manager), user.id):
-        return True
-    _fail(manager, _t(manager)("Only the GM of this game can change its roles."))
-    return False
+async def _write(manager: DialogManager, role: Role | None) -> None:
+    """Save ``role`` (None: delete the one edited) as the GM; back to the list, or refused."""
+    t, user = _t(manager), manager.middleware_data["user"]
+    uow, game_id, edited = _uow(manager), _game_id(manager), _edited(manager)
+    try:
+        if role is not None:
+            await put_role(uow, game_id, user.id, role, edited)
+            await _closed(manager, t("Role «{name}» saved.", name=esc(role.name)))
+        elif (removed := await delete_role(uow, game_id, user.id, edited)) is not None:
+            await _closed(manager, t("Role «{name}» deleted.", name=esc(removed.name)))
+        else:
+            await manager.switch_to(RolesSG.menu)
+    except RoleRefused as refused:
+        params = {k: esc(v) for k, v in refused.params.items()}
+        _fail(manager, t(refused.reason, **params))
 
 
 async def on_save(_: Any, __: Any, manager: DialogManager) -> None:
-    t = _t(manager)
-    if not await _may_write(manager):
-        return
     draft = _draft(manager)
     role = _draft_role(draft)
     problems = errors_only(validate_role(role))
     if not draft.get("name") or problems:
         reasons = violations_text(problems, locale_of(manager))
-        _fail(manager, reasons or t("The role needs a name."))
+        _fail(manager, reasons or _t(manager)("The role needs a name."))
         return
-    roles, edited = await _roles_and_edited(manager)
-    if _taken(roles, edited, role.name):
-        _fail(manager, t("There is already a role called «{name}».", name=esc(role.name)))
-        return
-    if edited < 0 and len(roles) >= MAX_ROLES:
-        _fail(manager, t("At most {limit} roles per game.", limit=MAX_ROLES))
-        return
-    at = edited if edited >= 0 else len(roles)  # in its place, or a new one last
-    roles[at : at + 1] = [role]
-    await save_roles(_uow(manager), _game_id(manager), roles)
-    logger.info("game %s: lifegear role saved (%d roles)", _game_id(manager), len(roles))
-    await _closed(manager, t("Role «{name}» saved.", name=esc(role.name)))
+    await _write(manager, role)
 
 
 async def on_delete(_: Any, __: Any, manager: DialogManager) -> None:
-    if not await _may_write(manager):
-        return
-    roles, edited = await _roles_and_edited(manager)
-    if edited < 0:
-        await manager.switch_to(RolesSG.menu)
-        return
-    removed = roles.pop(edited)
-    await save_roles(_uow(manager), _game_id(manager), roles)
-    await _closed(manager, _t(manager)("Role «{name}» deleted.", name=esc(removed.name)))
+    await _write(manager, None)
 
 
 # --- the windows' data --------------------------------------------------------------------
