@@ -22,9 +22,8 @@ from handlers import wizards
 from handlers.wizards.common import WizardStart
 from handlers.wizards.flow import Choice, Choose, Flow, Text, build_dialog, flow_states
 from handlers.wizards.flow.kinds import kept
-from tests.conftest import Harness
-from tests.games.helpers import ALICE, create_game, seat_table
 from tests.wizards.storyteller.driver import Player
+from tests.wizards.toy.test_flow_kinds import toy  # noqa: F401  (a fixture)
 from tests.wizards.toy.toy import ToySheet
 
 CLOSED: list[bool] = []  # the GM has written no mentors yet
@@ -96,15 +95,17 @@ def _routers() -> list[Router]:
 
 
 @pytest.fixture
-async def hooked(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> Player:
+def hooked_routers(monkeypatch: pytest.MonkeyPatch) -> None:
     real = wizards.create_dialogs
     monkeypatch.setattr(wizards, "create_dialogs", lambda: [*_routers(), *real()])
-    await harness.start()
-    seat_table(harness)
-    await create_game(harness, "matter", "Toys")
+
+
+@pytest.fixture
+async def hooked(hooked_routers: None, toy: Player) -> Player:  # noqa: F811
+    """The toy's bot and table (``toy``), serving this flow as well."""
     CLOSED.clear()
     FINISHED.clear()
-    return Player(harness, ALICE)
+    return toy
 
 
 async def test_own_ids_a_described_source_kept_data_own_refusal_and_lines(hooked: Player) -> None:
