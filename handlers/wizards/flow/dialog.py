@@ -462,11 +462,7 @@ def _window(rt: _Runtime, i: int, step: Step) -> Window:
 
 def _preview_window(rt: _Runtime) -> Window:
     jumps = [
-        Button(
-            Format(f"✏️ {{titles[{i}]}}"),
-            id=rt.flow.widget_id("preview", f"j{i}"),
-            on_click=_jump(rt, i),
-        )
+        Button(Format(f"✏️ {{titles[{i}]}}"), id=rt.flow.jump_id(i), on_click=_jump(rt, i))
         for i, step in enumerate(rt.flow.steps)
     ]
     return Window(

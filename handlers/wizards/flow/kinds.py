@@ -34,10 +34,7 @@ class Choice:
 
 @dataclass(frozen=True)
 class Text:
-    """A typed answer: a name (``one_line``) or free text, up to ``limit`` characters.
-    ``check(raw, translator, party)``: the step's own refusal of an answer (escaped HTML, or
-    None to take it), before the engine's; ``lines``: extra lines under the question, from the
-    sheet so far (as ``Info.lines``)."""
+    """A typed answer: a name (``one_line``) or free text, up to ``limit`` characters."""
 
     key: str
     title: str
@@ -45,7 +42,10 @@ class Text:
     limit: int = 64
     required: bool = False
     one_line: bool = True
+    # ``check(raw, translator, party)``: the step's own refusal of an answer (escaped HTML, or
+    # None to take it), before the engine's (``flow.extra``)
     check: Callable[[str, Any, Sequence[str]], str | None] | None = None
+    # extra lines under the question, from the sheet so far (as ``Info.lines``)
     lines: Callable[[SheetModel, Any, Any, str], str] | None = None
 
 
@@ -54,10 +54,7 @@ class Choose:
     """Choose one (``pick`` 1: the value is the id) or up to ``pick`` ids from ``choices``;
     ``typed``: one's own words may be sent instead of a button (choose one only).
     ``source``: a GM-defined list read when shown, ``await source(uow, game_id)`` (lifegear's
-    roles); its labels are the GM's own words, shown as written (not msgids).
-    ``describe(choice, translator)``: every choice listed in the text as well (escaped HTML
-    lines, e.g. a role with its stats). A picked choice's ``data`` is kept in the draft under
-    ``kept(key)``, so the sheet is built from what the player saw, whatever the GM edits later."""
+    roles); its labels are the GM's own words, shown as written (not msgids)."""
 
     key: str
     title: str
@@ -68,6 +65,9 @@ class Choose:
     typed: bool = False
     page_size: int = 8
     source: Callable[[Any, int], Awaitable[tuple[Choice, ...]]] | None = None
+    # ``describe(choice, translator)``: every choice listed in the text as well (escaped HTML
+    # lines: a role with its stats). A picked choice's ``data`` is kept in the draft under
+    # ``kept(key)``, so the sheet is built from what the player saw, whatever the GM edits later.
     describe: Callable[[Choice, Any], str] | None = None
 
 
@@ -163,6 +163,10 @@ class Flow:
 
     def widget_id(self, where: str, default: str) -> str:
         return self.ids.get(f"{where}.{default}", default)
+
+    def jump_id(self, index: int) -> str:
+        """The preview's button back to step ``index``."""
+        return self.widget_id("preview", f"j{index}")
 
 
 def kept(key: str) -> str:
