@@ -16,6 +16,7 @@ def upgraded(manager: DialogManager) -> Draft:
     data: dict[str, Any] = manager.dialog_data
     if not isinstance(data.get(ERROR), dict):
         data.pop(ERROR, None)
-    flow = getattr(manager.dialog(), "flow", None)  # type: ignore[attr-defined]  # build_dialog
+    root = getattr(manager, "manager", manager)  # a list row's press has a SubManager
+    flow = getattr(root.dialog(), "flow", None)  # set by ``build_dialog``
     upgrade = getattr(flow, "upgrade", None)
     return upgrade(dict(data)) if upgrade is not None else {}

@@ -154,3 +154,25 @@ async def test_a_wizard_stored_before_the_port_resumes_from_its_old_data(hooked:
     await p.h.restart()
     await p.press("go")  # the old answers read: the name is there, the step goes on
     assert "Preview" in p.text and "Bob · Old" in p.text
+
+
+async def test_a_stored_wizard_without_a_draft_starts_empty_at_a_list_row(hooked: Player) -> None:
+    """The first press after the upgrade may be a row of a list (a SubManager): no upgrade
+    declared (the toy), the draft starts empty and the dot is taken."""
+    p = hooked
+    await p.say("/toy")
+    await p.say("Rex")
+    await p.press("nx")
+    await p.press("c:h1")
+    await p.press("nx")
+    assert "Stats" in p.text
+    async with p.h.engine.begin() as conn:
+        await conn.execute(
+            text(
+                "UPDATE fsm_states SET data = jsonb_set(data, '{dialog_data}', '{}'::jsonb) "
+                "WHERE data->>'state' = 'ToySG:stats'"
+            )
+        )
+    await p.h.restart()
+    await p.press("d:might:p")
+    assert "Points left: 4 of 5" in p.text and "Might ●○○" in p.labels()
