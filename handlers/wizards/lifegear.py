@@ -9,6 +9,7 @@ submission use exactly the role the player saw, and a restart resumes at the sam
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 from aiogram import Router
@@ -57,7 +58,8 @@ def describe(choice: Choice, t: Translator) -> str:
     return f"• {role_summary(Role.model_validate(choice.data), t)}"
 
 
-def name_refusal(raw: str, t: Translator, party: Any) -> str | None:
+def name_refusal(raw: str, t: Translator, party: Sequence[str]) -> str | None:
+    """The name step's own refusals: its length (told with the size sent), a name taken."""
     name = clean_name(raw)
     if name is None:
         size = len(" ".join(raw.split()))
@@ -73,7 +75,7 @@ def name_refusal(raw: str, t: Translator, party: Any) -> str | None:
 
 
 def role_line(sheet: Any, options: Any, t: Translator, locale: str) -> str:
-    return str(t("🎭 Role: <b>{name}</b>", name=esc(sheet.role or "—")))
+    return t("🎭 Role: <b>{name}</b>", name=esc(sheet.role or "—"))
 
 
 def gear_lines(sheet: Any, options: Any, t: Translator, locale: str) -> str:
