@@ -45,6 +45,7 @@ from handlers.wizards.common import (
 )
 from handlers.wizards.flow import reopen, stored
 from handlers.wizards.flow.custom import Custom
+from handlers.wizards.flow.extra import extra_lines, keep, own_refusal
 from handlers.wizards.flow.kinds import (
     Allocate,
     Choice,
@@ -57,6 +58,8 @@ from handlers.wizards.flow.kinds import (
     Step,
     Text,
 )
+from handlers.wizards.flow.opening import closed_at_start
+from handlers.wizards.flow.upgrade import upgraded
 
 DRAFT = "draft"
 ERROR = "error"  # {"at": state name, "text": escaped HTML}: shown once on that step
@@ -76,7 +79,13 @@ def flow_states(flow: Flow) -> type[StatesGroup]:
 
 
 def _draft(manager: DialogManager) -> Draft:
-    return stored.draft(manager)  # also a predecessor's sheet (``Flow.legacy_key``)
+    if DRAFT not in manager.dialog_data:  # a wizard stored before its system's port
+        found = upgraded(manager)  # ``Flow.upgrade``
+        if not found:
+            return stored.draft(manager)  # ``Flow.legacy_key`` (or an empty draft)
+        manager.dialog_data[DRAFT] = found
+    draft: Draft = manager.dialog_data[DRAFT]
+    return draft
 
 
 def _t(manager: DialogManager) -> Translator:
@@ -175,6 +184,10 @@ def _clean(step: Text | Items | Choose, raw: str) -> str | None:
 def _on_text(rt: _Runtime, step: Text | Items | Choose) -> Callable[..., Awaitable[None]]:
     async def handler(message: Message, widget: Any, manager: DialogManager, raw: str) -> None:
         t, draft = _t(manager), _draft(manager)
+        own = own_refusal(manager, step, raw)
+        if own:
+            rt.fail(manager, own)
+            return
         text = _clean(step, raw)
         if text is None:
             limit = step.limit if isinstance(step, Text | Items) else 64
@@ -206,13 +219,14 @@ def _on_not_text(rt: _Runtime) -> Callable[..., Awaitable[None]]:
 
 def _on_choice(rt: _Runtime, step: Choose) -> Callable[..., Awaitable[None]]:
     async def handler(callback: CallbackQuery, w: Any, manager: DialogManager, item: str) -> None:
-        draft = _draft(manager)
-        if item not in {c.id for c in await rt.choices(manager, step)}:
+        draft, choices = _draft(manager), await rt.choices(manager, step)
+        if item not in {c.id for c in choices}:
             t = _t(manager)  # a GM's choice removed since the list was shown
             rt.fail(manager, esc(t("That choice is gone; pick one of the list.")))
             return
         if step.pick == 1:
             draft[step.key] = item
+            keep(draft, step, choices, item)
             await rt.go(manager, +1)
             return
         chosen = list(draft.get(step.key) or [])
@@ -320,7 +334,9 @@ def _on_submit(rt: _Runtime) -> Press:
         finish = rt.flow.finish or finish_wizard
         problems = await finish(manager, sheet)
         if problems:
-            rt.fail(manager, violations_text(problems, locale_of(manager)))
+            reasons = violations_text(problems, locale_of(manager))
+            refused = rt.flow.refused
+            rt.fail(manager, _t(manager)(refused, reasons=reasons) if refused else reasons)
 
     return handler
 
@@ -340,6 +356,7 @@ async def _body(rt: _Runtime, manager: DialogManager, step: Step, t: Translator)
     """The step's own lines («Now: …», the list) and its rows of buttons."""
     value = _draft(manager).get(step.key)
     lines: list[str] = []
+    choices: tuple[Choice, ...] = ()
     data: dict[str, Any] = {"filled": bool(value), "rows": [], "page": "", "paged": False}
     if isinstance(step, Text) and value:
         lines.append(t("Now: <b>{name}</b>", name=esc(value)))
@@ -380,7 +397,7 @@ async def _body(rt: _Runtime, manager: DialogManager, step: Step, t: Translator)
     elif isinstance(step, Items):
         entries = list(value or [])
         lines += [f"{i}. {esc(entry)}" for i, entry in enumerate(entries, start=1)] or ["—"]
-    data["lines"] = lines
+    data["lines"] = extra_lines(rt.flow, manager, step, _draft(manager), choices) + lines
     return data
 
 
@@ -459,9 +476,10 @@ def _nav(rt: _Runtime, i: int, step: Step) -> Row:
         if optional
         else T("Next ▶")
     )
-    buttons = [Button(label, id="nx", on_click=_on_next(rt, step))]
+    wid = rt.flow.widget_id
+    buttons = [Button(label, id=wid(step.key, "nx"), on_click=_on_next(rt, step))]
     if i > 0:
-        buttons.insert(0, Button(T("◀ Back"), id="bk", on_click=_on_back(rt)))
+        buttons.insert(0, Button(T("◀ Back"), id=wid(step.key, "bk"), on_click=_on_back(rt)))
     return Row(*buttons)
 
 
@@ -482,8 +500,8 @@ def _window(rt: _Runtime, i: int, step: Step) -> Window:
     widgets.append(MessageInput(_on_not_text(rt)))
     if isinstance(step, Choose):
         select = Select(
-            Format("{item[label]}"), id=step.select_id, item_id_getter=lambda x: x["id"],
-            items="rows", on_click=_on_choice(rt, step),
+            Format("{item[label]}"), id=rt.flow.widget_id(step.key, step.select_id),
+            item_id_getter=lambda x: x["id"], items="rows", on_click=_on_choice(rt, step),
         )  # fmt: skip
         widgets += [Group(select, width=step.columns), _pager(step)]
     elif isinstance(step, Allocate):
@@ -505,7 +523,8 @@ def _window(rt: _Runtime, i: int, step: Step) -> Window:
 
 
 def _jump_id(flow: Flow, i: int) -> str:
-    return f"j{flow.steps[i].key}" if flow.jumps_by_key else f"j{i}"
+    """The preview's button back to step ``i`` (``Flow.jumps_by_key``, ``Flow.ids``)."""
+    return flow.widget_id("preview", f"j{flow.steps[i].key}" if flow.jumps_by_key else f"j{i}")
 
 
 def _preview_window(rt: _Runtime) -> Window:
@@ -529,8 +548,15 @@ def build_dialog(flow: Flow, states: type[StatesGroup]) -> WizardDialog:
     stored.register(flow, states)  # a predecessor's sheet is read on resume
 
     async def on_start(start_data: Any, manager: DialogManager) -> None:
+        if await closed_at_start(flow, manager):
+            return
         start = WizardStart.of(manager)
         manager.dialog_data[DRAFT] = flow.load(start.draft, rt.options(manager))
 
     windows = [_window(rt, i, step) for i, step in enumerate(flow.steps)]
-    return WizardDialog(*windows, _preview_window(rt), on_start=on_start, getter=_getter(rt))
+    cancel = flow.ids.get("cancel", "wcx")
+    dialog = WizardDialog(
+        *windows, _preview_window(rt), on_start=on_start, getter=_getter(rt), cancel_id=cancel
+    )
+    dialog.flow = flow  # type: ignore[attr-defined]  # read by ``flow.upgrade``
+    return dialog

@@ -29,6 +29,7 @@ class Choice:
 
     id: str
     label: str
+    data: Any = None  # a GM-defined choice as the player saw it: kept in the draft (``kept``)
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,11 @@ class Text:
     required: bool = False
     one_line: bool = True
     unfit: str = ""  # own msgid for an answer that does not fit (may use {limit})
+    # ``check(raw, translator, party)``: the step's own refusal of an answer (escaped HTML, or
+    # None to take it), before the engine's (``flow.extra``)
+    check: Callable[[str, Any, Sequence[str]], str | None] | None = None
+    # extra lines under the question, from the sheet so far (as ``Info.lines``)
+    lines: Callable[[SheetModel, Any, Any, str], str] | None = None
 
 
 @dataclass(frozen=True)
@@ -63,6 +69,10 @@ class Choose:
     unfit: str = ""  # own msgid for a typed answer that does not fit (may use {limit})
     select_id: str = "c"  # the list's callback id (``<id>:<choice>``; keep once released)
     columns: int = 2
+    # ``describe(choice, translator)``: every choice listed in the text as well (escaped HTML
+    # lines: a role with its stats). A picked choice's ``data`` is kept in the draft under
+    # ``kept(key)``, so the sheet is built from what the player saw, whatever the GM edits later.
+    describe: Callable[[Choice, Any], str] | None = None
 
 
 @dataclass(frozen=True)
@@ -167,6 +177,25 @@ class Flow:
     preview_hint: tuple[str, str] = ("", "")  # the preview's last line: a player's, an NPC's
     jumps_by_key: bool = False  # the preview's buttons are ``j<step key>``, not ``j<index>``
     legacy_key: str = ""  # where a hand-written predecessor kept its sheet (``flow.stored``)
+    # The ids a released wizard's buttons carry, kept: ``"<step key>.<engine id>"`` (``nx``,
+    # ``bk``, ``c``; ``preview.j<i>``) or ``"cancel"`` → the id (``widget_id``).
+    ids: dict[str, str] = field(default_factory=dict)
+    refused: str = ""  # a msgid with {reasons} heading a refused submission
+    # ``await unavailable(uow, game_id)``: a msgid saying why the wizard cannot open now
+    # (lifegear: no roles written yet); it is said and the wizard closes (``flow.opening``).
+    unavailable: Callable[[Any, int], Awaitable[str | None]] | None = None
+    # A wizard stored before its system's port kept its answers elsewhere in ``dialog_data``:
+    # ``upgrade(dialog_data)`` reads them into a draft (``flow.upgrade``); default: start empty.
+    upgrade: Callable[[dict[str, Any]], Draft] | None = None
 
     def fields_of(self, step: Step) -> tuple[str, ...]:
         return self.fields.get(step.key, (step.key,))
+
+    def widget_id(self, where: str, default: str) -> str:
+        return self.ids.get(f"{where}.{default}", default)
+
+
+
+def kept(key: str) -> str:
+    """Where a picked choice's ``data`` is kept in the draft."""
+    return f"{key}_data"
