@@ -1,16 +1,18 @@
-"""The ``matter`` creation wizard (aiogram-dialog, private chat).
+"""The ``matter`` creation wizard, declared as a flow (``handlers.wizards.flow``).
 
 Steps: name → skill dots (− / + per skill, within the game's budget and per-skill cap) →
 the values the engine derives (gauges, combat numbers, which skill resists which state) →
 Matter abilities (name, kind from the engine's ``MatterKind``, an optional line of notes) →
-preview (jump back to any step, submit to the GM). /cancel (handled globally) ends it.
-Logic and state are in ``matter_steps``; this module only lays out the windows.
+preview (jump back to any step, submit to the GM). Every window is matter's own (``Custom``:
+its words and buttons predate the flow); the flow owns the states ``MatterSG:<step>``, the
+draft, the refusals, «Cancel», resume after a restart and a returned sheet re-entered at its
+preview. Logic is in ``matter_steps``; this module declares the flow and lays out the windows.
 """
 
 from __future__ import annotations
 
-import logging
 from operator import itemgetter
+from typing import Any
 
 from aiogram import F, Router
 from aiogram.types import ContentType
@@ -19,20 +21,17 @@ from aiogram_dialog.widgets.input import MessageInput, TextInput
 from aiogram_dialog.widgets.kbd import Back, Button, Group, Row, Select, SwitchTo
 from aiogram_dialog.widgets.text import Format
 
+from engine.systems.matter import Character, MatterOptions, validate_character
+from handlers.views.sheets.matter import render_sheet
 from handlers.wizards import matter_steps as steps
 from handlers.wizards.common import (
     T,
-    WizardDialog,
     for_a_player,
     making_npc,
     npc_preview_head,
     submit_button,
 )
-from handlers.wizards.matter_steps import MatterSG
-
-logger = logging.getLogger(__name__)
-
-START_STATE = MatterSG.name
+from handlers.wizards.flow import Custom, Flow, build_dialog, flow_states
 
 
 def _error() -> Format:
@@ -40,8 +39,8 @@ def _error() -> Format:
     return Format("\n{error}", when="error")
 
 
-def _to_preview() -> SwitchTo:
-    return SwitchTo(T("✔ To the preview"), id="tp", state=MatterSG.preview, when="review")
+def _to_preview(s: Any) -> SwitchTo:
+    return SwitchTo(T("✔ To the preview"), id="tp", state=s.preview, when="review")
 
 
 def _not_text() -> MessageInput:
@@ -53,8 +52,8 @@ def _buttons_only() -> MessageInput:
     return MessageInput(steps.on_buttons_only, content_types=ContentType.ANY)
 
 
-def _name_window() -> Window:
-    return Window(
+def _name_window(s: Any) -> list[Window]:
+    return [Window(
         T("<b>Matter — new character</b>", when=~F["editing"]),
         T("<b>Matter — editing {name}</b>", when="editing"),
         T("Step 1 of 4. What is the character's name? Send it as a message."),
@@ -65,14 +64,14 @@ def _name_window() -> Window:
             on_success=steps.on_name, on_error=steps.on_bad_name,
         ),
         _not_text(),
-        SwitchTo(T("Keep this name ▶"), id="nk", state=MatterSG.skills, when="name"),
-        _to_preview(),
-        state=MatterSG.name,
-    )  # fmt: skip
+        SwitchTo(T("Keep this name ▶"), id="nk", state=s.skills, when="name"),
+        _to_preview(s),
+        state=s.name,
+    )]  # fmt: skip
 
 
-def _skills_window() -> Window:
-    return Window(
+def _skills_window(s: Any) -> list[Window]:
+    return [Window(
         T("Step 2 of 4. <b>Skills</b> of {name}: spend {budget} dots, at most {cap} per skill.\n"
           "{table}\nDots left: <b>{left}</b>. Tap a skill's name to see what it resists."),
         _error(),
@@ -84,28 +83,26 @@ def _skills_window() -> Window:
             width=3,
         ),
         Row(Back(T("◀ Back")), Button(T("Next ▶"), id="sn", on_click=steps.on_skills_done)),
-        _to_preview(),
+        _to_preview(s),
         _buttons_only(),
-        getter=steps.skills_getter,
-        state=MatterSG.skills,
-    )  # fmt: skip
+        state=s.skills,
+    )]  # fmt: skip
 
 
-def _derived_window() -> Window:
-    return Window(
+def _derived_window(s: Any) -> list[Window]:
+    return [Window(
         T("Step 3 of 4. <b>Derived values</b> of {name} (the GM may adjust the starting "
           "gauges after approval):\n{values}"),
         T("\n<b>Resistance</b> (the skill rolled against a state):\n{pools}", when="pools"),
-        Row(Back(T("◀ Back")), SwitchTo(T("Next ▶"), id="dn", state=MatterSG.matter)),
-        _to_preview(),
+        Row(Back(T("◀ Back")), SwitchTo(T("Next ▶"), id="dn", state=s.matter)),
+        _to_preview(s),
         _error(),
         _buttons_only(),
-        getter=steps.derived_getter,
-        state=MatterSG.derived,
-    )  # fmt: skip
+        state=s.derived,
+    )]  # fmt: skip
 
 
-def _matter_windows() -> list[Window]:
+def _matter_windows(s: Any) -> list[Window]:
     return [
         Window(
             T("Step 4 of 4. <b>Matter</b> abilities of {name} (up to {max_abilities}); "
@@ -120,12 +117,11 @@ def _matter_windows() -> list[Window]:
             ),
             Button(T("➕ Add an ability"), id="ma", on_click=steps.on_add_ability),
             Row(
-                SwitchTo(T("◀ Back"), id="mb", state=MatterSG.derived),
-                SwitchTo(T("Preview ▶"), id="mn", state=MatterSG.preview),
+                SwitchTo(T("◀ Back"), id="mb", state=s.derived),
+                SwitchTo(T("Preview ▶"), id="mn", state=s.preview),
             ),
             _buttons_only(),
-            getter=steps.matter_getter,
-            state=MatterSG.matter,
+            state=s.matter,
         ),
         Window(
             T("Name the Matter ability (a message, up to 64 characters)."),
@@ -135,8 +131,8 @@ def _matter_windows() -> list[Window]:
                 on_success=steps.on_ability_name, on_error=steps.on_bad_name,
             ),
             _not_text(),
-            SwitchTo(T("◀ Back"), id="ab", state=MatterSG.matter),
-            state=MatterSG.ab_name,
+            SwitchTo(T("◀ Back"), id="ab", state=s.matter),
+            state=s.ab_name,
         ),
         Window(
             T("What kind of Matter is «{ability}»?"),
@@ -144,11 +140,10 @@ def _matter_windows() -> list[Window]:
                 Format("{item[1]}"), id="ak", item_id_getter=itemgetter(0), items="kinds",
                 on_click=steps.on_kind,
             ),
-            SwitchTo(T("◀ Back"), id="kb", state=MatterSG.matter),
+            SwitchTo(T("◀ Back"), id="kb", state=s.matter),
             _error(),
             _buttons_only(),
-            getter=steps.kind_getter,
-            state=MatterSG.ab_kind,
+            state=s.ab_kind,
         ),
         Window(
             T("Describe «{ability}» in a line (up to 200 characters), or skip."),
@@ -159,13 +154,12 @@ def _matter_windows() -> list[Window]:
             ),
             _not_text(),
             Button(T("Skip ▶"), id="as", on_click=steps.on_skip_notes),
-            getter=steps.kind_getter,
-            state=MatterSG.ab_notes,
+            state=s.ab_notes,
         ),
     ]  # fmt: skip
 
 
-def _preview_window() -> Window:
+def _preview_window(s: Any) -> Window:
     return Window(
         T("<b>Preview</b>\n\n{sheet}", when=for_a_player),
         npc_preview_head(),
@@ -173,28 +167,40 @@ def _preview_window() -> Window:
         Format("\n{problems}", when="problems"),
         _error(),
         Group(
-            SwitchTo(T("✎ Name"), id="en", state=MatterSG.name),
-            SwitchTo(T("✎ Skills"), id="es", state=MatterSG.skills),
-            SwitchTo(T("✎ Derived values"), id="ed", state=MatterSG.derived),
-            SwitchTo(T("✎ Matter"), id="em", state=MatterSG.matter),
+            SwitchTo(T("✎ Name"), id="en", state=s.name),
+            SwitchTo(T("✎ Skills"), id="es", state=s.skills),
+            SwitchTo(T("✎ Derived values"), id="ed", state=s.derived),
+            SwitchTo(T("✎ Matter"), id="em", state=s.matter),
             width=2,
         ),
         submit_button("✅ Send to the GM", steps.on_submit),
         _buttons_only(),
         getter=steps.preview_getter,
-        state=MatterSG.preview,
+        state=s.preview,
     )
 
 
+FLOW = Flow(
+    name="matter",  # states MatterSG:<step>, stored with a wizard in progress: keep them
+    steps=(
+        Custom("name", "Name", "", _name_window, steps.named),
+        Custom("skills", "Skills", "", _skills_window, steps.skills_getter),
+        Custom("derived", "Derived values", "", _derived_window, steps.derived_getter),
+        Custom(
+            "matter", "Matter", "", _matter_windows, steps.matter_getter,
+            more=("ab_name", "ab_kind", "ab_notes"),
+        ),
+    ),
+    options=MatterOptions.model_validate,
+    build=lambda draft, options: Character.model_validate(draft),
+    load=steps.load,  # type: ignore[arg-type]
+    validate=validate_character,  # type: ignore[arg-type]
+    render=render_sheet,  # type: ignore[arg-type]
+    preview=_preview_window,
+)  # fmt: skip
+STATES = flow_states(FLOW)
+START_STATE = STATES.name
+
+
 def create_dialogs() -> list[Router]:
-    return [
-        WizardDialog(
-            _name_window(),
-            _skills_window(),
-            _derived_window(),
-            *_matter_windows(),
-            _preview_window(),
-            on_start=steps.on_start,
-            getter=steps.common_getter,
-        )
-    ]
+    return [build_dialog(FLOW, STATES)]

@@ -1,17 +1,22 @@
 """Creation wizards as data: a system declares its ``Flow`` (``kinds``), one generic dialog
 renders it (``dialog``). See ``docs/systems.md`` «A creation wizard as data»."""
 
-from handlers.wizards.flow.dialog import build_dialog, flow_states
+from handlers.wizards.flow.custom import Custom
+from handlers.wizards.flow.dialog import build_dialog, flow_states, own_clear, own_draft, own_fail
 from handlers.wizards.flow.kinds import Allocate, Choice, Choose, Flow, Info, Items, Text
 
 __all__ = [
     "Allocate",
     "Choice",
     "Choose",
+    "Custom",
     "Flow",
     "Info",
     "Items",
     "Text",
     "build_dialog",
     "flow_states",
+    "own_clear",
+    "own_draft",
+    "own_fail",
 ]

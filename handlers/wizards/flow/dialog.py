@@ -22,7 +22,7 @@ from typing import Any
 from aiogram import F
 from aiogram.fsm.state import State, StatesGroup
 from aiogram.types import CallbackQuery, Message
-from aiogram_dialog import DialogManager, Window
+from aiogram_dialog import DialogManager, ShowMode, Window
 from aiogram_dialog.widgets.input import MessageInput, TextInput
 from aiogram_dialog.widgets.kbd import Button, Group, ListGroup, Row, Select
 from aiogram_dialog.widgets.text import Const, Format, Multi
@@ -47,6 +47,7 @@ from handlers.wizards.flow.kinds import (
     Allocate,
     Choice,
     Choose,
+    Custom,
     Draft,
     Flow,
     Info,
@@ -65,6 +66,7 @@ Press = Callable[[CallbackQuery, Any, DialogManager], Awaitable[None]]
 def flow_states(flow: Flow) -> type[StatesGroup]:
     """The flow's ``StatesGroup``: one state per step, then ``preview``."""
     names = [step.key for step in flow.steps] + ["preview"]
+    names += [more for step in flow.steps if isinstance(step, Custom) for more in step.more]
     namespace: dict[str, Any] = {name: State() for name in names}
     return type(f"{flow.name.capitalize()}SG", (StatesGroup,), namespace)
 
@@ -88,7 +90,7 @@ class _Runtime:
     def __init__(self, flow: Flow, states: type[StatesGroup]) -> None:
         self.flow = flow
         self.order: list[State] = list(states.__states__)
-        self.preview = self.order[-1]
+        self.preview = self.order[len(flow.steps)]  # a ``Custom`` step's more states follow
 
     def options(self, manager: DialogManager) -> Any:
         return self.flow.options(WizardStart.of(manager).options)
@@ -364,6 +366,8 @@ def _getter(rt: _Runtime) -> Callable[..., Awaitable[dict[str, Any]]]:
         step = rt.step(manager)
         error = manager.dialog_data.get(ERROR) or {}
         shown = error.get("text", "") if error.get("at") == rt.order[index].state else ""
+        if _own_window(rt, index):
+            return await _own_data(rt, manager, index, shown)
         if step is None:
             titles = [t(s.title) for s in rt.flow.steps]
             text = _preview_text(rt, manager, t) + (f"\n\n{shown}" if shown else "")
@@ -468,5 +472,59 @@ def build_dialog(flow: Flow, states: type[StatesGroup]) -> WizardDialog:
         start = WizardStart.of(manager)
         manager.dialog_data[DRAFT] = flow.load(start.draft, rt.options(manager))
 
-    windows = [_window(rt, i, step) for i, step in enumerate(flow.steps)]
-    return WizardDialog(*windows, _preview_window(rt), on_start=on_start, getter=_getter(rt))
+    windows = [w for i, step in enumerate(flow.steps) for w in _windows(rt, i, step, states)]
+    preview = flow.preview(states) if flow.preview else _preview_window(rt)
+    return WizardDialog(*windows, preview, on_start=on_start, getter=_getter(rt))
+
+
+# --- ``Custom`` steps and an own preview: the module's windows, the flow's plumbing ---------
+
+
+def _windows(rt: _Runtime, i: int, step: Step, states: type[StatesGroup]) -> list[Window]:
+    return list(step.windows(states)) if isinstance(step, Custom) else [_window(rt, i, step)]
+
+
+def _own_window(rt: _Runtime, index: int) -> bool:
+    """A window of the module's own: a ``Custom`` step's, its more states', an own preview."""
+    steps = rt.flow.steps
+    if index == len(steps):
+        return rt.flow.preview is not None
+    return index > len(steps) or isinstance(steps[index], Custom)
+
+
+async def _own_data(
+    rt: _Runtime, manager: DialogManager, index: int, shown: str
+) -> dict[str, Any]:
+    """What every own window may show: the refusal once, the way back to the preview."""
+    state = rt.order[index].state.split(":", 1)[1]
+    data: dict[str, Any] = {
+        "error": shown,
+        "review": bool(manager.dialog_data.get(REVIEW_KEY)),
+        "editing": WizardStart.of(manager).character_id is not None,
+    }
+    for step in rt.flow.steps:
+        if isinstance(step, Custom) and step.getter and state in (step.key, *step.more):
+            data.update(await step.getter(manager))
+    return data
+
+
+def own_draft(manager: DialogManager) -> Draft:
+    """The draft, for an own window's getter and handlers (changed in place, or replaced)."""
+    return _draft(manager)
+
+
+def own_fail(manager: DialogManager, text: str) -> None:
+    """Refuse on an own window: the press's answer and the message. The same refusal pressed
+    again redraws nothing (Telegram refuses an edit to identical content)."""
+    refuse(manager, text)
+    state = manager.current_context().state.state
+    if manager.dialog_data.get(ERROR) == {"at": state, "text": text}:
+        if isinstance(manager.event, CallbackQuery):
+            manager.show_mode = ShowMode.NO_UPDATE
+        return
+    manager.dialog_data[ERROR] = {"at": state, "text": text}
+
+
+def own_clear(manager: DialogManager) -> None:
+    """The last refusal is answered: it is shown no more."""
+    manager.dialog_data.pop(ERROR, None)

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.common import SheetModel, Violation
+from handlers.wizards.flow.custom import Custom
 
 Draft = dict[str, Any]
 
@@ -111,7 +112,7 @@ class Info:
     lines: Callable[[SheetModel, Any, Any, str], str]
 
 
-Step = Text | Choose | Allocate | Items | Info
+Step = Text | Choose | Allocate | Items | Info | Custom
 
 # What a system adds to the generic flow (see ``Flow``).
 Build = Callable[[Draft, Any], SheetModel]
@@ -137,6 +138,7 @@ class Flow:
     fields: dict[str, tuple[str, ...]] = field(default_factory=dict)
     submit_label: str = "✅ Send to the GM"
     finish: Finish | None = None  # default: ``common.finish_wizard`` (the GM's approval)
+    preview: Callable[[Any], Any] | None = None  # own preview window: (states) → ``Window``
 
     def fields_of(self, step: Step) -> tuple[str, ...]:
         return self.fields.get(step.key, (step.key,))
