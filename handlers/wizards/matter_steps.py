@@ -201,7 +201,6 @@ async def matter_getter(dialog_manager: DialogManager, **_: Any) -> dict[str, An
 
 
 async def preview_getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
-    dialog_manager.dialog_data[REVIEW_KEY] = True
     character = sheet(dialog_manager)
     opts = await options(dialog_manager)
     locale = locale_of(dialog_manager)

@@ -91,6 +91,7 @@ class _Runtime:
         self.flow = flow
         self.order: list[State] = list(states.__states__)
         self.preview = self.order[len(flow.steps)]  # a ``Custom`` step's more states follow
+        self.total = len(flow.steps) + 1  # the steps and the preview, as the header counts
 
     def options(self, manager: DialogManager) -> Any:
         return self.flow.options(WizardStart.of(manager).options)
@@ -125,7 +126,7 @@ class _Runtime:
         if delta > 0 and manager.dialog_data.get(REVIEW_KEY):
             await manager.switch_to(self.preview)
             return
-        target = max(0, min(self.index(manager) + delta, len(self.order) - 1))
+        target = max(0, min(self.index(manager) + delta, self.total - 1))
         await manager.switch_to(self.order[target])
 
 
@@ -362,7 +363,7 @@ async def _body(rt: _Runtime, manager: DialogManager, step: Step, t: Translator)
 def _getter(rt: _Runtime) -> Callable[..., Awaitable[dict[str, Any]]]:
     async def getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
         manager, t = dialog_manager, _t(dialog_manager)
-        index, total = rt.index(manager), len(rt.order)
+        index, total = rt.index(manager), rt.total
         step = rt.step(manager)
         error = manager.dialog_data.get(ERROR) or {}
         shown = error.get("text", "") if error.get("at") == rt.order[index].state else ""
@@ -389,9 +390,7 @@ def _preview_text(rt: _Runtime, manager: DialogManager, t: Translator) -> str:
     if WizardStart.of(manager).npc:
         problems = without_required(problems)
     notes = violations_text(problems, locale)
-    head = t(
-        "Step {n} of {total}: {title}", n=len(rt.order), total=len(rt.order), title=t("Preview")
-    )
+    head = t("Step {n} of {total}: {title}", n=rt.total, total=rt.total, title=t("Preview"))
     body = fit(rt.flow.render(sheet, t, locale), 3000 - len(notes))
     return "\n\n".join(p for p in (f"<b>{head}</b>", body, notes) if p)
 
@@ -495,8 +494,11 @@ def _own_window(rt: _Runtime, index: int) -> bool:
 async def _own_data(
     rt: _Runtime, manager: DialogManager, index: int, shown: str
 ) -> dict[str, Any]:
-    """What every own window may show: the refusal once, the way back to the preview."""
+    """What every own window may show: the refusal once, the way back to the preview (once
+    shown, as a jump from the standard preview does)."""
     state = rt.order[index].state.split(":", 1)[1]
+    if index == len(rt.flow.steps):
+        manager.dialog_data[REVIEW_KEY] = True
     data: dict[str, Any] = {
         "error": shown,
         "review": bool(manager.dialog_data.get(REVIEW_KEY)),
