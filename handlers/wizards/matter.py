@@ -43,8 +43,13 @@ def _to_preview(s: Any) -> SwitchTo:
     return SwitchTo(T("✔ To the preview"), id="tp", state=s.preview, when="review")
 
 
-def _not_text() -> MessageInput:
-    return MessageInput(steps.on_not_text, content_types=ContentType.ANY)
+def _typed(widget_id: str, factory: Any, on_success: Any, on_error: Any) -> list[Any]:
+    """A typed answer: a refused one, or anything but text, shows the reason in place."""
+    return [
+        _error(),
+        TextInput(id=widget_id, type_factory=factory, on_success=on_success, on_error=on_error),
+        MessageInput(steps.on_not_text, content_types=ContentType.ANY),
+    ]
 
 
 def _buttons_only() -> MessageInput:
@@ -58,12 +63,7 @@ def _name_window(s: Any) -> list[Window]:
         T("<b>Matter — editing {name}</b>", when="editing"),
         T("Step 1 of 4. What is the character's name? Send it as a message."),
         T("Now: <b>{name}</b>", when="name"),
-        _error(),
-        TextInput(
-            id="nm", type_factory=steps.name_factory,
-            on_success=steps.on_name, on_error=steps.on_bad_name,
-        ),
-        _not_text(),
+        *_typed("nm", steps.name_factory, steps.on_name, steps.on_bad_name),
         SwitchTo(T("Keep this name ▶"), id="nk", state=s.skills, when="name"),
         _to_preview(s),
         state=s.name,
@@ -125,12 +125,7 @@ def _matter_windows(s: Any) -> list[Window]:
         ),
         Window(
             T("Name the Matter ability (a message, up to 64 characters)."),
-            _error(),
-            TextInput(
-                id="an", type_factory=steps.name_factory,
-                on_success=steps.on_ability_name, on_error=steps.on_bad_name,
-            ),
-            _not_text(),
+            *_typed("an", steps.name_factory, steps.on_ability_name, steps.on_bad_name),
             SwitchTo(T("◀ Back"), id="ab", state=s.matter),
             state=s.ab_name,
         ),
@@ -147,12 +142,7 @@ def _matter_windows(s: Any) -> list[Window]:
         ),
         Window(
             T("Describe «{ability}» in a line (up to 200 characters), or skip."),
-            _error(),
-            TextInput(
-                id="ad", type_factory=steps.notes_factory,
-                on_success=steps.on_notes, on_error=steps.on_bad_notes,
-            ),
-            _not_text(),
+            *_typed("ad", steps.notes_factory, steps.on_notes, steps.on_bad_notes),
             Button(T("Skip ▶"), id="as", on_click=steps.on_skip_notes),
             state=s.ab_notes,
         ),

@@ -14,10 +14,8 @@ import logging
 from typing import Any, Final
 
 from aiogram_dialog import DialogManager, ShowMode
-from pydantic import ValidationError
 
 from bot.i18n import Translator
-from db.uow import UnitOfWork
 from engine.common import errors_only
 from engine.systems.matter import (
     STATES,
@@ -44,16 +42,15 @@ from handlers.views.sheets.matter import (
 )
 from handlers.wizards.common import (
     NAME_MAX,
-    REVIEW_KEY,
-    WizardStart,
     clean_name,
     clean_text,
     finish_wizard,
     locale_of,
     tell_presser,
 )
-from handlers.wizards.flow import own_clear, own_draft, own_fail
+from handlers.wizards.flow import own_clear, own_draft, own_fail, own_switch
 from handlers.wizards.flow.dialog import DRAFT
+from handlers.wizards.flow.start import current_options, returned_sheet
 
 logger = logging.getLogger(__name__)
 
@@ -66,12 +63,7 @@ NOTES_MAX: Final = 200
 
 def load(sheet: dict[str, Any] | None, opts: MatterOptions) -> dict[str, Any]:
     """The starting draft: a returned or edited sheet, every skill listed (0 dots if new)."""
-    character = new_character("")
-    if sheet:
-        try:
-            character = Character.model_validate(sheet)
-        except ValidationError:
-            logger.warning("a returned matter sheet does not load: the wizard starts empty")
+    character = returned_sheet(Character, sheet, new_character(""))
     skills = {s: character.dots(s) for s in skill_ids(character, opts)}
     return character.model_copy(update={"skills": skills}).model_dump(mode="json")
 
@@ -92,14 +84,6 @@ def t_of(manager: DialogManager) -> Translator:
     return t
 
 
-async def go(manager: DialogManager, key: str, *, onward: bool = False) -> None:
-    """Switch to the step ``key`` (``onward``: or straight back to the preview once reached)."""
-    own_clear(manager)
-    states = manager.current_context().state.group
-    review = onward and manager.dialog_data.get(REVIEW_KEY)
-    await manager.switch_to(getattr(states, "preview" if review else key))
-
-
 def keep_message(manager: DialogManager) -> None:
     """Nothing visible changed: skip the re-render."""
     manager.show_mode = ShowMode.NO_UPDATE
@@ -107,10 +91,7 @@ def keep_message(manager: DialogManager) -> None:
 
 async def options(manager: DialogManager) -> MatterOptions:
     """The game's current options (the GM may change them mid-wizard), else those at start."""
-    start = WizardStart.of(manager)
-    uow: UnitOfWork | None = manager.middleware_data.get("uow")
-    game = await uow.games.get(start.game_id) if uow is not None else None
-    return MatterOptions.model_validate(game.options if game is not None else start.options)
+    return MatterOptions.model_validate(await current_options(manager))
 
 
 def skill_ids(character: Character, opts: MatterOptions) -> list[str]:
@@ -229,7 +210,7 @@ def notes_factory(raw: str) -> str:
 
 async def on_name(message: Any, widget: Any, manager: DialogManager, name: str) -> None:
     change(manager, name=name)
-    await go(manager, "skills", onward=True)
+    await own_switch(manager, "skills", onward=True)
 
 
 async def on_bad_name(message: Any, widget: Any, manager: DialogManager, error: Any) -> None:
@@ -283,7 +264,7 @@ async def on_skills_done(callback: Any, button: Any, manager: DialogManager) -> 
         # E.g. the GM lowered the cap after these dots were placed: stay on this step.
         own_fail(manager, violation_lines(problems, locale_of(manager)))
         return
-    await go(manager, "derived", onward=True)
+    await own_switch(manager, "derived", onward=True)
 
 
 async def on_add_ability(callback: Any, button: Any, manager: DialogManager) -> None:
@@ -293,7 +274,7 @@ async def on_add_ability(callback: Any, button: Any, manager: DialogManager) -> 
         text = t("At most {limit} abilities here; the GM can add more later.", limit=MAX_ABILITIES)
         own_fail(manager, "⛔ " + esc(text))
         return
-    await go(manager, "ab_name")
+    await own_switch(manager, "ab_name")
 
 
 async def on_remove_ability(callback: Any, widget: Any, manager: DialogManager, item: str) -> None:
@@ -307,16 +288,16 @@ async def on_remove_ability(callback: Any, widget: Any, manager: DialogManager, 
 
 async def on_ability_name(message: Any, widget: Any, manager: DialogManager, name: str) -> None:
     manager.dialog_data[PENDING] = {"name": name}
-    await go(manager, "ab_kind")
+    await own_switch(manager, "ab_kind")
 
 
 async def on_kind(callback: Any, widget: Any, manager: DialogManager, item_id: str) -> None:
     pending = manager.dialog_data.get(PENDING)
     if not pending or item_id not in {k.value for k in MatterKind}:
-        await go(manager, "matter")
+        await own_switch(manager, "matter")
         return
     pending["kind"] = item_id
-    await go(manager, "ab_notes")
+    await own_switch(manager, "ab_notes")
 
 
 async def on_bad_notes(message: Any, widget: Any, manager: DialogManager, error: Any) -> None:
@@ -338,7 +319,7 @@ async def _add_ability(manager: DialogManager, notes: str) -> None:
         kind = MatterKind(pending["kind"])
         ability = MatterAbility(name=pending["name"], kind=kind, notes=notes)
         change(manager, matter=(*character.matter, ability))
-    await go(manager, "matter")
+    await own_switch(manager, "matter")
 
 
 async def on_submit(callback: Any, button: Any, manager: DialogManager) -> None:

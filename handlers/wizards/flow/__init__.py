@@ -2,7 +2,14 @@
 renders it (``dialog``). See ``docs/systems.md`` «A creation wizard as data»."""
 
 from handlers.wizards.flow.custom import Custom
-from handlers.wizards.flow.dialog import build_dialog, flow_states, own_clear, own_draft, own_fail
+from handlers.wizards.flow.dialog import (
+    build_dialog,
+    flow_states,
+    own_clear,
+    own_draft,
+    own_fail,
+    own_switch,
+)
 from handlers.wizards.flow.kinds import Allocate, Choice, Choose, Flow, Info, Items, Text
 
 __all__ = [
@@ -19,4 +26,5 @@ __all__ = [
     "own_clear",
     "own_draft",
     "own_fail",
+    "own_switch",
 ]

@@ -527,6 +527,15 @@ def own_fail(manager: DialogManager, text: str) -> None:
     manager.dialog_data[ERROR] = {"at": state, "text": text}
 
 
+async def own_switch(manager: DialogManager, key: str, *, onward: bool = False) -> None:
+    """From an own window to the flow's state ``key`` (``onward``: straight back to the preview
+    instead once it was reached, as «Next» does), the last refusal left behind."""
+    manager.dialog_data.pop(ERROR, None)
+    states = manager.current_context().state.group
+    review = onward and manager.dialog_data.get(REVIEW_KEY)
+    await manager.switch_to(getattr(states, "preview" if review else key))
+
+
 def own_clear(manager: DialogManager) -> None:
     """The last refusal is answered: it is shown no more."""
     manager.dialog_data.pop(ERROR, None)

@@ -31,6 +31,7 @@ from handlers.wizards.flow import (
     own_clear,
     own_draft,
     own_fail,
+    own_switch,
 )
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, create_game, seat_table
@@ -50,8 +51,7 @@ async def _parts_data(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]
 
 
 async def _to_part(callback: Any, widget: Any, manager: DialogManager) -> None:
-    own_clear(manager)
-    await manager.switch_to(manager.current_context().state.group.part)
+    await own_switch(manager, "part")
 
 
 async def _refuse(callback: Any, widget: Any, manager: DialogManager) -> None:
@@ -61,6 +61,7 @@ async def _refuse(callback: Any, widget: Any, manager: DialogManager) -> None:
 async def _on_part(message: Any, widget: Any, manager: DialogManager, part: str) -> None:
     draft = own_draft(manager)
     draft["parts"] = [*(draft.get("parts") or []), part]
+    own_clear(manager)  # an answer the step takes: its refusal is left behind
     await manager.switch_to(manager.current_context().state.group.parts)
 
 
