@@ -15,6 +15,7 @@ from operator import itemgetter
 from typing import Any
 
 from aiogram import F, Router
+from aiogram.fsm.state import State
 from aiogram.types import ContentType
 from aiogram_dialog import Window
 from aiogram_dialog.widgets.input import MessageInput, TextInput
@@ -33,48 +34,46 @@ from handlers.wizards.common import (
 )
 from handlers.wizards.flow import Custom, Flow, build_dialog, flow_states
 
+Typed = tuple[str, Any, Any, Any]  # a typed answer's widget id, parse, on_success, on_error
 
-def _error() -> Format:
-    """The last refusal on this step (already escaped HTML)."""
-    return Format("\n{error}", when="error")
+
+def _window(*widgets: Any, state: State, typed: Typed | None = None, getter: Any = None) -> Window:
+    """A step of matter's: its widgets, the last refusal under its text (escaped HTML), and
+    what a message does: the ``typed`` answer (its widget id, parse, on_success, on_error;
+    anything but text is refused) or, on a buttons-only step, the step again with a hint."""
+    inputs: list[Any] = [MessageInput(steps.on_buttons_only, content_types=ContentType.ANY)]
+    if typed:
+        widget_id, factory, on_success, on_error = typed
+        inputs = [
+            TextInput(
+                id=widget_id, type_factory=factory, on_success=on_success, on_error=on_error
+            ),
+            MessageInput(steps.on_not_text, content_types=ContentType.ANY),
+        ]
+    error = Format("\n{error}", when="error")
+    return Window(*widgets, error, *inputs, state=state, getter=getter)
 
 
 def _to_preview(s: Any) -> SwitchTo:
     return SwitchTo(T("✔ To the preview"), id="tp", state=s.preview, when="review")
 
 
-def _typed(widget_id: str, factory: Any, on_success: Any, on_error: Any) -> list[Any]:
-    """A typed answer: a refused one, or anything but text, shows the reason in place."""
-    return [
-        _error(),
-        TextInput(id=widget_id, type_factory=factory, on_success=on_success, on_error=on_error),
-        MessageInput(steps.on_not_text, content_types=ContentType.ANY),
-    ]
-
-
-def _buttons_only() -> MessageInput:
-    """Typing on a buttons-only step shows the step again with a hint."""
-    return MessageInput(steps.on_buttons_only, content_types=ContentType.ANY)
-
-
 def _name_window(s: Any) -> list[Window]:
-    return [Window(
+    return [_window(
         T("<b>Matter — new character</b>", when=~F["editing"]),
         T("<b>Matter — editing {name}</b>", when="editing"),
         T("Step 1 of 4. What is the character's name? Send it as a message."),
         T("Now: <b>{name}</b>", when="name"),
-        *_typed("nm", steps.name_factory, steps.on_name, steps.on_bad_name),
         SwitchTo(T("Keep this name ▶"), id="nk", state=s.skills, when="name"),
         _to_preview(s),
-        state=s.name,
+        state=s.name, typed=("nm", steps.name_factory, steps.on_name, steps.on_bad_name),
     )]  # fmt: skip
 
 
 def _skills_window(s: Any) -> list[Window]:
-    return [Window(
+    return [_window(
         T("Step 2 of 4. <b>Skills</b> of {name}: spend {budget} dots, at most {cap} per skill.\n"
           "{table}\nDots left: <b>{left}</b>. Tap a skill's name to see what it resists."),
-        _error(),
         Group(
             Select(
                 Format("{item[1]}"), id="sk", item_id_getter=itemgetter(0), items="cells",
@@ -84,30 +83,26 @@ def _skills_window(s: Any) -> list[Window]:
         ),
         Row(Back(T("◀ Back")), Button(T("Next ▶"), id="sn", on_click=steps.on_skills_done)),
         _to_preview(s),
-        _buttons_only(),
         state=s.skills,
     )]  # fmt: skip
 
 
 def _derived_window(s: Any) -> list[Window]:
-    return [Window(
+    return [_window(
         T("Step 3 of 4. <b>Derived values</b> of {name} (the GM may adjust the starting "
           "gauges after approval):\n{values}"),
         T("\n<b>Resistance</b> (the skill rolled against a state):\n{pools}", when="pools"),
         Row(Back(T("◀ Back")), SwitchTo(T("Next ▶"), id="dn", state=s.matter)),
         _to_preview(s),
-        _error(),
-        _buttons_only(),
         state=s.derived,
     )]  # fmt: skip
 
 
 def _matter_windows(s: Any) -> list[Window]:
     return [
-        Window(
+        _window(
             T("Step 4 of 4. <b>Matter</b> abilities of {name} (up to {max_abilities}); "
               "Silence blocks the magical and summoning ones.\n{abilities}"),
-            _error(),
             Group(
                 Select(
                     Format("✖ {item[1]}"), id="rm", item_id_getter=itemgetter(0),
@@ -120,42 +115,38 @@ def _matter_windows(s: Any) -> list[Window]:
                 SwitchTo(T("◀ Back"), id="mb", state=s.derived),
                 SwitchTo(T("Preview ▶"), id="mn", state=s.preview),
             ),
-            _buttons_only(),
             state=s.matter,
         ),
-        Window(
+        _window(
             T("Name the Matter ability (a message, up to 64 characters)."),
-            *_typed("an", steps.name_factory, steps.on_ability_name, steps.on_bad_name),
             SwitchTo(T("◀ Back"), id="ab", state=s.matter),
             state=s.ab_name,
+            typed=("an", steps.name_factory, steps.on_ability_name, steps.on_bad_name),
         ),
-        Window(
+        _window(
             T("What kind of Matter is «{ability}»?"),
             Select(
                 Format("{item[1]}"), id="ak", item_id_getter=itemgetter(0), items="kinds",
                 on_click=steps.on_kind,
             ),
             SwitchTo(T("◀ Back"), id="kb", state=s.matter),
-            _error(),
-            _buttons_only(),
             state=s.ab_kind,
         ),
-        Window(
+        _window(
             T("Describe «{ability}» in a line (up to 200 characters), or skip."),
-            *_typed("ad", steps.notes_factory, steps.on_notes, steps.on_bad_notes),
             Button(T("Skip ▶"), id="as", on_click=steps.on_skip_notes),
             state=s.ab_notes,
+            typed=("ad", steps.notes_factory, steps.on_notes, steps.on_bad_notes),
         ),
     ]  # fmt: skip
 
 
 def _preview_window(s: Any) -> Window:
-    return Window(
+    return _window(
         T("<b>Preview</b>\n\n{sheet}", when=for_a_player),
         npc_preview_head(),
         Format("{sheet}", when=making_npc),
         Format("\n{problems}", when="problems"),
-        _error(),
         Group(
             SwitchTo(T("✎ Name"), id="en", state=s.name),
             SwitchTo(T("✎ Skills"), id="es", state=s.skills),
@@ -164,7 +155,6 @@ def _preview_window(s: Any) -> Window:
             width=2,
         ),
         submit_button("✅ Send to the GM", steps.on_submit),
-        _buttons_only(),
         getter=steps.preview_getter,
         state=s.preview,
     )
