@@ -54,6 +54,13 @@ def _window(*widgets: Any, state: State, typed: Typed | None = None, getter: Any
     return Window(*widgets, error, *inputs, state=state, getter=getter)
 
 
+def _pick(widget_id: str, items: str, on_click: Any, label: str = "{item[1]}") -> Select[str]:
+    """Buttons of (id, label) pairs from the window data's ``items``."""
+    return Select(
+        Format(label), id=widget_id, item_id_getter=itemgetter(0), items=items, on_click=on_click
+    )
+
+
 def _to_preview(s: Any) -> SwitchTo:
     return SwitchTo(T("✔ To the preview"), id="tp", state=s.preview, when="review")
 
@@ -74,13 +81,7 @@ def _skills_window(s: Any) -> list[Window]:
     return [_window(
         T("Step 2 of 4. <b>Skills</b> of {name}: spend {budget} dots, at most {cap} per skill.\n"
           "{table}\nDots left: <b>{left}</b>. Tap a skill's name to see what it resists."),
-        Group(
-            Select(
-                Format("{item[1]}"), id="sk", item_id_getter=itemgetter(0), items="cells",
-                on_click=steps.on_dot,
-            ),
-            width=3,
-        ),
+        Group(_pick("sk", "cells", steps.on_dot), width=3),
         Row(Back(T("◀ Back")), Button(T("Next ▶"), id="sn", on_click=steps.on_skills_done)),
         _to_preview(s),
         state=s.skills,
@@ -103,13 +104,7 @@ def _matter_windows(s: Any) -> list[Window]:
         _window(
             T("Step 4 of 4. <b>Matter</b> abilities of {name} (up to {max_abilities}); "
               "Silence blocks the magical and summoning ones.\n{abilities}"),
-            Group(
-                Select(
-                    Format("✖ {item[1]}"), id="rm", item_id_getter=itemgetter(0),
-                    items="removable", on_click=steps.on_remove_ability,
-                ),
-                width=2,
-            ),
+            Group(_pick("rm", "removable", steps.on_remove_ability, "✖ {item[1]}"), width=2),
             Button(T("➕ Add an ability"), id="ma", on_click=steps.on_add_ability),
             Row(
                 SwitchTo(T("◀ Back"), id="mb", state=s.derived),
@@ -125,10 +120,7 @@ def _matter_windows(s: Any) -> list[Window]:
         ),
         _window(
             T("What kind of Matter is «{ability}»?"),
-            Select(
-                Format("{item[1]}"), id="ak", item_id_getter=itemgetter(0), items="kinds",
-                on_click=steps.on_kind,
-            ),
+            _pick("ak", "kinds", steps.on_kind),
             SwitchTo(T("◀ Back"), id="kb", state=s.matter),
             state=s.ab_kind,
         ),
