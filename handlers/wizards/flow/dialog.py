@@ -22,7 +22,7 @@ from typing import Any
 from aiogram import F
 from aiogram.fsm.state import State, StatesGroup
 from aiogram.types import CallbackQuery, Message
-from aiogram_dialog import DialogManager, ShowMode, Window
+from aiogram_dialog import DialogManager, Window
 from aiogram_dialog.widgets.input import MessageInput, TextInput
 from aiogram_dialog.widgets.kbd import Button, Group, ListGroup, Row, Select
 from aiogram_dialog.widgets.text import Const, Format, Multi
@@ -508,34 +508,3 @@ async def _own_data(
         if isinstance(step, Custom) and step.getter and state in (step.key, *step.more):
             data.update(await step.getter(manager))
     return data
-
-
-def own_draft(manager: DialogManager) -> Draft:
-    """The draft, for an own window's getter and handlers (changed in place, or replaced)."""
-    return _draft(manager)
-
-
-def own_fail(manager: DialogManager, text: str) -> None:
-    """Refuse on an own window: the press's answer and the message. The same refusal pressed
-    again redraws nothing (Telegram refuses an edit to identical content)."""
-    refuse(manager, text)
-    state = manager.current_context().state.state
-    if manager.dialog_data.get(ERROR) == {"at": state, "text": text}:
-        if isinstance(manager.event, CallbackQuery):
-            manager.show_mode = ShowMode.NO_UPDATE
-        return
-    manager.dialog_data[ERROR] = {"at": state, "text": text}
-
-
-async def own_switch(manager: DialogManager, key: str, *, onward: bool = False) -> None:
-    """From an own window to the flow's state ``key`` (``onward``: straight back to the preview
-    instead once it was reached, as «Next» does), the last refusal left behind."""
-    manager.dialog_data.pop(ERROR, None)
-    states = manager.current_context().state.group
-    review = onward and manager.dialog_data.get(REVIEW_KEY)
-    await manager.switch_to(getattr(states, "preview" if review else key))
-
-
-def own_clear(manager: DialogManager) -> None:
-    """The last refusal is answered: it is shown no more."""
-    manager.dialog_data.pop(ERROR, None)
