@@ -20,7 +20,6 @@ from aiogram_dialog.widgets.text import Const, Format
 from pydantic import BaseModel
 from sqlalchemy import text
 
-from handlers import wizards
 from handlers.wizards.common import WizardStart
 from handlers.wizards.flow import (
     Custom,
@@ -34,8 +33,8 @@ from handlers.wizards.flow import (
     own_switch,
 )
 from tests.conftest import Harness
-from tests.games.helpers import ALICE, create_game, seat_table
 from tests.wizards.storyteller.driver import Player
+from tests.wizards.toy.serve import serve
 
 FINISHED: list[dict[str, Any]] = []
 
@@ -137,13 +136,8 @@ def _routers() -> list[Router]:
 
 @pytest.fixture
 async def gadget(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> Player:
-    real = wizards.create_dialogs
-    monkeypatch.setattr(wizards, "create_dialogs", lambda: [*_routers(), *real()])
-    await harness.start()
-    seat_table(harness)
-    await create_game(harness, "matter", "Gadgets")
     FINISHED.clear()
-    return Player(harness, ALICE)
+    return await serve(harness, monkeypatch, _routers)
 
 
 def test_custom_states_follow_the_preview() -> None:
