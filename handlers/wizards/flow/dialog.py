@@ -59,6 +59,7 @@ from handlers.wizards.flow.kinds import (
     Text,
 )
 from handlers.wizards.flow.opening import closed_at_start
+from handlers.wizards.flow.screens import Screens
 from handlers.wizards.flow.upgrade import upgraded
 
 DRAFT = "draft"
@@ -71,6 +72,7 @@ Press = Callable[[CallbackQuery, Any, DialogManager], Awaitable[None]]
 def flow_states(flow: Flow) -> type[StatesGroup]:
     """The flow's ``StatesGroup``: one state per step, then ``preview``."""
     names = [step.key for step in flow.steps] + ["preview"]
+    names += [more for step in flow.steps if isinstance(step, Screens) for more in step.more]
     namespace: dict[str, Any] = {name: State() for name in names}
     return type(f"{flow.name.capitalize()}SG", (StatesGroup,), namespace)
 
@@ -99,7 +101,8 @@ class _Runtime:
     def __init__(self, flow: Flow, states: type[StatesGroup]) -> None:
         self.flow = flow
         self.order: list[State] = list(states.__states__)
-        self.preview = self.order[-1]
+        self.preview = self.order[len(flow.steps)]  # a ``Screens`` step's more states follow
+        self.total = len(flow.steps) + 1  # the steps and the preview, as the header counts
 
     def options(self, manager: DialogManager) -> Any:
         return self.flow.options(WizardStart.of(manager).options)
@@ -136,7 +139,7 @@ class _Runtime:
         if delta > 0 and manager.dialog_data.get(REVIEW_KEY):
             await manager.switch_to(self.preview)
             return
-        target = max(0, min(self.index(manager) + delta, len(self.order) - 1))
+        target = max(0, min(self.index(manager) + delta, self.total - 1))
         await manager.switch_to(self.order[target])
 
 
@@ -433,10 +436,12 @@ def _question(rt: _Runtime, manager: DialogManager, step: Step, t: Translator) -
 def _getter(rt: _Runtime) -> Callable[..., Awaitable[dict[str, Any]]]:
     async def getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
         manager, t = dialog_manager, _t(dialog_manager)
-        index, total = rt.index(manager), len(rt.order)
+        index, total = rt.index(manager), rt.total
         step = rt.step(manager)
         error = manager.dialog_data.get(ERROR) or {}
         shown = error.get("text", "") if error.get("at") == rt.order[index].state else ""
+        if _own_window(rt, index):
+            return await _own_data(rt, manager, index, shown)
         if step is None:
             titles = [t(s.title) for s in rt.flow.steps]
             text = _preview_text(rt, manager, t) + (f"\n\n{shown}" if shown else "")
@@ -458,9 +463,7 @@ def _preview_text(rt: _Runtime, manager: DialogManager, t: Translator) -> str:
     if WizardStart.of(manager).npc:
         problems = without_required(problems)
     notes = violations_text(problems, locale)
-    head = t(
-        "Step {n} of {total}: {title}", n=len(rt.order), total=len(rt.order), title=t("Preview")
-    )
+    head = t("Step {n} of {total}: {title}", n=rt.total, total=rt.total, title=t("Preview"))
     body = fit(rt.flow.render(sheet, t, locale), 3000 - len(notes))
     hint = rt.flow.preview_hint[WizardStart.of(manager).npc]  # ``Flow.preview_hint``
     return "\n\n".join(p for p in (f"<b>{head}</b>", body, notes, t(hint) if hint else "") if p)
@@ -553,10 +556,45 @@ def build_dialog(flow: Flow, states: type[StatesGroup]) -> WizardDialog:
         start = WizardStart.of(manager)
         manager.dialog_data[DRAFT] = flow.load(start.draft, rt.options(manager))
 
-    windows = [_window(rt, i, step) for i, step in enumerate(flow.steps)]
+    windows = [w for i, step in enumerate(flow.steps) for w in _windows(rt, i, step, states)]
+    preview = flow.own_preview(states) if flow.own_preview else _preview_window(rt)
     cancel = flow.ids.get("cancel", "wcx")
     dialog = WizardDialog(
-        *windows, _preview_window(rt), on_start=on_start, getter=_getter(rt), cancel_id=cancel
+        *windows, preview, on_start=on_start, getter=_getter(rt), cancel_id=cancel
     )
     dialog.flow = flow  # type: ignore[attr-defined]  # read by ``flow.upgrade``
     return dialog
+
+
+# --- ``Screens`` steps and an own preview: the module's windows, the flow's plumbing ---------
+
+
+def _windows(rt: _Runtime, i: int, step: Step, states: type[StatesGroup]) -> list[Window]:
+    return list(step.windows(states)) if isinstance(step, Screens) else [_window(rt, i, step)]
+
+
+def _own_window(rt: _Runtime, index: int) -> bool:
+    """A window of the module's own: a ``Screens`` step's, its more states', an own preview."""
+    steps = rt.flow.steps
+    if index == len(steps):
+        return rt.flow.own_preview is not None
+    return index > len(steps) or isinstance(steps[index], Screens)
+
+
+async def _own_data(
+    rt: _Runtime, manager: DialogManager, index: int, shown: str
+) -> dict[str, Any]:
+    """What every own window may show: the refusal once, the way back to the preview (once
+    shown, as a jump from the standard preview does)."""
+    state = rt.order[index].state.split(":", 1)[1]
+    if index == len(rt.flow.steps):
+        manager.dialog_data[REVIEW_KEY] = True
+    data: dict[str, Any] = {
+        "error": shown,
+        "review": bool(manager.dialog_data.get(REVIEW_KEY)),
+        "editing": WizardStart.of(manager).character_id is not None,
+    }
+    for step in rt.flow.steps:
+        if isinstance(step, Screens) and step.getter and state in (step.key, *step.more):
+            data.update(await step.getter(manager))
+    return data

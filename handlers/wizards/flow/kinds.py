@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.common import SheetModel, Violation
+from handlers.wizards.flow.screens import Screens
 
 Draft = dict[str, Any]
 
@@ -147,7 +148,7 @@ class DotPress:
     locale: str
 
 
-Step = Text | Choose | Allocate | Items | Info
+Step = Text | Choose | Allocate | Items | Info | Screens
 
 # What a system adds to the generic flow (see ``Flow``).
 Build = Callable[[Draft, Any], SheetModel]
@@ -187,13 +188,14 @@ class Flow:
     # A wizard stored before its system's port kept its answers elsewhere in ``dialog_data``:
     # ``upgrade(dialog_data)`` reads them into a draft (``flow.upgrade``); default: start empty.
     upgrade: Callable[[dict[str, Any]], Draft] | None = None
+    # the module's own preview window: ``own_preview(states)`` → a ``Window`` (``flow.screens``)
+    own_preview: Callable[[Any], Any] | None = None
 
     def fields_of(self, step: Step) -> tuple[str, ...]:
         return self.fields.get(step.key, (step.key,))
 
     def widget_id(self, where: str, default: str) -> str:
         return self.ids.get(f"{where}.{default}", default)
-
 
 
 def kept(key: str) -> str:
