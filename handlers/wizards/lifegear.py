@@ -54,6 +54,19 @@ async def no_roles(uow: Any, game_id: int) -> str | None:
     )
 
 
+async def gm_setup(uow: Any, game_id: int) -> str | None:
+    """What the GM must do before anyone can make a character (``wizards.setup_needed``)."""
+    if await load_roles(uow, game_id):
+        return None
+    return N_(
+        "GM: before the players can make characters, write this game's roles — send me "
+        "/roles in our private chat."
+    )
+
+
+SETUP = gm_setup
+
+
 def describe(choice: Choice, t: Translator) -> str:
     return f"• {role_summary(Role.model_validate(choice.data), t)}"
 
