@@ -33,6 +33,7 @@ async def _to_attributes(p: Player, name: str = "Lily <Thorn>") -> None:
     assert step(2, "Concept") in p.text
     await p.say("runaway poet")
     assert step(3, "Kith") in p.text
+    assert "Now:" not in p.text  # nothing chosen yet: no empty «Now:» line
     await p.press("nx")  # skip kith
     assert step(4, "Seeming") in p.text
     await p.press("nx")  # skip seeming
