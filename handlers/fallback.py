@@ -101,12 +101,6 @@ async def private_command_in_group(message: Message, t: Translator, bot: Bot) ->
     )
 
 
-async def private_text(message: Message, t: Translator) -> None:
-    """Words in the private chat that no step is waiting for (a wizard closed or finished):
-    say what the bot answers to, instead of silence."""
-    await message.answer(views.private_text(t))
-
-
 def _words(where: Where) -> list[str]:
     return [
         word
@@ -135,5 +129,4 @@ def create_router() -> Router:
     router = Router(name=__name__)
     router.callback_query.register(stale_button)
     router.message.register(unknown_command, SlashCommand())
-    router.message.register(private_text, F.chat.type == "private", F.text)
     return router

@@ -53,10 +53,3 @@ def not_here(t: Translator, command: ChatCommand) -> str:
             titles=escape(titles),
         )
     return t("/{name} cannot be used here now. All commands: /help", name=escape(command.name))
-
-
-def private_text(t: Translator) -> str:
-    return t(
-        "I answer commands and buttons here: /help lists them. A character is made with "
-        "«Create character» on your group's /game card; dice roll anywhere with /r 2d6."
-    )

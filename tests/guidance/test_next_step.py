@@ -123,15 +123,3 @@ async def test_a_players_own_sheet_has_no_gm_buttons(running: Harness) -> None:
     other = await send_and_answer(h, BOB, "/sheet Ира")  # another player: read only
     assert f"ro:{hero}" in _data(other) and not any("url" in b for b in buttons(other))
     assert not any(d.startswith("rqb:") for d in _data(other))
-
-
-async def test_words_no_step_waits_for_are_answered_in_the_private_chat(running: Harness) -> None:
-    """A new player typed their hero's name into the private chat before any wizard was open
-    (lifegear without roles closes at once) and met silence. Private words are answered with
-    what the bot does answer; group chatter stays unanswered."""
-    seat_table(running)
-    answer = await send_and_answer(running, ALICE, "Кира", chat_id=ALICE)
-    assert "/help" in answer.text and "Create character" in answer.text and "/r" in answer.text
-    running.emu.send_text(ALICE, GROUP, "hello table")
-    await running.emu.wait_idle(timeout=WAIT)
-    assert not [m for m in running.emu.bot_messages(GROUP) if "/help" in (m.text or "")]
