@@ -30,6 +30,7 @@ logger = logging.getLogger(__name__)
 Draft = dict[str, Any]
 
 ATTRS: Final = ("physical", "mental", "social")
+KEYS: Final = ("name", "attrs", "cliches", "hooks", "backstory", "bonus")  # the draft's own
 EFFECTS: Final = tuple(effect.value for effect in ToolEffect)
 DEFAULT_BASE_DICE: Final = int(ClicheOptions.model_fields["base_dice"].default)
 # Keep dialog_data (and the keyboards) small; the engine only warns above ten clichés.

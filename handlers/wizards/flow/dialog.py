@@ -43,6 +43,7 @@ from handlers.wizards.common import (
     submit_button,
     violations_text,
 )
+from handlers.wizards.flow.custom import Custom, owns
 from handlers.wizards.flow.kinds import (
     Allocate,
     Choice,
@@ -362,6 +363,8 @@ def _getter(rt: _Runtime) -> Callable[..., Awaitable[dict[str, Any]]]:
         manager, t = dialog_manager, _t(dialog_manager)
         index, total = rt.index(manager), len(rt.order)
         step = rt.step(manager)
+        if owns(rt.flow, step):  # the module's own window reads its own data
+            return {}
         error = manager.dialog_data.get(ERROR) or {}
         shown = error.get("text", "") if error.get("at") == rt.order[index].state else ""
         if step is None:
@@ -419,6 +422,8 @@ def _pager(step: Step) -> Row:
 
 
 def _window(rt: _Runtime, i: int, step: Step) -> Window:
+    if isinstance(step, Custom):
+        return step.window(rt.order[i])
     widgets: list[Any] = [Format("{text}")]
     if isinstance(step, Text | Items) or (isinstance(step, Choose) and step.typed):
         widgets.append(TextInput(id="in", on_success=_on_text(rt, step)))
@@ -469,4 +474,5 @@ def build_dialog(flow: Flow, states: type[StatesGroup]) -> WizardDialog:
         manager.dialog_data[DRAFT] = flow.load(start.draft, rt.options(manager))
 
     windows = [_window(rt, i, step) for i, step in enumerate(flow.steps)]
-    return WizardDialog(*windows, _preview_window(rt), on_start=on_start, getter=_getter(rt))
+    preview = flow.own_preview(rt.preview) if flow.own_preview else _preview_window(rt)
+    return WizardDialog(*windows, preview, on_start=on_start, getter=_getter(rt))

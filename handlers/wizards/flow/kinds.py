@@ -137,6 +137,7 @@ class Flow:
     fields: dict[str, tuple[str, ...]] = field(default_factory=dict)
     submit_label: str = "✅ Send to the GM"
     finish: Finish | None = None  # default: ``common.finish_wizard`` (the GM's approval)
+    own_preview: Callable[[Any], Any] | None = None  # (state) → the module's own preview window
 
     def fields_of(self, step: Step) -> tuple[str, ...]:
         return self.fields.get(step.key, (step.key,))
