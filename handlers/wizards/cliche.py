@@ -10,47 +10,52 @@ the engine's reason shown in the window, and the wizard stays where it is.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from operator import itemgetter
 from typing import Any
 
 from aiogram import F, Router
 from aiogram.fsm.state import State
-from aiogram.types import CallbackQuery, Message
-from aiogram_dialog import DialogManager, ShowMode, Window
+from aiogram.types import CallbackQuery
+from aiogram_dialog import DialogManager, Window
 from aiogram_dialog.widgets.input import TextInput
-from aiogram_dialog.widgets.kbd import Button, Column, Group, Keyboard, Row, Select, SwitchTo
-from aiogram_dialog.widgets.text import Const, Format
+from aiogram_dialog.widgets.kbd import Button, Column, Group, Keyboard, Row, SwitchTo
+from aiogram_dialog.widgets.text import Format
 
 from bot.i18n import N_, Translator
-from engine.common import Severity, Violation
+from engine.common import Severity
 from engine.systems.cliche import Cliche, ClicheOptions, Tool, ToolEffect, validate_character
 from handlers.views.sheets import cliche as sheet_view
 from handlers.views.sheets import fit
 from handlers.wizards import cliche_draft as draft
 from handlers.wizards.common import (
-    NAME_MAX,
-    TEXT_MAX,
     T,
     WizardStart,
-    clean_name,
-    clean_text,
     esc,
     finish_wizard,
     for_a_player,
     locale_of,
     npc_preview_head,
-    refuse,
     submit_button,
     violations_text,
 )
 from handlers.wizards.flow import Flow, build_dialog, flow_states
-from handlers.wizards.flow.custom import Custom
+from handlers.wizards.flow.custom import (
+    Act,
+    Custom,
+    counter,
+    go,
+    indexed,
+    pick,
+    press,
+    refusal_line,
+    refused,
+    say,
+    take_refusal,
+    typed,
+)
 from handlers.wizards.flow.dialog import DRAFT
 
 SHORT = 80  # a description or hook in a step's list (the sheet shows them in full)
 SHEET_MAX = 3300  # the preview's sheet, leaving room for the header and the problems
-Act = Callable[[DialogManager], Awaitable[None]]
 
 
 # --- the draft, the cliché at hand, refusals ------------------------------------------------
@@ -77,77 +82,6 @@ def _current(manager: DialogManager) -> dict[str, Any] | None:
     """The cliché being edited, or None when the index is stale."""
     index, items = int(manager.dialog_data.get("cur", -1)), _draft(manager)["cliches"]
     return items[index] if 0 <= index < len(items) else None
-
-
-def _say(manager: DialogManager, text: str) -> None:
-    """Show ``text`` (escaped HTML) once, under the current step's question.
-
-    A button pressed again while the window already shows exactly this text re-renders nothing:
-    the identical edit would be «message is not modified», which the outbound layer turns into
-    ``True`` and aiogram-dialog cannot take instead of a message. (A typed answer always gets a
-    new message that repeats the question.)
-    """
-    refuse(manager, text)
-    if isinstance(manager.event, CallbackQuery) and text == manager.dialog_data.get("shown"):
-        _unchanged(manager)
-    else:
-        manager.dialog_data["problem"] = text
-
-
-def _refuse(manager: DialogManager, problems: list[Violation]) -> bool:
-    if problems:
-        _say(manager, violations_text(problems, locale_of(manager)))
-    return bool(problems)
-
-
-def _unchanged(manager: DialogManager) -> None:
-    """Nothing changed: keep the message as it is (see ``_say``)."""
-    manager.show_mode = ShowMode.NO_UPDATE
-
-
-async def _noop(callback: CallbackQuery, _: Button, manager: DialogManager) -> None:
-    _unchanged(manager)
-
-
-# --- handler factories ------------------------------------------------------------------------
-
-
-def _press(act: Act) -> Callable[..., Awaitable[None]]:
-    async def handler(callback: CallbackQuery, _: Any, manager: DialogManager) -> None:
-        await act(manager)
-
-    return handler
-
-
-def _typed(
-    msgid: str, store: Callable[[DialogManager, str], Awaitable[None]], long: bool = False
-) -> Callable[..., Awaitable[None]]:
-    """A typed answer: one line (or ``long`` free text); refused with ``msgid`` when unfit."""
-
-    async def handler(message: Message, _: Any, manager: DialogManager, value: str) -> None:
-        text = clean_text(value) if long else clean_name(value)
-        if text is None:
-            limit = TEXT_MAX if long else NAME_MAX
-            _say(manager, "⛔ " + _t(manager)(msgid, limit=limit))
-        else:
-            await store(manager, text)
-
-    return handler
-
-
-def _indexed(
-    items: Callable[[DialogManager], list[Any]],
-    act: Callable[[DialogManager, int], Awaitable[None]],
-) -> Callable[..., Awaitable[None]]:
-    """A tap on one of a list's entries (a stale index changes nothing)."""
-
-    async def handler(callback: CallbackQuery, _: Any, manager: DialogManager, index: int) -> None:
-        if 0 <= index < len(items(manager)):
-            await act(manager, index)
-        else:
-            _unchanged(manager)
-
-    return handler
 
 
 def _cliches(manager: DialogManager) -> list[Any]:
@@ -179,7 +113,7 @@ async def _attr_step(callback: CallbackQuery, button: Button, manager: DialogMan
     wid = button.widget_id or ""
     attr, step = draft.ATTRS[int(wid[1])], 1 if wid.endswith("p") else -1
     d = _draft(manager)
-    if not _refuse(manager, draft.attribute_refusal(d, _options(manager), attr, step)):
+    if not refused(manager, draft.attribute_refusal(d, _options(manager), attr, step)):
         d["attrs"][attr] += step
 
 
@@ -187,7 +121,7 @@ def _next_if_fine(part: str, target: State) -> Act:
     """«Next» once the engine finds nothing blocking in this part of the sheet."""
 
     async def act(manager: DialogManager) -> None:
-        if not _refuse(manager, draft.blocking(_draft(manager), _options(manager), part)):
+        if not refused(manager, draft.blocking(_draft(manager), _options(manager), part)):
             await manager.switch_to(target)
 
     return act
@@ -199,14 +133,14 @@ def _next_if_fine(part: str, target: State) -> Act:
 async def _add_cliche(manager: DialogManager) -> None:
     d, options, t = _draft(manager), _options(manager), _t(manager)
     if len(d["cliches"]) >= draft.MAX_CLICHES:
-        _say(manager, "⛔ " + t("That is enough clichés for one character."))
+        say(manager, "⛔ " + t("That is enough clichés for one character."))
     elif draft.no_dice_left(d, options):
         text = t(
             "All {budget} dice are spent: take a die from a cliché first (the GM may grant "
             "bonus dice).",
             budget=draft.budget(d, options),
         )
-        _say(manager, "⛔ " + text)
+        say(manager, "⛔ " + text)
     else:
         manager.dialog_data.update(cur=-1, adding=True)
         await manager.switch_to(S.cl_name)
@@ -219,7 +153,7 @@ async def _open(manager: DialogManager, index: int, state: State, **marks: Any) 
 
 async def _set_cliche_name(manager: DialogManager, name: str) -> None:
     d, index = _draft(manager), int(manager.dialog_data.get("cur", -1))
-    if _refuse(manager, draft.name_refusal(d, _options(manager), index, name)):
+    if refused(manager, draft.name_refusal(d, _options(manager), index, name)):
         return
     if index < 0:
         d["cliches"].append(draft.new_cliche(name))
@@ -236,7 +170,7 @@ async def _dice_step(callback: CallbackQuery, button: Button, manager: DialogMan
     step = 1 if button.widget_id == "dp" else -1
     if item is None:
         await manager.switch_to(S.cliches)
-    elif not _refuse(manager, draft.dice_refusal(_draft(manager), _options(manager), index, step)):
+    elif not refused(manager, draft.dice_refusal(_draft(manager), _options(manager), index, step)):
         item["dice"] = int(item["dice"]) + step
 
 
@@ -293,7 +227,7 @@ async def _add_tool(manager: DialogManager, name: str) -> None:
     if item is None:
         await manager.switch_to(S.tools)
     elif len(item["tools"]) >= draft.MAX_TOOLS:
-        _say(manager, "⛔ " + _t(manager)("That is enough tools for one cliché."))
+        say(manager, "⛔ " + _t(manager)("That is enough tools for one cliché."))
     else:
         effect = ToolEffect.MINUS_ONE.value
         item["tools"].append({"name": name, "present": True, "when_missing": effect})
@@ -316,7 +250,7 @@ async def _tools_done(manager: DialogManager) -> None:
 async def _add_hook(manager: DialogManager, hook: str) -> None:
     hooks: list[str] = _draft(manager)["hooks"]
     if len(hooks) >= draft.MAX_HOOKS:
-        _say(manager, "⛔ " + _t(manager)("That is enough hooks; remove one first."))
+        say(manager, "⛔ " + _t(manager)("That is enough hooks; remove one first."))
     else:
         hooks.append(hook)
 
@@ -331,7 +265,7 @@ async def _set_backstory(manager: DialogManager, story: str) -> None:
 
 
 async def _submit(manager: DialogManager) -> None:
-    _refuse(manager, await finish_wizard(manager, draft.character(_draft(manager))))
+    refused(manager, await finish_wizard(manager, draft.character(_draft(manager))))
 
 
 # --- window data ---------------------------------------------------------------------------
@@ -412,8 +346,7 @@ async def _getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
     item, hooks = _current(manager), d["hooks"]
     at_preview = manager.current_context().state == S.preview
     data["reviewed"] = bool(data.get("reviewed")) or at_preview
-    problem = data.pop("problem", "")
-    data["shown"] = problem
+    problem = take_refusal(manager)
     warnings = [
         v
         for v in draft.violations(d, options)
@@ -459,35 +392,13 @@ NAME_REFUSAL = N_("The name must be one line of 1 to {limit} characters.")
 To = State | Act
 
 
-def _go(label: str, wid: str, to: To, when: Any = None) -> Keyboard:
-    """A button to a state, or one that runs ``to`` (an act on the manager)."""
-    if isinstance(to, State):
-        return SwitchTo(T(label), id=wid, state=to, when=when)
-    return Button(T(label), id=wid, on_click=_press(to), when=when)
-
-
 def _nav(back: To, *more: Keyboard) -> Row:
-    return Row(_go(BACK, "bk", back), *more)
+    return Row(go(BACK, "bk", back), *more)
 
 
 def _skip_keep(filled: str, to: To) -> list[Keyboard]:
     """«Skip» while the step is empty, «Keep» once it holds an answer."""
-    return [_go(N_("Skip ▶️"), "sk", to, when=~F[filled]), _go(N_("Keep ▶️"), "kp", to, filled)]
-
-
-def _counter(minus: str, label: Any, mid: str, plus: str, on_click: Any) -> Row:
-    return Row(
-        Button(Const("➖"), id=minus, on_click=on_click),
-        Button(label, id=mid, on_click=_noop),
-        Button(Const("➕"), id=plus, on_click=on_click),
-    )
-
-
-def _pick(text: str, wid: str, items: str, on_click: Any) -> Select[int]:
-    return Select(
-        Format(text), id=wid, item_id_getter=itemgetter("i"), items=items, type_factory=int,
-        on_click=on_click,
-    )  # fmt: skip
+    return [go(N_("Skip ▶️"), "sk", to, when=~F[filled]), go(N_("Keep ▶️"), "kp", to, filled)]
 
 
 def _window(state: State, *widgets: Any, preview: bool = False) -> Window:
@@ -496,7 +407,7 @@ def _window(state: State, *widgets: Any, preview: bool = False) -> Window:
     extra = [SwitchTo(T("👁 Preview"), id="pv", state=S.preview, when="reviewed")]
     return Window(
         *widgets,
-        Format("\n{problem}", when="problem"),
+        refusal_line(),
         *(extra if preview else []),
         state=state,
         getter=_getter,
@@ -510,8 +421,8 @@ def _name(state: State) -> Window:
         T("What is your character's name? Type it (up to 64 characters)."),
         T("/cancel stops the wizard at any step."),
         T("Now: <b>{name}</b>. Type another name or press Next.", when="has_name"),
-        TextInput(id="nm", on_success=_typed(NAME_REFUSAL, _set_name)),
-        _go(NEXT, "nx", S.attrs, when="has_name"),
+        TextInput(id="nm", on_success=typed(NAME_REFUSAL, _set_name)),
+        go(NEXT, "nx", S.attrs, when="has_name"),
         preview=True,
     )
 
@@ -525,16 +436,16 @@ def _attrs(state: State) -> Window:
             "They describe the character; the rules give them no dice."
         ),
         T("Points left: <b>{points_left}</b>"),
-        _counter("a0m", T("Physical: {physical_v}"), "a0", "a0p", _attr_step),
-        _counter("a1m", T("Mental: {mental_v}"), "a1", "a1p", _attr_step),
-        _counter("a2m", T("Social: {social_v}"), "a2", "a2p", _attr_step),
-        _nav(S.name, _go(NEXT, "nx", _next_if_fine("attributes", S.cliches))),
+        counter("a0m", T("Physical: {physical_v}"), "a0", "a0p", _attr_step),
+        counter("a1m", T("Mental: {mental_v}"), "a1", "a1p", _attr_step),
+        counter("a2m", T("Social: {social_v}"), "a2", "a2p", _attr_step),
+        _nav(S.name, go(NEXT, "nx", _next_if_fine("attributes", S.cliches))),
         preview=True,
     )
 
 
 def _cliche_list_window(state: State) -> Window:
-    open_card = _indexed(_cliches, lambda m, i: _open(m, i, S.card, adding=False))
+    open_card = indexed(_cliches, lambda m, i: _open(m, i, S.card, adding=False))
     return _window(
         state,
         T("<b>Clichés</b>"),
@@ -546,9 +457,9 @@ def _cliche_list_window(state: State) -> Window:
         Format("\n{cliche_list}\n"),
         Format("{budget}"),
         Format("{warnings}", when="warnings"),
-        Column(_pick("{item[label]}", "cl", "cliche_items", open_card)),
-        _go(N_("➕ Add a cliché"), "add", _add_cliche),  # refuses past the most
-        _nav(S.attrs, _go(NEXT, "nx", _next_if_fine("cliches", S.tools))),
+        Column(pick("{item[label]}", "cl", "cliche_items", open_card)),
+        go(N_("➕ Add a cliché"), "add", _add_cliche),  # refuses past the most
+        _nav(S.attrs, go(NEXT, "nx", _next_if_fine("cliches", S.tools))),
         preview=True,
     )
 
@@ -558,8 +469,8 @@ def _cl_name(state: State) -> Window:
         state,
         T("Type the cliché's name (up to 64 characters), e.g. <i>Soldier</i>, <i>Hacker</i>."),
         T("Now: <b>{cliche}</b>.", when="cliche"),
-        TextInput(id="cn", on_success=_typed(NAME_REFUSAL, _set_cliche_name)),
-        _go(BACK, "bk", _cliche_back),
+        TextInput(id="cn", on_success=typed(NAME_REFUSAL, _set_cliche_name)),
+        go(BACK, "bk", _cliche_back),
     )
 
 
@@ -569,8 +480,8 @@ def _cl_dice(state: State) -> Window:
         T("How many dice does «{cliche}» have? Use ➖ and ➕."),
         T("«{cliche}»: <b>{dice}</b> dice"),
         Format("{budget}"),
-        _counter("dm", Format("🎲 {dice}"), "dv", "dp", _dice_step),
-        _nav(_cliche_back, _go(NEXT, "nx", _dice_done)),
+        counter("dm", Format("🎲 {dice}"), "dv", "dp", _dice_step),
+        _nav(_cliche_back, go(NEXT, "nx", _dice_done)),
     )
 
 
@@ -583,7 +494,7 @@ def _cl_desc(state: State) -> Window:
             "(up to 500 characters)."
         ),
         T("Now: {description}", when="has_desc"),
-        TextInput(id="cd", on_success=_typed(refusal, _set_description, long=True)),
+        TextInput(id="cd", on_success=typed(refusal, _set_description, long=True)),
         _nav(_cliche_back, *_skip_keep("has_desc", _description_done)),
     )
 
@@ -594,17 +505,17 @@ def _card(state: State) -> Window:
         Format("{card}"),
         Format("{budget}"),
         T("What would you like to change?"),
-        Row(_go(N_("✏️ Name"), "rn", S.cl_name), _go(N_("🎲 Dice"), "dc", S.cl_dice)),
-        Row(_go(N_("📝 Description"), "de", S.cl_desc), _go(N_("🔧 Tools"), "tl", _card_tools)),
+        Row(go(N_("✏️ Name"), "rn", S.cl_name), go(N_("🎲 Dice"), "dc", S.cl_dice)),
+        Row(go(N_("📝 Description"), "de", S.cl_desc), go(N_("🔧 Tools"), "tl", _card_tools)),
         Row(
-            _go(N_("🗑 Delete"), "del", _delete_cliche),
-            _go(N_("◀️ To the list"), "bk", _to_list),
+            go(N_("🗑 Delete"), "del", _delete_cliche),
+            go(N_("◀️ To the list"), "bk", _to_list),
         ),
     )
 
 
 def _tools_window(state: State) -> Window:
-    open_tools = _indexed(_cliches, lambda m, i: _open(m, i, S.tools_of, tools_back="tools"))
+    open_tools = indexed(_cliches, lambda m, i: _open(m, i, S.tools_of, tools_back="tools"))
     return _window(
         state,
         T("<b>Tools of the trade</b>"),
@@ -613,8 +524,8 @@ def _tools_window(state: State) -> Window:
             "hack without a laptop. Tap a cliché to list its tools, or press Next."
         ),
         Format("\n{tools_list}"),
-        Column(_pick("{item[tools]}", "ct", "cliche_items", open_tools)),
-        _nav(S.cliches, _go(NEXT, "nx", S.hooks)),
+        Column(pick("{item[tools]}", "ct", "cliche_items", open_tools)),
+        _nav(S.cliches, go(NEXT, "nx", S.hooks)),
         preview=True,
     )
 
@@ -629,10 +540,10 @@ def _tools_of(state: State) -> Window:
             "happens without it (the GM has the last word); ❌ removes it."
         ),
         Format("\n{tool_list}"),
-        TextInput(id="tn", on_success=_typed(refusal, _add_tool)),
-        Column(_pick("{item[label]}", "te", "tool_items", _indexed(_tools, _cycle_effect))),
-        Group(_pick("❌ {item[n]}", "tx", "tool_items", _indexed(_tools, _remove_tool)), width=5),
-        _go(N_("✅ Done"), "dn", _tools_done),
+        TextInput(id="tn", on_success=typed(refusal, _add_tool)),
+        Column(pick("{item[label]}", "te", "tool_items", indexed(_tools, _cycle_effect))),
+        Group(pick("❌ {item[n]}", "tx", "tool_items", indexed(_tools, _remove_tool)), width=5),
+        go(N_("✅ Done"), "dn", _tools_done),
     )
 
 
@@ -647,9 +558,9 @@ def _hooks_window(state: State) -> Window:
             "grant bonus dice for good hooks."
         ),
         Format("\n{hook_list}"),
-        TextInput(id="hk", on_success=_typed(refusal, _add_hook, long=True)),
-        Group(_pick("❌ {item[n]}", "hx", "hook_items", _indexed(_hooks, _remove_hook)), width=5),
-        _nav(S.tools, _go(NEXT, "nx", S.backstory)),
+        TextInput(id="hk", on_success=typed(refusal, _add_hook, long=True)),
+        Group(pick("❌ {item[n]}", "hx", "hook_items", indexed(_hooks, _remove_hook)), width=5),
+        _nav(S.tools, go(NEXT, "nx", S.backstory)),
         preview=True,
     )
 
@@ -664,7 +575,7 @@ def _backstory(state: State) -> Window:
             "(up to 500 characters). The GM may grant bonus dice for a strong backstory."
         ),
         T("Now: {backstory}", when="has_story"),
-        TextInput(id="bs", on_success=_typed(refusal, _set_backstory, long=True)),
+        TextInput(id="bs", on_success=typed(refusal, _set_backstory, long=True)),
         _nav(S.hooks, *_skip_keep("has_story", S.preview)),
     )
 
@@ -679,10 +590,10 @@ def _preview(state: State) -> Window:
         npc_preview_head(),
         Format("\n{sheet}\n"),
         Format("{issues}", when="issues"),
-        Row(_go(N_("✏️ Name"), "gn", S.name), _go(N_("💪 Attributes"), "ga", S.attrs)),
-        Row(_go(N_("🎲 Clichés"), "gc", S.cliches), _go(N_("🔧 Tools"), "gt", S.tools)),
-        Row(_go(N_("🪝 Hooks"), "gh", S.hooks), _go(N_("📜 Backstory"), "gb", S.backstory)),
-        submit_button("✅ Send to the GM", _press(_submit)),
+        Row(go(N_("✏️ Name"), "gn", S.name), go(N_("💪 Attributes"), "ga", S.attrs)),
+        Row(go(N_("🎲 Clichés"), "gc", S.cliches), go(N_("🔧 Tools"), "gt", S.tools)),
+        Row(go(N_("🪝 Hooks"), "gh", S.hooks), go(N_("📜 Backstory"), "gb", S.backstory)),
+        submit_button("✅ Send to the GM", press(_submit)),
     )
 
 
