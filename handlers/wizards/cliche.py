@@ -16,8 +16,7 @@ from aiogram import F, Router
 from aiogram.fsm.state import State
 from aiogram.types import CallbackQuery
 from aiogram_dialog import DialogManager, Window
-from aiogram_dialog.widgets.input import TextInput
-from aiogram_dialog.widgets.kbd import Button, Column, Group, Keyboard, Row, SwitchTo
+from aiogram_dialog.widgets.kbd import Button, Column, Keyboard, Row, SwitchTo
 from aiogram_dialog.widgets.text import Format
 
 from bot.i18n import N_, Translator
@@ -48,6 +47,7 @@ from handlers.wizards.flow.custom import (
     press,
     refusal_line,
     refused,
+    removers,
     say,
     take_refusal,
     typed,
@@ -178,7 +178,7 @@ async def _dice_done(manager: DialogManager) -> None:
     await manager.switch_to(S.cl_desc if manager.dialog_data.get("adding") else S.card)
 
 
-async def _set_description(manager: DialogManager, text: str) -> None:
+async def _set_desc(manager: DialogManager, text: str) -> None:
     item = _current(manager)
     if item is not None:
         item["description"] = text
@@ -222,7 +222,7 @@ async def _to_list(manager: DialogManager) -> None:
 # --- tools of the trade, hooks, backstory, submit ----------------------------------------------
 
 
-async def _add_tool(manager: DialogManager, name: str) -> None:
+async def _tool(manager: DialogManager, name: str) -> None:
     item = _current(manager)
     if item is None:
         await manager.switch_to(S.tools)
@@ -259,7 +259,7 @@ async def _remove_hook(manager: DialogManager, index: int) -> None:
     _draft(manager)["hooks"].pop(index)
 
 
-async def _set_backstory(manager: DialogManager, story: str) -> None:
+async def _set_story(manager: DialogManager, story: str) -> None:
     _draft(manager)["backstory"] = story
     await manager.switch_to(S.preview)
 
@@ -389,6 +389,7 @@ async def _getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
 
 NEXT, BACK = N_("Next ▶️"), N_("◀️ Back")
 NAME_REFUSAL = N_("The name must be one line of 1 to {limit} characters.")
+REVIEWABLE = ("name", "attrs", "cliches", "tools", "hooks")  # they offer «👁 Preview» once seen
 To = State | Act
 
 
@@ -401,216 +402,162 @@ def _skip_keep(filled: str, to: To) -> list[Keyboard]:
     return [go(N_("Skip ▶️"), "sk", to, when=~F[filled]), go(N_("Keep ▶️"), "kp", to, filled)]
 
 
-def _window(state: State, *widgets: Any, preview: bool = False) -> Window:
-    """A step's window: its widgets, then the last refusal (once) and, once the player has seen
-    the preview, «👁 Preview», so a fix is one tap away from it again."""
+def _window(state: State) -> Window:
+    """A step's window: its widgets, the last refusal (once) and, once the player has seen the
+    preview, «👁 Preview» on the main steps, so a fix is one tap away from it again."""
+    key = state.state.split(":")[-1]
     extra = [SwitchTo(T("👁 Preview"), id="pv", state=S.preview, when="reviewed")]
     return Window(
-        *widgets,
+        *_widgets()[key],
         refusal_line(),
-        *(extra if preview else []),
+        *(extra if key in REVIEWABLE else []),
         state=state,
         getter=_getter,
     )
 
 
-def _name(state: State) -> Window:
-    return _window(
-        state,
-        T("<b>New character — Firefly (clichés)</b>"),
-        T("What is your character's name? Type it (up to 64 characters)."),
-        T("/cancel stops the wizard at any step."),
-        T("Now: <b>{name}</b>. Type another name or press Next.", when="has_name"),
-        TextInput(id="nm", on_success=typed(NAME_REFUSAL, _set_name)),
-        go(NEXT, "nx", S.attrs, when="has_name"),
-        preview=True,
-    )
-
-
-def _attrs(state: State) -> Window:
-    return _window(
-        state,
-        T("<b>Attributes</b>"),
-        T(
-            "Spread {points} points between Physical, Mental and Social, {low} to {high} each. "
-            "They describe the character; the rules give them no dice."
-        ),
-        T("Points left: <b>{points_left}</b>"),
-        counter("a0m", T("Physical: {physical_v}"), "a0", "a0p", _attr_step),
-        counter("a1m", T("Mental: {mental_v}"), "a1", "a1p", _attr_step),
-        counter("a2m", T("Social: {social_v}"), "a2", "a2p", _attr_step),
-        _nav(S.name, go(NEXT, "nx", _next_if_fine("attributes", S.cliches))),
-        preview=True,
-    )
-
-
-def _cliche_list_window(state: State) -> Window:
+def _widgets() -> dict[str, tuple[Any, ...]]:
+    """Each step's texts and buttons, by its key."""
     open_card = indexed(_cliches, lambda m, i: _open(m, i, S.card, adding=False))
-    return _window(
-        state,
-        T("<b>Clichés</b>"),
-        T(
-            "A cliché is a role or knack rolled as d6: Soldier, Hacker, Gambler. At creation each "
-            "has 1 to {cap} dice, at most {at_cap} clichés have {cap}, and at least one has "
-            "{novice} or more. Tap a cliché to change it."
-        ),
-        Format("\n{cliche_list}\n"),
-        Format("{budget}"),
-        Format("{warnings}", when="warnings"),
-        Column(pick("{item[label]}", "cl", "cliche_items", open_card)),
-        go(N_("➕ Add a cliché"), "add", _add_cliche),  # refuses past the most
-        _nav(S.attrs, go(NEXT, "nx", _next_if_fine("cliches", S.tools))),
-        preview=True,
-    )
-
-
-def _cl_name(state: State) -> Window:
-    return _window(
-        state,
-        T("Type the cliché's name (up to 64 characters), e.g. <i>Soldier</i>, <i>Hacker</i>."),
-        T("Now: <b>{cliche}</b>.", when="cliche"),
-        TextInput(id="cn", on_success=typed(NAME_REFUSAL, _set_cliche_name)),
-        go(BACK, "bk", _cliche_back),
-    )
-
-
-def _cl_dice(state: State) -> Window:
-    return _window(
-        state,
-        T("How many dice does «{cliche}» have? Use ➖ and ➕."),
-        T("«{cliche}»: <b>{dice}</b> dice"),
-        Format("{budget}"),
-        counter("dm", Format("🎲 {dice}"), "dv", "dp", _dice_step),
-        _nav(_cliche_back, go(NEXT, "nx", _dice_done)),
-    )
-
-
-def _cl_desc(state: State) -> Window:
-    refusal = N_("The description must be 1 to {limit} characters.")
-    return _window(
-        state,
-        T(
-            "Describe «{cliche}» in one message: who they are, what they can do "
-            "(up to 500 characters)."
-        ),
-        T("Now: {description}", when="has_desc"),
-        TextInput(id="cd", on_success=typed(refusal, _set_description, long=True)),
-        _nav(_cliche_back, *_skip_keep("has_desc", _description_done)),
-    )
-
-
-def _card(state: State) -> Window:
-    return _window(
-        state,
-        Format("{card}"),
-        Format("{budget}"),
-        T("What would you like to change?"),
-        Row(go(N_("✏️ Name"), "rn", S.cl_name), go(N_("🎲 Dice"), "dc", S.cl_dice)),
-        Row(go(N_("📝 Description"), "de", S.cl_desc), go(N_("🔧 Tools"), "tl", _card_tools)),
-        Row(
-            go(N_("🗑 Delete"), "del", _delete_cliche),
-            go(N_("◀️ To the list"), "bk", _to_list),
-        ),
-    )
-
-
-def _tools_window(state: State) -> Window:
     open_tools = indexed(_cliches, lambda m, i: _open(m, i, S.tools_of, tools_back="tools"))
-    return _window(
-        state,
-        T("<b>Tools of the trade</b>"),
-        T(
-            "Some clichés need gear: a Soldier fights worse without his vest, a Hacker cannot "
-            "hack without a laptop. Tap a cliché to list its tools, or press Next."
+    return {
+        "name": (
+            T("<b>New character — Firefly (clichés)</b>"),
+            T("What is your character's name? Type it (up to 64 characters)."),
+            T("/cancel stops the wizard at any step."),
+            T("Now: <b>{name}</b>. Type another name or press Next.", when="has_name"),
+            typed("nm", NAME_REFUSAL, _set_name),
+            go(NEXT, "nx", S.attrs, when="has_name"),
         ),
-        Format("\n{tools_list}"),
-        Column(pick("{item[tools]}", "ct", "cliche_items", open_tools)),
-        _nav(S.cliches, go(NEXT, "nx", S.hooks)),
-        preview=True,
-    )
-
-
-def _tools_of(state: State) -> Window:
-    refusal = N_("A tool's name must be one line of 1 to {limit} characters.")
-    return _window(
-        state,
-        T("Tools of the trade for «{cliche}»."),
-        T(
-            "Type a tool's name to add it (up to 64 characters). Tap a tool to choose what "
-            "happens without it (the GM has the last word); ❌ removes it."
+        "attrs": (
+            T("<b>Attributes</b>"),
+            T(
+                "Spread {points} points between Physical, Mental and Social, {low} to {high} "
+                "each. They describe the character; the rules give them no dice."
+            ),
+            T("Points left: <b>{points_left}</b>"),
+            counter("a0m", T("Physical: {physical_v}"), "a0", "a0p", _attr_step),
+            counter("a1m", T("Mental: {mental_v}"), "a1", "a1p", _attr_step),
+            counter("a2m", T("Social: {social_v}"), "a2", "a2p", _attr_step),
+            _nav(S.name, go(NEXT, "nx", _next_if_fine("attributes", S.cliches))),
         ),
-        Format("\n{tool_list}"),
-        TextInput(id="tn", on_success=typed(refusal, _add_tool)),
-        Column(pick("{item[label]}", "te", "tool_items", indexed(_tools, _cycle_effect))),
-        Group(pick("❌ {item[n]}", "tx", "tool_items", indexed(_tools, _remove_tool)), width=5),
-        go(N_("✅ Done"), "dn", _tools_done),
-    )
-
-
-def _hooks_window(state: State) -> Window:
-    refusal = N_("A hook must be 1 to {limit} characters.")
-    return _window(
-        state,
-        T("<b>Hooks</b>"),
-        T(
-            "Hooks tie the character to the world: debts, enemies, promises, secrets. Type a "
-            "hook to add it, one per message (up to 500 characters); ❌ removes one. The GM may "
-            "grant bonus dice for good hooks."
+        "cliches": (
+            T("<b>Clichés</b>"),
+            T(
+                "A cliché is a role or knack rolled as d6: Soldier, Hacker, Gambler. At creation "
+                "each has 1 to {cap} dice, at most {at_cap} clichés have {cap}, and at least one "
+                "has {novice} or more. Tap a cliché to change it."
+            ),
+            Format("\n{cliche_list}\n"),
+            Format("{budget}"),
+            Format("{warnings}", when="warnings"),
+            Column(pick("{item[label]}", "cl", "cliche_items", open_card)),
+            go(N_("➕ Add a cliché"), "add", _add_cliche),  # refuses past the most
+            _nav(S.attrs, go(NEXT, "nx", _next_if_fine("cliches", S.tools))),
         ),
-        Format("\n{hook_list}"),
-        TextInput(id="hk", on_success=typed(refusal, _add_hook, long=True)),
-        Group(pick("❌ {item[n]}", "hx", "hook_items", indexed(_hooks, _remove_hook)), width=5),
-        _nav(S.tools, go(NEXT, "nx", S.backstory)),
-        preview=True,
-    )
-
-
-def _backstory(state: State) -> Window:
-    refusal = N_("The backstory must be 1 to {limit} characters.")
-    return _window(
-        state,
-        T("<b>Backstory</b>"),
-        T(
-            "Where does the character come from, what do they want? Type it in one message "
-            "(up to 500 characters). The GM may grant bonus dice for a strong backstory."
+        "cl_name": (
+            T("Type the cliché's name (up to 64 characters), e.g. <i>Soldier</i>, <i>Hacker</i>."),
+            T("Now: <b>{cliche}</b>.", when="cliche"),
+            typed("cn", NAME_REFUSAL, _set_cliche_name),
+            go(BACK, "bk", _cliche_back),
         ),
-        T("Now: {backstory}", when="has_story"),
-        TextInput(id="bs", on_success=typed(refusal, _set_backstory, long=True)),
-        _nav(S.hooks, *_skip_keep("has_story", S.preview)),
-    )
-
-
-def _preview(state: State) -> Window:
-    return _window(
-        state,
-        T(
-            "<b>Preview</b>: check the character, go back to any step, or send it to the GM.",
-            when=for_a_player,
+        "cl_dice": (
+            T("How many dice does «{cliche}» have? Use ➖ and ➕."),
+            T("«{cliche}»: <b>{dice}</b> dice"),
+            Format("{budget}"),
+            counter("dm", Format("🎲 {dice}"), "dv", "dp", _dice_step),
+            _nav(_cliche_back, go(NEXT, "nx", _dice_done)),
         ),
-        npc_preview_head(),
-        Format("\n{sheet}\n"),
-        Format("{issues}", when="issues"),
-        Row(go(N_("✏️ Name"), "gn", S.name), go(N_("💪 Attributes"), "ga", S.attrs)),
-        Row(go(N_("🎲 Clichés"), "gc", S.cliches), go(N_("🔧 Tools"), "gt", S.tools)),
-        Row(go(N_("🪝 Hooks"), "gh", S.hooks), go(N_("📜 Backstory"), "gb", S.backstory)),
-        submit_button("✅ Send to the GM", press(_submit)),
-    )
+        "cl_desc": (
+            T(
+                "Describe «{cliche}» in one message: who they are, what they can do "
+                "(up to 500 characters)."
+            ),
+            T("Now: {description}", when="has_desc"),
+            typed("cd", N_("The description must be 1 to {limit} characters."), _set_desc, True),
+            _nav(_cliche_back, *_skip_keep("has_desc", _description_done)),
+        ),
+        "card": (
+            Format("{card}"),
+            Format("{budget}"),
+            T("What would you like to change?"),
+            Row(go(N_("✏️ Name"), "rn", S.cl_name), go(N_("🎲 Dice"), "dc", S.cl_dice)),
+            Row(go(N_("📝 Description"), "de", S.cl_desc), go(N_("🔧 Tools"), "tl", _card_tools)),
+            Row(
+                go(N_("🗑 Delete"), "del", _delete_cliche), go(N_("◀️ To the list"), "bk", _to_list)
+            ),
+        ),
+        "tools": (
+            T("<b>Tools of the trade</b>"),
+            T(
+                "Some clichés need gear: a Soldier fights worse without his vest, a Hacker "
+                "cannot hack without a laptop. Tap a cliché to list its tools, or press Next."
+            ),
+            Format("\n{tools_list}"),
+            Column(pick("{item[tools]}", "ct", "cliche_items", open_tools)),
+            _nav(S.cliches, go(NEXT, "nx", S.hooks)),
+        ),
+        "tools_of": (
+            T("Tools of the trade for «{cliche}»."),
+            T(
+                "Type a tool's name to add it (up to 64 characters). Tap a tool to choose what "
+                "happens without it (the GM has the last word); ❌ removes it."
+            ),
+            Format("\n{tool_list}"),
+            typed("tn", N_("A tool's name must be one line of 1 to {limit} characters."), _tool),
+            Column(pick("{item[label]}", "te", "tool_items", indexed(_tools, _cycle_effect))),
+            removers("tx", "tool_items", _tools, _remove_tool),
+            go(N_("✅ Done"), "dn", _tools_done),
+        ),
+        "hooks": (
+            T("<b>Hooks</b>"),
+            T(
+                "Hooks tie the character to the world: debts, enemies, promises, secrets. Type a "
+                "hook to add it, one per message (up to 500 characters); ❌ removes one. The GM "
+                "may grant bonus dice for good hooks."
+            ),
+            Format("\n{hook_list}"),
+            typed("hk", N_("A hook must be 1 to {limit} characters."), _add_hook, long=True),
+            removers("hx", "hook_items", _hooks, _remove_hook),
+            _nav(S.tools, go(NEXT, "nx", S.backstory)),
+        ),
+        "backstory": (
+            T("<b>Backstory</b>"),
+            T(
+                "Where does the character come from, what do they want? Type it in one message "
+                "(up to 500 characters). The GM may grant bonus dice for a strong backstory."
+            ),
+            T("Now: {backstory}", when="has_story"),
+            typed("bs", N_("The backstory must be 1 to {limit} characters."), _set_story, True),
+            _nav(S.hooks, *_skip_keep("has_story", S.preview)),
+        ),
+        "preview": (
+            T(
+                "<b>Preview</b>: check the character, go back to any step, or send it to the GM.",
+                when=for_a_player,
+            ),
+            npc_preview_head(),
+            Format("\n{sheet}\n"),
+            Format("{issues}", when="issues"),
+            Row(go(N_("✏️ Name"), "gn", S.name), go(N_("💪 Attributes"), "ga", S.attrs)),
+            Row(go(N_("🎲 Clichés"), "gc", S.cliches), go(N_("🔧 Tools"), "gt", S.tools)),
+            Row(go(N_("🪝 Hooks"), "gh", S.hooks), go(N_("📜 Backstory"), "gb", S.backstory)),
+            submit_button("✅ Send to the GM", press(_submit)),
+        ),
+    }
 
 
-WINDOWS = {
-    "name": _name, "attrs": _attrs, "cliches": _cliche_list_window, "cl_name": _cl_name,
-    "cl_dice": _cl_dice, "cl_desc": _cl_desc, "card": _card, "tools": _tools_window,
-    "tools_of": _tools_of, "hooks": _hooks_window, "backstory": _backstory,
-}  # fmt: skip
+STEPS = ("name", "attrs", "cliches", "cl_name", "cl_dice", "cl_desc", "card", "tools")
+STEPS += ("tools_of", "hooks", "backstory")
 FLOW = Flow(
     name="cliche",  # states ClicheSG:<step key>, stored with a wizard in progress: keep them
-    steps=tuple(Custom(key, window) for key, window in WINDOWS.items()),
+    steps=tuple(Custom(key, _window) for key in STEPS),
     options=ClicheOptions.model_validate,
     build=lambda d, options: draft.character(d),
     load=draft.from_sheet,
     validate=validate_character,
     render=sheet_view.render_sheet,
-    own_preview=_preview,
+    own_preview=_window,
 )
 S = ClicheSG = flow_states(FLOW)
 START_STATE = S.name

@@ -14,7 +14,8 @@ from typing import Any
 from aiogram.fsm.state import State
 from aiogram.types import CallbackQuery, Message
 from aiogram_dialog import DialogManager, ShowMode
-from aiogram_dialog.widgets.kbd import Button, Keyboard, Row, Select, SwitchTo
+from aiogram_dialog.widgets.input import TextInput
+from aiogram_dialog.widgets.kbd import Button, Group, Keyboard, Row, Select, SwitchTo
 from aiogram_dialog.widgets.text import Const, Format
 
 from bot.i18n import Translator
@@ -57,6 +58,8 @@ def owns(flow: Flow, step: Any) -> bool:
 
 Act = Callable[[DialogManager], Awaitable[None]]
 Handler = Callable[..., Awaitable[None]]
+Store = Callable[[DialogManager, str], Awaitable[None]]  # keeps a typed answer
+Entries = Callable[[DialogManager], list[Any]]  # a list in the draft, read from the manager
 PROBLEM, SHOWN = "problem", "shown"  # dialog_data: the refusal to show, the one on screen
 
 
@@ -120,8 +123,11 @@ def go(label: str, wid: str, to: State | Act, when: Any = None) -> Keyboard:
 
 
 def typed(
-    msgid: str, store: Callable[[DialogManager, str], Awaitable[None]], long: bool = False
-) -> Handler:
+    wid: str,
+    msgid: str,
+    store: Callable[[DialogManager, str], Awaitable[None]],
+    long: bool = False,
+) -> TextInput[str]:
     """A typed answer: one line of up to ``NAME_MAX`` (or ``long`` free text of up to
     ``TEXT_MAX``) for ``store``; unfit, refused with ``msgid`` (given its ``{limit}``)."""
 
@@ -133,11 +139,11 @@ def typed(
         else:
             await store(manager, text)
 
-    return handler
+    return TextInput(id=wid, on_success=handler)
 
 
 def indexed(
-    items: Callable[[DialogManager], list[Any]],
+    items: Entries,
     act: Callable[[DialogManager, int], Awaitable[None]],
 ) -> Handler:
     """A tap on one of a list's entries (``pick``); a stale index changes nothing."""
@@ -157,6 +163,11 @@ def pick(text: str, wid: str, items: str, on_click: Handler) -> Select[int]:
         Format(text), id=wid, item_id_getter=itemgetter("i"), items=items, type_factory=int,
         on_click=on_click,
     )  # fmt: skip
+
+
+def removers(wid: str, items: str, entries: Entries, act: Callable[..., Awaitable[None]]) -> Group:
+    """«❌ n» per entry of the window data's ``items`` (each with ``i`` and ``n``), five a row."""
+    return Group(pick("❌ {item[n]}", wid, items, indexed(entries, act)), width=5)
 
 
 def counter(minus: str, label: Any, mid: str, plus: str, on_click: Handler) -> Row:

@@ -14,8 +14,6 @@ from aiogram.filters import Command
 from aiogram.fsm.state import State
 from aiogram.types import Message
 from aiogram_dialog import DialogManager, StartMode, Window
-from aiogram_dialog.widgets.input import TextInput
-from aiogram_dialog.widgets.kbd import Group
 from aiogram_dialog.widgets.text import Format
 from sqlalchemy import text
 
@@ -26,9 +24,8 @@ from handlers.wizards.flow.custom import (
     Custom,
     counter,
     go,
-    indexed,
-    pick,
     refusal_line,
+    removers,
     say,
     take_refusal,
     typed,
@@ -82,9 +79,9 @@ def _luck_window(state: State) -> Window:
     return Window(
         Format("Own step. Luck: {luck}. Friends: {friends}"),
         refusal_line(),
-        TextInput(id="fr", on_success=typed("A friend of 1 to {limit} letters.", _befriend)),
+        typed("fr", "A friend of 1 to {limit} letters.", _befriend),
         counter("lm", Format("🍀 {luck}"), "lv", "lp", _luck),
-        Group(pick("❌ {item[n]}", "fx", "items", indexed(_friends, _unfriend)), width=4),
+        removers("fx", "items", _friends, _unfriend),
         go("Next", "nx", STATES.preview),
         state=state,
         getter=_getter,
