@@ -31,9 +31,8 @@ from handlers.wizards.flow.custom import (
     typed,
 )
 from handlers.wizards.flow.dialog import DRAFT
-from tests.conftest import Harness
-from tests.games.helpers import ALICE, create_game, seat_table
 from tests.wizards.storyteller.driver import Player
+from tests.wizards.toy.test_flow_kinds import toy  # noqa: F401 - the toy table, started
 from tests.wizards.toy.toy import ToySheet
 
 
@@ -126,16 +125,13 @@ def _routers() -> list[Router]:
 
 
 @pytest.fixture
-async def toy(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> Player:
+def own_toy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """This flow's dialog beside the bot's, for ``toy`` (requested after it) to start."""
     real = wizards.create_dialogs
     monkeypatch.setattr(wizards, "create_dialogs", lambda: [*_routers(), *real()])
-    await harness.start()
-    seat_table(harness)
-    await create_game(harness, "matter", "Toys")
-    return Player(harness, ALICE)
 
 
-async def test_an_own_step_and_an_own_preview_in_a_flow(toy: Player) -> None:
+async def test_an_own_step_and_an_own_preview_in_a_flow(own_toy: None, toy: Player) -> None:  # noqa: F811
     p = toy
     await p.say("/owntoy")
     assert "Step 1 of 3: Name" in p.text  # a kind of the flow's own, as always
