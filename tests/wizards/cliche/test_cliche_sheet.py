@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from bot.i18n import I18n
 from engine.systems.cliche import Attributes, Character, Cliche, ClicheOptions, Tool, ToolEffect
 from handlers.views.sheets import render_sheet
+from handlers.wizards import cliche as cliche_wizard
 from handlers.wizards import cliche_draft as draft
 from handlers.wizards.cliche import create_dialogs
 
@@ -51,3 +54,15 @@ def test_draft_round_trip_and_dialogs_build() -> None:
     assert restored.model_dump(mode="json") == sheet
     assert draft.from_sheet({"broken": True}, options) == draft.fresh(options)
     assert len(create_dialogs()) == 1
+
+
+def test_a_wizard_stored_before_the_flow_reads_its_flat_draft() -> None:
+    """A wizard in progress stored its draft beside its state in ``dialog_data``; after the
+    port the draft lives under ``draft``: the old shape is moved there when first read."""
+    options = ClicheOptions()
+    old = {**draft.from_sheet(_character("text").model_dump(mode="json"), options), "cur": 1}
+    manager = SimpleNamespace(dialog_data=dict(old))
+    moved = cliche_wizard._draft(manager)  # type: ignore[arg-type]
+    assert draft.character(moved) == _character("text")
+    assert manager.dialog_data == {"cur": 1, "draft": moved}
+    assert cliche_wizard._draft(manager) is moved  # type: ignore[arg-type]
