@@ -37,9 +37,10 @@ from handlers.wizards.common import (
     violations_text,
 )
 from handlers.wizards.flow import Flow, build_dialog, flow_states
-from handlers.wizards.flow.custom import (
+from handlers.wizards.flow.custom import Custom
+from handlers.wizards.flow.dialog import DRAFT
+from handlers.wizards.flow.own_widgets import (
     Act,
-    Custom,
     counter,
     go,
     indexed,
@@ -52,7 +53,6 @@ from handlers.wizards.flow.custom import (
     take_refusal,
     typed,
 )
-from handlers.wizards.flow.dialog import DRAFT
 
 SHORT = 80  # a description or hook in a step's list (the sheet shows them in full)
 SHEET_MAX = 3300  # the preview's sheet, leaving room for the header and the problems

@@ -20,8 +20,9 @@ from sqlalchemy import text
 from handlers import wizards
 from handlers.wizards.common import WizardStart
 from handlers.wizards.flow import Flow, Text, build_dialog, flow_states
-from handlers.wizards.flow.custom import (
-    Custom,
+from handlers.wizards.flow.custom import Custom
+from handlers.wizards.flow.dialog import DRAFT
+from handlers.wizards.flow.own_widgets import (
     counter,
     go,
     refusal_line,
@@ -30,7 +31,6 @@ from handlers.wizards.flow.custom import (
     take_refusal,
     typed,
 )
-from handlers.wizards.flow.dialog import DRAFT
 from tests.wizards.storyteller.driver import Player
 from tests.wizards.toy.test_flow_kinds import toy  # noqa: F401 - the toy table, started
 from tests.wizards.toy.toy import ToySheet
