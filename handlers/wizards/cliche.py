@@ -2,10 +2,10 @@
 
 Steps: name → attributes (+/−, the game's points) → clichés (each: name typed, dice with +/−,
 description typed; several) → tools of the trade per cliché → hooks → backstory → preview
-(jump back to any step, submit to the GM). A ``Flow`` of its own windows (``flow.custom``):
-the flow gives the states, the draft and its loading; the draft is ``cliche_draft``, and every
-rule is the engine's ``validate_character``: a button that would break a rule is refused with
-the engine's reason shown in the window, and the wizard stays where it is.
+(jump back to any step, submit to the GM). A ``Flow`` of its own windows (``flow.custom``,
+made of ``flow.own_widgets``): the flow gives the states, the draft and its loading; the draft
+is ``cliche_draft``, and every rule is the engine's ``validate_character``: a button that would
+break a rule is refused with the engine's reason shown in the window, and the wizard stays.
 """
 
 from __future__ import annotations

@@ -35,6 +35,7 @@ Act = Callable[[DialogManager], Awaitable[None]]
 Handler = Callable[..., Awaitable[None]]
 Store = Callable[[DialogManager, str], Awaitable[None]]  # keeps a typed answer
 Entries = Callable[[DialogManager], list[Any]]  # a list in the draft, read from the manager
+OnEntry = Callable[[DialogManager, int], Awaitable[None]]  # a tap on the entry at an index
 PROBLEM, SHOWN = "problem", "shown"  # dialog_data: the refusal to show, the one on screen
 
 
@@ -97,12 +98,7 @@ def go(label: str, wid: str, to: State | Act, when: Any = None) -> Keyboard:
     return Button(T(label), id=wid, on_click=press(to), when=when)
 
 
-def typed(
-    wid: str,
-    msgid: str,
-    store: Callable[[DialogManager, str], Awaitable[None]],
-    long: bool = False,
-) -> TextInput[str]:
+def typed(wid: str, msgid: str, store: Store, long: bool = False) -> TextInput[str]:
     """A typed answer: one line of up to ``NAME_MAX`` (or ``long`` free text of up to
     ``TEXT_MAX``) for ``store``; unfit, refused with ``msgid`` (given its ``{limit}``)."""
 
@@ -117,10 +113,7 @@ def typed(
     return TextInput(id=wid, on_success=handler)
 
 
-def indexed(
-    items: Entries,
-    act: Callable[[DialogManager, int], Awaitable[None]],
-) -> Handler:
+def indexed(items: Entries, act: OnEntry) -> Handler:
     """A tap on one of a list's entries (``pick``); a stale index changes nothing."""
 
     async def handler(callback: CallbackQuery, _: Any, manager: DialogManager, index: int) -> None:
@@ -140,7 +133,7 @@ def pick(text: str, wid: str, items: str, on_click: Handler) -> Select[int]:
     )  # fmt: skip
 
 
-def removers(wid: str, items: str, entries: Entries, act: Callable[..., Awaitable[None]]) -> Group:
+def removers(wid: str, items: str, entries: Entries, act: OnEntry) -> Group:
     """«❌ n» per entry of the window data's ``items`` (each with ``i`` and ``n``), five a row."""
     return Group(pick("❌ {item[n]}", wid, items, indexed(entries, act)), width=5)
 
