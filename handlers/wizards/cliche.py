@@ -2,8 +2,9 @@
 
 Steps: name → attributes (+/−, the game's points) → clichés (each: name typed, dice with +/−,
 description typed; several) → tools of the trade per cliché → hooks → backstory → preview
-(jump back to any step, submit to the GM). A ``Flow`` of its own windows (``flow.custom``,
-made of ``flow.own_widgets``): the flow gives the states, the draft and its loading; the draft
+(jump back to any step, submit to the GM). A ``Flow`` of its own windows (``Screens`` of one
+window each, made of ``flow.own_widgets``): the flow gives the states, the draft and its
+loading, the refusal once (``own_fail``) and ``{review}`` once the preview was seen; the draft
 is ``cliche_draft``, and every rule is the engine's ``validate_character``: a button that would
 break a rule is refused with the engine's reason shown in the window, and the wizard stays.
 """
@@ -20,7 +21,7 @@ from aiogram_dialog.widgets.kbd import Button, Column, Keyboard, Row, SwitchTo
 from aiogram_dialog.widgets.text import Format
 
 from bot.i18n import N_, Translator
-from engine.common import Severity
+from engine.common import Severity, Violation
 from engine.systems.cliche import Cliche, ClicheOptions, Tool, ToolEffect, validate_character
 from handlers.views.sheets import cliche as sheet_view
 from handlers.views.sheets import fit
@@ -36,21 +37,16 @@ from handlers.wizards.common import (
     submit_button,
     violations_text,
 )
-from handlers.wizards.flow import Flow, build_dialog, flow_states
-from handlers.wizards.flow.custom import Custom
-from handlers.wizards.flow.dialog import DRAFT
+from handlers.wizards.flow import Flow, Screens, build_dialog, flow_states, own_draft, own_fail
 from handlers.wizards.flow.own_widgets import (
+    ERROR_LINE,
     Act,
     counter,
     go,
     indexed,
     pick,
     press,
-    refusal_line,
-    refused,
     removers,
-    say,
-    take_refusal,
     typed,
 )
 
@@ -61,12 +57,19 @@ SHEET_MAX = 3300  # the preview's sheet, leaving room for the header and the pro
 # --- the draft, the cliché at hand, refusals ------------------------------------------------
 
 
-def _draft(manager: DialogManager) -> draft.Draft:
-    data = manager.dialog_data
-    if DRAFT not in data:  # a wizard stored before the flow kept its draft beside its state
-        data[DRAFT] = {key: data.pop(key) for key in draft.KEYS if key in data}
-    found: draft.Draft = data[DRAFT]
-    return found
+_draft = own_draft
+
+
+def _upgrade(data: dict[str, Any]) -> draft.Draft:
+    """A wizard stored before the flow kept its draft beside its state."""
+    return {key: data[key] for key in draft.KEYS if key in data}
+
+
+def refused(manager: DialogManager, problems: list[Violation]) -> bool:
+    """Say the engine's ``problems`` (if any); whether there were any."""
+    if problems:
+        own_fail(manager, violations_text(problems, locale_of(manager)))
+    return bool(problems)
 
 
 def _options(manager: DialogManager) -> ClicheOptions:
@@ -133,14 +136,14 @@ def _next_if_fine(part: str, target: State) -> Act:
 async def _add_cliche(manager: DialogManager) -> None:
     d, options, t = _draft(manager), _options(manager), _t(manager)
     if len(d["cliches"]) >= draft.MAX_CLICHES:
-        say(manager, "⛔ " + t("That is enough clichés for one character."))
+        own_fail(manager, "⛔ " + t("That is enough clichés for one character."))
     elif draft.no_dice_left(d, options):
         text = t(
             "All {budget} dice are spent: take a die from a cliché first (the GM may grant "
             "bonus dice).",
             budget=draft.budget(d, options),
         )
-        say(manager, "⛔ " + text)
+        own_fail(manager, "⛔ " + text)
     else:
         manager.dialog_data.update(cur=-1, adding=True)
         await manager.switch_to(S.cl_name)
@@ -227,7 +230,7 @@ async def _tool(manager: DialogManager, name: str) -> None:
     if item is None:
         await manager.switch_to(S.tools)
     elif len(item["tools"]) >= draft.MAX_TOOLS:
-        say(manager, "⛔ " + _t(manager)("That is enough tools for one cliché."))
+        own_fail(manager, "⛔ " + _t(manager)("That is enough tools for one cliché."))
     else:
         effect = ToolEffect.MINUS_ONE.value
         item["tools"].append({"name": name, "present": True, "when_missing": effect})
@@ -250,7 +253,7 @@ async def _tools_done(manager: DialogManager) -> None:
 async def _add_hook(manager: DialogManager, hook: str) -> None:
     hooks: list[str] = _draft(manager)["hooks"]
     if len(hooks) >= draft.MAX_HOOKS:
-        say(manager, "⛔ " + _t(manager)("That is enough hooks; remove one first."))
+        own_fail(manager, "⛔ " + _t(manager)("That is enough hooks; remove one first."))
     else:
         hooks.append(hook)
 
@@ -341,20 +344,16 @@ def _preview_data(
 
 async def _getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
     manager = dialog_manager
-    data, d = manager.dialog_data, _draft(manager)
+    d = _draft(manager)
     t, options, locale = _t(manager), _options(manager), locale_of(manager)
     item, hooks = _current(manager), d["hooks"]
     at_preview = manager.current_context().state == S.preview
-    data["reviewed"] = bool(data.get("reviewed")) or at_preview
-    problem = take_refusal(manager)
     warnings = [
         v
         for v in draft.violations(d, options)
         if v.severity is Severity.WARNING and v.field.startswith("cliches")
     ]
     return {
-        "problem": problem,
-        "reviewed": data["reviewed"],
         "name": esc(d.get("name") or ""),
         "has_name": bool(d.get("name")),
         "points": options.attribute_points,
@@ -406,14 +405,18 @@ def _window(state: State) -> Window:
     """A step's window: its widgets, the last refusal (once) and, once the player has seen the
     preview, «👁 Preview» on the main steps, so a fix is one tap away from it again."""
     key = state.state.split(":")[-1]
-    extra = [SwitchTo(T("👁 Preview"), id="pv", state=S.preview, when="reviewed")]
+    extra = [SwitchTo(T("👁 Preview"), id="pv", state=S.preview, when="review")]
     return Window(
         *_widgets()[key],
-        refusal_line(),
+        ERROR_LINE,
         *(extra if key in REVIEWABLE else []),
         state=state,
         getter=_getter,
     )
+
+
+def _windows(key: str) -> Any:
+    return lambda states: [_window(getattr(states, key))]
 
 
 def _widgets() -> dict[str, tuple[Any, ...]]:
@@ -551,13 +554,14 @@ STEPS = ("name", "attrs", "cliches", "cl_name", "cl_dice", "cl_desc", "card", "t
 STEPS += ("tools_of", "hooks", "backstory")
 FLOW = Flow(
     name="cliche",  # states ClicheSG:<step key>, stored with a wizard in progress: keep them
-    steps=tuple(Custom(key, _window) for key in STEPS),
+    steps=tuple(Screens(key, "", "", _windows(key)) for key in STEPS),
     options=ClicheOptions.model_validate,
     build=lambda d, options: draft.character(d),
     load=draft.from_sheet,
     validate=validate_character,
     render=sheet_view.render_sheet,
-    own_preview=_window,
+    own_preview=lambda states: _window(states.preview),
+    upgrade=_upgrade,
 )
 S = ClicheSG = flow_states(FLOW)
 START_STATE = S.name

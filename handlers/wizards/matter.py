@@ -1,200 +1,178 @@
-"""The ``matter`` creation wizard (aiogram-dialog, private chat).
+"""The ``matter`` creation wizard, declared as a flow (``handlers.wizards.flow``).
 
 Steps: name → skill dots (− / + per skill, within the game's budget and per-skill cap) →
 the values the engine derives (gauges, combat numbers, which skill resists which state) →
 Matter abilities (name, kind from the engine's ``MatterKind``, an optional line of notes) →
-preview (jump back to any step, submit to the GM). /cancel (handled globally) ends it.
-Logic and state are in ``matter_steps``; this module only lays out the windows.
+preview (jump back to any step, submit to the GM). Every window is matter's own (``Screens``:
+its words and buttons predate the flow); the flow owns the states ``MatterSG:<step>``, the
+draft, the refusals, «Cancel», resume after a restart and a returned sheet re-entered at its
+preview. Logic is in ``matter_steps``; this module declares the flow and lays out the windows.
 """
 
 from __future__ import annotations
 
-import logging
 from operator import itemgetter
+from typing import Any
 
 from aiogram import F, Router
+from aiogram.fsm.state import State
 from aiogram.types import ContentType
 from aiogram_dialog import Window
 from aiogram_dialog.widgets.input import MessageInput, TextInput
 from aiogram_dialog.widgets.kbd import Back, Button, Group, Row, Select, SwitchTo
 from aiogram_dialog.widgets.text import Format
 
+from engine.systems.matter import Character, MatterOptions, validate_character
+from handlers.views.sheets.matter import render_sheet
 from handlers.wizards import matter_steps as steps
 from handlers.wizards.common import (
     T,
-    WizardDialog,
     for_a_player,
     making_npc,
     npc_preview_head,
     submit_button,
 )
-from handlers.wizards.matter_steps import MatterSG
+from handlers.wizards.flow import Flow, Screens, build_dialog, flow_states
 
-logger = logging.getLogger(__name__)
-
-START_STATE = MatterSG.name
+Typed = tuple[str, Any, Any, Any]  # a typed answer's widget id, parse, on_success, on_error
 
 
-def _error() -> Format:
-    """The last refusal on this step (already escaped HTML)."""
-    return Format("\n{error}", when="error")
+def _window(*widgets: Any, state: State, typed: Typed | None = None, getter: Any = None) -> Window:
+    """A step of matter's: its widgets, the last refusal under its text (escaped HTML), and
+    what a message does: the ``typed`` answer (its widget id, parse, on_success, on_error;
+    anything but text is refused) or, on a buttons-only step, the step again with a hint."""
+    inputs: list[Any] = [MessageInput(steps.on_buttons_only, content_types=ContentType.ANY)]
+    if typed:
+        widget_id, factory, on_success, on_error = typed
+        inputs = [
+            TextInput(
+                id=widget_id, type_factory=factory, on_success=on_success, on_error=on_error
+            ),
+            MessageInput(steps.on_not_text, content_types=ContentType.ANY),
+        ]
+    error = Format("\n{error}", when="error")
+    return Window(*widgets, error, *inputs, state=state, getter=getter)
 
 
-def _to_preview() -> SwitchTo:
-    return SwitchTo(T("✔ To the preview"), id="tp", state=MatterSG.preview, when="review")
+def _pick(widget_id: str, items: str, on_click: Any, label: str = "{item[1]}") -> Select[str]:
+    """Buttons of (id, label) pairs from the window data's ``items``."""
+    return Select(
+        Format(label), id=widget_id, item_id_getter=itemgetter(0), items=items, on_click=on_click
+    )
 
 
-def _not_text() -> MessageInput:
-    return MessageInput(steps.on_not_text, content_types=ContentType.ANY)
+def _to_preview(s: Any) -> SwitchTo:
+    return SwitchTo(T("✔ To the preview"), id="tp", state=s.preview, when="review")
 
 
-def _buttons_only() -> MessageInput:
-    """Typing on a buttons-only step shows the step again with a hint."""
-    return MessageInput(steps.on_buttons_only, content_types=ContentType.ANY)
-
-
-def _name_window() -> Window:
-    return Window(
+def _name_window(s: Any) -> list[Window]:
+    return [_window(
         T("<b>Matter — new character</b>", when=~F["editing"]),
         T("<b>Matter — editing {name}</b>", when="editing"),
         T("Step 1 of 4. What is the character's name? Send it as a message."),
         T("Now: <b>{name}</b>", when="name"),
-        _error(),
-        TextInput(
-            id="nm", type_factory=steps.name_factory,
-            on_success=steps.on_name, on_error=steps.on_bad_name,
-        ),
-        _not_text(),
-        SwitchTo(T("Keep this name ▶"), id="nk", state=MatterSG.skills, when="name"),
-        _to_preview(),
-        state=MatterSG.name,
-    )  # fmt: skip
+        SwitchTo(T("Keep this name ▶"), id="nk", state=s.skills, when="name"),
+        _to_preview(s),
+        state=s.name, typed=("nm", steps.name_factory, steps.on_name, steps.on_bad_name),
+    )]  # fmt: skip
 
 
-def _skills_window() -> Window:
-    return Window(
+def _skills_window(s: Any) -> list[Window]:
+    return [_window(
         T("Step 2 of 4. <b>Skills</b> of {name}: spend {budget} dots, at most {cap} per skill.\n"
           "{table}\nDots left: <b>{left}</b>. Tap a skill's name to see what it resists."),
-        _error(),
-        Group(
-            Select(
-                Format("{item[1]}"), id="sk", item_id_getter=itemgetter(0), items="cells",
-                on_click=steps.on_dot,
-            ),
-            width=3,
-        ),
+        Group(_pick("sk", "cells", steps.on_dot), width=3),
         Row(Back(T("◀ Back")), Button(T("Next ▶"), id="sn", on_click=steps.on_skills_done)),
-        _to_preview(),
-        _buttons_only(),
-        getter=steps.skills_getter,
-        state=MatterSG.skills,
-    )  # fmt: skip
+        _to_preview(s),
+        state=s.skills,
+    )]  # fmt: skip
 
 
-def _derived_window() -> Window:
-    return Window(
+def _derived_window(s: Any) -> list[Window]:
+    return [_window(
         T("Step 3 of 4. <b>Derived values</b> of {name} (the GM may adjust the starting "
           "gauges after approval):\n{values}"),
         T("\n<b>Resistance</b> (the skill rolled against a state):\n{pools}", when="pools"),
-        Row(Back(T("◀ Back")), SwitchTo(T("Next ▶"), id="dn", state=MatterSG.matter)),
-        _to_preview(),
-        _error(),
-        _buttons_only(),
-        getter=steps.derived_getter,
-        state=MatterSG.derived,
-    )  # fmt: skip
+        Row(Back(T("◀ Back")), SwitchTo(T("Next ▶"), id="dn", state=s.matter)),
+        _to_preview(s),
+        state=s.derived,
+    )]  # fmt: skip
 
 
-def _matter_windows() -> list[Window]:
+def _matter_windows(s: Any) -> list[Window]:
     return [
-        Window(
+        _window(
             T("Step 4 of 4. <b>Matter</b> abilities of {name} (up to {max_abilities}); "
               "Silence blocks the magical and summoning ones.\n{abilities}"),
-            _error(),
-            Group(
-                Select(
-                    Format("✖ {item[1]}"), id="rm", item_id_getter=itemgetter(0),
-                    items="removable", on_click=steps.on_remove_ability,
-                ),
-                width=2,
-            ),
+            Group(_pick("rm", "removable", steps.on_remove_ability, "✖ {item[1]}"), width=2),
             Button(T("➕ Add an ability"), id="ma", on_click=steps.on_add_ability),
             Row(
-                SwitchTo(T("◀ Back"), id="mb", state=MatterSG.derived),
-                SwitchTo(T("Preview ▶"), id="mn", state=MatterSG.preview),
+                SwitchTo(T("◀ Back"), id="mb", state=s.derived),
+                SwitchTo(T("Preview ▶"), id="mn", state=s.preview),
             ),
-            _buttons_only(),
-            getter=steps.matter_getter,
-            state=MatterSG.matter,
+            state=s.matter,
         ),
-        Window(
+        _window(
             T("Name the Matter ability (a message, up to 64 characters)."),
-            _error(),
-            TextInput(
-                id="an", type_factory=steps.name_factory,
-                on_success=steps.on_ability_name, on_error=steps.on_bad_name,
-            ),
-            _not_text(),
-            SwitchTo(T("◀ Back"), id="ab", state=MatterSG.matter),
-            state=MatterSG.ab_name,
+            SwitchTo(T("◀ Back"), id="ab", state=s.matter),
+            state=s.ab_name,
+            typed=("an", steps.name_factory, steps.on_ability_name, steps.on_bad_name),
         ),
-        Window(
+        _window(
             T("What kind of Matter is «{ability}»?"),
-            Select(
-                Format("{item[1]}"), id="ak", item_id_getter=itemgetter(0), items="kinds",
-                on_click=steps.on_kind,
-            ),
-            SwitchTo(T("◀ Back"), id="kb", state=MatterSG.matter),
-            _error(),
-            _buttons_only(),
-            getter=steps.kind_getter,
-            state=MatterSG.ab_kind,
+            _pick("ak", "kinds", steps.on_kind),
+            SwitchTo(T("◀ Back"), id="kb", state=s.matter),
+            state=s.ab_kind,
         ),
-        Window(
+        _window(
             T("Describe «{ability}» in a line (up to 200 characters), or skip."),
-            _error(),
-            TextInput(
-                id="ad", type_factory=steps.notes_factory,
-                on_success=steps.on_notes, on_error=steps.on_bad_notes,
-            ),
-            _not_text(),
             Button(T("Skip ▶"), id="as", on_click=steps.on_skip_notes),
-            getter=steps.kind_getter,
-            state=MatterSG.ab_notes,
+            state=s.ab_notes,
+            typed=("ad", steps.notes_factory, steps.on_notes, steps.on_bad_notes),
         ),
     ]  # fmt: skip
 
 
-def _preview_window() -> Window:
-    return Window(
+def _preview_window(s: Any) -> Window:
+    return _window(
         T("<b>Preview</b>\n\n{sheet}", when=for_a_player),
         npc_preview_head(),
         Format("{sheet}", when=making_npc),
         Format("\n{problems}", when="problems"),
-        _error(),
         Group(
-            SwitchTo(T("✎ Name"), id="en", state=MatterSG.name),
-            SwitchTo(T("✎ Skills"), id="es", state=MatterSG.skills),
-            SwitchTo(T("✎ Derived values"), id="ed", state=MatterSG.derived),
-            SwitchTo(T("✎ Matter"), id="em", state=MatterSG.matter),
+            SwitchTo(T("✎ Name"), id="en", state=s.name),
+            SwitchTo(T("✎ Skills"), id="es", state=s.skills),
+            SwitchTo(T("✎ Derived values"), id="ed", state=s.derived),
+            SwitchTo(T("✎ Matter"), id="em", state=s.matter),
             width=2,
         ),
         submit_button("✅ Send to the GM", steps.on_submit),
-        _buttons_only(),
         getter=steps.preview_getter,
-        state=MatterSG.preview,
+        state=s.preview,
     )
 
 
+FLOW = Flow(
+    name="matter",  # states MatterSG:<step>, stored with a wizard in progress: keep them
+    steps=(
+        Screens("name", "Name", "", _name_window, steps.named),
+        Screens("skills", "Skills", "", _skills_window, steps.skills_getter),
+        Screens("derived", "Derived values", "", _derived_window, steps.derived_getter),
+        Screens(
+            "matter", "Matter", "", _matter_windows, steps.matter_getter,
+            more=("ab_name", "ab_kind", "ab_notes"),
+        ),
+    ),
+    options=MatterOptions.model_validate,
+    build=lambda draft, options: Character.model_validate(draft),
+    load=steps.load,  # type: ignore[arg-type]
+    validate=validate_character,  # type: ignore[arg-type]
+    render=render_sheet,  # type: ignore[arg-type]
+    own_preview=_preview_window,
+)  # fmt: skip
+STATES = flow_states(FLOW)
+START_STATE = STATES.name
+
+
 def create_dialogs() -> list[Router]:
-    return [
-        WizardDialog(
-            _name_window(),
-            _skills_window(),
-            _derived_window(),
-            *_matter_windows(),
-            _preview_window(),
-            on_start=steps.on_start,
-            getter=steps.common_getter,
-        )
-    ]
+    return [build_dialog(FLOW, STATES)]

@@ -1,8 +1,10 @@
-"""A step whose window the system's module supplies: a look or a behaviour no step kind has
-(and that a released wizard's players and tests already know), placed in the flow's order and
-states like any step. A flow may supply its own preview window the same way
-(``Flow.own_preview``). Such windows read their own data (their ``getter``): the generic getter
-adds nothing to them. ``flow.own_widgets`` has the pieces they are made of."""
+"""A step no kind covers, drawn by its system (e.g. ranking categories by priority).
+
+``widgets()`` are put between the step's text and «Back»/«Next»; their handlers change the
+draft (``draft(manager)``). ``data(sheet, options, t, locale)`` is the window data they read,
+its ``"lines"`` (escaped HTML) shown under the question. Everything else (the header, the
+question, refusals, Back/Next, Cancel, the preview) is the flow's, as for every kind.
+"""
 
 from __future__ import annotations
 
@@ -10,20 +12,21 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from handlers.wizards.flow.kinds import Flow
+from aiogram_dialog import DialogManager
+
+from engine.common import SheetModel
+from handlers.wizards.flow import stored
+from handlers.wizards.flow.kinds import Draft
 
 
 @dataclass(frozen=True)
 class Custom:
-    """``window(state)``: the step's window (an aiogram-dialog ``Window``) for the state the
-    flow gives it (``<Name>SG:<key>``)."""
-
     key: str
-    window: Callable[[Any], Any]
-    title: str = ""
-    prompt: str = ""
+    title: str
+    prompt: str
+    widgets: Callable[[], list[Any]]
+    data: Callable[[SheetModel, Any, Any, str], dict[str, Any]]
 
 
-def owns(flow: Flow, step: Any) -> bool:
-    """The window shown is the module's own (a custom step, or the flow's own preview)."""
-    return isinstance(step, Custom) or (step is None and flow.own_preview is not None)
+def draft(manager: DialogManager) -> Draft:
+    return stored.draft(manager)

@@ -43,11 +43,14 @@ from handlers.wizards.common import (
     submit_button,
     violations_text,
 )
-from handlers.wizards.flow.custom import Custom, owns
+from handlers.wizards.flow import reopen, stored
+from handlers.wizards.flow.custom import Custom
+from handlers.wizards.flow.extra import extra_lines, keep, own_refusal
 from handlers.wizards.flow.kinds import (
     Allocate,
     Choice,
     Choose,
+    DotPress,
     Draft,
     Flow,
     Info,
@@ -55,6 +58,9 @@ from handlers.wizards.flow.kinds import (
     Step,
     Text,
 )
+from handlers.wizards.flow.opening import closed_at_start
+from handlers.wizards.flow.screens import Screens
+from handlers.wizards.flow.upgrade import upgraded
 
 DRAFT = "draft"
 ERROR = "error"  # {"at": state name, "text": escaped HTML}: shown once on that step
@@ -66,6 +72,7 @@ Press = Callable[[CallbackQuery, Any, DialogManager], Awaitable[None]]
 def flow_states(flow: Flow) -> type[StatesGroup]:
     """The flow's ``StatesGroup``: one state per step, then ``preview``."""
     names = [step.key for step in flow.steps] + ["preview"]
+    names += [more for step in flow.steps if isinstance(step, Screens) for more in step.more]
     namespace: dict[str, Any] = {name: State() for name in names}
     return type(f"{flow.name.capitalize()}SG", (StatesGroup,), namespace)
 
@@ -74,6 +81,11 @@ def flow_states(flow: Flow) -> type[StatesGroup]:
 
 
 def _draft(manager: DialogManager) -> Draft:
+    if DRAFT not in manager.dialog_data:  # a wizard stored before its system's port
+        found = upgraded(manager)  # ``Flow.upgrade``
+        if not found:
+            return stored.draft(manager)  # ``Flow.legacy_key`` (or an empty draft)
+        manager.dialog_data[DRAFT] = found
     draft: Draft = manager.dialog_data[DRAFT]
     return draft
 
@@ -89,7 +101,8 @@ class _Runtime:
     def __init__(self, flow: Flow, states: type[StatesGroup]) -> None:
         self.flow = flow
         self.order: list[State] = list(states.__states__)
-        self.preview = self.order[-1]
+        self.preview = self.order[len(flow.steps)]  # a ``Screens`` step's more states follow
+        self.total = len(flow.steps) + 1  # the steps and the preview, as the header counts
 
     def options(self, manager: DialogManager) -> Any:
         return self.flow.options(WizardStart.of(manager).options)
@@ -121,10 +134,12 @@ class _Runtime:
 
     async def go(self, manager: DialogManager, delta: int) -> None:
         manager.dialog_data.pop(ERROR, None)
+        if await reopen.back(manager):  # a step reopened in a mode returns to its opener
+            return
         if delta > 0 and manager.dialog_data.get(REVIEW_KEY):
             await manager.switch_to(self.preview)
             return
-        target = max(0, min(self.index(manager) + delta, len(self.order) - 1))
+        target = max(0, min(self.index(manager) + delta, self.total - 1))
         await manager.switch_to(self.order[target])
 
 
@@ -172,10 +187,16 @@ def _clean(step: Text | Items | Choose, raw: str) -> str | None:
 def _on_text(rt: _Runtime, step: Text | Items | Choose) -> Callable[..., Awaitable[None]]:
     async def handler(message: Message, widget: Any, manager: DialogManager, raw: str) -> None:
         t, draft = _t(manager), _draft(manager)
+        own = own_refusal(manager, step, raw)
+        if own:
+            rt.fail(manager, own)
+            return
         text = _clean(step, raw)
         if text is None:
             limit = step.limit if isinstance(step, Text | Items) else 64
-            rt.fail(manager, esc(t("Text of 1 to {limit} characters, please.", limit=limit)))
+            said = t("Text of 1 to {limit} characters, please.", limit=limit)
+            unfit = getattr(step, "unfit", "")  # the step's own words for it
+            rt.fail(manager, esc(t(unfit, limit=limit) if unfit else said))
             return
         if isinstance(step, Items):
             if len(draft.get(step.key) or []) >= step.max_items:
@@ -201,13 +222,14 @@ def _on_not_text(rt: _Runtime) -> Callable[..., Awaitable[None]]:
 
 def _on_choice(rt: _Runtime, step: Choose) -> Callable[..., Awaitable[None]]:
     async def handler(callback: CallbackQuery, w: Any, manager: DialogManager, item: str) -> None:
-        draft = _draft(manager)
-        if item not in {c.id for c in await rt.choices(manager, step)}:
+        draft, choices = _draft(manager), await rt.choices(manager, step)
+        if item not in {c.id for c in choices}:
             t = _t(manager)  # a GM's choice removed since the list was shown
             rt.fail(manager, esc(t("That choice is gone; pick one of the list.")))
             return
         if step.pick == 1:
             draft[step.key] = item
+            keep(draft, step, choices, item)
             await rt.go(manager, +1)
             return
         chosen = list(draft.get(step.key) or [])
@@ -231,6 +253,8 @@ def _on_dot(rt: _Runtime, step: Allocate, delta: int) -> Press:
         names = {c.id: c.label for c in step.traits}
         if trait not in names:
             return
+        if step.rule is not None:  # the step's own rule decides (``Allocate.rule``)
+            return _own_rule(rt, step, manager, trait, delta)
         t, draft, options = _t(manager), _draft(manager), rt.options(manager)
         dots = dict(draft.get(step.key) or {})
         new = int(dots.get(trait, step.floor)) + delta
@@ -261,6 +285,21 @@ def _on_dot(rt: _Runtime, step: Allocate, delta: int) -> Press:
         manager.dialog_data.pop(ERROR, None)
 
     return handler
+
+
+def _own_rule(
+    rt: _Runtime, step: Allocate, manager: DialogManager, trait: str, delta: int
+) -> None:
+    assert step.rule is not None
+    options, t = rt.options(manager), _t(manager)
+    sheet = rt.flow.build(_draft(manager), options)
+    mode = reopen.mode(manager)
+    outcome = step.rule(DotPress(sheet, options, trait, delta, mode, t, locale_of(manager)))
+    if isinstance(outcome, str):
+        rt.fail(manager, outcome)
+        return
+    manager.dialog_data[DRAFT] = outcome
+    manager.dialog_data.pop(ERROR, None)
 
 
 def _on_remove(rt: _Runtime, step: Items) -> Press:
@@ -298,7 +337,9 @@ def _on_submit(rt: _Runtime) -> Press:
         finish = rt.flow.finish or finish_wizard
         problems = await finish(manager, sheet)
         if problems:
-            rt.fail(manager, violations_text(problems, locale_of(manager)))
+            reasons = violations_text(problems, locale_of(manager))
+            refused = rt.flow.refused
+            rt.fail(manager, _t(manager)(refused, reasons=reasons) if refused else reasons)
 
     return handler
 
@@ -318,6 +359,7 @@ async def _body(rt: _Runtime, manager: DialogManager, step: Step, t: Translator)
     """The step's own lines («Now: …», the list) and its rows of buttons."""
     value = _draft(manager).get(step.key)
     lines: list[str] = []
+    choices: tuple[Choice, ...] = ()
     data: dict[str, Any] = {"filled": bool(value), "rows": [], "page": "", "paged": False}
     if isinstance(step, Text) and value:
         lines.append(t("Now: <b>{name}</b>", name=esc(value)))
@@ -333,6 +375,10 @@ async def _body(rt: _Runtime, manager: DialogManager, step: Step, t: Translator)
         ]
         data["rows"], data["page"] = _page(manager, step, rows, step.page_size)
         data["paged"] = len(rows) > step.page_size
+    elif isinstance(step, Allocate) and step.row is not None:  # its own rows and counters
+        lines += _own_rows(rt, manager, step, t, data)
+    elif isinstance(step, Custom):  # a system's own step (``flow.custom``)
+        lines += _custom(rt, manager, step, t, data)
     elif isinstance(step, Allocate):
         options = rt.options(manager)
         dots, cap = dict(value or {}), step.cap(options)
@@ -354,26 +400,55 @@ async def _body(rt: _Runtime, manager: DialogManager, step: Step, t: Translator)
     elif isinstance(step, Items):
         entries = list(value or [])
         lines += [f"{i}. {esc(entry)}" for i, entry in enumerate(entries, start=1)] or ["—"]
-    data["lines"] = lines
+    data["lines"] = extra_lines(rt.flow, manager, step, _draft(manager), choices) + lines
     return data
+
+
+def _own_rows(
+    rt: _Runtime, manager: DialogManager, step: Allocate, t: Translator, data: dict[str, Any]
+) -> list[str]:
+    assert step.row is not None
+    options, locale = rt.options(manager), locale_of(manager)
+    sheet = rt.flow.build(_draft(manager), options)
+    rows = [{"id": c.id, "label": step.row(sheet, options, c.id, locale)} for c in step.traits]
+    data["rows"], data["page"] = _page(manager, step, rows, step.page_size)
+    data["paged"] = len(rows) > step.page_size
+    return [step.counters(sheet, options, t, locale)] if step.counters else []
+
+
+def _custom(
+    rt: _Runtime, manager: DialogManager, step: Custom, t: Translator, data: dict[str, Any]
+) -> list[str]:
+    options = rt.options(manager)
+    sheet = rt.flow.build(_draft(manager), options)
+    data.update(step.data(sheet, options, t, locale_of(manager)))
+    lines: list[str] = data.pop("lines", [])
+    return lines
+
+
+def _question(rt: _Runtime, manager: DialogManager, step: Step, t: Translator) -> str:
+    """The step's question (another in a mode, ``flow.reopen``), its {placeholders} filled
+    from the game's options (``Flow.prompt_args``)."""
+    args = rt.flow.prompt_args(rt.options(manager)) if rt.flow.prompt_args else {}
+    return t(reopen.question(manager) or step.prompt, **args)
 
 
 def _getter(rt: _Runtime) -> Callable[..., Awaitable[dict[str, Any]]]:
     async def getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
         manager, t = dialog_manager, _t(dialog_manager)
-        index, total = rt.index(manager), len(rt.order)
+        index, total = rt.index(manager), rt.total
         step = rt.step(manager)
-        if owns(rt.flow, step):  # the module's own window reads its own data
-            return {}
         error = manager.dialog_data.get(ERROR) or {}
         shown = error.get("text", "") if error.get("at") == rt.order[index].state else ""
+        if _own_window(rt, index):
+            return await _own_data(rt, manager, index, shown)
         if step is None:
             titles = [t(s.title) for s in rt.flow.steps]
             text = _preview_text(rt, manager, t) + (f"\n\n{shown}" if shown else "")
             return {"text": text, "titles": titles}
         head = t("Step {n} of {total}: {title}", n=index + 1, total=total, title=t(step.title))
         data = await _body(rt, manager, step, t)
-        parts = [f"<b>{head}</b>\n{t(step.prompt)}", *data.pop("lines")]
+        parts = [f"<b>{head}</b>\n{_question(rt, manager, step, t)}", *data.pop("lines")]
         if shown:
             parts.append(shown)
         return {"text": "\n\n".join(p for p in parts if p), **data}
@@ -388,11 +463,10 @@ def _preview_text(rt: _Runtime, manager: DialogManager, t: Translator) -> str:
     if WizardStart.of(manager).npc:
         problems = without_required(problems)
     notes = violations_text(problems, locale)
-    head = t(
-        "Step {n} of {total}: {title}", n=len(rt.order), total=len(rt.order), title=t("Preview")
-    )
+    head = t("Step {n} of {total}: {title}", n=rt.total, total=rt.total, title=t("Preview"))
     body = fit(rt.flow.render(sheet, t, locale), 3000 - len(notes))
-    return "\n\n".join(p for p in (f"<b>{head}</b>", body, notes) if p)
+    hint = rt.flow.preview_hint[WizardStart.of(manager).npc]  # ``Flow.preview_hint``
+    return "\n\n".join(p for p in (f"<b>{head}</b>", body, notes, t(hint) if hint else "") if p)
 
 
 # --- the windows: one factory per kind ------------------------------------------------------
@@ -405,9 +479,10 @@ def _nav(rt: _Runtime, i: int, step: Step) -> Row:
         if optional
         else T("Next ▶")
     )
-    buttons = [Button(label, id="nx", on_click=_on_next(rt, step))]
+    wid = rt.flow.widget_id
+    buttons = [Button(label, id=wid(step.key, "nx"), on_click=_on_next(rt, step))]
     if i > 0:
-        buttons.insert(0, Button(T("◀ Back"), id="bk", on_click=_on_back(rt)))
+        buttons.insert(0, Button(T("◀ Back"), id=wid(step.key, "bk"), on_click=_on_back(rt)))
     return Row(*buttons)
 
 
@@ -422,18 +497,16 @@ def _pager(step: Step) -> Row:
 
 
 def _window(rt: _Runtime, i: int, step: Step) -> Window:
-    if isinstance(step, Custom):
-        return step.window(rt.order[i])
     widgets: list[Any] = [Format("{text}")]
     if isinstance(step, Text | Items) or (isinstance(step, Choose) and step.typed):
         widgets.append(TextInput(id="in", on_success=_on_text(rt, step)))
     widgets.append(MessageInput(_on_not_text(rt)))
     if isinstance(step, Choose):
         select = Select(
-            Format("{item[label]}"), id="c", item_id_getter=lambda x: x["id"], items="rows",
-            on_click=_on_choice(rt, step),
+            Format("{item[label]}"), id=rt.flow.widget_id(step.key, step.select_id),
+            item_id_getter=lambda x: x["id"], items="rows", on_click=_on_choice(rt, step),
         )  # fmt: skip
-        widgets += [Group(select, width=2), _pager(step)]
+        widgets += [Group(select, width=step.columns), _pager(step)]
     elif isinstance(step, Allocate):
         row = Row(
             Button(Const("−"), id="m", on_click=_on_dot(rt, step, -1)),
@@ -446,13 +519,20 @@ def _window(rt: _Runtime, i: int, step: Step) -> Window:
         ]
     elif isinstance(step, Items):
         widgets.append(Button(T("↩️ Remove last"), id="rm", on_click=_on_remove(rt, step)))
+    elif isinstance(step, Custom):
+        widgets += step.widgets()
     widgets.append(_nav(rt, i, step))
     return Window(*widgets, state=rt.order[i])
 
 
+def _jump_id(flow: Flow, i: int) -> str:
+    """The preview's button back to step ``i`` (``Flow.jumps_by_key``, ``Flow.ids``)."""
+    return flow.widget_id("preview", f"j{flow.steps[i].key}" if flow.jumps_by_key else f"j{i}")
+
+
 def _preview_window(rt: _Runtime) -> Window:
     jumps = [
-        Button(Format(f"✏️ {{titles[{i}]}}"), id=f"j{i}", on_click=_jump(rt, i))
+        Button(Format(f"✏️ {{titles[{i}]}}"), id=_jump_id(rt.flow, i), on_click=_jump(rt, i))
         for i, step in enumerate(rt.flow.steps)
     ]
     return Window(
@@ -468,11 +548,53 @@ def _preview_window(rt: _Runtime) -> Window:
 def build_dialog(flow: Flow, states: type[StatesGroup]) -> WizardDialog:
     """The flow's dialog (a router: build one per dispatcher)."""
     rt = _Runtime(flow, states)
+    stored.register(flow, states)  # a predecessor's sheet is read on resume
 
     async def on_start(start_data: Any, manager: DialogManager) -> None:
+        if await closed_at_start(flow, manager):
+            return
         start = WizardStart.of(manager)
         manager.dialog_data[DRAFT] = flow.load(start.draft, rt.options(manager))
 
-    windows = [_window(rt, i, step) for i, step in enumerate(flow.steps)]
-    preview = flow.own_preview(rt.preview) if flow.own_preview else _preview_window(rt)
-    return WizardDialog(*windows, preview, on_start=on_start, getter=_getter(rt))
+    windows = [w for i, step in enumerate(flow.steps) for w in _windows(rt, i, step, states)]
+    preview = flow.own_preview(states) if flow.own_preview else _preview_window(rt)
+    cancel = flow.ids.get("cancel", "wcx")
+    dialog = WizardDialog(
+        *windows, preview, on_start=on_start, getter=_getter(rt), cancel_id=cancel
+    )
+    dialog.flow = flow  # type: ignore[attr-defined]  # read by ``flow.upgrade``
+    return dialog
+
+
+# --- ``Screens`` steps and an own preview: the module's windows, the flow's plumbing ---------
+
+
+def _windows(rt: _Runtime, i: int, step: Step, states: type[StatesGroup]) -> list[Window]:
+    return list(step.windows(states)) if isinstance(step, Screens) else [_window(rt, i, step)]
+
+
+def _own_window(rt: _Runtime, index: int) -> bool:
+    """A window of the module's own: a ``Screens`` step's, its more states', an own preview."""
+    steps = rt.flow.steps
+    if index == len(steps):
+        return rt.flow.own_preview is not None
+    return index > len(steps) or isinstance(steps[index], Screens)
+
+
+async def _own_data(
+    rt: _Runtime, manager: DialogManager, index: int, shown: str
+) -> dict[str, Any]:
+    """What every own window may show: the refusal once, the way back to the preview (once
+    shown, as a jump from the standard preview does)."""
+    state = rt.order[index].state.split(":", 1)[1]
+    if index == len(rt.flow.steps):
+        manager.dialog_data[REVIEW_KEY] = True
+    data: dict[str, Any] = {
+        "error": shown,
+        "review": bool(manager.dialog_data.get(REVIEW_KEY)),
+        "editing": WizardStart.of(manager).character_id is not None,
+    }
+    for step in rt.flow.steps:
+        if isinstance(step, Screens) and step.getter and state in (step.key, *step.more):
+            data.update(await step.getter(manager))
+    return data

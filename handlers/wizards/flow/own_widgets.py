@@ -1,9 +1,9 @@
-"""The pieces a flow's own step (``flow.custom``) is made of, so its window says what it shows
-and does, not how: a refusal is shown once under the step's question (``say``; the window reads
-it with ``take_refusal``); a button is a state to go to or an ``Act`` on the manager (``go``); a
+"""Pieces an own window (a ``Screens`` step's, an own preview) is made of, so it says what it
+shows and does, not how: a button is a state to go to or an ``Act`` on the manager (``go``); a
 typed answer is cleaned and refused in the step's own words (``typed``); a list's entries are
 tapped by index (``pick`` + ``indexed``, «❌ n» ``removers``); a value moves with ➖ / ➕
-(``counter``)."""
+(``counter``); ``ERROR_LINE`` shows the last refusal (``flow.own``: ``own_fail``). A press
+through these pieces that refuses nothing takes that refusal off its step (``settled``)."""
 
 from __future__ import annotations
 
@@ -19,62 +19,36 @@ from aiogram_dialog.widgets.kbd import Button, Group, Keyboard, Row, Select, Swi
 from aiogram_dialog.widgets.text import Const, Format
 
 from bot.i18n import Translator
-from engine.common import Violation
-from handlers.wizards.common import (
-    NAME_MAX,
-    TEXT_MAX,
-    T,
-    clean_name,
-    clean_text,
-    locale_of,
-    refuse,
-    violations_text,
-)
+from handlers.wizards.common import NAME_MAX, TEXT_MAX, T, clean_name, clean_text
+from handlers.wizards.flow.dialog import ERROR
+from handlers.wizards.flow.own import own_clear, own_fail
 
 Act = Callable[[DialogManager], Awaitable[None]]
 Handler = Callable[..., Awaitable[None]]
 Store = Callable[[DialogManager, str], Awaitable[None]]  # keeps a typed answer
 Entries = Callable[[DialogManager], list[Any]]  # a list in the draft, read from the manager
 OnEntry = Callable[[DialogManager, int], Awaitable[None]]  # a tap on the entry at an index
-PROBLEM, SHOWN = "problem", "shown"  # dialog_data: the refusal to show, the one on screen
+ERROR_LINE = Format("\n{error}", when="error")  # the last refusal, under the window
 
 
-def say(manager: DialogManager, text: str) -> None:
-    """Show ``text`` (escaped HTML) once, under the current step's question, and in the
-    press's answer.
+def settled(handler: Handler) -> Handler:
+    """``handler``, after which a refusal it did not say again is gone (it was shown once);
+    a press that redraws nothing leaves the message, and its refusal, as they are."""
 
-    A button pressed again while the window already shows exactly this text re-renders nothing:
-    the identical edit would be «message is not modified», which the outbound layer turns into
-    ``True`` and aiogram-dialog cannot take instead of a message. (A typed answer always gets a
-    new message that repeats the question.)
-    """
-    refuse(manager, text)
-    if isinstance(manager.event, CallbackQuery) and text == manager.dialog_data.get(SHOWN):
-        unchanged(manager)
-    else:
-        manager.dialog_data[PROBLEM] = text
+    async def run(event: Any, widget: Any, manager: DialogManager, *rest: Any) -> None:
+        before = manager.dialog_data.get(ERROR)
+        await handler(event, widget, manager, *rest)
+        if (
+            manager.show_mode is not ShowMode.NO_UPDATE
+            and manager.dialog_data.get(ERROR) is before
+        ):
+            own_clear(manager)
 
-
-def refused(manager: DialogManager, problems: list[Violation]) -> bool:
-    """Say the engine's ``problems`` (if any); whether there were any."""
-    if problems:
-        say(manager, violations_text(problems, locale_of(manager)))
-    return bool(problems)
-
-
-def take_refusal(manager: DialogManager) -> str:
-    """The window's refusal line, shown this once (see ``say``)."""
-    problem = str(manager.dialog_data.pop(PROBLEM, ""))
-    manager.dialog_data[SHOWN] = problem
-    return problem
-
-
-def refusal_line() -> Format:
-    return Format("\n{problem}", when="problem")
+    return run
 
 
 def unchanged(manager: DialogManager) -> None:
-    """Nothing changed: keep the message as it is (see ``say``)."""
+    """Nothing changed: keep the message as it is."""
     manager.show_mode = ShowMode.NO_UPDATE
 
 
@@ -88,13 +62,17 @@ def press(act: Act) -> Handler:
     async def handler(callback: CallbackQuery, _: Any, manager: DialogManager) -> None:
         await act(manager)
 
-    return handler
+    return settled(handler)
+
+
+async def _leave(callback: CallbackQuery, _: Any, manager: DialogManager) -> None:
+    own_clear(manager)
 
 
 def go(label: str, wid: str, to: State | Act, when: Any = None) -> Keyboard:
     """A button (``label`` a msgid) to a state, or one that runs ``to``."""
     if isinstance(to, State):
-        return SwitchTo(T(label), id=wid, state=to, when=when)
+        return SwitchTo(T(label), id=wid, state=to, when=when, on_click=_leave)
     return Button(T(label), id=wid, on_click=press(to), when=when)
 
 
@@ -106,11 +84,11 @@ def typed(wid: str, msgid: str, store: Store, long: bool = False) -> TextInput[s
         text = clean_text(value) if long else clean_name(value)
         if text is None:
             t: Translator = manager.middleware_data["t"]
-            say(manager, "⛔ " + t(msgid, limit=TEXT_MAX if long else NAME_MAX))
+            own_fail(manager, "⛔ " + t(msgid, limit=TEXT_MAX if long else NAME_MAX))
         else:
             await store(manager, text)
 
-    return TextInput(id=wid, on_success=handler)
+    return TextInput(id=wid, on_success=settled(handler))
 
 
 def indexed(items: Entries, act: OnEntry) -> Handler:
@@ -122,7 +100,7 @@ def indexed(items: Entries, act: OnEntry) -> Handler:
         else:
             unchanged(manager)
 
-    return handler
+    return settled(handler)
 
 
 def pick(text: str, wid: str, items: str, on_click: Handler) -> Select[int]:
@@ -141,7 +119,7 @@ def removers(wid: str, items: str, entries: Entries, act: OnEntry) -> Group:
 def counter(minus: str, label: Any, mid: str, plus: str, on_click: Handler) -> Row:
     """➖ label ➕ (the label does nothing); ``on_click`` reads the widget id pressed."""
     return Row(
-        Button(Const("➖"), id=minus, on_click=on_click),
+        Button(Const("➖"), id=minus, on_click=settled(on_click)),
         Button(label, id=mid, on_click=noop),
-        Button(Const("➕"), id=plus, on_click=on_click),
+        Button(Const("➕"), id=plus, on_click=settled(on_click)),
     )

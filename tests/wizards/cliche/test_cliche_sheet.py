@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 from bot.i18n import I18n
 from engine.systems.cliche import Attributes, Character, Cliche, ClicheOptions, Tool, ToolEffect
 from handlers.views.sheets import render_sheet
@@ -58,11 +56,11 @@ def test_draft_round_trip_and_dialogs_build() -> None:
 
 def test_a_wizard_stored_before_the_flow_reads_its_flat_draft() -> None:
     """A wizard in progress stored its draft beside its state in ``dialog_data``; after the
-    port the draft lives under ``draft``: the old shape is moved there when first read."""
+    port the draft lives under ``draft``: the flow's ``upgrade`` reads the old shape into it
+    (``flow.upgrade``, when an own window first asks for the draft)."""
     options = ClicheOptions()
     old = {**draft.from_sheet(_character("text").model_dump(mode="json"), options), "cur": 1}
-    manager = SimpleNamespace(dialog_data=dict(old))
-    moved = cliche_wizard._draft(manager)  # type: ignore[arg-type]
+    assert cliche_wizard.FLOW.upgrade is not None
+    moved = cliche_wizard.FLOW.upgrade(dict(old))
     assert draft.character(moved) == _character("text")
-    assert manager.dialog_data == {"cur": 1, "draft": moved}
-    assert cliche_wizard._draft(manager) is moved  # type: ignore[arg-type]
+    assert "cur" not in moved

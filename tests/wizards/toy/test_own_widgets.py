@@ -1,7 +1,7 @@
-"""A flow's own steps (``flow.custom``), on a toy over the emulator: a ``Custom`` step's window
-placed in the flow's order and states, made of the own-window pieces (a ➖/➕ counter, a typed
-answer refused in the step's own words, entries picked by index, a refusal shown once), and
-the flow's own preview; the generic getter adds nothing to them, a restart resumes them."""
+"""The own-window pieces (``flow.own_widgets``), on a toy over the emulator: a ``Screens`` step
+of one window made of them (a ➖/➕ counter, a typed answer refused in the step's own words,
+entries removed by index, a refusal shown once) and the flow's own preview; a restart resumes
+them."""
 
 from __future__ import annotations
 
@@ -19,18 +19,9 @@ from sqlalchemy import text
 
 from handlers import wizards
 from handlers.wizards.common import WizardStart
-from handlers.wizards.flow import Flow, Text, build_dialog, flow_states
-from handlers.wizards.flow.custom import Custom
+from handlers.wizards.flow import Flow, Screens, Text, build_dialog, flow_states, own_fail
 from handlers.wizards.flow.dialog import DRAFT
-from handlers.wizards.flow.own_widgets import (
-    counter,
-    go,
-    refusal_line,
-    removers,
-    say,
-    take_refusal,
-    typed,
-)
+from handlers.wizards.flow.own_widgets import ERROR_LINE, counter, go, removers, typed
 from tests.wizards.storyteller.driver import Player
 from tests.wizards.toy.test_flow_kinds import toy  # noqa: F401 - the toy table, started
 from tests.wizards.toy.toy import ToySheet
@@ -45,7 +36,6 @@ async def _getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
     draft = _draft(dialog_manager)
     friends = list(draft.get("friends") or [])
     return {
-        "problem": take_refusal(dialog_manager),
         "name": escape(draft.get("name", "")),
         "luck": int(draft.get("luck", 0)),
         "friends": escape(", ".join(friends)),
@@ -57,7 +47,7 @@ async def _luck(callback: Any, button: Any, manager: DialogManager) -> None:
     draft = _draft(manager)
     luck = int(draft.get("luck", 0)) + (1 if button.widget_id == "lp" else -1)
     if luck < 0:
-        say(manager, "⛔ No luck below nothing.")
+        own_fail(manager, "⛔ No luck below nothing.")
     else:
         draft["luck"] = luck
 
@@ -77,7 +67,7 @@ def _friends(manager: DialogManager) -> list[Any]:
 def _luck_window(state: State) -> Window:
     return Window(
         Format("Own step. Luck: {luck}. Friends: {friends}"),
-        refusal_line(),
+        ERROR_LINE,
         typed("fr", "A friend of 1 to {limit} letters.", _befriend),
         counter("lm", Format("🍀 {luck}"), "lv", "lp", _luck),
         removers("fx", "items", _friends, _unfriend),
@@ -100,14 +90,14 @@ FLOW = Flow(
     name="owntoy",
     steps=(
         Text("name", "Name", "What is the toy called?", required=True),
-        Custom("luck", _luck_window),
+        Screens("luck", "Luck", "", lambda states: [_luck_window(states.luck)]),
     ),
     options=lambda raw: dict(raw),
     build=lambda d, o: ToySheet(name=d.get("name", "")),
     load=lambda sheet, o: {},
     validate=lambda sheet, o: [],
     render=lambda s, t, locale: escape(s.name),
-    own_preview=_preview_window,
+    own_preview=lambda states: _preview_window(states.preview),
 )
 STATES = flow_states(FLOW)
 
