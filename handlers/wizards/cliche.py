@@ -23,6 +23,7 @@ from aiogram_dialog.widgets.text import Format
 from bot.i18n import N_, Translator
 from engine.common import Severity, Violation
 from engine.systems.cliche import Cliche, ClicheOptions, Tool, ToolEffect, validate_character
+from engine.systems.cliche import allocation as rules
 from handlers.views.sheets import cliche as sheet_view
 from handlers.views.sheets import fit
 from handlers.wizards import cliche_draft as draft
@@ -116,7 +117,9 @@ async def _attr_step(callback: CallbackQuery, button: Button, manager: DialogMan
     wid = button.widget_id or ""
     attr, step = draft.ATTRS[int(wid[1])], 1 if wid.endswith("p") else -1
     d = _draft(manager)
-    if not refused(manager, draft.attribute_refusal(d, _options(manager), attr, step)):
+    if not refused(
+        manager, rules.attribute_refusal(draft.character(d), _options(manager), attr, step)
+    ):
         d["attrs"][attr] += step
 
 
@@ -124,7 +127,9 @@ def _next_if_fine(part: str, target: State) -> Act:
     """«Next» once the engine finds nothing blocking in this part of the sheet."""
 
     async def act(manager: DialogManager) -> None:
-        if not refused(manager, draft.blocking(_draft(manager), _options(manager), part)):
+        if not refused(
+            manager, rules.blocking(draft.character(_draft(manager)), _options(manager), part)
+        ):
             await manager.switch_to(target)
 
     return act
@@ -135,13 +140,13 @@ def _next_if_fine(part: str, target: State) -> Act:
 
 async def _add_cliche(manager: DialogManager) -> None:
     d, options, t = _draft(manager), _options(manager), _t(manager)
-    if len(d["cliches"]) >= draft.MAX_CLICHES:
+    if len(d["cliches"]) >= rules.MAX_CLICHES:
         own_fail(manager, "⛔ " + t("That is enough clichés for one character."))
-    elif draft.no_dice_left(d, options):
+    elif rules.no_dice_left(draft.character(d), options):
         text = t(
             "All {budget} dice are spent: take a die from a cliché first (the GM may grant "
             "bonus dice).",
-            budget=draft.budget(d, options),
+            budget=rules.budget(draft.character(d), options),
         )
         own_fail(manager, "⛔ " + text)
     else:
@@ -156,7 +161,7 @@ async def _open(manager: DialogManager, index: int, state: State, **marks: Any) 
 
 async def _set_cliche_name(manager: DialogManager, name: str) -> None:
     d, index = _draft(manager), int(manager.dialog_data.get("cur", -1))
-    if refused(manager, draft.name_refusal(d, _options(manager), index, name)):
+    if refused(manager, rules.name_refusal(draft.character(d), _options(manager), index, name)):
         return
     if index < 0:
         d["cliches"].append(draft.new_cliche(name))
@@ -173,7 +178,10 @@ async def _dice_step(callback: CallbackQuery, button: Button, manager: DialogMan
     step = 1 if button.widget_id == "dp" else -1
     if item is None:
         await manager.switch_to(S.cliches)
-    elif not refused(manager, draft.dice_refusal(_draft(manager), _options(manager), index, step)):
+    elif not refused(
+        manager,
+        rules.dice_refusal(draft.character(_draft(manager)), _options(manager), index, step),
+    ):
         item["dice"] = int(item["dice"]) + step
 
 
@@ -229,7 +237,7 @@ async def _tool(manager: DialogManager, name: str) -> None:
     item = _current(manager)
     if item is None:
         await manager.switch_to(S.tools)
-    elif len(item["tools"]) >= draft.MAX_TOOLS:
+    elif len(item["tools"]) >= rules.MAX_TOOLS:
         own_fail(manager, "⛔ " + _t(manager)("That is enough tools for one cliché."))
     else:
         effect = ToolEffect.MINUS_ONE.value
@@ -252,7 +260,7 @@ async def _tools_done(manager: DialogManager) -> None:
 
 async def _add_hook(manager: DialogManager, hook: str) -> None:
     hooks: list[str] = _draft(manager)["hooks"]
-    if len(hooks) >= draft.MAX_HOOKS:
+    if len(hooks) >= rules.MAX_HOOKS:
         own_fail(manager, "⛔ " + _t(manager)("That is enough hooks; remove one first."))
     else:
         hooks.append(hook)
@@ -275,8 +283,9 @@ async def _submit(manager: DialogManager) -> None:
 
 
 def _budget_line(t: Translator, data: draft.Draft, options: ClicheOptions) -> str:
-    total = draft.budget(data, options)
-    left, bonus = total - draft.dice_used(data), draft.gm_bonus(data, options)
+    sheet = draft.character(data)
+    total = rules.budget(sheet, options)
+    left, bonus = total - rules.dice_used(sheet), rules.gm_bonus(sheet, options)
     if left < 0:  # a sheet the GM returned with more dice than given: said, not as «−1 left»
         return t(
             "🎲 Dice: {used} of {budget}, {over} over the budget",

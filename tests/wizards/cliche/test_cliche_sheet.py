@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot.i18n import I18n
 from engine.systems.cliche import Attributes, Character, Cliche, ClicheOptions, Tool, ToolEffect
+from engine.systems.cliche.allocation import MAX_CLICHES
 from handlers.views.sheets import render_sheet
 from handlers.wizards import cliche as cliche_wizard
 from handlers.wizards import cliche_draft as draft
@@ -41,7 +42,7 @@ def test_sheet_escapes_and_reads_in_russian() -> None:
 
 def test_longest_sheet_fits_one_message() -> None:
     t = I18n("en").translator("en")
-    html = render_sheet("cliche", _character("x" * 500, cliches=draft.MAX_CLICHES), t, "en")
+    html = render_sheet("cliche", _character("x" * 500, cliches=MAX_CLICHES), t, "en")
     assert len(html) <= 4096 and "<Cliché" not in html
 
 
