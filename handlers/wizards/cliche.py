@@ -51,7 +51,6 @@ from handlers.wizards.flow.own_widgets import (
     typed,
 )
 
-SHORT = 80  # a description or hook in a step's list (the sheet shows them in full)
 SHEET_MAX = 3300  # the preview's sheet, leaving room for the header and the problems
 
 
@@ -282,40 +281,6 @@ async def _submit(manager: DialogManager) -> None:
 # --- window data ---------------------------------------------------------------------------
 
 
-def _budget_line(t: Translator, data: draft.Draft, options: ClicheOptions) -> str:
-    sheet = draft.character(data)
-    total = rules.budget(sheet, options)
-    left, bonus = total - rules.dice_used(sheet), rules.gm_bonus(sheet, options)
-    if left < 0:  # a sheet the GM returned with more dice than given: said, not as «−1 left»
-        return t(
-            "🎲 Dice: {used} of {budget}, {over} over the budget",
-            used=total - left, budget=total, over=-left,
-        )  # fmt: skip
-    if bonus:
-        return t(
-            "🎲 Dice left: {left} of {budget} (incl. {bonus} bonus dice from the GM)",
-            left=left, budget=total, bonus=bonus,
-        )  # fmt: skip
-    return t("🎲 Dice left: {left} of {budget}", left=left, budget=total)
-
-
-def _short(text: str, limit: int = SHORT) -> str:
-    return esc(text if len(text) <= limit else text[: limit - 1] + "…")
-
-
-def _cliche_list(t: Translator, data: draft.Draft, with_tools: bool = False) -> str:
-    """One short line per cliché: the step's message must stay far below 4,096 characters."""
-    lines = []
-    for item in data["cliches"]:
-        line = f"• <b>{esc(item['name'])}</b> ({item['dice']})"
-        if with_tools:
-            line += " 🔧 " + _short(", ".join(tool["name"] for tool in item["tools"]) or "—")
-        elif item["description"]:
-            line += " — " + _short(item["description"])
-        lines.append(line)
-    return "\n".join(lines) if lines else t("No clichés yet.")
-
-
 def _cliche_items(data: draft.Draft) -> list[dict[str, Any]]:
     return [
         {
@@ -373,9 +338,9 @@ async def _getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
         "cap": options.creation_cap,
         "at_cap": options.max_at_cap,
         "novice": options.novice_threshold,
-        "budget": _budget_line(t, d, options),
-        "cliche_list": _cliche_list(t, d),
-        "tools_list": _cliche_list(t, d, with_tools=True),
+        "budget": sheet_view.budget_line(t, draft.character(d), options),
+        "cliche_list": sheet_view.cliche_summary(t, draft.character(d)),
+        "tools_list": sheet_view.cliche_summary(t, draft.character(d), with_tools=True),
         "cliche_items": _cliche_items(d),
         "warnings": violations_text(warnings, locale),
         "cliche": esc(item["name"]) if item else "",
@@ -384,7 +349,7 @@ async def _getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
         "description": esc(item["description"]) if item else "",
         "card": "\n".join(sheet_view.cliche_lines(t, Cliche.model_validate(item))) if item else "",
         **_tool_data(t, item),
-        "hook_list": "\n".join(f"{i}. {_short(h)}" for i, h in enumerate(hooks, start=1))
+        "hook_list": "\n".join(f"{i}. {sheet_view.short(h)}" for i, h in enumerate(hooks, start=1))
         or t("No hooks yet."),
         "hook_items": [{"i": i, "n": i + 1} for i in range(len(hooks))],
         "has_story": bool(d.get("backstory")),

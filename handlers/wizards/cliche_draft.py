@@ -10,10 +10,7 @@ plain JSON: ``name``, ``attrs`` {physical, mental, social}, ``cliches`` (each a 
 
 from __future__ import annotations
 
-import logging
 from typing import Any, Final
-
-from pydantic import ValidationError
 
 from engine.common import Violation
 from engine.systems.cliche import (
@@ -24,8 +21,7 @@ from engine.systems.cliche import (
     ToolEffect,
     validate_character,
 )
-
-logger = logging.getLogger(__name__)
+from handlers.wizards.flow.start import returned_sheet
 
 Draft = dict[str, Any]
 
@@ -35,25 +31,13 @@ EFFECTS: Final = tuple(effect.value for effect in ToolEffect)
 
 
 def fresh(options: ClicheOptions) -> Draft:
-    return {
-        "name": "",
-        "attrs": dict.fromkeys(ATTRS, options.attribute_min),
-        "cliches": [],
-        "hooks": [],
-        "backstory": "",
-        "bonus": 0,
-    }
+    return from_sheet(None, options)
 
 
 def from_sheet(sheet: dict[str, Any] | None, options: ClicheOptions) -> Draft:
     """A returned sheet as a draft; a fresh draft when there is none (or it no longer loads)."""
-    if not sheet:
-        return fresh(options)
-    try:
-        character = Character.model_validate(sheet)
-    except ValidationError:
-        logger.warning("returned cliche sheet does not load; starting afresh")
-        return fresh(options)
+    attrs = Attributes(**dict.fromkeys(ATTRS, options.attribute_min))
+    character = returned_sheet(Character, sheet, Character(name="", attributes=attrs))
     dumped = character.model_dump(mode="json")
     return {
         "name": character.name,
