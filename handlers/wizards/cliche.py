@@ -51,6 +51,9 @@ from handlers.wizards.flow.own_widgets import (
     typed,
 )
 
+BUDGET_SPENT = N_(
+    "All {budget} dice are spent: take a die from a cliché first (the GM may grant bonus dice)."
+)
 SHEET_MAX = 3300  # the preview's sheet, leaving room for the header and the problems
 
 
@@ -81,26 +84,21 @@ def _t(manager: DialogManager) -> Translator:
     return t
 
 
+def _enough(manager: DialogManager, msgid: str, **args: Any) -> None:
+    """Refuse an addition past the engine's cap (or budget) in the step's own words."""
+    own_fail(manager, "⛔ " + _t(manager)(msgid, **args))
+
+
 def _current(manager: DialogManager) -> dict[str, Any] | None:
     """The cliché being edited, or None when the index is stale."""
     index, items = int(manager.dialog_data.get("cur", -1)), _draft(manager)["cliches"]
     return items[index] if 0 <= index < len(items) else None
 
 
-def _cliches(manager: DialogManager) -> list[Any]:
-    items: list[Any] = _draft(manager)["cliches"]
-    return items
-
-
 def _tools(manager: DialogManager) -> list[Any]:
     item = _current(manager)
     tools: list[Any] = item["tools"] if item else []
     return tools
-
-
-def _hooks(manager: DialogManager) -> list[Any]:
-    hooks: list[Any] = _draft(manager)["hooks"]
-    return hooks
 
 
 # --- name and attributes -----------------------------------------------------------------------
@@ -138,16 +136,12 @@ def _next_if_fine(part: str, target: State) -> Act:
 
 
 async def _add_cliche(manager: DialogManager) -> None:
-    d, options, t = _draft(manager), _options(manager), _t(manager)
+    d, options = _draft(manager), _options(manager)
     if len(d["cliches"]) >= rules.MAX_CLICHES:
-        own_fail(manager, "⛔ " + t("That is enough clichés for one character."))
+        _enough(manager, "That is enough clichés for one character.")
     elif rules.no_dice_left(draft.character(d), options):
-        text = t(
-            "All {budget} dice are spent: take a die from a cliché first (the GM may grant "
-            "bonus dice).",
-            budget=rules.budget(draft.character(d), options),
-        )
-        own_fail(manager, "⛔ " + text)
+        budget = rules.budget(draft.character(d), options)
+        _enough(manager, BUDGET_SPENT, budget=budget)
     else:
         manager.dialog_data.update(cur=-1, adding=True)
         await manager.switch_to(S.cl_name)
@@ -237,7 +231,7 @@ async def _tool(manager: DialogManager, name: str) -> None:
     if item is None:
         await manager.switch_to(S.tools)
     elif len(item["tools"]) >= rules.MAX_TOOLS:
-        own_fail(manager, "⛔ " + _t(manager)("That is enough tools for one cliché."))
+        _enough(manager, "That is enough tools for one cliché.")
     else:
         effect = ToolEffect.MINUS_ONE.value
         item["tools"].append({"name": name, "present": True, "when_missing": effect})
@@ -260,7 +254,7 @@ async def _tools_done(manager: DialogManager) -> None:
 async def _add_hook(manager: DialogManager, hook: str) -> None:
     hooks: list[str] = _draft(manager)["hooks"]
     if len(hooks) >= rules.MAX_HOOKS:
-        own_fail(manager, "⛔ " + _t(manager)("That is enough hooks; remove one first."))
+        _enough(manager, "That is enough hooks; remove one first.")
     else:
         hooks.append(hook)
 
@@ -320,7 +314,7 @@ async def _getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
     manager = dialog_manager
     d = _draft(manager)
     t, options, locale = _t(manager), _options(manager), locale_of(manager)
-    item, hooks = _current(manager), d["hooks"]
+    item, hooks, sheet = _current(manager), d["hooks"], draft.character(d)
     at_preview = manager.current_context().state == S.preview
     warnings = [
         v
@@ -338,9 +332,9 @@ async def _getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
         "cap": options.creation_cap,
         "at_cap": options.max_at_cap,
         "novice": options.novice_threshold,
-        "budget": sheet_view.budget_line(t, draft.character(d), options),
-        "cliche_list": sheet_view.cliche_summary(t, draft.character(d)),
-        "tools_list": sheet_view.cliche_summary(t, draft.character(d), with_tools=True),
+        "budget": sheet_view.budget_line(t, sheet, options),
+        "cliche_list": sheet_view.cliche_summary(t, sheet),
+        "tools_list": sheet_view.cliche_summary(t, sheet, with_tools=True),
         "cliche_items": _cliche_items(d),
         "warnings": violations_text(warnings, locale),
         "cliche": esc(item["name"]) if item else "",
@@ -395,6 +389,7 @@ def _windows(key: str) -> Any:
 
 def _widgets() -> dict[str, tuple[Any, ...]]:
     """Each step's texts and buttons, by its key."""
+    _cliches: Any = lambda m: _draft(m)["cliches"]  # noqa: E731
     open_card = indexed(_cliches, lambda m, i: _open(m, i, S.card, adding=False))
     open_tools = indexed(_cliches, lambda m, i: _open(m, i, S.tools_of, tools_back="tools"))
     return {
@@ -495,7 +490,7 @@ def _widgets() -> dict[str, tuple[Any, ...]]:
             ),
             Format("\n{hook_list}"),
             typed("hk", N_("A hook must be 1 to {limit} characters."), _add_hook, long=True),
-            removers("hx", "hook_items", _hooks, _remove_hook),
+            removers("hx", "hook_items", lambda m: _draft(m)["hooks"], _remove_hook),
             _nav(S.tools, go(NEXT, "nx", S.backstory)),
         ),
         "backstory": (
