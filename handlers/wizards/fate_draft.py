@@ -1,6 +1,6 @@
 """The FATE wizard's draft: JSON-safe ``dialog_data`` to and from the engine's ``Character``.
 
-The dialog keeps only primitives (it is stored in Postgres and resumed after a restart); every
+The draft keeps only primitives (it is stored in Postgres and resumed after a restart); every
 rule question is answered by building a candidate ``Character`` and asking the engine.
 """
 
@@ -66,8 +66,20 @@ def init_data(
         stunts=[s.model_dump(mode="json") for s in character.stunts],  # keeps ``powerful``
         gear=character.equipment.model_dump(mode="json"),
         editing=editing,  # an approved character in play keeps its current fate points
-        error="",
     )
+
+
+def load(sheet: dict[str, Any] | None, options: FateOptions) -> Data:
+    """The flow's draft: a fresh one, or a returned (or edited) sheet's."""
+    data: Data = {}
+    init_data(data, options, sheet)
+    return data
+
+
+def upgrade(old: dict[str, Any], options: FateOptions) -> Data:
+    """A wizard stored by the hand-written dialog kept these same keys in ``dialog_data``."""
+    fresh = load(None, options)
+    return {**fresh, **{key: old[key] for key in (*fresh, "cross_with") if key in old}}
 
 
 def _load(sheet: dict[str, Any]) -> Character | None:

@@ -43,6 +43,7 @@ from handlers.wizards.common import (
     submit_button,
     violations_text,
 )
+from handlers.wizards.flow.custom import Custom
 from handlers.wizards.flow.kinds import (
     Allocate,
     Choice,
@@ -54,6 +55,7 @@ from handlers.wizards.flow.kinds import (
     Step,
     Text,
 )
+from handlers.wizards.flow.resume import remember, upgrade_if_old
 
 DRAFT = "draft"
 ERROR = "error"  # {"at": state name, "text": escaped HTML}: shown once on that step
@@ -73,6 +75,7 @@ def flow_states(flow: Flow) -> type[StatesGroup]:
 
 
 def _draft(manager: DialogManager) -> Draft:
+    upgrade_if_old(manager)
     draft: Draft = manager.dialog_data[DRAFT]
     return draft
 
@@ -174,7 +177,7 @@ def _on_text(rt: _Runtime, step: Text | Items | Choose) -> Callable[..., Awaitab
         text = _clean(step, raw)
         if text is None:
             limit = step.limit if isinstance(step, Text | Items) else 64
-            rt.fail(manager, esc(t("Text of 1 to {limit} characters, please.", limit=limit)))
+            rt.fail(manager, esc(t(rt.flow.wording.bad_text, limit=limit)))
             return
         if isinstance(step, Items):
             if len(draft.get(step.key) or []) >= step.max_items:
@@ -193,7 +196,7 @@ def _on_text(rt: _Runtime, step: Text | Items | Choose) -> Callable[..., Awaitab
 
 def _on_not_text(rt: _Runtime) -> Callable[..., Awaitable[None]]:
     async def handler(message: Message, widget: Any, manager: DialogManager) -> None:
-        rt.fail(manager, esc(_t(manager)("Please answer with text, or use the buttons.")))
+        rt.fail(manager, esc(_t(manager)(rt.flow.wording.not_text)))
 
     return handler
 
@@ -319,7 +322,7 @@ async def _body(rt: _Runtime, manager: DialogManager, step: Step, t: Translator)
     lines: list[str] = []
     data: dict[str, Any] = {"filled": bool(value), "rows": [], "page": "", "paged": False}
     if isinstance(step, Text) and value:
-        lines.append(t("Now: <b>{name}</b>", name=esc(value)))
+        lines.append(t(rt.flow.wording.now, name=esc(value), current=esc(value)).strip("\n"))
     elif isinstance(step, Choose):
         chosen = [value] if isinstance(value, str) else list(value or [])
         choices = await rt.choices(manager, step)
@@ -353,6 +356,9 @@ async def _body(rt: _Runtime, manager: DialogManager, step: Step, t: Translator)
     elif isinstance(step, Items):
         entries = list(value or [])
         lines += [f"{i}. {esc(entry)}" for i, entry in enumerate(entries, start=1)] or ["—"]
+    elif isinstance(step, Custom):
+        data.update(await step.data(manager))
+        lines += data.pop("lines", [])
     data["lines"] = lines
     return data
 
@@ -360,17 +366,20 @@ async def _body(rt: _Runtime, manager: DialogManager, step: Step, t: Translator)
 def _getter(rt: _Runtime) -> Callable[..., Awaitable[dict[str, Any]]]:
     async def getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
         manager, t = dialog_manager, _t(dialog_manager)
+        upgrade_if_old(manager)
         index, total = rt.index(manager), len(rt.order)
         step = rt.step(manager)
         error = manager.dialog_data.get(ERROR) or {}
         shown = error.get("text", "") if error.get("at") == rt.order[index].state else ""
         if step is None:
-            titles = [t(s.title) for s in rt.flow.steps]
+            titles = [rt.flow.wording.jump.format(title=t(s.title)) for s in rt.flow.steps]
             text = _preview_text(rt, manager, t) + (f"\n\n{shown}" if shown else "")
             return {"text": text, "titles": titles}
         head = t("Step {n} of {total}: {title}", n=index + 1, total=total, title=t(step.title))
         data = await _body(rt, manager, step, t)
-        parts = [f"<b>{head}</b>\n{t(step.prompt)}", *data.pop("lines")]
+        answers = {k: esc(v) for k, v in _draft(manager).items() if isinstance(v, str)}
+        head = rt.flow.wording.head(t, head, step.prompt, {**answers, **data})
+        parts = [head, *data.pop("lines")]
         if shown:
             parts.append(shown)
         return {"text": "\n\n".join(p for p in parts if p), **data}
@@ -389,22 +398,23 @@ def _preview_text(rt: _Runtime, manager: DialogManager, t: Translator) -> str:
         "Step {n} of {total}: {title}", n=len(rt.order), total=len(rt.order), title=t("Preview")
     )
     body = fit(rt.flow.render(sheet, t, locale), 3000 - len(notes))
-    return "\n\n".join(p for p in (f"<b>{head}</b>", body, notes) if p)
+    head = rt.flow.wording.preview(t, head, WizardStart.of(manager).npc)
+    return "\n\n".join(p for p in (head, body, notes) if p)
 
 
 # --- the windows: one factory per kind ------------------------------------------------------
 
 
 def _nav(rt: _Runtime, i: int, step: Step) -> Row:
-    optional = isinstance(step, Text | Choose) and not step.required
+    optional, words = isinstance(step, Text | Choose) and not step.required, rt.flow.wording
     label = (
-        Multi(T("Next ▶", when="filled"), T("Skip ▶", when=~F["filled"]))
+        Multi(T(words.next, when="filled"), T(words.skip, when=~F["filled"]))
         if optional
-        else T("Next ▶")
+        else T(words.next)
     )
     buttons = [Button(label, id="nx", on_click=_on_next(rt, step))]
     if i > 0:
-        buttons.insert(0, Button(T("◀ Back"), id="bk", on_click=_on_back(rt)))
+        buttons.insert(0, Button(T(words.back), id="bk", on_click=_on_back(rt)))
     return Row(*buttons)
 
 
@@ -422,6 +432,8 @@ def _window(rt: _Runtime, i: int, step: Step) -> Window:
     widgets: list[Any] = [Format("{text}")]
     if isinstance(step, Text | Items) or (isinstance(step, Choose) and step.typed):
         widgets.append(TextInput(id="in", on_success=_on_text(rt, step)))
+    if isinstance(step, Custom):
+        widgets += step.widgets()
     widgets.append(MessageInput(_on_not_text(rt)))
     if isinstance(step, Choose):
         select = Select(
@@ -447,7 +459,7 @@ def _window(rt: _Runtime, i: int, step: Step) -> Window:
 
 def _preview_window(rt: _Runtime) -> Window:
     jumps = [
-        Button(Format(f"✏️ {{titles[{i}]}}"), id=f"j{i}", on_click=_jump(rt, i))
+        Button(Format(f"{{titles[{i}]}}"), id=f"j{i}", on_click=_jump(rt, i))
         for i, step in enumerate(rt.flow.steps)
     ]
     return Window(
@@ -467,6 +479,32 @@ def build_dialog(flow: Flow, states: type[StatesGroup]) -> WizardDialog:
     async def on_start(start_data: Any, manager: DialogManager) -> None:
         start = WizardStart.of(manager)
         manager.dialog_data[DRAFT] = flow.load(start.draft, rt.options(manager))
+        if flow.started is not None:
+            await flow.started(manager)
 
     windows = [_window(rt, i, step) for i, step in enumerate(flow.steps)]
+    remember(states.__name__, lambda old, manager: _upgraded(rt, old, manager))
     return WizardDialog(*windows, _preview_window(rt), on_start=on_start, getter=_getter(rt))
+
+
+def _upgraded(rt: _Runtime, old: dict[str, Any], manager: DialogManager) -> Draft:
+    """A wizard stored by the system's hand-written dialog: its old answers, or a fresh start."""
+    options = rt.options(manager)
+    return rt.flow.upgrade(old, options) if rt.flow.upgrade else rt.flow.load(None, options)
+
+
+# --- for a ``Custom`` step's own handlers ---------------------------------------------------
+
+
+def draft_of(manager: DialogManager) -> Draft:
+    return _draft(manager)
+
+
+def step_refused(manager: DialogManager, text: str) -> None:
+    """``text`` (escaped) in the press's answer and on this step until the next good answer."""
+    refuse(manager, text)
+    manager.dialog_data[ERROR] = {"at": manager.current_context().state.state, "text": text}
+
+
+def step_fine(manager: DialogManager) -> None:
+    manager.dialog_data.pop(ERROR, None)

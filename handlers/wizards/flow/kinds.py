@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.common import SheetModel, Violation
+from handlers.wizards.flow.custom import Custom
+from handlers.wizards.flow.wording import Wording
 
 Draft = dict[str, Any]
 
@@ -111,7 +113,7 @@ class Info:
     lines: Callable[[SheetModel, Any, Any, str], str]
 
 
-Step = Text | Choose | Allocate | Items | Info
+Step = Text | Choose | Allocate | Items | Info | Custom
 
 # What a system adds to the generic flow (see ``Flow``).
 Build = Callable[[Draft, Any], SheetModel]
@@ -137,6 +139,11 @@ class Flow:
     fields: dict[str, tuple[str, ...]] = field(default_factory=dict)
     submit_label: str = "✅ Send to the GM"
     finish: Finish | None = None  # default: ``common.finish_wizard`` (the GM's approval)
+    wording: Wording = field(default_factory=Wording)  # the frame's words (``flow.wording``)
+    # once the draft is loaded: what else a start needs (an edited sheet opens at its preview)
+    started: Callable[[Any], Awaitable[None]] | None = None
+    # a wizard stored before the system used the flow: its old ``dialog_data`` → the draft
+    upgrade: Callable[[dict[str, Any], Any], Draft] | None = None
 
     def fields_of(self, step: Step) -> tuple[str, ...]:
         return self.fields.get(step.key, (step.key,))
