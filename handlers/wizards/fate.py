@@ -98,8 +98,11 @@ def _said(manager: DialogManager, msgid: str, **params: Any) -> None:
     step_refused(manager, esc(_t(manager)(msgid, **params)))
 
 
+USE_BUTTONS = N_("Use the buttons under this message, or /cancel.")
+
+
 async def use_buttons(message: Message, widget: Any, manager: DialogManager) -> None:
-    _said(manager, N_("Use the buttons under this message, or /cancel."))
+    _said(manager, USE_BUTTONS)
 
 
 # --- crossings -----------------------------------------------------------------------------------
@@ -489,7 +492,8 @@ FLOW = Flow(
     wording=Wording(
         back=N_("◀️ Back"), next=N_("Next ▶️"), now=N_("\nNow: <i>{current}</i>"),
         bad_text=N_("One line, 1 to {limit} characters."),
-        not_text=N_("Please answer with text, or /cancel."), jump="{title}", own_heads=True,
+        not_text=N_("Please answer with text, or /cancel."), at_preview=USE_BUTTONS,
+        jump="{title}", own_heads=True,
         preview_head=N_(
             "<b>Preview</b>. Check the sheet, change any step, then send it to the GM.\n"
         ),

@@ -132,32 +132,30 @@ def step_skill(data: Data, options: FateOptions, skill: Skill, delta: int) -> li
     The column rule is *not* enforced per press: building a column passes through broken
     shapes (two skills at +2 before the third at +1). It is checked when leaving the step.
     """
-    skills = dict(data["skills"])
-    level = int(skills.get(skill.value, 0)) + delta
-    if level < 0:
-        return []  # already at +0: nothing to lower, nothing to explain
-    skills[skill.value] = level
-    mine = (f"skills.{skill.value}", "skills")
-    found = errors_only(validate_character(build(data, skills=skills), options))
-    refused = [v for v in found if v.field in mine]
-    if refused and delta > 0:
-        return refused
-    data["skills"] = {k: v for k, v in skills.items() if v}
-    return []
+    return _step(data, options, ("skills", "skills"), skill.value, delta)
 
 
 def step_gear(data: Data, options: FateOptions, item: GearItem, delta: int) -> list[Violation]:
     """Buy or sell one level of gear; returns the engine's refusal (nothing changed)."""
-    gear = dict(data["gear"])
-    level = int(gear.get(item.value, 0)) + delta
+    return _step(data, options, ("gear", "equipment"), item.value, delta)
+
+
+def _step(
+    data: Data, options: FateOptions, keys: tuple[str, str], item: str, delta: int
+) -> list[Violation]:
+    """One level up or down of ``item`` in the draft's ``keys[0]`` (the sheet's ``keys[1]``):
+    a raise the engine refuses there changes nothing; a lowering is always allowed."""
+    key, field = keys
+    levels = dict(data[key])
+    level = int(levels.get(item, 0)) + delta
     if level < 0:
-        return []
-    gear[item.value] = level
-    found = errors_only(validate_character(build(data, gear=gear), options))
-    refused = [v for v in found if v.field in (f"equipment.{item.value}", "equipment")]
+        return []  # already at 0: nothing to lower, nothing to explain
+    levels[item] = level
+    found = errors_only(validate_character(build(data, **{key: levels}), options))
+    refused = [v for v in found if v.field in (f"{field}.{item}", field)]
     if refused and delta > 0:
         return refused
-    data["gear"] = gear
+    data[key] = levels
     return []
 
 

@@ -201,6 +201,13 @@ def _on_not_text(rt: _Runtime) -> Callable[..., Awaitable[None]]:
     return handler
 
 
+def _on_typed_at_preview(rt: _Runtime) -> Callable[..., Awaitable[None]]:
+    async def handler(message: Message, widget: Any, manager: DialogManager) -> None:
+        rt.fail(manager, esc(_t(manager)(rt.flow.wording.at_preview)))
+
+    return handler
+
+
 def _on_choice(rt: _Runtime, step: Choose) -> Callable[..., Awaitable[None]]:
     async def handler(callback: CallbackQuery, w: Any, manager: DialogManager, item: str) -> None:
         draft = _draft(manager)
@@ -465,7 +472,7 @@ def _preview_window(rt: _Runtime) -> Window:
     return Window(
         npc_preview_head(),
         Format("{text}"),
-        MessageInput(_on_not_text(rt)),
+        MessageInput(_on_typed_at_preview(rt)),
         Group(*jumps, width=2),
         submit_button(rt.flow.submit_label, _on_submit(rt)),
         state=rt.preview,
