@@ -10,8 +10,6 @@ checks that step's rules (``fields``).
 
 from __future__ import annotations
 
-import functools
-import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -39,6 +37,7 @@ from engine.systems.fate import (
 from handlers.views.sheets.fate import render_sheet, short, skill_name
 from handlers.wizards import fate_draft as draft
 from handlers.wizards.common import (
+    NAME_MAX,
     REVIEW_KEY,
     T,
     WizardStart,
@@ -62,27 +61,6 @@ SKILLS_PER_PAGE = 7  # 28 skills → 4 pages; 7 rows of −/+ still fit a phone 
 def _level(value: int) -> str:
     """``+2``, and ``+0`` for an untouched skill (as FATE players write it)."""
     return signed(value) if value else "+0"
-
-
-def quiet(handler: OnPress) -> OnPress:
-    """Skip the re-render when a press changed nothing (a repeated refusal, − at +0).
-
-    Why: the outbound middleware turns Telegram's "message is not modified" into ``True``,
-    and aiogram-dialog then fails reading that ``True`` as the edited message.
-    """
-
-    def snapshot(manager: DialogManager) -> str:
-        state = str(manager.current_context().state.state)
-        return state + json.dumps(manager.dialog_data, sort_keys=True, default=str)
-
-    @functools.wraps(handler)
-    async def wrapped(callback: CallbackQuery, widget: Any, manager: DialogManager) -> None:
-        before = snapshot(manager)
-        await handler(callback, widget, manager)
-        if manager.has_context() and snapshot(manager) == before:
-            manager.show_mode = ShowMode.NO_UPDATE
-
-    return wrapped
 
 
 def _t(manager: DialogManager) -> Translator:
@@ -114,7 +92,7 @@ async def pick_partner(
     party, data = WizardStart.of(manager).party, draft_of(manager)
     index = int(item_id)
     if not 0 <= index < len(party) or data.get("cross_with") == index:
-        manager.show_mode = ShowMode.NO_UPDATE  # nothing to change (see ``quiet``)
+        manager.show_mode = ShowMode.NO_UPDATE  # nothing to change
         return
     data["cross_with"] = index
     step_fine(manager)
@@ -124,7 +102,7 @@ async def got_crossing(message: Message, widget: Any, manager: DialogManager, te
     data = draft_of(manager)
     aspect = clean_name(text)
     if aspect is None:
-        _said(manager, N_("One line, 1 to {limit} characters."), limit=64)
+        _said(manager, N_("One line, 1 to {limit} characters."), limit=NAME_MAX)
         return
     if len(data["crossings"]) >= draft.MAX_CROSSINGS:
         _said(manager, N_("At most {limit} crossings."), limit=draft.MAX_CROSSINGS)
@@ -137,7 +115,6 @@ async def got_crossing(message: Message, widget: Any, manager: DialogManager, te
 def _drop_last(key: str, nothing: str) -> OnPress:
     """«↩️ Remove last» of a list step (crossings, stunts)."""
 
-    @quiet
     async def drop(callback: CallbackQuery, widget: Any, manager: DialogManager) -> None:
         data = draft_of(manager)
         if not data[key]:
@@ -202,7 +179,6 @@ def _step_of(
 ) -> OnPress:
     """A −/+ press on a row (a skill, a piece of gear): the engine says whether it may."""
 
-    @quiet
     async def step(callback: CallbackQuery, widget: Any, manager: DialogManager) -> None:
         item = kind(manager.item_id)  # type: ignore[attr-defined]  # a ListGroup row
         refused = apply(draft_of(manager), _options(manager), item, delta)
@@ -214,7 +190,6 @@ def _step_of(
     return step
 
 
-@quiet
 async def skill_info(callback: CallbackQuery, widget: Any, manager: DialogManager) -> None:
     """The row's name button: say the level's ladder name (a toast; nothing changes)."""
     skill = Skill(manager.item_id)  # type: ignore[attr-defined]
@@ -226,12 +201,8 @@ async def skill_info(callback: CallbackQuery, widget: Any, manager: DialogManage
     )
 
 
-async def _nothing(callback: CallbackQuery, widget: Any, manager: DialogManager) -> None:
-    """A label button: pressing it changes nothing."""
-
-
 # a pager's ``when`` sees the pager's own data; the arrows hide at the ends, where a press
-# would change nothing (see ``quiet``)
+# would change nothing
 def _not_first(data: dict[str, Any], widget: Any, manager: DialogManager) -> bool:
     return bool(data["current_page"] > 0)
 
@@ -266,7 +237,7 @@ async def _skill_data(manager: DialogManager) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def _row(on_name: OnPress, apply: Any, kind: type) -> Row:
+def _row(on_name: OnPress | None, apply: Any, kind: type) -> Row:
     return Row(
         Button(Format("{item[label]}"), id="n", on_click=on_name),
         Button(Format("−"), id="m", on_click=_step_of(apply, kind, -1)),
@@ -282,7 +253,7 @@ def _skill_widgets() -> list[Any]:
         ),
         Row(
             PrevPage(scroll="sk", text=Const("⬅️"), when=_not_first),
-            Button(Format("{page}/{pages}"), id="pg", on_click=quiet(_nothing)),
+            Button(Format("{page}/{pages}"), id="pg"),
             NextPage(scroll="sk", text=Const("➡️"), when=_not_last),
         ),
         MessageInput(use_buttons),
@@ -317,7 +288,6 @@ async def got_stunt(message: Message, widget: Any, manager: DialogManager, text:
     step_fine(manager)
 
 
-@quiet
 async def trade_refresh(callback: CallbackQuery, widget: Any, manager: DialogManager) -> None:
     """−1 refresh, +1 stunt slot (down to the game's minimum refresh)."""
     data, options = draft_of(manager), _options(manager)
@@ -329,7 +299,6 @@ async def trade_refresh(callback: CallbackQuery, widget: Any, manager: DialogMan
         _refuse(manager, draft.problems(candidate, options, ("refresh",)))
 
 
-@quiet
 async def untrade_refresh(callback: CallbackQuery, widget: Any, manager: DialogManager) -> None:
     """+1 refresh back, if the stunts still fit the smaller allowance."""
     data, options = draft_of(manager), _options(manager)
@@ -419,7 +388,7 @@ async def _gear_data(manager: DialogManager) -> dict[str, Any]:
 def _gear_widgets() -> list[Any]:
     return [
         ListGroup(
-            _row(quiet(_nothing), draft.step_gear, GearItem), id="gr",
+            _row(None, draft.step_gear, GearItem), id="gr",
             item_id_getter=lambda x: x["id"], items="gear_rows",
         ),
         MessageInput(use_buttons),
@@ -463,14 +432,17 @@ FLOW = Flow(
             "tie to the world works too."
         ), _crossing_widgets, _crossing_data),
         Custom("skills", N_("✏️ Skills"), N_(
-            "Step 6 of 8. <b>Skills</b>: {left} of {total} points left. One point raises a "
-            "skill one step, up to {cap}. Each level must hold fewer skills than the level "
-            "below it.\nMagic schools: {schools}."
+            "Step 6 of 8. <b>Skills</b>: {left} of {total} points left. "
+            "One point raises a skill one step, up to {cap}. "
+            "Each level must hold fewer skills than the level below it."
+            "\nMagic schools: {schools}."
         ), _skill_widgets, _skill_data),
         Custom("stunts", N_("✏️ Stunts"), N_(
-            "Step 7 of 8. <b>Stunts</b>: {stunt_count} of {allowed}. Write one as "
-            "“Name: what it does”.\nRefresh {refresh} (starting fate points = refresh): each "
-            "refresh point traded gives one more stunt."
+            "Step 7 of 8. <b>Stunts</b>: {stunt_count} of {allowed}. "
+            "Write one as “Name: what it does”."
+            "\nRefresh {refresh} (starting fate points = refresh): "
+            "each refresh point traded "
+            "gives one more stunt."
         ), _stunt_widgets, _stunt_data),
         Custom("gear", N_("✏️ Gear"), N_(
             "Step 8 of 8. <b>Gear</b>: {gear_cost} of {gear_points} equipment points spent. "
