@@ -24,16 +24,19 @@ class Wording:
     with ``preview_head`` (the NPC's with its own head) instead of «Step n of N: Preview».
     ``jump``: a preview button's label, ``{title}`` the step's title."""
 
+    # the buttons under every step
     back: str = N_("◀ Back")
     next: str = N_("Next ▶")
     skip: str = N_("Skip ▶")
+    # a typed step's answer so far, and what a step says to a message it cannot take
     now: str = N_("Now: <b>{name}</b>")
     bad_text: str = N_("Text of 1 to {limit} characters, please.")
     not_text: str = N_("Please answer with text, or use the buttons.")
-    at_preview: str = N_("Please answer with text, or use the buttons.")  # typed at it
-    jump: str = "✏️ {title}"
+    at_preview: str = N_("Please answer with text, or use the buttons.")
+    # the heads and the preview's buttons
     own_heads: bool = False
     preview_head: str = ""
+    jump: str = "✏️ {title}"
 
     def head(self, t: Translator, head: str, prompt: str, data: dict[str, Any]) -> str:
         """A step's head: «Step n of N: Title» and the prompt, or the prompt alone, filled."""
