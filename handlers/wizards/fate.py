@@ -15,7 +15,7 @@ from typing import Any
 
 from aiogram.types import CallbackQuery, Message
 from aiogram_dialog import DialogManager, ShowMode
-from aiogram_dialog.widgets.input import MessageInput, TextInput
+from aiogram_dialog.widgets.input import TextInput
 from aiogram_dialog.widgets.kbd import Button, ListGroup, NextPage, PrevPage, Row, Select
 from aiogram_dialog.widgets.text import Const, Format
 
@@ -74,13 +74,6 @@ def _refuse(manager: DialogManager, violations: list[Violation]) -> None:
 
 def _said(manager: DialogManager, msgid: str, **params: Any) -> None:
     step_refused(manager, esc(_t(manager)(msgid, **params)))
-
-
-USE_BUTTONS = N_("Use the buttons under this message, or /cancel.")
-
-
-async def use_buttons(message: Message, widget: Any, manager: DialogManager) -> None:
-    _said(manager, USE_BUTTONS)
 
 
 # --- crossings -----------------------------------------------------------------------------------
@@ -256,7 +249,6 @@ def _skill_widgets() -> list[Any]:
             Button(Format("{page}/{pages}"), id="pg"),
             NextPage(scroll="sk", text=Const("➡️"), when=_not_last),
         ),
-        MessageInput(use_buttons),
     ]  # fmt: skip
 
 
@@ -391,7 +383,6 @@ def _gear_widgets() -> list[Any]:
             _row(None, draft.step_gear, GearItem), id="gr",
             item_id_getter=lambda x: x["id"], items="gear_rows",
         ),
-        MessageInput(use_buttons),
     ]  # fmt: skip
 
 
@@ -436,7 +427,7 @@ FLOW = Flow(
             "One point raises a skill one step, up to {cap}. "
             "Each level must hold fewer skills than the level below it."
             "\nMagic schools: {schools}."
-        ), _skill_widgets, _skill_data),
+        ), _skill_widgets, _skill_data, typed=False),
         Custom("stunts", N_("✏️ Stunts"), N_(
             "Step 7 of 8. <b>Stunts</b>: {stunt_count} of {allowed}. "
             "Write one as “Name: what it does”."
@@ -448,7 +439,7 @@ FLOW = Flow(
             "Step 8 of 8. <b>Gear</b>: {gear_cost} of {gear_points} equipment points spent. "
             "Melee weapon 1 point per level (up to 3), ranged 1 per level (up to 2), armor 2 "
             "per level (up to 3)."
-        ), _gear_widgets, _gear_data),
+        ), _gear_widgets, _gear_data, typed=False),
     ),
     options=draft.options_of,
     build=lambda data, options: draft.build(data),
@@ -464,7 +455,8 @@ FLOW = Flow(
     wording=Wording(
         back=N_("◀️ Back"), next=N_("Next ▶️"), now=N_("\nNow: <i>{current}</i>"),
         bad_text=N_("One line, 1 to {limit} characters."),
-        not_text=N_("Please answer with text, or /cancel."), at_preview=USE_BUTTONS,
+        not_text=N_("Please answer with text, or /cancel."),
+        buttons_only=N_("Use the buttons under this message, or /cancel."),
         jump="{title}", own_heads=True,
         preview_head=N_(
             "<b>Preview</b>. Check the sheet, change any step, then send it to the GM.\n"

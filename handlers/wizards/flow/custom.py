@@ -14,10 +14,12 @@ from typing import Any
 class Custom:
     """``widgets()``: its inputs and keyboards, above the flow's «Back» / «Next» (an input of
     its own comes before the flow's «please answer with text»); ``data(manager)``: its window
-    data, ``lines`` (escaped HTML) shown under the prompt, the rest for its widgets."""
+    data, ``lines`` (escaped HTML) shown under the prompt, the rest for its widgets. Its own
+    ``TextInput`` takes typed answers; any other message gets the flow's refusal."""
 
     key: str
     title: str
     prompt: str
     widgets: Callable[[], Sequence[Any]]
     data: Callable[[Any], Awaitable[dict[str, Any]]]
+    typed: bool = True  # False: a message to it is refused with ``Wording.buttons_only``

@@ -201,9 +201,11 @@ def _on_not_text(rt: _Runtime) -> Callable[..., Awaitable[None]]:
     return handler
 
 
-def _on_typed_at_preview(rt: _Runtime) -> Callable[..., Awaitable[None]]:
+def _on_buttons_only(rt: _Runtime) -> Callable[..., Awaitable[None]]:
+    """A message to the preview, or to a ``Custom`` step that takes none (``typed``)."""
+
     async def handler(message: Message, widget: Any, manager: DialogManager) -> None:
-        rt.fail(manager, esc(_t(manager)(rt.flow.wording.at_preview)))
+        rt.fail(manager, esc(_t(manager)(rt.flow.wording.buttons_only)))
 
     return handler
 
@@ -441,7 +443,8 @@ def _window(rt: _Runtime, i: int, step: Step) -> Window:
         widgets.append(TextInput(id="in", on_success=_on_text(rt, step)))
     if isinstance(step, Custom):
         widgets += step.widgets()
-    widgets.append(MessageInput(_on_not_text(rt)))
+    typed = not isinstance(step, Custom) or step.typed
+    widgets.append(MessageInput(_on_not_text(rt) if typed else _on_buttons_only(rt)))
     if isinstance(step, Choose):
         select = Select(
             Format("{item[label]}"), id="c", item_id_getter=lambda x: x["id"], items="rows",
@@ -472,7 +475,7 @@ def _preview_window(rt: _Runtime) -> Window:
     return Window(
         npc_preview_head(),
         Format("{text}"),
-        MessageInput(_on_typed_at_preview(rt)),
+        MessageInput(_on_buttons_only(rt)),
         Group(*jumps, width=2),
         submit_button(rt.flow.submit_label, _on_submit(rt)),
         state=rt.preview,

@@ -32,7 +32,7 @@ class Wording:
     now: str = N_("Now: <b>{name}</b>")
     bad_text: str = N_("Text of 1 to {limit} characters, please.")
     not_text: str = N_("Please answer with text, or use the buttons.")
-    at_preview: str = N_("Please answer with text, or use the buttons.")
+    buttons_only: str = N_("Please answer with text, or use the buttons.")  # the preview's
     # the heads and the preview's buttons
     own_heads: bool = False
     preview_head: str = ""

@@ -52,7 +52,7 @@ WORDED = Flow(
             "tally", "✏️ The tally", "Step 2 of 2. Count for {name}, up to {n}.",
             widgets=lambda: [Button(Const("less"), id="ls", on_click=_less),
                              Button(Const("more"), id="mr", on_click=_more)],
-            data=_tally,
+            data=_tally, typed=False,
         ),
     ),
     options=lambda raw: dict(raw),
@@ -63,7 +63,7 @@ WORDED = Flow(
     wording=Wording(
         back="◀️ Back", next="Next ▶️", now="\nNow: <i>{current}</i>", jump="{title}",
         bad_text="One line, at most {limit}.", not_text="Text, or /cancel.",
-        at_preview="Buttons only here.", own_heads=True, preview_head="<b>Look</b> it over.\n",
+        buttons_only="Buttons only here.", own_heads=True, preview_head="<b>Look</b> it over.\n",
     ),
     started=_started,
     upgrade=lambda old, o: {"name": old.get("title", ""), "tally": old.get("count", 0)},

@@ -65,6 +65,8 @@ async def test_own_wording_heads_and_a_custom_step(player: Player) -> None:
     assert p.text.endswith("No <tally> to take back.")
     await p.press("mr", 2)
     assert "Tally: 2" in p.text and "No <tally>" not in p.text
+    await p.say("3")  # a step that takes no text says so
+    assert p.text.endswith("Buttons only here.") and "Tally: 2" in p.text
     await p.press("bk")
     assert p.message is not None and "Now: <i>Rex &lt;the toy&gt;</i>" in p.message.html
     await p.press("nx")
