@@ -453,7 +453,8 @@ FLOW = Flow(
         "gear": ("equipment",),
     },
     wording=Wording(
-        back=N_("◀️ Back"), next=N_("Next ▶️"), now=N_("\nNow: <i>{current}</i>"),
+        nav=(N_("◀️ Back"), N_("Next ▶️"), N_("Next ▶️")),  # no step is optional
+        now=N_("\nNow: <i>{current}</i>"),
         bad_text=N_("One line, 1 to {limit} characters."),
         not_text=N_("Please answer with text, or /cancel."),
         buttons_only=N_("Use the buttons under this message, or /cancel."),

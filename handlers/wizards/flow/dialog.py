@@ -415,15 +415,12 @@ def _preview_text(rt: _Runtime, manager: DialogManager, t: Translator) -> str:
 
 
 def _nav(rt: _Runtime, i: int, step: Step) -> Row:
-    optional, words = isinstance(step, Text | Choose) and not step.required, rt.flow.wording
-    label = (
-        Multi(T(words.next, when="filled"), T(words.skip, when=~F["filled"]))
-        if optional
-        else T(words.next)
-    )
+    optional = isinstance(step, Text | Choose) and not step.required
+    back, forth, skip = rt.flow.wording.nav
+    label = Multi(T(forth, when="filled"), T(skip, when=~F["filled"])) if optional else T(forth)
     buttons = [Button(label, id="nx", on_click=_on_next(rt, step))]
     if i > 0:
-        buttons.insert(0, Button(T(words.back), id="bk", on_click=_on_back(rt)))
+        buttons.insert(0, Button(T(back), id="bk", on_click=_on_back(rt)))
     return Row(*buttons)
 
 

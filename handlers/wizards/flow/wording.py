@@ -24,10 +24,8 @@ class Wording:
     with ``preview_head`` (the NPC's with its own head) instead of «Step n of N: Preview».
     ``jump``: a preview button's label, ``{title}`` the step's title."""
 
-    # the buttons under every step
-    back: str = N_("◀ Back")
-    next: str = N_("Next ▶")
-    skip: str = N_("Skip ▶")
+    # the buttons under every step: back, next, skip (an optional step left empty)
+    nav: tuple[str, str, str] = (N_("◀ Back"), N_("Next ▶"), N_("Skip ▶"))
     # a typed step's answer so far, and what a step says to a message it cannot take
     now: str = N_("Now: <b>{name}</b>")
     bad_text: str = N_("Text of 1 to {limit} characters, please.")

@@ -61,7 +61,7 @@ WORDED = Flow(
     validate=lambda sheet, o: [],
     render=lambda s, t, locale: escape(f"{s.name} counted {s.stats.get('tally')}"),
     wording=Wording(
-        back="◀️ Back", next="Next ▶️", now="\nNow: <i>{current}</i>", jump="{title}",
+        nav=("◀️ Back", "Next ▶️", "Skip ▶️"), now="\nNow: <i>{current}</i>", jump="{title}",
         bad_text="One line, at most {limit}.", not_text="Text, or /cancel.",
         buttons_only="Buttons only here.", own_heads=True, preview_head="<b>Look</b> it over.\n",
     ),
