@@ -22,7 +22,8 @@ async def test_the_edit_link_opens_the_preview_and_keeps_fate_points(running: Ha
         )
     last = h.emu.last_bot_message(GROUP)
     h.emu.send_text(ALICE, GROUP, "/sheet")
-    sheet = await h.emu.wait_bot_message(GROUP, contains="Mira", after=last.message_id)
+    after = last.message_id if last is not None else 0
+    sheet = await h.emu.wait_bot_message(GROUP, contains="Mira", after=after)
     token = next(b["url"] for b in buttons(sheet) if "url" in b).split("start=")[1]
     h.emu.send_text(ALICE, ALICE, f"/start {token}")
     await h.emu.wait_idle()

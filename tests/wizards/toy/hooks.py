@@ -13,6 +13,7 @@ from aiogram_dialog.widgets.kbd import Button
 from aiogram_dialog.widgets.text import Const
 from sqlalchemy import text
 
+from engine.common import SheetModel
 from handlers.wizards.flow import Flow, Text
 from handlers.wizards.flow.custom import Custom
 from handlers.wizards.flow.dialog import draft_of, step_fine, step_refused
@@ -40,6 +41,11 @@ async def _tally(manager: DialogManager) -> dict[str, Any]:
     return {"lines": [f"Tally: {draft.get('tally', 0)} ({draft.get('origin', '?')})"], "n": 7}
 
 
+def _render(sheet: SheetModel, t: Any, locale: str) -> str:
+    assert isinstance(sheet, ToySheet)
+    return escape(f"{sheet.name} counted {sheet.stats.get('tally')}")
+
+
 async def _started(manager: DialogManager) -> None:
     draft_of(manager)["origin"] = "started"
 
@@ -59,7 +65,7 @@ WORDED = Flow(
     build=lambda d, o: ToySheet(name=d.get("name", ""), stats={"tally": int(d.get("tally", 0))}),
     load=lambda sheet, o: {"name": (sheet or {}).get("name", ""), "tally": 0},
     validate=lambda sheet, o: [],
-    render=lambda s, t, locale: escape(f"{s.name} counted {s.stats.get('tally')}"),
+    render=_render,
     wording=Wording(
         nav=("◀️ Back", "Next ▶️", "Skip ▶️"), now="\nNow: <i>{current}</i>", jump="{title}",
         bad_text="One line, at most {limit}.", not_text="Text, or /cancel.",

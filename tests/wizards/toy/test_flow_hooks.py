@@ -31,7 +31,8 @@ def _with_worded() -> list[Router]:
     async def open_it(message: Message, dialog_manager: DialogManager, uow: Any) -> None:
         game = (await uow.session.execute(text("SELECT min(id) FROM games"))).scalar()
         start = WizardStart(int(game), "toy", {}).as_data()
-        await dialog_manager.start(STATES.name, data=start, mode=StartMode.RESET_STACK)
+        first = STATES.__states__[0]
+        await dialog_manager.start(first, data=start, mode=StartMode.RESET_STACK)
 
     return [opener, build_dialog(WORDED, STATES), *real_dialogs()]
 
