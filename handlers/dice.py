@@ -28,6 +28,10 @@ from handlers.views.safe import error_text
 ROLL_COMMANDS = ("roll", "r")  # the filter's and the hint's: one list
 
 
+class NoCharacter(Exception):
+    """``/r <trait>`` from a player without an active character in the chat's game."""
+
+
 def message_roll_id(chat_id: int, message_id: int) -> str:
     """The roll id of a ``/r`` message: the same message always yields the same roll."""
     return f"msg:{chat_id}:{message_id}"
@@ -76,6 +80,9 @@ async def roll(
     except EngineError as error:
         await message.reply(error_text(error, locale))
         return
+    except NoCharacter:
+        await message.reply(views.no_character(t, command.args))
+        return
     if logged.opened_epoch is not None:
         await message.answer(views.epoch_opened(t, logged.opened_epoch))
     if sheet is None:
@@ -85,7 +92,7 @@ async def roll(
     # A roll for a character is signed with its name, and the player's.
     who = t("{character}, played by {player}", character=character, player=user.name)
     words = sheet_rolls.outcome_words(plan, logged.result, locale)
-    lines = [escape(plan.title), views.rolled(t, locale, logged, who), escape(words)]
+    lines = [escape(plan.title), views.rolled(t, locale, logged, who, escape(words))]
     await message.reply("\n".join(line for line in lines if line))
 
 
@@ -127,7 +134,9 @@ async def _sheet_roll_plan(
         return None
     active = await uow.characters.active_of(game.id, user.id)
     if active is None:
-        return None
+        if starts_as_notation(args) or _is_notation(args):
+            return None
+        raise NoCharacter  # a trait's name, and no sheet to read it from
     spec = SYSTEMS[game.system]
     character = spec.load(active.sheet, active.schema_version)
     return sheet_rolls.plan_sheet_roll(game.system, character, args, locale), active.name

@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.config import Settings
 from bot.middlewares import InFlightMiddleware
+from bot.outbound import outbound_of
 from db.repositories.updates import last_update_id
 from sandbox import run_sandbox
 from tabletop.app import build_runtime
@@ -44,9 +45,18 @@ async def run_sandbox_bot(
     webapp.install(runtime.dispatcher, app_url)
     runtime.start_polling()
     in_flight: InFlightMiddleware = runtime.dispatcher["in_flight"]
+    outbound = outbound_of(runtime.bot)
+
+    async def bot_idle() -> None:
+        # The updates in hand, then the edits parked behind the group's pace: a script's next
+        # /press must see the keyboard the last press left, as a player would a moment later.
+        await in_flight.wait_idle(10.0)
+        if outbound is not None:
+            await outbound.drain(10.0)
+
     try:
         await run_sandbox(
-            emulator, stdin=stdin, stdout=stdout, bot_idle=lambda: in_flight.wait_idle(10.0),
+            emulator, stdin=stdin, stdout=stdout, bot_idle=bot_idle,
             app_url=lambda user, name, lang: webapp.signed_url(
                 app_url, emulator.token, user, first_name=name, language_code=lang
             ),

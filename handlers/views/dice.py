@@ -51,7 +51,9 @@ def epoch_commitment(t: Translator, epoch: Epoch) -> str:
     )
 
 
-def rolled(t: Translator, locale: str, logged: LoggedRoll, who: str) -> str:
+def rolled(t: Translator, locale: str, logged: LoggedRoll, who: str, words: str = "") -> str:
+    """A logged roll: who, the dice, what they mean (a sheet roll's outcome, escaped), then
+    the log entry it can be checked by."""
     body = render_html(logged.result, locale, limit=ROLL_BODY_LIMIT)
     footer = t(
         "Log #{seq} · {hash}",
@@ -59,10 +61,18 @@ def rolled(t: Translator, locale: str, logged: LoggedRoll, who: str) -> str:
         hash=f"<code>{short_hash(logged.entry.hash)}</code>",
     )
     head = f"<b>{escape(who)}</b>"
-    parts = [head, body, f"<i>{footer}</i>"]
+    parts = [head, body, *([words] if words else []), f"<i>{footer}</i>"]
     if logged.duplicate:
         parts.append(t("(already rolled: this is the first result)"))
     return "\n".join(parts)
+
+
+def no_character(t: Translator, text: str) -> str:
+    return t(
+        "A roll by a trait («{text}») needs your character in this game, and you have none "
+        "yet (or it waits for the GM). Dice roll without one: /r 2d6+1.",
+        text=escape(_cap(text, 40)),
+    )
 
 
 def _cap(text: str, width: int) -> str:

@@ -111,12 +111,11 @@ def rolled(t: Translator, locale: str, rolled: InlineRoll, who: str, bot_usernam
             t, locale, rolled.rolls, who, is_set=rolled.request.is_set,
             short=rolled.request.short,
         )  # fmt: skip
+    elif rolled.plan is not None:  # a trait's roll: its title, and its outcome before the entry
+        words = plain(outcome_words(rolled.plan, rolled.rolls[0].result, locale))
+        body = f"{plain(rolled.plan.title)}\n{dice.rolled(t, locale, rolled.rolls[0], who, words)}"
     else:
         body = dice.rolled(t, locale, rolled.rolls[0], who)
-    plan = rolled.plan
-    if plan is not None:
-        words = outcome_words(plan, rolled.rolls[0].result, locale)
-        body = f"{plain(plan.title)}\n{body}\n{plain(words)}"
     entries = [item.entry.seq for item in rolled.rolls]
     where = t(
         "📜 {name}'s own roll log: {entries} — /log and /verify in the private chat with @{bot}",

@@ -588,13 +588,17 @@ NAMES_ROOM = 3000  # the characters listed by /res without one (markup character
 
 
 def usage(t: Translator, names: list[str]) -> str:
+    if not names:  # nothing to open by name: say how a character comes to be instead
+        return t(
+            "No characters in this game yet. Press «Create character» on the /game card; "
+            "the panel opens once the GM approves the sheet."
+        )
     return t(
         "You have no active character here. Open another one by name: /res name. "
         "Characters: {names}",
         names=clip_list(
             [_e(name) for name in names], room=NAMES_ROOM, more=lambda n: t("… and {n} more", n=n)
-        )
-        or "—",
+        ),
     )
 
 

@@ -90,9 +90,11 @@ class WizardDialog(Dialog):
     errors. A handler that asks for another mode (a new wizard, no update) still gets it.
     """
 
-    def __init__(self, *windows: Window, reentry: bool = True, **kwargs: Any) -> None:
+    def __init__(
+        self, *windows: Window, reentry: bool = True, cancel_id: str = "wcx", **kwargs: Any
+    ) -> None:
         for window in windows:
-            _ensure_cancel(window)
+            _ensure_cancel(window, cancel_id)
         super().__init__(*windows, **kwargs)
         self.reentry = reentry  # False: the wizard's on_start places a returned sheet itself
 
@@ -163,10 +165,11 @@ def _has_cancel(keyboard: Keyboard) -> bool:
     return any(_has_cancel(button) for button in inner if isinstance(button, Keyboard))
 
 
-def _ensure_cancel(window: Window) -> None:
-    """Every step can be left with one tap: a window without its own «Cancel» gets one last."""
+def _ensure_cancel(window: Window, cancel_id: str = "wcx") -> None:
+    """Every step can be left with one tap: a window without its own «Cancel» gets one last
+    (``cancel_id``: the id a released wizard's «Cancel» carries, kept)."""
     if not _has_cancel(window.keyboard):
-        cancel = Cancel(T("✖️ Cancel"), id="wcx", on_click=_say_cancelled)
+        cancel = Cancel(T("✖️ Cancel"), id=cancel_id, on_click=_say_cancelled)
         window.keyboard = Group(window.keyboard, cancel)
 
 

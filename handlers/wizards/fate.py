@@ -49,8 +49,8 @@ from handlers.wizards.common import (
     violations_text,
 )
 from handlers.wizards.flow import Flow, Text, build_dialog, flow_states
-from handlers.wizards.flow.custom import Custom
-from handlers.wizards.flow.dialog import draft_of, step_fine, step_refused
+from handlers.wizards.flow.custom import Custom, Shown, step_fine, step_refused
+from handlers.wizards.flow.custom import draft as draft_of
 from handlers.wizards.flow.wording import Wording
 
 OnPress = Callable[[CallbackQuery, Any, DialogManager], Awaitable[None]]
@@ -119,7 +119,8 @@ def _drop_last(key: str, nothing: str) -> OnPress:
     return drop
 
 
-async def _crossing_data(manager: DialogManager) -> dict[str, Any]:
+async def _crossing_data(shown: Shown) -> dict[str, Any]:
+    manager = shown.manager
     data, party, t = draft_of(manager), WizardStart.of(manager).party, _t(manager)
     crossings = data.get("crossings", [])
     crossed = {c["with"] for c in crossings if c.get("with") is not None}
@@ -204,7 +205,8 @@ def _not_last(data: dict[str, Any], widget: Any, manager: DialogManager) -> bool
     return bool(data["current_page"] < data["pages"] - 1)
 
 
-async def _skill_data(manager: DialogManager) -> dict[str, Any]:
+async def _skill_data(shown: Shown) -> dict[str, Any]:
+    manager = shown.manager
     data, options = draft_of(manager), _options(manager)
     t, locale = _t(manager), locale_of(manager)
     skills = data.get("skills", {})
@@ -306,7 +308,8 @@ async def untrade_refresh(callback: CallbackQuery, widget: Any, manager: DialogM
     step_fine(manager)
 
 
-async def _stunt_data(manager: DialogManager) -> dict[str, Any]:
+async def _stunt_data(shown: Shown) -> dict[str, Any]:
+    manager = shown.manager
     data, options = draft_of(manager), _options(manager)
     stunts = data.get("stunts", [])
     listed = [
@@ -354,7 +357,8 @@ def _gear_sources(t: Translator, locale: str) -> str:
     return "; ".join(parts)
 
 
-async def _gear_data(manager: DialogManager) -> dict[str, Any]:
+async def _gear_data(shown: Shown) -> dict[str, Any]:
+    manager = shown.manager
     data, t, locale = draft_of(manager), _t(manager), locale_of(manager)
     gear = data.get("gear", {})
     names = {
@@ -398,7 +402,7 @@ async def _started(manager: DialogManager) -> None:
 
 
 def _aspect(key: str, title: str, prompt: str) -> Text:
-    return Text(key, title, prompt, required=True)
+    return Text(key, title, prompt, required=True, unfit=N_("One line, 1 to {limit} characters."))
 
 
 FLOW = Flow(
@@ -455,7 +459,6 @@ FLOW = Flow(
     wording=Wording(
         nav=(N_("◀️ Back"), N_("Next ▶️"), N_("Next ▶️")),  # no step is optional
         now=N_("\nNow: <i>{current}</i>"),
-        bad_text=N_("One line, 1 to {limit} characters."),
         not_text=N_("Please answer with text, or /cancel."),
         buttons_only=N_("Use the buttons under this message, or /cancel."),
         jump="{title}", own_heads=True,

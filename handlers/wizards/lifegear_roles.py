@@ -1,28 +1,38 @@
 """``lifegear`` roles: the GM writes them (``/roles`` in the private chat) before players create.
 
-A role is the seed's template (name, max lives, stats as dice expressions, starting gear). Roles
-are kept per game as one JSON list under ``lifegear.roles`` in the game's data; the player's
-wizard (``handlers.wizards.lifegear``) reads them. The role being edited lives in
-``dialog_data["draft"]`` as JSON, so a restart resumes the editor where it was.
+A role is the seed's template (name, max lives, stats as dice expressions, starting gear), kept
+by ``bot.services.lifegear_roles``; the player's wizard (``handlers.wizards.lifegear``) offers
+them. The role being edited lives in ``dialog_data["draft"]`` as JSON, so a restart resumes the
+editor where it was.
+
+A hand-written dialog, not a flow: it is a list of roles to open, edit, save and delete, and a
+role's gear is added by kind, one item per message, beside the creation steps' shape.
 """
 
 from __future__ import annotations
 
-import logging
+from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
 from aiogram import F, Router
 from aiogram.filters import Command
 from aiogram.fsm.state import State, StatesGroup
-from aiogram.types import CallbackQuery, Message
-from aiogram_dialog import Dialog, DialogManager, StartMode, Window
-from aiogram_dialog.widgets.input import ManagedTextInput, TextInput
-from aiogram_dialog.widgets.kbd import Back, Button, Cancel, Column, Group, Row, Select, SwitchTo
+from aiogram.types import Message
+from aiogram_dialog import DialogManager, StartMode, Window
+from aiogram_dialog.widgets.input import TextInput
+from aiogram_dialog.widgets.kbd import Back, Button, Cancel, Group, Row, Select, SwitchTo
 from aiogram_dialog.widgets.text import Format
-from pydantic import ValidationError
 
 from bot.i18n import Translator
-from bot.services import games as game_service
+from bot.services.lifegear_roles import (
+    GM_ROLES,
+    MAX_ROLES,
+    RoleRefused,
+    delete_role,
+    load_roles,
+    name_taken,
+    put_role,
+)
 from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
 from engine.common import errors_only
@@ -53,18 +63,15 @@ from handlers.wizards.common import (
     esc,
     locale_of,
     refuse,
+    violations_text,
 )
 
-logger = logging.getLogger(__name__)
-
-ROLES_KEY: Final = "lifegear.roles"
-GM_ROLES: Final = ("gm", "cogm")
-MAX_ROLES: Final = 20  # one button per role in the list; more would not fit a phone screen
 MAX_STATS: Final = 12
 MAX_GEAR: Final = 50  # the engine's max lives: usable gear never exceeds it
 QUICK_LIVES: Final = (3, 4, 5, 6, 8, 10)
 DESCRIPTION_MAX: Final = 200
 SHOWN_MAX: Final = 3000  # a long list inside a window leaves room for the texts around it
+EDITOR_KEYS: Final = ("draft", "edit", "review", "kind", "error")  # dialog_data of one role
 
 
 class RolesSG(StatesGroup):
@@ -76,36 +83,6 @@ class RolesSG(StatesGroup):
     gear = State()
     item = State()
     preview = State()
-
-
-# --- storage ------------------------------------------------------------------------------
-
-
-async def load_roles(uow: UnitOfWork, game_id: int) -> list[Role]:
-    """The game's roles; an entry that no longer parses is skipped (and logged), not fatal."""
-    raw = await uow.games.data(game_id, ROLES_KEY)
-    roles: list[Role] = []
-    for entry in raw if isinstance(raw, list) else []:
-        try:
-            roles.append(Role.model_validate(entry))
-        except ValidationError:
-            logger.warning("game %s: skipping an unreadable lifegear role", game_id)
-    return roles
-
-
-async def save_roles(uow: UnitOfWork, game_id: int, roles: list[Role]) -> None:
-    dumped = [r.model_dump(mode="json") for r in roles]
-    await game_service.save_data(uow, game_id, ROLES_KEY, dumped)
-
-
-async def may_edit_roles(uow: UnitOfWork, game_id: int, user_id: int) -> bool:
-    """Checked again on every write: the GM may have handed the game over meanwhile. Locks the
-    game's row until the write commits, so a GM and a co-GM saving at once each read the roles
-    the other saved (a save is read, change, write back)."""
-    game = await uow.games.get(game_id, for_update=True)
-    if game is None or game.archived or game.system != SYSTEM_ID:
-        return False
-    return await uow.games.role(game_id, user_id) in GM_ROLES
 
 
 # --- parsing the GM's typed lines -----------------------------------------------------------
@@ -163,6 +140,8 @@ def next_item_id(gear: list[dict[str, Any]]) -> str:
 
 # --- dialog helpers -------------------------------------------------------------------------
 
+Handler = Callable[..., Awaitable[None]]
+
 
 def _t(manager: DialogManager) -> Translator:
     t: Translator = manager.middleware_data["t"]
@@ -174,32 +153,27 @@ def _uow(manager: DialogManager) -> UnitOfWork:
     return uow
 
 
-def _user_id(manager: DialogManager) -> int:
-    user: UserDTO = manager.middleware_data["user"]
-    return user.id
-
-
 def _game_id(manager: DialogManager) -> int:
     return int(manager.dialog_data["game_id"])
 
 
+def _empty() -> dict[str, Any]:
+    return {"name": "", "max_lives": 0, "stats": [], "gear": []}
+
+
 def _draft(manager: DialogManager) -> dict[str, Any]:
-    draft: dict[str, Any] = manager.dialog_data.setdefault(
-        "draft", {"name": "", "max_lives": 0, "stats": [], "gear": []}
-    )
+    draft: dict[str, Any] = manager.dialog_data.setdefault("draft", _empty())
     return draft
-
-
-def _edited_index(manager: DialogManager, roles: list[Role]) -> int:
-    """Where the role being edited is now (found by its stored name: a co-GM may have added or
-    deleted roles meanwhile, so a list index could point at another role); -1 for a new one."""
-    name = str(manager.dialog_data.get("edit") or "")
-    return next((i for i, r in enumerate(roles) if name and r.name == name), -1)
 
 
 def _draft_role(draft: dict[str, Any]) -> Role:
     # the name step comes first, but a placeholder keeps the preview renderable regardless
     return Role.model_validate({**draft, "name": draft.get("name") or "—"})
+
+
+def _edited(manager: DialogManager) -> str:
+    """The stored name of the role being edited ("" for a new one)."""
+    return str(manager.dialog_data.get("edit") or "")
 
 
 def _fail(manager: DialogManager, text: str) -> None:
@@ -213,8 +187,32 @@ async def _advance(manager: DialogManager, state: State) -> None:
     await manager.switch_to(RolesSG.preview if manager.dialog_data.get("review") else state)
 
 
-async def _clear_error(_: CallbackQuery, __: Any, manager: DialogManager) -> None:
+async def _clear_error(_: Any, __: Any, manager: DialogManager) -> None:
     manager.dialog_data.pop("error", None)
+
+
+async def _open(manager: DialogManager, state: State, **data: Any) -> None:
+    """Start editing a role (``data``: its draft, its stored name, whether to review it)."""
+    manager.dialog_data.update(data)
+    manager.dialog_data.pop("error", None)
+    await manager.switch_to(state)
+
+
+async def _closed(manager: DialogManager, notice: str) -> None:
+    """Back to the list of roles, the one edited forgotten, with what was done."""
+    for key in EDITOR_KEYS:
+        manager.dialog_data.pop(key, None)
+    manager.dialog_data["notice"] = notice
+    await manager.switch_to(RolesSG.menu)
+
+
+def _answer(handle: Callable[[DialogManager, str], Awaitable[None]]) -> Handler:
+    """A ``TextInput`` handler from ``handle(manager, text)``."""
+
+    async def handler(_: Message, __: Any, manager: DialogManager, text: str) -> None:
+        await handle(manager, text)
+
+    return handler
 
 
 # --- /roles -------------------------------------------------------------------------------
@@ -251,11 +249,155 @@ async def on_start(start_data: Any, manager: DialogManager) -> None:
         manager.dialog_data["game_id"] = next(iter(games))
 
 
-async def on_game(_: CallbackQuery, __: Any, manager: DialogManager, game_id: int) -> None:
-    if game_id not in _games(manager):
+async def on_game(_: Any, __: Any, manager: DialogManager, game_id: int) -> None:
+    if game_id in _games(manager):
+        manager.dialog_data["game_id"] = game_id
+        await manager.switch_to(RolesSG.menu)
+
+
+async def on_new_role(_: Any, __: Any, manager: DialogManager) -> None:
+    await _open(manager, RolesSG.name, draft=_empty(), edit="", review=False)
+
+
+async def on_pick_role(_: Any, __: Any, manager: DialogManager, index: int) -> None:
+    roles = await load_roles(_uow(manager), _game_id(manager))
+    if 0 <= index < len(roles):
+        role = roles[index]
+        draft = role.model_dump(mode="json")
+        await _open(manager, RolesSG.preview, draft=draft, edit=role.name, review=True)
+
+
+# --- role steps ---------------------------------------------------------------------------
+
+
+async def got_name(manager: DialogManager, text: str) -> None:
+    t = _t(manager)
+    name = clean_name(text)
+    if name is None:
+        limit = NAME_MAX
+        _fail(manager, t("The role name must be one line of 1–{limit} characters.", limit=limit))
         return
-    manager.dialog_data["game_id"] = game_id
-    await manager.switch_to(RolesSG.menu)
+    if name_taken(await load_roles(_uow(manager), _game_id(manager)), _edited(manager), name):
+        _fail(manager, t("There is already a role called «{name}».", name=esc(name)))
+        return
+    _draft(manager)["name"] = name
+    await _advance(manager, RolesSG.lives)
+
+
+async def got_lives(manager: DialogManager, text: str) -> None:
+    raw = text.strip()
+    # isdecimal, not isdigit: "²" is a digit that int() refuses
+    value = int(raw) if raw.isdecimal() and len(raw) <= 3 else 0
+    if not 1 <= value <= MAX_GEAR:
+        t = _t(manager)
+        _fail(manager, t("Max lives: type a whole number from 1 to {limit}.", limit=MAX_GEAR))
+        return
+    _draft(manager)["max_lives"] = value
+    await _advance(manager, RolesSG.stats)
+
+
+async def on_quick_lives(_: Any, __: Any, manager: DialogManager, value: int) -> None:
+    if value in QUICK_LIVES:
+        await got_lives(manager, str(value))
+
+
+async def got_stats(manager: DialogManager, text: str) -> None:
+    t = _t(manager)
+    stats = _draft(manager)["stats"]
+    problems: list[str] = []
+    for line in filter(None, (raw.strip() for raw in text.splitlines())):
+        parsed = parse_stat(line, t, locale_of(manager))
+        if isinstance(parsed, str):
+            problems.append(parsed)
+        elif any(s["name"].casefold() == parsed.name.casefold() for s in stats):
+            problems.append(t("Stat «{name}» is already listed.", name=esc(parsed.name)))
+        elif len(stats) >= MAX_STATS:
+            problems.append(t("At most {limit} stats.", limit=MAX_STATS))
+            break
+        else:
+            stats.append(parsed.model_dump(mode="json"))
+    manager.dialog_data.pop("error", None)
+    if problems:
+        _fail(manager, "\n".join(problems))
+
+
+def _drop(key: str) -> Handler:
+    """Tap ❌ on a stat or an item: it is removed from the draft."""
+
+    async def handler(_: Any, __: Any, manager: DialogManager, index: int) -> None:
+        listed = _draft(manager)[key]
+        if 0 <= index < len(listed):
+            listed.pop(index)
+
+    return handler
+
+
+async def on_stats_done(_: Any, __: Any, manager: DialogManager) -> None:
+    if not _draft(manager)["stats"]:
+        _fail(manager, _t(manager)("Add at least one stat first."))
+        return
+    await _advance(manager, RolesSG.gear)
+
+
+async def on_add_kind(_: Any, __: Any, manager: DialogManager, kind: str) -> None:
+    if kind not in {k.value for k in ItemKind}:
+        return
+    if len(_draft(manager)["gear"]) >= MAX_GEAR:
+        _fail(manager, _t(manager)("At most {limit} gear items.", limit=MAX_GEAR))
+        return
+    await _open(manager, RolesSG.item, kind=kind)
+
+
+async def got_item(manager: DialogManager, text: str) -> None:
+    gear = _draft(manager)["gear"]
+    kind = ItemKind(manager.dialog_data.get("kind", ItemKind.ITEM.value))
+    item = parse_item(text, kind, next_item_id(gear))
+    if item is None:
+        t = _t(manager)
+        _fail(manager, t("Write the item as <code>Name</code> or <code>Name: 1d6</code>."))
+        return
+    gear.append(item.model_dump(mode="json"))
+    await _open(manager, RolesSG.gear)
+
+
+async def on_gear_done(_: Any, __: Any, manager: DialogManager) -> None:
+    manager.dialog_data["review"] = True
+    await _advance(manager, RolesSG.preview)
+
+
+async def _write(manager: DialogManager, role: Role | None) -> None:
+    """Save ``role`` (None: delete the one edited) as the GM; back to the list, or refused."""
+    t, user = _t(manager), manager.middleware_data["user"]
+    uow, game_id, edited = _uow(manager), _game_id(manager), _edited(manager)
+    try:
+        if role is not None:
+            await put_role(uow, game_id, user.id, role, edited)
+            await _closed(manager, t("Role «{name}» saved.", name=esc(role.name)))
+        elif (removed := await delete_role(uow, game_id, user.id, edited)) is not None:
+            await _closed(manager, t("Role «{name}» deleted.", name=esc(removed.name)))
+        else:
+            await manager.switch_to(RolesSG.menu)
+    except RoleRefused as refused:
+        params = {k: esc(v) for k, v in refused.params.items()}
+        _fail(manager, t(refused.reason, **params))
+
+
+async def on_save(_: Any, __: Any, manager: DialogManager) -> None:
+    draft = _draft(manager)
+    role = _draft_role(draft)
+    problems = errors_only(validate_role(role))
+    if not draft.get("name") or problems:
+        reasons = violations_text(problems, locale_of(manager))
+        _fail(manager, reasons or _t(manager)("The role needs a name."))
+        return
+    await _write(manager, role)
+
+
+async def on_delete(_: Any, __: Any, manager: DialogManager) -> None:
+    await _write(manager, None)
+
+
+# --- the windows' data --------------------------------------------------------------------
 
 
 async def game_getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
@@ -278,219 +420,22 @@ async def menu_getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]
     }
 
 
-async def on_new_role(_: CallbackQuery, __: Any, manager: DialogManager) -> None:
-    manager.dialog_data.update(
-        draft={"name": "", "max_lives": 0, "stats": [], "gear": []}, edit="", review=False
-    )
-    manager.dialog_data.pop("error", None)
-    await manager.switch_to(RolesSG.name)
-
-
-async def on_pick_role(_: CallbackQuery, __: Any, manager: DialogManager, index: int) -> None:
-    roles = await load_roles(_uow(manager), _game_id(manager))
-    if not 0 <= index < len(roles):
-        return
-    role = roles[index]
-    manager.dialog_data.update(draft=role.model_dump(mode="json"), edit=role.name, review=True)
-    manager.dialog_data.pop("error", None)
-    await manager.switch_to(RolesSG.preview)
-
-
-# --- role steps ---------------------------------------------------------------------------
-
-
-async def got_name(
-    message: Message, _: ManagedTextInput[str], manager: DialogManager, text: str
-) -> None:
-    t = _t(manager)
-    name = clean_name(text)
-    if name is None:
-        limit = NAME_MAX
-        _fail(manager, t("The role name must be one line of 1–{limit} characters.", limit=limit))
-        return
-    roles = await load_roles(_uow(manager), _game_id(manager))
-    edit = _edited_index(manager, roles)
-    if any(r.name.casefold() == name.casefold() for i, r in enumerate(roles) if i != edit):
-        _fail(manager, t("There is already a role called «{name}».", name=esc(name)))
-        return
-    _draft(manager)["name"] = name
-    await _advance(manager, RolesSG.lives)
-
-
-async def _set_lives(manager: DialogManager, value: int) -> None:
-    _draft(manager)["max_lives"] = value
-    await _advance(manager, RolesSG.stats)
-
-
-async def got_lives(
-    message: Message, _: ManagedTextInput[str], manager: DialogManager, text: str
-) -> None:
-    t = _t(manager)
-    raw = text.strip()
-    # isdecimal, not isdigit: "²" is a digit that int() refuses
-    value = int(raw) if raw.isdecimal() and len(raw) <= 3 else 0
-    if not 1 <= value <= MAX_GEAR:
-        _fail(
-            manager,
-            t("Max lives: type a whole number from 1 to {limit}.", limit=MAX_GEAR),
-        )
-        return
-    await _set_lives(manager, value)
-
-
-async def on_quick_lives(_: CallbackQuery, __: Any, manager: DialogManager, value: int) -> None:
-    if value in QUICK_LIVES:
-        await _set_lives(manager, value)
-
-
-async def got_stats(
-    message: Message, _: ManagedTextInput[str], manager: DialogManager, text: str
-) -> None:
-    t = _t(manager)
-    stats = _draft(manager)["stats"]
-    problems: list[str] = []
-    for line in filter(None, (raw.strip() for raw in text.splitlines())):
-        parsed = parse_stat(line, t, locale_of(manager))
-        if isinstance(parsed, str):
-            problems.append(parsed)
-        elif any(s["name"].casefold() == parsed.name.casefold() for s in stats):
-            problems.append(t("Stat «{name}» is already listed.", name=esc(parsed.name)))
-        elif len(stats) >= MAX_STATS:
-            problems.append(t("At most {limit} stats.", limit=MAX_STATS))
-            break
-        else:
-            stats.append(parsed.model_dump(mode="json"))
-    manager.dialog_data.pop("error", None)
-    if problems:
-        _fail(manager, "\n".join(problems))
-
-
-async def on_drop_stat(_: CallbackQuery, __: Any, manager: DialogManager, index: int) -> None:
-    stats = _draft(manager)["stats"]
-    if 0 <= index < len(stats):
-        stats.pop(index)
-
-
-async def on_stats_done(_: CallbackQuery, __: Any, manager: DialogManager) -> None:
-    t = _t(manager)
-    if not _draft(manager)["stats"]:
-        _fail(manager, t("Add at least one stat first."))
-        return
-    await _advance(manager, RolesSG.gear)
-
-
-async def on_add_kind(_: CallbackQuery, __: Any, manager: DialogManager, kind: str) -> None:
-    t = _t(manager)
-    if kind not in {k.value for k in ItemKind}:
-        return
-    if len(_draft(manager)["gear"]) >= MAX_GEAR:
-        _fail(manager, t("At most {limit} gear items.", limit=MAX_GEAR))
-        return
-    manager.dialog_data["kind"] = kind
-    manager.dialog_data.pop("error", None)
-    await manager.switch_to(RolesSG.item)
-
-
-async def got_item(
-    message: Message, _: ManagedTextInput[str], manager: DialogManager, text: str
-) -> None:
-    t = _t(manager)
-    gear = _draft(manager)["gear"]
-    kind = ItemKind(manager.dialog_data.get("kind", ItemKind.ITEM.value))
-    item = parse_item(text, kind, next_item_id(gear))
-    if item is None:
-        _fail(manager, t("Write the item as <code>Name</code> or <code>Name: 1d6</code>."))
-        return
-    gear.append(item.model_dump(mode="json"))
-    manager.dialog_data.pop("error", None)
-    await manager.switch_to(RolesSG.gear)
-
-
-async def on_drop_item(_: CallbackQuery, __: Any, manager: DialogManager, index: int) -> None:
-    gear = _draft(manager)["gear"]
-    if 0 <= index < len(gear):
-        gear.pop(index)
-
-
-async def on_gear_done(_: CallbackQuery, __: Any, manager: DialogManager) -> None:
-    manager.dialog_data["review"] = True
-    await _advance(manager, RolesSG.preview)
-
-
-async def on_save(_: CallbackQuery, __: Any, manager: DialogManager) -> None:
-    t = _t(manager)
-    uow = _uow(manager)
-    game_id = _game_id(manager)
-    if not await may_edit_roles(uow, game_id, _user_id(manager)):
-        _fail(manager, t("Only the GM of this game can change its roles."))
-        return
-    draft = _draft(manager)
-    role = _draft_role(draft)
-    problems = errors_only(validate_role(role))
-    if not draft.get("name") or problems:
-        _fail(manager, _violations(problems, locale_of(manager)) or t("The role needs a name."))
-        return
-    roles = await load_roles(uow, game_id)
-    edit = _edited_index(manager, roles)
-    if any(r.name.casefold() == role.name.casefold() for i, r in enumerate(roles) if i != edit):
-        _fail(manager, t("There is already a role called «{name}».", name=esc(role.name)))
-        return
-    if 0 <= edit < len(roles):
-        roles[edit] = role
-    elif len(roles) >= MAX_ROLES:
-        _fail(manager, t("At most {limit} roles per game.", limit=MAX_ROLES))
-        return
-    else:
-        roles.append(role)
-    await save_roles(uow, game_id, roles)
-    logger.info("game %s: lifegear role saved (%d roles)", game_id, len(roles))
-    _reset_editor(manager, t("Role «{name}» saved.", name=esc(role.name)))
-    await manager.switch_to(RolesSG.menu)
-
-
-async def on_delete(_: CallbackQuery, __: Any, manager: DialogManager) -> None:
-    t = _t(manager)
-    uow = _uow(manager)
-    game_id = _game_id(manager)
-    if not await may_edit_roles(uow, game_id, _user_id(manager)):
-        _fail(manager, t("Only the GM of this game can change its roles."))
-        return
-    roles = await load_roles(uow, game_id)
-    edit = _edited_index(manager, roles)
-    if 0 <= edit < len(roles):
-        removed = roles.pop(edit)
-        await save_roles(uow, game_id, roles)
-        _reset_editor(manager, t("Role «{name}» deleted.", name=esc(removed.name)))
-    await manager.switch_to(RolesSG.menu)
-
-
-def _reset_editor(manager: DialogManager, notice: str) -> None:
-    for key in ("draft", "edit", "review", "kind", "error"):
-        manager.dialog_data.pop(key, None)
-    manager.dialog_data["notice"] = notice
-
-
-def _violations(problems: list[Any], locale: str) -> str:
-    return "\n".join("⛔ " + esc(v.render(locale)) for v in problems)
-
-
 async def draft_getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
     t = _t(dialog_manager)
     draft = _draft(dialog_manager)
     role = _draft_role(draft)
-    kinds = [(k.value, f"➕ {KIND_ICON[k]} {t(KIND_LABEL[k])}") for k in ItemKind]
     kind = ItemKind(dialog_manager.dialog_data.get("kind", ItemKind.ITEM.value))
     return {
         "role_name": esc(draft.get("name") or "—"),
         "lives": draft.get("max_lives") or "—",
-        "quick": list(QUICK_LIVES),
+        "quick": [(n, n) for n in QUICK_LIVES],
         "stats": [(i, s["name"][:30]) for i, s in enumerate(draft["stats"])],
         "stats_text": stats_line(role.stats),
         "gear": [(i, g["name"][:30]) for i, g in enumerate(draft["gear"])],
-        "kinds": kinds,
+        "kinds": [(k.value, f"➕ {KIND_ICON[k]} {t(KIND_LABEL[k])}") for k in ItemKind],
         "kind": t(KIND_LABEL[kind]),
         "details": fit(role_details(role, t), SHOWN_MAX),
-        "problems": _violations(validate_role(role), locale_of(dialog_manager)),
+        "problems": violations_text(validate_role(role), locale_of(dialog_manager)),
         "editing": bool(dialog_manager.dialog_data.get("edit")),
         "review": bool(dialog_manager.dialog_data.get("review")),
         "error": dialog_manager.dialog_data.get("error", ""),
@@ -500,190 +445,96 @@ async def draft_getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any
 # --- windows ------------------------------------------------------------------------------
 
 
-def _error() -> Format:
-    return Format("\n{error}", when=F["error"])
+def _pick(
+    text: str, wid: str, items: str, on_click: Handler, width: int = 1, factory: type = int
+) -> Group:
+    """One button per listed ``(id, label)`` of the window data's ``items``."""
+    select = Select(
+        Format(text), wid, lambda x: x[0], items, type_factory=factory, on_click=on_click
+    )
+    return Group(select, width=width)
+
+
+def _to(label: str, wid: str, state: State, **kwargs: Any) -> SwitchTo:
+    return SwitchTo(T(label), wid, state, on_click=_clear_error, **kwargs)
+
+
+def _step(state: State, *widgets: Any, typed: Handler | None = None, wid: str = "") -> Window:
+    """A step of the role: its texts and buttons (a window sorts them), the last refusal after
+    the texts, the typed answer it takes (``typed``, the input's id ``wid``)."""
+    error = Format("\n{error}", when=F["error"])
+    taken = [TextInput(wid, on_success=typed)] if typed is not None else []
+    return Window(*widgets, error, *taken, getter=draft_getter, state=state)
 
 
 def _to_preview() -> SwitchTo:
-    return SwitchTo(
-        T("To the role preview"), "2p", RolesSG.preview, when=F["review"], on_click=_clear_error
-    )
+    return _to("To the role preview", "2p", RolesSG.preview, when=F["review"])
 
 
-def _game_window() -> Window:
-    return Window(
-        T("Which game's roles?"),
-        Column(
-            Select(
-                Format("{item[1]}"),
-                "g",
-                lambda x: x[0],
-                "games",
-                type_factory=int,
-                on_click=on_game,
-            )
+def _windows() -> list[Window]:
+    problems = Format("\n{problems}", when=F["problems"])
+    return [
+        Window(
+            T("Which game's roles?"), _pick("{item[1]}", "g", "games", on_game),
+            Cancel(T("Close")), getter=game_getter, state=RolesSG.game,
         ),
-        Cancel(T("Close")),
-        getter=game_getter,
-        state=RolesSG.game,
-    )
-
-
-def _menu_window() -> Window:
-    return Window(
-        Format("{notice}\n", when=F["notice"]),
-        T("🎭 Roles of «{title}»"),
-        Format("{roles_text}"),
-        T("\nPlayers pick one of these roles in the creation wizard. Tap a role to edit it."),
-        Column(
-            Select(
-                Format("✏️ {item[1]}"),
-                "r",
-                lambda x: x[0],
-                "roles",
-                type_factory=int,
-                on_click=on_pick_role,
-            )
+        Window(
+            Format("{notice}\n", when=F["notice"]), T("🎭 Roles of «{title}»"),
+            Format("{roles_text}"),
+            T("\nPlayers pick one of these roles in the creation wizard. Tap a role to edit it."),
+            _pick("✏️ {item[1]}", "r", "roles", on_pick_role),
+            Button(T("➕ New role"), "new", on_click=on_new_role, when=F["can_add"]),
+            _to("Another game", "og", RolesSG.game, when=F["many_games"]),
+            Cancel(T("Close")), getter=menu_getter, state=RolesSG.menu,
         ),
-        Button(T("➕ New role"), "new", on_click=on_new_role, when=F["can_add"]),
-        SwitchTo(
-            T("Another game"), "og", RolesSG.game, when=F["many_games"], on_click=_clear_error
+        _step(
+            RolesSG.name, T("Role name? (one line, up to 64 characters)"), _to_preview(),
+            _to("◀ Roles", "bk", RolesSG.menu), typed=_answer(got_name), wid="n",
         ),
-        Cancel(T("Close")),
-        getter=menu_getter,
-        state=RolesSG.menu,
-    )
-
-
-def _name_window() -> Window:
-    return Window(
-        T("Role name? (one line, up to 64 characters)"),
-        _error(),
-        TextInput("n", on_success=got_name),
-        _to_preview(),
-        SwitchTo(T("◀ Roles"), "bk", RolesSG.menu, on_click=_clear_error),
-        getter=draft_getter,
-        state=RolesSG.name,
-    )
-
-
-def _lives_window() -> Window:
-    return Window(
-        T("Role «{role_name}»: max lives? Type a number from 1 to 50 or pick one."),
-        T("Now: {lives}"),
-        _error(),
-        TextInput("l", on_success=got_lives),
-        Group(
-            Select(
-                Format("{item}"),
-                "q",
-                lambda x: x,
-                "quick",
-                type_factory=int,
-                on_click=on_quick_lives,
+        _step(
+            RolesSG.lives,
+            T("Role «{role_name}»: max lives? Type a number from 1 to 50 or pick one."),
+            T("Now: {lives}"), _pick("{item[1]}", "q", "quick", on_quick_lives, width=6),
+            _to_preview(), Back(T("◀ Back")), typed=_answer(got_lives), wid="l",
+        ),
+        _step(
+            RolesSG.stats,
+            T("Role «{role_name}»: stats, rolled as dice. Send them one per line:"),
+            T("<code>Shooting: 1d8+3</code>\n<code>Strength: 1d6</code>"),
+            T("Tap a stat below to remove it."), T("\nStats so far: {stats_text}"),
+            _pick("❌ {item[1]}", "sd", "stats", _drop("stats"), width=2),
+            Row(Back(T("◀ Back")), Button(T("Next ▶"), "sn", on_click=on_stats_done)),
+            typed=_answer(got_stats), wid="s",
+        ),
+        _step(
+            RolesSG.gear, Format("{details}"),
+            T("\nAdd starting gear by kind. Each ready item is one life. Tap ❌ to remove one."),
+            problems, _pick("{item[1]}", "k", "kinds", on_add_kind, 2, str),
+            _pick("❌ {item[1]}", "gd", "gear", _drop("gear"), width=2),
+            Row(
+                Back(T("◀ Back"), on_click=_clear_error),
+                Button(T("Next ▶"), "gn", on_click=on_gear_done),
             ),
-            width=6,
         ),
-        _to_preview(),
-        Back(T("◀ Back")),
-        getter=draft_getter,
-        state=RolesSG.lives,
-    )
-
-
-def _stats_window() -> Window:
-    return Window(
-        T("Role «{role_name}»: stats, rolled as dice. Send them one per line:"),
-        T("<code>Shooting: 1d8+3</code>\n<code>Strength: 1d6</code>"),
-        T("Tap a stat below to remove it."),
-        T("\nStats so far: {stats_text}"),
-        _error(),
-        TextInput("s", on_success=got_stats),
-        Group(
-            Select(
-                Format("❌ {item[1]}"),
-                "sd",
-                lambda x: x[0],
-                "stats",
-                type_factory=int,
-                on_click=on_drop_stat,
-            ),
-            width=2,
+        _step(
+            RolesSG.item,
+            T("New {kind}: send its name, optionally with dice or a description after a colon:"),
+            T("<code>Bow: 1d6</code>\n<code>Chainmail: takes one hit</code>"),
+            _to("◀ Back", "ib", RolesSG.gear), typed=_answer(got_item), wid="i",
         ),
-        Row(Back(T("◀ Back")), Button(T("Next ▶"), "sn", on_click=on_stats_done)),
-        getter=draft_getter,
-        state=RolesSG.stats,
-    )
-
-
-def _gear_window() -> Window:
-    return Window(
-        Format("{details}"),
-        T("\nAdd starting gear by kind. Each ready item is one life. Tap ❌ to remove one."),
-        Format("\n{problems}", when=F["problems"]),
-        _error(),
-        Group(
-            Select(Format("{item[1]}"), "k", lambda x: x[0], "kinds", on_click=on_add_kind),
-            width=2,
+        _step(
+            RolesSG.preview, Format("{details}"), problems,
+            Row(_to("Name", "pn", RolesSG.name), _to("Lives", "pl", RolesSG.lives)),
+            Row(_to("Stats", "ps", RolesSG.stats), _to("Gear", "pg", RolesSG.gear)),
+            Button(T("💾 Save role"), "save", on_click=on_save),
+            Button(T("🗑 Delete role"), "del", on_click=on_delete, when=F["editing"]),
+            _to("◀ Roles (discard changes)", "pm", RolesSG.menu),
         ),
-        Group(
-            Select(
-                Format("❌ {item[1]}"),
-                "gd",
-                lambda x: x[0],
-                "gear",
-                type_factory=int,
-                on_click=on_drop_item,
-            ),
-            width=2,
-        ),
-        Row(
-            Back(T("◀ Back"), on_click=_clear_error),
-            Button(T("Next ▶"), "gn", on_click=on_gear_done),
-        ),
-        getter=draft_getter,
-        state=RolesSG.gear,
-    )
+    ]  # fmt: skip
 
 
-def _item_window() -> Window:
-    return Window(
-        T("New {kind}: send its name, optionally with dice or a description after a colon:"),
-        T("<code>Bow: 1d6</code>\n<code>Chainmail: takes one hit</code>"),
-        _error(),
-        TextInput("i", on_success=got_item),
-        SwitchTo(T("◀ Back"), "ib", RolesSG.gear, on_click=_clear_error),
-        getter=draft_getter,
-        state=RolesSG.item,
-    )
-
-
-def _preview_window() -> Window:
-    return Window(
-        Format("{details}"),
-        Format("\n{problems}", when=F["problems"]),
-        _error(),
-        Row(
-            SwitchTo(T("Name"), "pn", RolesSG.name, on_click=_clear_error),
-            SwitchTo(T("Lives"), "pl", RolesSG.lives, on_click=_clear_error),
-        ),
-        Row(
-            SwitchTo(T("Stats"), "ps", RolesSG.stats, on_click=_clear_error),
-            SwitchTo(T("Gear"), "pg", RolesSG.gear, on_click=_clear_error),
-        ),
-        Button(T("💾 Save role"), "save", on_click=on_save),
-        Button(T("🗑 Delete role"), "del", on_click=on_delete, when=F["editing"]),
-        SwitchTo(T("◀ Roles (discard changes)"), "pm", RolesSG.menu, on_click=_clear_error),
-        getter=draft_getter,
-        state=RolesSG.preview,
-    )
-
-
-def create_roles_dialog() -> Dialog:
-    return WizardDialog(
-        _game_window(), _menu_window(), _name_window(), _lives_window(), _stats_window(),
-        _gear_window(), _item_window(), _preview_window(), on_start=on_start,
-    )  # fmt: skip
+def create_roles_dialog() -> WizardDialog:
+    return WizardDialog(*_windows(), on_start=on_start)
 
 
 def create_roles_router() -> Router:

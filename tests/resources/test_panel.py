@@ -24,6 +24,7 @@ from tests.helpers.table import (
     insert_character,
     ledger_kinds,
     press_data,
+    send_and_answer,
     send_for_buttons,
     stored_sheet,
 )
@@ -306,3 +307,16 @@ async def test_res_by_name_and_without_a_character(table: Harness) -> None:
     sent = table.emu.send_text(BOB, GROUP, "/res")
     reply = await table.emu.wait_bot_message(GROUP, after=sent.message_id)
     assert "/res" in reply.text and "Ира" in reply.text
+
+
+async def test_res_before_any_character_says_how_one_comes(running: Harness) -> None:
+    """Issue 36: `/res` in a new game answered «…Персонажи: —»; it says how a character
+    comes to be, and once one exists it is named."""
+    seat_table(running)
+    await create_game(running, "matter", "Кампания")
+    said = (await send_and_answer(running, ALICE, "/res")).text or ""
+    assert said.startswith("No characters in this game yet") and "/game" in said
+    assert "—" not in said
+    await insert_character(running, "matter", matter.new_character("Шакал"), owner=BOB)
+    said = (await send_and_answer(running, ALICE, "/res")).text or ""
+    assert "Open another one by name" in said and "Шакал" in said

@@ -79,9 +79,12 @@ async def _check_sheet_roll(
     result = roll(stored.expression, ScriptedSource(stored.faces))
     assert result.total == stored.result
     lines = [line for line in (reply.text or "").splitlines() if line.strip()]
+    # the outcome's words under the dice, then the log entry as the footer (issue 36: a new
+    # GM read «Хорошо» below «Журнал №1» as a line of its own)
     assert any(
         lines[0].strip() == plans[loc].title
-        and lines[-1].strip() == outcome_words(plans[loc], result, loc)
+        and lines[-2].strip() == outcome_words(plans[loc], result, loc)
+        and lines[-1].startswith(("Log #", "Журнал №"))
         for loc in LOCALES
     ), reply.text
     assert "Traceback" not in (reply.text or "")
@@ -143,7 +146,7 @@ async def test_cliche_roll_against_a_target_number(running: Harness) -> None:
     await _start(running, "cliche", hero)
     reply, plan = await _check_sheet_roll(running, "cliche", hero, "/r Солдат vs 10")
     assert plan.notation == "4d6" and plan.target == 10
-    assert "10" in (reply.text or "").splitlines()[-1]
+    assert "10" in (reply.text or "").splitlines()[-2]  # the words, above the log entry
 
 
 async def test_lifegear_stat_against_a_defence(running: Harness) -> None:
@@ -184,14 +187,21 @@ def _notation_errors(args: str) -> set[str]:
     raise AssertionError(f"{args!r} parses")
 
 
-async def test_without_an_active_character_the_notation_error_stays(running: Harness) -> None:
+async def test_without_an_active_character_a_trait_roll_says_why(running: Harness) -> None:
+    """Issue 36: a player whose sheet is not approved yet typed «/r Жестокость» and got
+    «Позиция 1: ожидалось число…»; the answer says a trait needs a character, dice do not."""
     await _start(running, "fate", None)
     # BOB has no character at all; a pending one does not count either
     pending = _fate_hero()
     await insert_character(running, "fate", pending, owner=ALICE, status="pending")
     for sender in (BOB, ALICE):
         reply = await _reply_to(running, sender, "/r Атлетика")
-        assert (reply.text or "").strip() in _notation_errors("Атлетика")
+        said = (reply.text or "").strip()
+        assert said.startswith(("A roll by a trait («Атлетика»)", "Бросок по черте («Атлетика»)"))
+        assert "/r 2" in said and "Позиция" not in said and "Position" not in said
+    # notation stays notation, errors included
+    reply = await _reply_to(running, BOB, "/r 2d6 +")
+    assert (reply.text or "").strip() in _notation_errors("2d6 +")
     assert await scalar(running, "SELECT count(*) FROM rolls") == 0
 
 

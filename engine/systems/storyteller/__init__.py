@@ -5,6 +5,7 @@ Modules:
 * ``traits`` — attribute, ability, Art, Realm, Background keys and their names;
 * ``sheet`` — the stored ``Character`` and small edits (spend Willpower/Glamour, Banality);
 * ``options`` / ``creation`` — per-game creation budgets and ``validate_character``;
+* ``allocation`` — one dot at a time during creation, by category (a wizard's +/−);
 * ``rolls`` — d10 pools against a difficulty: net successes, botch, degree, automatic success,
   retry difficulty, building a pool from the sheet;
 * ``simple``, ``multiple``, ``extended``, ``opposed``, ``teamwork`` — action state machines

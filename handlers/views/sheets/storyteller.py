@@ -16,6 +16,7 @@ from engine.systems.storyteller import (
     ATTRIBUTE_GROUPS,
     AbilityGroup,
     Character,
+    FreebieReport,
     TraitKind,
     health_name,
     trait_name,
@@ -117,3 +118,23 @@ def render_sheet(character: Character, t: Translator, locale: str) -> str:
         lines.append(_esc(character.notes[:500]))
     # cut at a line boundary, so no tag is left open (every line closes its own tags)
     return fit("\n".join(line for line in lines if line), LIMIT)
+
+
+def freebie_account(
+    report: FreebieReport, t: Translator, locale: str, only: set[str] | None = None
+) -> str:
+    """The creation wizard's running account: each category's dots against its creation
+    budget and what its excess costs in freebies (``only`` those categories), the total last."""
+    lines: list[str] = []
+    for cat in report.categories:
+        if (not cat.budget and not cat.excess) or (only is not None and cat.category not in only):
+            continue
+        line = _name(cat.category, locale) + (f": {cat.spent}/{cat.budget}" if cat.budget else ":")
+        if cat.excess:
+            line += " " + t("+{extra} ⇒ {cost} fp", extra=cat.excess, cost=cat.cost)
+        lines.append("• " + line)
+    left = report.remaining
+    total = t("Freebies: {spent} of {available} spent, {left} left.", spent=report.spent,
+              available=report.available, left=left)  # fmt: skip
+    shown = fit("\n".join(lines), 3000)  # a sheet has a dozen categories: fits whatever they are
+    return f"{shown}\n{total}" if shown else total

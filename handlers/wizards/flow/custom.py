@@ -1,7 +1,14 @@
-"""A step a system draws itself: the flow gives it its place, «Back» / «Next», «Cancel», the
-step's check through the engine at «Next», the refusal line and the preview's jump to it; the
-step brings its own widgets, its window data and its handlers (FATE's pyramid of skills with
-its column, crossings tied to party members, the refresh traded for stunts)."""
+"""A step no kind covers, drawn by its system (groups ranked by priority, crossings tied to
+party members, a refresh traded for stunts).
+
+The flow gives it what every step has: its header and question, «Back» / «Next», «Cancel»,
+the step's check through the engine at «Next», the refusal line, the preview's jump to it.
+The step brings ``widgets()``, put between its text and «Back» / «Next» (an input of its own
+comes before the flow's answer to a message); ``data(shown)``, its window data (``"lines"``,
+escaped HTML, shown under the question; the rest for its widgets and the question's
+{placeholders}); and its widgets' handlers, which change the draft (``draft``) and refuse or
+accept a press as the flow's own steps do (``step_refused`` / ``step_fine``).
+"""
 
 from __future__ import annotations
 
@@ -9,17 +16,46 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from aiogram_dialog import DialogManager
+
+from engine.common import SheetModel
+from handlers.wizards.common import refuse
+from handlers.wizards.flow import stored
+from handlers.wizards.flow.stored import ERROR
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What a ``Custom`` step's window data is made from: the sheet so far, the game's
+    options, the translator and locale; ``manager`` for what the sheet does not hold (the
+    draft's own keys, the party, its widgets' state)."""
+
+    sheet: SheetModel
+    options: Any
+    t: Any
+    locale: str
+    manager: DialogManager
+
 
 @dataclass(frozen=True)
 class Custom:
-    """``widgets()``: its inputs and keyboards, above the flow's «Back» / «Next» (an input of
-    its own comes before the flow's «please answer with text»); ``data(manager)``: its window
-    data, ``lines`` (escaped HTML) shown under the prompt, the rest for its widgets. Its own
-    ``TextInput`` takes typed answers; any other message gets the flow's refusal."""
-
     key: str
     title: str
     prompt: str
     widgets: Callable[[], Sequence[Any]]
-    data: Callable[[Any], Awaitable[dict[str, Any]]]
+    data: Callable[[Shown], dict[str, Any] | Awaitable[dict[str, Any]]]
     typed: bool = True  # False: a message to it is refused with ``Wording.buttons_only``
+
+
+def draft(manager: DialogManager) -> stored.Draft:
+    return stored.draft(manager)
+
+
+def step_refused(manager: DialogManager, text: str) -> None:
+    """``text`` (escaped) in the press's answer and on this step until the next good answer."""
+    refuse(manager, text)
+    manager.dialog_data[ERROR] = {"at": manager.current_context().state.state, "text": text}
+
+
+def step_fine(manager: DialogManager) -> None:
+    manager.dialog_data.pop(ERROR, None)

@@ -16,6 +16,7 @@ What every wizard built here shares, written once:
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -39,15 +40,17 @@ from handlers.wizards.common import (
     finish_wizard,
     locale_of,
     npc_preview_head,
-    refuse,
     submit_button,
     violations_text,
 )
-from handlers.wizards.flow.custom import Custom
+from handlers.wizards.flow import reopen, stored
+from handlers.wizards.flow.custom import Custom, Shown, step_refused
+from handlers.wizards.flow.extra import extra_lines, keep, own_refusal
 from handlers.wizards.flow.kinds import (
     Allocate,
     Choice,
     Choose,
+    DotPress,
     Draft,
     Flow,
     Info,
@@ -55,10 +58,9 @@ from handlers.wizards.flow.kinds import (
     Step,
     Text,
 )
-from handlers.wizards.flow.resume import remember, upgrade_if_old
+from handlers.wizards.flow.opening import closed_at_start
+from handlers.wizards.flow.stored import DRAFT, ERROR
 
-DRAFT = "draft"
-ERROR = "error"  # {"at": state name, "text": escaped HTML}: shown once on that step
 PAGES = "pages"  # {step key: page index}
 
 Press = Callable[[CallbackQuery, Any, DialogManager], Awaitable[None]]
@@ -75,9 +77,7 @@ def flow_states(flow: Flow) -> type[StatesGroup]:
 
 
 def _draft(manager: DialogManager) -> Draft:
-    upgrade_if_old(manager)
-    draft: Draft = manager.dialog_data[DRAFT]
-    return draft
+    return stored.draft(manager)  # a wizard stored before its system's port: upgraded
 
 
 def _t(manager: DialogManager) -> Translator:
@@ -109,8 +109,7 @@ class _Runtime:
         return await step.source(manager.middleware_data["uow"], WizardStart.of(manager).game_id)
 
     def fail(self, manager: DialogManager, text: str) -> None:
-        refuse(manager, text)
-        manager.dialog_data[ERROR] = {"at": manager.current_context().state.state, "text": text}
+        step_refused(manager, text)
 
     def problems(self, manager: DialogManager, step: Step, draft: Draft | None = None) -> str:
         """The engine's blocking problems with this step's part of the sheet (escaped)."""
@@ -123,6 +122,8 @@ class _Runtime:
 
     async def go(self, manager: DialogManager, delta: int) -> None:
         manager.dialog_data.pop(ERROR, None)
+        if await reopen.back(manager):  # a step reopened in a mode returns to its opener
+            return
         if delta > 0 and manager.dialog_data.get(REVIEW_KEY):
             await manager.switch_to(self.preview)
             return
@@ -174,10 +175,16 @@ def _clean(step: Text | Items | Choose, raw: str) -> str | None:
 def _on_text(rt: _Runtime, step: Text | Items | Choose) -> Callable[..., Awaitable[None]]:
     async def handler(message: Message, widget: Any, manager: DialogManager, raw: str) -> None:
         t, draft = _t(manager), _draft(manager)
+        own = own_refusal(manager, step, raw)
+        if own:
+            rt.fail(manager, own)
+            return
         text = _clean(step, raw)
         if text is None:
             limit = step.limit if isinstance(step, Text | Items) else 64
-            rt.fail(manager, esc(t(rt.flow.wording.bad_text, limit=limit)))
+            said = t("Text of 1 to {limit} characters, please.", limit=limit)
+            unfit = getattr(step, "unfit", "")  # the step's own words for it
+            rt.fail(manager, esc(t(unfit, limit=limit) if unfit else said))
             return
         if isinstance(step, Items):
             if len(draft.get(step.key) or []) >= step.max_items:
@@ -212,13 +219,14 @@ def _on_buttons_only(rt: _Runtime) -> Callable[..., Awaitable[None]]:
 
 def _on_choice(rt: _Runtime, step: Choose) -> Callable[..., Awaitable[None]]:
     async def handler(callback: CallbackQuery, w: Any, manager: DialogManager, item: str) -> None:
-        draft = _draft(manager)
-        if item not in {c.id for c in await rt.choices(manager, step)}:
+        draft, choices = _draft(manager), await rt.choices(manager, step)
+        if item not in {c.id for c in choices}:
             t = _t(manager)  # a GM's choice removed since the list was shown
             rt.fail(manager, esc(t("That choice is gone; pick one of the list.")))
             return
         if step.pick == 1:
             draft[step.key] = item
+            keep(draft, step, choices, item)
             await rt.go(manager, +1)
             return
         chosen = list(draft.get(step.key) or [])
@@ -242,6 +250,8 @@ def _on_dot(rt: _Runtime, step: Allocate, delta: int) -> Press:
         names = {c.id: c.label for c in step.traits}
         if trait not in names:
             return
+        if step.rule is not None:  # the step's own rule decides (``Allocate.rule``)
+            return _own_rule(rt, step, manager, trait, delta)
         t, draft, options = _t(manager), _draft(manager), rt.options(manager)
         dots = dict(draft.get(step.key) or {})
         new = int(dots.get(trait, step.floor)) + delta
@@ -272,6 +282,21 @@ def _on_dot(rt: _Runtime, step: Allocate, delta: int) -> Press:
         manager.dialog_data.pop(ERROR, None)
 
     return handler
+
+
+def _own_rule(
+    rt: _Runtime, step: Allocate, manager: DialogManager, trait: str, delta: int
+) -> None:
+    assert step.rule is not None
+    options, t = rt.options(manager), _t(manager)
+    sheet = rt.flow.build(_draft(manager), options)
+    mode = reopen.mode(manager)
+    outcome = step.rule(DotPress(sheet, options, trait, delta, mode, t, locale_of(manager)))
+    if isinstance(outcome, str):
+        rt.fail(manager, outcome)
+        return
+    manager.dialog_data[DRAFT] = outcome
+    manager.dialog_data.pop(ERROR, None)
 
 
 def _on_remove(rt: _Runtime, step: Items) -> Press:
@@ -309,7 +334,9 @@ def _on_submit(rt: _Runtime) -> Press:
         finish = rt.flow.finish or finish_wizard
         problems = await finish(manager, sheet)
         if problems:
-            rt.fail(manager, violations_text(problems, locale_of(manager)))
+            reasons = violations_text(problems, locale_of(manager))
+            refused = rt.flow.refused
+            rt.fail(manager, _t(manager)(refused, reasons=reasons) if refused else reasons)
 
     return handler
 
@@ -329,6 +356,7 @@ async def _body(rt: _Runtime, manager: DialogManager, step: Step, t: Translator)
     """The step's own lines («Now: …», the list) and its rows of buttons."""
     value = _draft(manager).get(step.key)
     lines: list[str] = []
+    choices: tuple[Choice, ...] = ()
     data: dict[str, Any] = {"filled": bool(value), "rows": [], "page": "", "paged": False}
     if isinstance(step, Text) and value:
         lines.append(t(rt.flow.wording.now, name=esc(value), current=esc(value)).strip("\n"))
@@ -344,6 +372,10 @@ async def _body(rt: _Runtime, manager: DialogManager, step: Step, t: Translator)
         ]
         data["rows"], data["page"] = _page(manager, step, rows, step.page_size)
         data["paged"] = len(rows) > step.page_size
+    elif isinstance(step, Allocate) and step.row is not None:  # its own rows and counters
+        lines += _own_rows(rt, manager, step, t, data)
+    elif isinstance(step, Custom):  # a system's own step (``flow.custom``)
+        lines += await _custom(rt, manager, step, t, data)
     elif isinstance(step, Allocate):
         options = rt.options(manager)
         dots, cap = dict(value or {}), step.cap(options)
@@ -365,17 +397,47 @@ async def _body(rt: _Runtime, manager: DialogManager, step: Step, t: Translator)
     elif isinstance(step, Items):
         entries = list(value or [])
         lines += [f"{i}. {esc(entry)}" for i, entry in enumerate(entries, start=1)] or ["—"]
-    elif isinstance(step, Custom):
-        data.update(await step.data(manager))
-        lines += data.pop("lines", [])
-    data["lines"] = lines
+    data["lines"] = extra_lines(rt.flow, manager, step, _draft(manager), choices) + lines
     return data
+
+
+def _own_rows(
+    rt: _Runtime, manager: DialogManager, step: Allocate, t: Translator, data: dict[str, Any]
+) -> list[str]:
+    assert step.row is not None
+    options, locale = rt.options(manager), locale_of(manager)
+    sheet = rt.flow.build(_draft(manager), options)
+    rows = [{"id": c.id, "label": step.row(sheet, options, c.id, locale)} for c in step.traits]
+    data["rows"], data["page"] = _page(manager, step, rows, step.page_size)
+    data["paged"] = len(rows) > step.page_size
+    return [step.counters(sheet, options, t, locale)] if step.counters else []
+
+
+async def _custom(
+    rt: _Runtime, manager: DialogManager, step: Custom, t: Translator, data: dict[str, Any]
+) -> list[str]:
+    options = rt.options(manager)
+    sheet = rt.flow.build(_draft(manager), options)
+    own = step.data(Shown(sheet, options, t, locale_of(manager), manager))
+    data.update(await own if inspect.isawaitable(own) else own)
+    lines: list[str] = data.pop("lines", [])
+    return lines
+
+
+def _question(
+    rt: _Runtime, manager: DialogManager, step: Step, t: Translator, data: dict[str, Any]
+) -> str:
+    """The step's question (another in a mode, ``flow.reopen``), its {placeholders} filled
+    from the answers so far, the window's data and the game's options (``Flow.prompt_args``)."""
+    answers = {k: esc(v) for k, v in _draft(manager).items() if isinstance(v, str)}
+    args = rt.flow.prompt_args(rt.options(manager)) if rt.flow.prompt_args else {}
+    return t(reopen.question(manager) or step.prompt, **answers, **data, **args)
 
 
 def _getter(rt: _Runtime) -> Callable[..., Awaitable[dict[str, Any]]]:
     async def getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
         manager, t = dialog_manager, _t(dialog_manager)
-        upgrade_if_old(manager)
+        _draft(manager)  # an older shape read first: its ``error`` was a string
         index, total = rt.index(manager), len(rt.order)
         step = rt.step(manager)
         error = manager.dialog_data.get(ERROR) or {}
@@ -386,9 +448,9 @@ def _getter(rt: _Runtime) -> Callable[..., Awaitable[dict[str, Any]]]:
             return {"text": text, "titles": titles}
         head = t("Step {n} of {total}: {title}", n=index + 1, total=total, title=t(step.title))
         data = await _body(rt, manager, step, t)
-        answers = {k: esc(v) for k, v in _draft(manager).items() if isinstance(v, str)}
-        head = rt.flow.wording.head(t, head, step.prompt, {**answers, **data})
-        parts = [head, *data.pop("lines")]
+        lines = data.pop("lines")
+        head = rt.flow.wording.head(head, _question(rt, manager, step, t, data))
+        parts = [head, *lines]
         if shown:
             parts.append(shown)
         return {"text": "\n\n".join(p for p in parts if p), **data}
@@ -408,7 +470,8 @@ def _preview_text(rt: _Runtime, manager: DialogManager, t: Translator) -> str:
     )
     body = fit(rt.flow.render(sheet, t, locale), 3000 - len(notes))
     head = rt.flow.wording.preview(t, head, WizardStart.of(manager).npc)
-    return "\n\n".join(p for p in (head, body, notes) if p)
+    hint = rt.flow.preview_hint[WizardStart.of(manager).npc]  # ``Flow.preview_hint``
+    return "\n\n".join(p for p in (head, body, notes, t(hint) if hint else "") if p)
 
 
 # --- the windows: one factory per kind ------------------------------------------------------
@@ -418,9 +481,10 @@ def _nav(rt: _Runtime, i: int, step: Step) -> Row:
     optional = isinstance(step, Text | Choose) and not step.required
     back, forth, skip = rt.flow.wording.nav
     label = Multi(T(forth, when="filled"), T(skip, when=~F["filled"])) if optional else T(forth)
-    buttons = [Button(label, id="nx", on_click=_on_next(rt, step))]
+    wid = rt.flow.widget_id
+    buttons = [Button(label, id=wid(step.key, "nx"), on_click=_on_next(rt, step))]
     if i > 0:
-        buttons.insert(0, Button(T(back), id="bk", on_click=_on_back(rt)))
+        buttons.insert(0, Button(T(back), id=wid(step.key, "bk"), on_click=_on_back(rt)))
     return Row(*buttons)
 
 
@@ -444,10 +508,10 @@ def _window(rt: _Runtime, i: int, step: Step) -> Window:
     widgets.append(MessageInput(_on_not_text(rt) if typed else _on_buttons_only(rt)))
     if isinstance(step, Choose):
         select = Select(
-            Format("{item[label]}"), id="c", item_id_getter=lambda x: x["id"], items="rows",
-            on_click=_on_choice(rt, step),
+            Format("{item[label]}"), id=rt.flow.widget_id(step.key, step.select_id),
+            item_id_getter=lambda x: x["id"], items="rows", on_click=_on_choice(rt, step),
         )  # fmt: skip
-        widgets += [Group(select, width=2), _pager(step)]
+        widgets += [Group(select, width=step.columns), _pager(step)]
     elif isinstance(step, Allocate):
         row = Row(
             Button(Const("−"), id="m", on_click=_on_dot(rt, step, -1)),
@@ -464,9 +528,14 @@ def _window(rt: _Runtime, i: int, step: Step) -> Window:
     return Window(*widgets, state=rt.order[i])
 
 
+def _jump_id(flow: Flow, i: int) -> str:
+    """The preview's button back to step ``i`` (``Flow.jumps_by_key``, ``Flow.ids``)."""
+    return flow.widget_id("preview", f"j{flow.steps[i].key}" if flow.jumps_by_key else f"j{i}")
+
+
 def _preview_window(rt: _Runtime) -> Window:
     jumps = [
-        Button(Format(f"{{titles[{i}]}}"), id=f"j{i}", on_click=_jump(rt, i))
+        Button(Format(f"{{titles[{i}]}}"), id=_jump_id(rt.flow, i), on_click=_jump(rt, i))
         for i, step in enumerate(rt.flow.steps)
     ]
     return Window(
@@ -482,36 +551,18 @@ def _preview_window(rt: _Runtime) -> Window:
 def build_dialog(flow: Flow, states: type[StatesGroup]) -> WizardDialog:
     """The flow's dialog (a router: build one per dispatcher)."""
     rt = _Runtime(flow, states)
+    stored.register(flow, states)  # a predecessor's sheet is read on resume
 
     async def on_start(start_data: Any, manager: DialogManager) -> None:
+        if await closed_at_start(flow, manager):
+            return
         start = WizardStart.of(manager)
         manager.dialog_data[DRAFT] = flow.load(start.draft, rt.options(manager))
         if flow.started is not None:
             await flow.started(manager)
 
     windows = [_window(rt, i, step) for i, step in enumerate(flow.steps)]
-    remember(states.__name__, lambda old, manager: _upgraded(rt, old, manager))
-    return WizardDialog(*windows, _preview_window(rt), on_start=on_start, getter=_getter(rt))
-
-
-def _upgraded(rt: _Runtime, old: dict[str, Any], manager: DialogManager) -> Draft:
-    """A wizard stored by the system's hand-written dialog: its old answers, or a fresh start."""
-    options = rt.options(manager)
-    return rt.flow.upgrade(old, options) if rt.flow.upgrade else rt.flow.load(None, options)
-
-
-# --- for a ``Custom`` step's own handlers ---------------------------------------------------
-
-
-def draft_of(manager: DialogManager) -> Draft:
-    return _draft(manager)
-
-
-def step_refused(manager: DialogManager, text: str) -> None:
-    """``text`` (escaped) in the press's answer and on this step until the next good answer."""
-    refuse(manager, text)
-    manager.dialog_data[ERROR] = {"at": manager.current_context().state.state, "text": text}
-
-
-def step_fine(manager: DialogManager) -> None:
-    manager.dialog_data.pop(ERROR, None)
+    cancel = flow.ids.get("cancel", "wcx")
+    return WizardDialog(
+        *windows, _preview_window(rt), on_start=on_start, getter=_getter(rt), cancel_id=cancel
+    )

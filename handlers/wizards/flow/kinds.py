@@ -31,6 +31,7 @@ class Choice:
 
     id: str
     label: str
+    data: Any = None  # a GM-defined choice as the player saw it: kept in the draft (``kept``)
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,12 @@ class Text:
     limit: int = 64
     required: bool = False
     one_line: bool = True
+    unfit: str = ""  # own msgid for an answer that does not fit (may use {limit})
+    # ``check(raw, translator, party)``: the step's own refusal of an answer (escaped HTML, or
+    # None to take it), before the engine's (``flow.extra``)
+    check: Callable[[str, Any, Sequence[str]], str | None] | None = None
+    # extra lines under the question, from the sheet so far (as ``Info.lines``)
+    lines: Callable[[SheetModel, Any, Any, str], str] | None = None
 
 
 @dataclass(frozen=True)
@@ -61,6 +68,13 @@ class Choose:
     typed: bool = False
     page_size: int = 8
     source: Callable[[Any, int], Awaitable[tuple[Choice, ...]]] | None = None
+    unfit: str = ""  # own msgid for a typed answer that does not fit (may use {limit})
+    select_id: str = "c"  # the list's callback id (``<id>:<choice>``; keep once released)
+    columns: int = 2
+    # ``describe(choice, translator)``: every choice listed in the text as well (escaped HTML
+    # lines: a role with its stats). A picked choice's ``data`` is kept in the draft under
+    # ``kept(key)``, so the sheet is built from what the player saw, whatever the GM edits later.
+    describe: Callable[[Choice, Any], str] | None = None
 
 
 @dataclass(frozen=True)
@@ -79,6 +93,14 @@ class Allocate:
     cost: Callable[[str, int], int] | None = None
     exact: bool = False
     page_size: int = 6
+    # A step whose engine prices a dot by more than one budget (by category, a second budget
+    # at other costs) decides each press itself: ``rule`` gives the new draft, or the
+    # refusal's reason (escaped HTML), instead of floor/cap/budget/cost above; ``row(sheet,
+    # options, trait, locale)`` labels a trait's row and ``counters(sheet, options, t,
+    # locale)`` the lines under the question, instead of «Points left» (escaped HTML).
+    rule: Callable[[DotPress], Draft | str] | None = None
+    row: Callable[[SheetModel, Any, str, str], str] | None = None
+    counters: Callable[[SheetModel, Any, Any, str], str] | None = None
 
     def spent(self, dots: dict[str, int]) -> int:
         price = self.cost or (lambda trait, level: 1)
@@ -113,6 +135,20 @@ class Info:
     lines: Callable[[SheetModel, Any, Any, str], str]
 
 
+@dataclass(frozen=True)
+class DotPress:
+    """One − / + on an ``Allocate`` step with its own ``rule``: the sheet so far, the trait,
+    and the mode it was opened in ("" on its own, else a ``flow.reopen`` step's mode)."""
+
+    sheet: SheetModel
+    options: Any
+    trait: str
+    delta: int
+    mode: str
+    t: Any
+    locale: str
+
+
 Step = Text | Choose | Allocate | Items | Info | Custom
 
 # What a system adds to the generic flow (see ``Flow``).
@@ -139,11 +175,32 @@ class Flow:
     fields: dict[str, tuple[str, ...]] = field(default_factory=dict)
     submit_label: str = "✅ Send to the GM"
     finish: Finish | None = None  # default: ``common.finish_wizard`` (the GM's approval)
+    prompt_args: Callable[[Any], dict[str, Any]] | None = None  # a question's {placeholders}
+    preview_hint: tuple[str, str] = ("", "")  # the preview's last line: a player's, an NPC's
+    jumps_by_key: bool = False  # the preview's buttons are ``j<step key>``, not ``j<index>``
+    # The ids a released wizard's buttons carry, kept: ``"<step key>.<engine id>"`` (``nx``,
+    # ``bk``, ``c``; ``preview.j<i>``) or ``"cancel"`` → the id (``widget_id``).
+    ids: dict[str, str] = field(default_factory=dict)
+    refused: str = ""  # a msgid with {reasons} heading a refused submission
+    # ``await unavailable(uow, game_id)``: a msgid saying why the wizard cannot open now
+    # (lifegear: no roles written yet); it is said and the wizard closes (``flow.opening``).
+    unavailable: Callable[[Any, int], Awaitable[str | None]] | None = None
+    # A wizard stored before its system's port kept its answers elsewhere in ``dialog_data``
+    # (``flow.stored``): ``upgrade(old dialog_data, options)`` reads them into a draft, or
+    # ``load`` reads the sheet kept whole under ``legacy_key``; else it starts over.
+    upgrade: Callable[[dict[str, Any], Any], Draft] | None = None
+    legacy_key: str = ""
     wording: Wording = field(default_factory=Wording)  # the frame's words (``flow.wording``)
     # once the draft is loaded: what else a start needs (an edited sheet opens at its preview)
     started: Callable[[Any], Awaitable[None]] | None = None
-    # a wizard stored before the system used the flow: its old ``dialog_data`` → the draft
-    upgrade: Callable[[dict[str, Any], Any], Draft] | None = None
 
     def fields_of(self, step: Step) -> tuple[str, ...]:
         return self.fields.get(step.key, (step.key,))
+
+    def widget_id(self, where: str, default: str) -> str:
+        return self.ids.get(f"{where}.{default}", default)
+
+
+def kept(key: str) -> str:
+    """Where a picked choice's ``data`` is kept in the draft."""
+    return f"{key}_data"

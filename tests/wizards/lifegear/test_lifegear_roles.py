@@ -7,10 +7,10 @@ import asyncio
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from bot.services import lifegear_roles as roles
 from db.database import create_session_factory
 from db.uow import UnitOfWork
 from engine.systems.lifegear import Role
-from handlers.wizards import lifegear_roles as roles
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, GM, GROUP, create_game, open_wizard, seat_table
 from tests.wizards.lifegear.helpers import count, press, say, widgets

@@ -15,8 +15,8 @@ from sqlalchemy import text
 
 from engine.common import SheetModel
 from handlers.wizards.flow import Flow, Text
-from handlers.wizards.flow.custom import Custom
-from handlers.wizards.flow.dialog import draft_of, step_fine, step_refused
+from handlers.wizards.flow.custom import Custom, Shown, step_fine, step_refused
+from handlers.wizards.flow.custom import draft as draft_of
 from handlers.wizards.flow.wording import Wording
 from tests.conftest import Harness
 from tests.wizards.toy.toy import ToySheet
@@ -36,8 +36,8 @@ async def _more(callback: CallbackQuery, widget: Any, manager: DialogManager) ->
     step_fine(manager)
 
 
-async def _tally(manager: DialogManager) -> dict[str, Any]:
-    draft = draft_of(manager)
+async def _tally(shown: Shown) -> dict[str, Any]:
+    draft = draft_of(shown.manager)
     return {"lines": [f"Tally: {draft.get('tally', 0)} ({draft.get('origin', '?')})"], "n": 7}
 
 
@@ -53,7 +53,8 @@ async def _started(manager: DialogManager) -> None:
 WORDED = Flow(
     name="worded",
     steps=(
-        Text("name", "✏️ The name", "Step 1 of 2. What is it called?", required=True),
+        Text("name", "✏️ The name", "Step 1 of 2. What is it called?", required=True,
+             unfit="One line, at most {limit}."),
         Custom(
             "tally", "✏️ The tally", "Step 2 of 2. Count for {name}, up to {n}.",
             widgets=lambda: [Button(Const("less"), id="ls", on_click=_less),
@@ -68,7 +69,7 @@ WORDED = Flow(
     render=_render,
     wording=Wording(
         nav=("◀️ Back", "Next ▶️", "Skip ▶️"), now="\nNow: <i>{current}</i>", jump="{title}",
-        bad_text="One line, at most {limit}.", not_text="Text, or /cancel.",
+        not_text="Text, or /cancel.",
         buttons_only="Buttons only here.", own_heads=True, preview_head="<b>Look</b> it over.\n",
     ),
     started=_started,

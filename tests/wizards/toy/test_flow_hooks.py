@@ -1,6 +1,8 @@
-"""The flow's hooks for a system whose wizard reached players before the flow, on a toy of its
-own (``hooks.WORDED``): its own wording and heads, a ``Custom`` step with its own buttons and
-refusals, a start hook, and a wizard stored in an older shape resumed after the upgrade."""
+"""The generic flow's hooks for a system with rules of its own, on a second toy flow over the
+emulator: an Allocate step's own per-press rule, rows and counters; a step that reopens it in
+a mode with another question; a Custom step; own refusal words, list ids and columns; the
+questions' placeholders; the preview's hint and jump ids; and a wizard stored by a
+hand-written predecessor (its sheet under another key) that resumes on the flow."""
 
 from __future__ import annotations
 
@@ -18,72 +20,91 @@ from handlers.wizards.common import WizardStart
 from handlers.wizards.flow import build_dialog, flow_states
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, create_game, seat_table
-from tests.wizards.storyteller.driver import Player
-from tests.wizards.toy.hooks import WORDED, store_older_shape
+from tests.wizards.storyteller.driver import Player, keep_draft_as
+from tests.wizards.toy.toy_rules import TOY_RULES
 
-STATES = flow_states(WORDED)
-
-
-def _with_worded() -> list[Router]:
-    opener = Router(name="worded")
-
-    @opener.message(Command("worded"))
-    async def open_it(message: Message, dialog_manager: DialogManager, uow: Any) -> None:
-        game = (await uow.session.execute(text("SELECT min(id) FROM games"))).scalar()
-        start = WizardStart(int(game), "toy", {}).as_data()
-        first = STATES.__states__[0]
-        await dialog_manager.start(first, data=start, mode=StartMode.RESET_STACK)
-
-    return [opener, build_dialog(WORDED, STATES), *real_dialogs()]
+STATES = flow_states(TOY_RULES)
 
 
-real_dialogs = wizards.create_dialogs
+def _command() -> Router:
+    router = Router(name="toyrules")
+
+    @router.message(Command("toyrules"))
+    async def begin(message: Message, dialog_manager: DialogManager, uow: Any) -> None:
+        game_id = (await uow.session.execute(text("SELECT min(id) FROM games"))).scalar()
+        npc = (message.text or "").endswith("npc")
+        start = WizardStart(int(game_id), "toy", {"points": 4}, npc=npc)
+        await dialog_manager.start(STATES.name, data=start.as_data(), mode=StartMode.RESET_STACK)
+
+    return router
 
 
 @pytest.fixture
 async def player(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> Player:
-    monkeypatch.setattr(wizards, "create_dialogs", _with_worded)
+    dialogs = wizards.create_dialogs
+    extra = lambda: [_command(), build_dialog(TOY_RULES, STATES), *dialogs()]  # noqa: E731
+    monkeypatch.setattr(wizards, "create_dialogs", extra)
     await harness.start()
     seat_table(harness)
-    await create_game(harness, "matter", "Hooks")
-    p = Player(harness, ALICE)
-    await p.say("/worded")
-    return p
+    await create_game(harness, "matter", "Toys")
+    return Player(harness, ALICE)
 
 
-async def test_own_wording_heads_and_a_custom_step(player: Player) -> None:
+async def test_own_rule_counters_a_mode_and_a_custom_step(player: Player) -> None:
     p = player
-    assert p.text == "Step 1 of 2. What is it called?"  # its own head, no «Step 1 of 3: …»
-    assert p.labels() == ["Next ▶️", "✖️ Cancel"]
+    await p.say("/toyrules")
     await p.say("/x")
-    assert p.text.endswith("One line, at most 64.")
-    await p.say("Rex <the toy>")
-    assert p.text.startswith("Step 2 of 2. Count for Rex <the toy>, up to 7.")
-    assert "Tally: 0 (started)" in p.text  # the start hook ran once the draft was loaded
-    assert p.labels() == ["less", "more", "◀️ Back", "Next ▶️", "✖️ Cancel"]
-    await p.press("ls")
-    assert p.last_answer.show_alert and p.last_answer.text == "No <tally> to take back."
-    assert p.text.endswith("No <tally> to take back.")
-    await p.press("mr", 2)
-    assert "Tally: 2" in p.text and "No <tally>" not in p.text
-    await p.say("3")  # a step that takes no text says so
-    assert p.text.endswith("Buttons only here.") and "Tally: 2" in p.text
-    await p.press("bk")
-    assert p.message is not None and "Now: <i>Rex &lt;the toy&gt;</i>" in p.message.html
-    await p.press("nx")
-    await p.press("nx")
-    assert p.text.startswith("Look it over.") and "Rex <the toy> counted 2" in p.text
-    assert p.labels()[:2] == ["✏️ The name", "✏️ The tally"]
-    await p.say("hello")
-    assert p.text.endswith("Buttons only here.")
-
-
-async def test_a_wizard_stored_in_an_older_shape_resumes(player: Player) -> None:
-    p = player
+    assert "Step 1 of 6: Name" in p.text and "One line, up to 64." in p.text
     await p.say("Rex")
-    old = {"title": "Old Rex", "count": 3, "error": "a stale line", "review": False}
-    await store_older_shape(p.h, "WordedSG:tally", old)
-    await p.h.restart()
-    await p.press("mr")
-    assert p.text.startswith("Step 2 of 2. Count for Old Rex") and "Tally: 4" in p.text
-    assert "a stale line" not in p.text
+    assert "Step 2 of 6: House" in p.text and "House 2" in p.labels()
+    await p.press("hs:h1")  # the list's own callback id
+    assert "Step 3 of 6: Luck" in p.text and "Motto: —" in p.text
+    await p.press("luck")  # the step's own widget changes the draft
+    assert "Motto: lucky" in p.text
+    await p.press("nx")
+
+    assert "Step 4 of 6: Stats" in p.text and "Spend up to 4." in p.text  # options filled in
+    assert "Spent: 0/4\nin all" in p.text and "Might 0" in p.labels()
+    await p.press("d:might:p", 2)
+    assert "Spent: 2/4" in p.text and p.label_of("d:might:n") == "Might 2"
+    await p.press("d:might:p")  # the step's own rule refuses, in the answer and the message
+    assert p.last_answer.show_alert and p.last_answer.text == "Might: 2 at most <here>"
+    assert "Might: 2 at most <here>" in p.text and p.label_of("d:might:n") == "Might 2"
+    await p.press("d:wits:p")
+    assert "at most" not in p.text  # shown once
+    await p.press("nx")
+
+    assert "Step 5 of 6: Bonus" in p.text and "The bonus account" in p.text
+    await p.press("bstats")  # the same page, reopened in the bonus mode
+    assert "Step 4 of 6: Stats" in p.text and "Bonus mode: up to 3." in p.text
+    await p.press("d:might:p")
+    assert p.label_of("d:might:n") == "Might 3"
+    await p.press("bk")  # Back (as Next) returns to the reopening step, the mode off
+    assert "Step 5 of 6: Bonus" in p.text
+    await p.press("nx")
+
+    assert "Step 6 of 6: Preview" in p.text and "might 3" in p.text
+    assert "Tap a step, player." in p.text
+    await p.press("jstats")  # jump ids by step key
+    assert "Spend up to 4." in p.text and "Bonus mode" not in p.text
+    await p.press("d:grace:p", 3)
+    assert p.last_answer.text == "Grace: 2 at most <here>"  # not in the bonus mode now
+    await p.press("nx")
+    assert "Preview" in p.text and "grace 2" in p.text
+    await p.say("/toyrules npc")
+    await p.say("Mook")
+    await p.press("nx", 4)
+    assert "Preview" in p.text and "Tap a step, GM." in p.text and "player" not in p.text
+
+
+async def test_a_wizard_stored_by_its_predecessor_resumes(player: Player) -> None:
+    p = player
+    await p.say("/toyrules")
+    await p.say("Rex")
+    await p.h.stop()
+    assert await keep_draft_as(p.h, "old") == 1  # as a hand-written wizard kept it
+    await p.h.start()
+    await p.press("hs:h2")
+    assert "Step 3 of 6: Luck" in p.text
+    await p.press("nx", 3)
+    assert "Preview" in p.text and "Rex · h2" in p.text
