@@ -27,6 +27,7 @@ from engine.systems.fate import (
     FateOptions,
     GearItem,
     Skill,
+    allocation,
     column_violations,
     equipment_points,
     gear_cost,
@@ -210,7 +211,7 @@ async def _skill_data(shown: Shown) -> dict[str, Any]:
     data, options = draft_of(manager), _options(manager)
     t, locale = _t(manager), locale_of(manager)
     skills = data.get("skills", {})
-    levels = draft.column(data)
+    levels = allocation.column(draft.build(data))
     shown = " · ".join(f"{signed(lv)}×{levels[lv]}" for lv in sorted(levels, reverse=True))
     broken = ", ".join(signed(level) for level, _count, _lower in column_violations(levels))
     verdict = (
@@ -275,37 +276,29 @@ async def got_stunt(message: Message, widget: Any, manager: DialogManager, text:
     if parsed is None:
         _said(manager, N_("Write “Name: what it does” (name up to 64 characters)."))
         return
-    if len(data["stunts"]) >= min(draft.MAX_STUNTS, draft.stunts_allowed(data, _options(manager))):
+    allowed = allocation.stunts_allowed(draft.build(data), _options(manager))
+    if len(data["stunts"]) >= min(draft.MAX_STUNTS, allowed):
         _said(manager, N_("No stunt slots left: trade a refresh point for one more."))
         return
     data["stunts"] = [*data["stunts"], {"name": parsed[0], "description": parsed[1]}]
     step_fine(manager)
 
 
-async def trade_refresh(callback: CallbackQuery, widget: Any, manager: DialogManager) -> None:
-    """−1 refresh, +1 stunt slot (down to the game's minimum refresh)."""
-    data, options = draft_of(manager), _options(manager)
-    if int(data["refresh"]) > options.min_refresh:
-        data["refresh"] = int(data["refresh"]) - 1
-        step_fine(manager)
-    else:
-        candidate = {**data, "refresh": int(data["refresh"]) - 1}
-        _refuse(manager, draft.problems(candidate, options, ("refresh",)))
+def _trade(delta: int) -> OnPress:
+    """A refresh point traded for a stunt slot (−1), or taken back (+1): the engine's rule."""
 
+    async def trade(callback: CallbackQuery, widget: Any, manager: DialogManager) -> None:
+        data = draft_of(manager)
+        after = allocation.trade_refresh(draft.build(data), _options(manager), delta)
+        if after is None:
+            _said(manager, N_("No refresh point is traded: there is none to take back."))
+        elif isinstance(after, list):
+            _refuse(manager, after)
+        else:
+            data["refresh"] = after.refresh
+            step_fine(manager)
 
-async def untrade_refresh(callback: CallbackQuery, widget: Any, manager: DialogManager) -> None:
-    """+1 refresh back, if the stunts still fit the smaller allowance."""
-    data, options = draft_of(manager), _options(manager)
-    if int(data["refresh"]) >= options.base_refresh:
-        _said(manager, N_("No refresh point is traded: there is none to take back."))
-        return
-    candidate = {**data, "refresh": int(data["refresh"]) + 1}
-    found = draft.problems(candidate, options, ("stunts", "refresh"))
-    if found:
-        _refuse(manager, found)
-        return
-    data["refresh"] = candidate["refresh"]
-    step_fine(manager)
+    return trade
 
 
 async def _stunt_data(shown: Shown) -> dict[str, Any]:
@@ -320,7 +313,7 @@ async def _stunt_data(shown: Shown) -> dict[str, Any]:
     return {
         "lines": ["\n".join(listed) or "—"],
         "stunt_count": len(stunts),
-        "allowed": draft.stunts_allowed(data, options),
+        "allowed": allocation.stunts_allowed(draft.build(data), options),
         "refresh": int(data.get("refresh", options.base_refresh)),
     }
 
@@ -331,8 +324,8 @@ def _stunt_widgets() -> list[Any]:
     return [
         TextInput(id="in", on_success=got_stunt),
         Row(
-            Button(T("−1 refresh, +1 stunt"), id="tr", on_click=trade_refresh),
-            Button(T("+1 refresh, −1 stunt"), id="ut", on_click=untrade_refresh),
+            Button(T("−1 refresh, +1 stunt"), id="tr", on_click=_trade(-1)),
+            Button(T("+1 refresh, −1 stunt"), id="ut", on_click=_trade(+1)),
         ),
         Button(T("↩️ Remove last"), id="rm",
                on_click=_drop_last("stunts", N_("There is no stunt to remove yet."))),

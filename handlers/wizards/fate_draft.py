@@ -21,8 +21,8 @@ from engine.systems.fate import (
     GearItem,
     Skill,
     Stunt,
+    allocation,
     new_character,
-    skill_points_spent,
     validate_character,
 )
 
@@ -127,52 +127,26 @@ def problems(data: Data, options: FateOptions, prefixes: tuple[str, ...]) -> lis
 
 
 def step_skill(data: Data, options: FateOptions, skill: Skill, delta: int) -> list[Violation]:
-    """Raise or lower one skill by a step; returns the engine's refusal (nothing changed).
-
-    The column rule is *not* enforced per press: building a column passes through broken
-    shapes (two skills at +2 before the third at +1). It is checked when leaving the step.
-    """
-    return _step(data, options, ("skills", "skills"), skill.value, delta)
+    """A skill a step up or down (``allocation.step_level``); the engine's refusal, if any."""
+    return step(data, options, "skills", skill.value, delta)
 
 
 def step_gear(data: Data, options: FateOptions, item: GearItem, delta: int) -> list[Violation]:
-    """Buy or sell one level of gear; returns the engine's refusal (nothing changed)."""
-    return _step(data, options, ("gear", "equipment"), item.value, delta)
+    return step(data, options, "equipment", item.value, delta)
 
 
-def _step(
-    data: Data, options: FateOptions, keys: tuple[str, str], item: str, delta: int
+def step(
+    data: Data, options: FateOptions, rated: allocation.Rated, item: str, delta: int
 ) -> list[Violation]:
-    """One level up or down of ``item`` in the draft's ``keys[0]`` (the sheet's ``keys[1]``):
-    a raise the engine refuses there changes nothing; a lowering is always allowed."""
-    key, field = keys
-    levels = dict(data[key])
-    level = int(levels.get(item, 0)) + delta
-    if level < 0:
-        return []  # already at 0: nothing to lower, nothing to explain
-    levels[item] = level
-    found = errors_only(validate_character(build(data, **{key: levels}), options))
-    refused = [v for v in found if v.field in (f"{field}.{item}", field)]
-    if refused and delta > 0:
-        return refused
-    data[key] = levels
+    after = allocation.step_level(build(data), options, rated, item, delta)
+    if isinstance(after, list):
+        return after
+    if rated == "skills":
+        data["skills"] = {s.value: v for s, v in after.skills.items()}
+    else:
+        data["gear"] = after.equipment.model_dump(mode="json")
     return []
 
 
-def stunts_allowed(data: Data, options: FateOptions) -> int:
-    """3 stunts plus one per refresh point traded away."""
-    return options.base_stunts + options.base_refresh - int(data["refresh"])
-
-
 def points_left(data: Data, options: FateOptions) -> int:
-    """Skill points not yet spent (extras kept from a returned sheet count as spent)."""
-    return options.skill_points - skill_points_spent(build(data))
-
-
-def column(data: Data) -> dict[int, int]:
-    """How many skills sit at each level above +0."""
-    counts: dict[int, int] = {}
-    for value in data["skills"].values():
-        if int(value) > 0:
-            counts[int(value)] = counts.get(int(value), 0) + 1
-    return counts
+    return allocation.points_left(build(data), options)
