@@ -11,19 +11,21 @@ checks that step's rules (``fields``).
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 
 from aiogram.types import CallbackQuery, Message
 from aiogram_dialog import DialogManager, ShowMode
 from aiogram_dialog.widgets.input import TextInput
-from aiogram_dialog.widgets.kbd import Button, ListGroup, NextPage, PrevPage, Row, Select
-from aiogram_dialog.widgets.text import Const, Format
+from aiogram_dialog.widgets.kbd import Button, Row, Select
+from aiogram_dialog.widgets.text import Format
 
 from bot.i18n import N_, Translator
 from engine.common import Violation
 from engine.systems.fate import (
     EQUIPMENT_SOURCES,
     MAGIC_SCHOOLS,
+    Character,
     FateOptions,
     GearItem,
     Skill,
@@ -46,12 +48,12 @@ from handlers.wizards.common import (
     clean_text,
     esc,
     locale_of,
-    tell_presser,
     violations_text,
 )
-from handlers.wizards.flow import Flow, Text, build_dialog, flow_states
+from handlers.wizards.flow import Allocate, Choice, Flow, Text, build_dialog, flow_states
 from handlers.wizards.flow.custom import Custom, Shown, step_fine, step_refused
 from handlers.wizards.flow.custom import draft as draft_of
+from handlers.wizards.flow.kinds import DotPress, Draft
 from handlers.wizards.flow.wording import Wording
 
 OnPress = Callable[[CallbackQuery, Any, DialogManager], Awaitable[None]]
@@ -75,6 +77,10 @@ def _refuse(manager: DialogManager, violations: list[Violation]) -> None:
 
 def _said(manager: DialogManager, msgid: str, **params: Any) -> None:
     step_refused(manager, esc(_t(manager)(msgid, **params)))
+
+
+def _options(manager: DialogManager) -> FateOptions:
+    return draft.options_of(WizardStart.of(manager).options)
 
 
 # --- crossings -----------------------------------------------------------------------------------
@@ -162,97 +168,44 @@ def _crossing_widgets() -> list[Any]:
     ]  # fmt: skip
 
 
-# --- skills --------------------------------------------------------------------------------------
+# --- skills and gear: the engine decides each press (``engine.systems.fate.allocation``) ----
 
 
-def _options(manager: DialogManager) -> FateOptions:
-    return draft.options_of(WizardStart.of(manager).options)
+def _press(rated: allocation.Rated, press: DotPress) -> Draft | str:
+    assert isinstance(press.sheet, Character)
+    after = allocation.step_level(press.sheet, press.options, rated, press.trait, press.delta)
+    if isinstance(after, list):
+        return violations_text(after, press.locale)
+    return {**press.draft, **draft.levels(after, rated)}
 
 
-def _step_of(
-    apply: Callable[[dict[str, Any], Any, Any, int], list[Violation]], kind: type, delta: int
-) -> OnPress:
-    """A −/+ press on a row (a skill, a piece of gear): the engine says whether it may."""
-
-    async def step(callback: CallbackQuery, widget: Any, manager: DialogManager) -> None:
-        item = kind(manager.item_id)  # type: ignore[attr-defined]  # a ListGroup row
-        refused = apply(draft_of(manager), _options(manager), item, delta)
-        if refused:
-            _refuse(manager, refused)
-        else:
-            step_fine(manager)
-
-    return step
+def _skill_row(sheet: Any, options: Any, skill: str, t: Any, locale: str) -> str:
+    return f"{skill_name(skill, locale)} {_level(sheet.skill(Skill(skill)))}"
 
 
-async def skill_info(callback: CallbackQuery, widget: Any, manager: DialogManager) -> None:
-    """The row's name button: say the level's ladder name (a toast; nothing changes)."""
-    skill = Skill(manager.item_id)  # type: ignore[attr-defined]
-    level = int(draft_of(manager)["skills"].get(skill.value, 0))
-    locale = locale_of(manager)
-    tell_presser(
-        manager,
-        f"{skill_name(skill.value, locale)}: {_level(level)} {ladder_label(level).render(locale)}",
-    )
+def _skill_note(sheet: Any, options: Any, skill: str, locale: str) -> str:
+    """A press on a skill's name says its level's ladder name (nothing changes)."""
+    level = sheet.skill(Skill(skill))
+    return f"{skill_name(skill, locale)}: {_level(level)} {ladder_label(level).render(locale)}"
 
 
-# a pager's ``when`` sees the pager's own data; the arrows hide at the ends, where a press
-# would change nothing
-def _not_first(data: dict[str, Any], widget: Any, manager: DialogManager) -> bool:
-    return bool(data["current_page"] > 0)
-
-
-def _not_last(data: dict[str, Any], widget: Any, manager: DialogManager) -> bool:
-    return bool(data["current_page"] < data["pages"] - 1)
-
-
-async def _skill_data(shown: Shown) -> dict[str, Any]:
-    manager = shown.manager
-    data, options = draft_of(manager), _options(manager)
-    t, locale = _t(manager), locale_of(manager)
-    skills = data.get("skills", {})
-    levels = allocation.column(draft.build(data))
+def _column(sheet: Any, options: Any, t: Translator, locale: str) -> str:
+    levels = allocation.column(sheet)
     shown = " · ".join(f"{signed(lv)}×{levels[lv]}" for lv in sorted(levels, reverse=True))
     broken = ", ".join(signed(level) for level, _count, _lower in column_violations(levels))
     verdict = (
         t("Column rule: broken at {levels}.", levels=broken) if broken else t("Column rule: fine.")
     )
-    scroll = manager.find("sk")
+    return t("\nColumn: {column}. {verdict}", column=shown or "—", verdict=verdict)[1:]
+
+
+def _skill_asks(sheet: Any, options: FateOptions, t: Translator, locale: str) -> dict[str, Any]:
     return {
-        "lines": [t("\nColumn: {column}. {verdict}", column=shown or "—", verdict=verdict)[1:]],
-        "skill_rows": [
-            {"id": s, "label": f"{skill_name(s, locale)} {_level(skills.get(s, 0))}"}
-            for s in (skill.value for skill in Skill)
-        ],
-        "left": draft.points_left(data, options),
+        "left": allocation.points_left(sheet, options),
         "total": options.skill_points,
         "cap": signed(options.max_skill_at_creation),
         "schools": ", ".join(skill_name(s.value, locale) for s in MAGIC_SCHOOLS),
-        "page": (await scroll.get_page() if scroll is not None else 0) + 1,
-        "pages": -(-len(Skill) // SKILLS_PER_PAGE),
-    }  # fmt: skip
-
-
-def _row(on_name: OnPress | None, apply: Any, kind: type) -> Row:
-    return Row(
-        Button(Format("{item[label]}"), id="n", on_click=on_name),
-        Button(Format("−"), id="m", on_click=_step_of(apply, kind, -1)),
-        Button(Format("+"), id="p", on_click=_step_of(apply, kind, +1)),
-    )
-
-
-def _skill_widgets() -> list[Any]:
-    return [
-        ListGroup(
-            _row(skill_info, draft.step_skill, Skill), id="sk", item_id_getter=lambda x: x["id"],
-            items="skill_rows", page_size=SKILLS_PER_PAGE,
-        ),
-        Row(
-            PrevPage(scroll="sk", text=Const("⬅️"), when=_not_first),
-            Button(Format("{page}/{pages}"), id="pg"),
-            NextPage(scroll="sk", text=Const("➡️"), when=_not_last),
-        ),
-    ]  # fmt: skip
+    }
 
 
 # --- stunts and refresh --------------------------------------------------------------------------
@@ -334,6 +287,12 @@ def _stunt_widgets() -> list[Any]:
 
 # --- gear ----------------------------------------------------------------------------------------
 
+GEAR_NAMES = {
+    GearItem.MELEE.value: N_("Melee weapon"),
+    GearItem.RANGED.value: N_("Ranged weapon"),
+    GearItem.ARMOR.value: N_("Armor"),
+}
+
 
 def _gear_sources(t: Translator, locale: str) -> str:
     """Where equipment points come from, from the engine's table (issue 36 item 11)."""
@@ -350,37 +309,27 @@ def _gear_sources(t: Translator, locale: str) -> str:
     return "; ".join(parts)
 
 
-async def _gear_data(shown: Shown) -> dict[str, Any]:
-    manager = shown.manager
-    data, t, locale = draft_of(manager), _t(manager), locale_of(manager)
-    gear = data.get("gear", {})
-    names = {
-        GearItem.MELEE: t("Melee weapon"),
-        GearItem.RANGED: t("Ranged weapon"),
-        GearItem.ARMOR: t("Armor"),
-    }
-    character = draft.build(data)
-    sources = _gear_sources(t, locale)
-    return {
-        "lines": [
-            t("\nEquipment points come from skills (the «Skills» step): {gear_sources}.",
-              gear_sources=sources).strip("\n")
-        ],
-        "gear_rows": [
-            {"id": g.value, "label": f"{names[g]} {gear.get(g.value, 0)}"} for g in draft.GEAR
-        ],
-        "gear_cost": gear_cost(character.equipment),
-        "gear_points": equipment_points(character),
-    }  # fmt: skip
+def _gear_row(sheet: Any, options: Any, item: str, t: Translator, locale: str) -> str:
+    return f"{t(GEAR_NAMES[item])} {getattr(sheet.equipment, item)}"
 
 
-def _gear_widgets() -> list[Any]:
-    return [
-        ListGroup(
-            _row(None, draft.step_gear, GearItem), id="gr",
-            item_id_getter=lambda x: x["id"], items="gear_rows",
-        ),
-    ]  # fmt: skip
+def _gear_lines(sheet: Any, options: Any, t: Translator, locale: str) -> str:
+    return t("\nEquipment points come from skills (the «Skills» step): {gear_sources}.",
+             gear_sources=_gear_sources(t, locale)).strip("\n")  # fmt: skip
+
+
+def _gear_asks(sheet: Any, options: Any, t: Translator, locale: str) -> dict[str, Any]:
+    return {"gear_cost": gear_cost(sheet.equipment), "gear_points": equipment_points(sheet)}
+
+
+def _levels(key: str, title: str, prompt: str, rated: allocation.Rated, **hooks: Any) -> Allocate:
+    """A page of − / + rows whose every press the engine decides."""
+    ids = [*(s.value for s in Skill)] if rated == "skills" else list(GEAR_NAMES)
+    traits = tuple(Choice(i, GEAR_NAMES.get(i, i)) for i in ids)
+    return Allocate(
+        key, title, prompt, traits, budget=lambda o: 0, cap=lambda o: 0, label_first=True,
+        rule=partial(_press, rated), **hooks,
+    )  # fmt: skip
 
 
 # --- the flow ------------------------------------------------------------------------------------
@@ -419,12 +368,13 @@ FLOW = Flow(
             "at least {min_crossings}. Preferably one per party member; with a small party, a "
             "tie to the world works too."
         ), _crossing_widgets, _crossing_data),
-        Custom("skills", N_("✏️ Skills"), N_(
+        _levels("skills", N_("✏️ Skills"), N_(
             "Step 6 of 8. <b>Skills</b>: {left} of {total} points left. "
             "One point raises a skill one step, up to {cap}. "
             "Each level must hold fewer skills than the level below it."
             "\nMagic schools: {schools}."
-        ), _skill_widgets, _skill_data, typed=False),
+        ), "skills", page_size=SKILLS_PER_PAGE, row=_skill_row, note=_skill_note,
+           counters=_column, asks=_skill_asks),
         Custom("stunts", N_("✏️ Stunts"), N_(
             "Step 7 of 8. <b>Stunts</b>: {stunt_count} of {allowed}. "
             "Write one as “Name: what it does”."
@@ -432,11 +382,11 @@ FLOW = Flow(
             "each refresh point traded "
             "gives one more stunt."
         ), _stunt_widgets, _stunt_data),
-        Custom("gear", N_("✏️ Gear"), N_(
+        _levels("gear", N_("✏️ Gear"), N_(
             "Step 8 of 8. <b>Gear</b>: {gear_cost} of {gear_points} equipment points spent. "
             "Melee weapon 1 point per level (up to 3), ranged 1 per level (up to 2), armor 2 "
             "per level (up to 3)."
-        ), _gear_widgets, _gear_data, typed=False),
+        ), "equipment", row=_gear_row, counters=_gear_lines, asks=_gear_asks),
     ),
     options=draft.options_of,
     build=lambda data, options: draft.build(data),
@@ -459,6 +409,7 @@ FLOW = Flow(
             "<b>Preview</b>. Check the sheet, change any step, then send it to the GM.\n"
         ),
     ),
+    ids={"skills.d": "sk", "gear.d": "gr"},  # the − / + rows' ids, as released
     started=_started,
     upgrade=draft.upgrade,
 )  # fmt: skip

@@ -141,11 +141,15 @@ def step(
     after = allocation.step_level(build(data), options, rated, item, delta)
     if isinstance(after, list):
         return after
-    if rated == "skills":
-        data["skills"] = {s.value: v for s, v in after.skills.items()}
-    else:
-        data["gear"] = after.equipment.model_dump(mode="json")
+    data.update(levels(after, rated))
     return []
+
+
+def levels(sheet: Character, rated: allocation.Rated) -> Data:
+    """The draft's keys for a sheet's skills, or its gear."""
+    if rated == "skills":
+        return {"skills": {s.value: v for s, v in sheet.skills.items()}}
+    return {"gear": sheet.equipment.model_dump(mode="json")}
 
 
 def points_left(data: Data, options: FateOptions) -> int:

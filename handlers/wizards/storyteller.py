@@ -56,7 +56,9 @@ def _press(page: str, press: DotPress) -> Draft | str:
     return esc(press.t(result.msgid, **params))
 
 
-def _row(page: str, sheet: Character, options: StorytellerOptions, key: str, locale: str) -> str:
+def _row(
+    page: str, sheet: Character, options: StorytellerOptions, key: str, t: Any, locale: str
+) -> str:
     top = options.character_trait_max if page == rules.CTR else options.trait_max
     return f"{_name(key, locale)} {view.dots_bar(rules.dots(sheet, page, key), top)}"
 

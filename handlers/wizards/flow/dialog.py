@@ -41,6 +41,7 @@ from handlers.wizards.common import (
     locale_of,
     npc_preview_head,
     submit_button,
+    tell_presser,
     violations_text,
 )
 from handlers.wizards.flow import reopen, stored
@@ -291,12 +292,25 @@ def _own_rule(
     options, t = rt.options(manager), _t(manager)
     sheet = rt.flow.build(_draft(manager), options)
     mode = reopen.mode(manager)
-    outcome = step.rule(DotPress(sheet, options, trait, delta, mode, t, locale_of(manager)))
+    draft = _draft(manager)
+    press = DotPress(sheet, options, trait, delta, mode, t, locale_of(manager), draft)
+    outcome = step.rule(press)
     if isinstance(outcome, str):
         rt.fail(manager, outcome)
         return
     manager.dialog_data[DRAFT] = outcome
     manager.dialog_data.pop(ERROR, None)
+
+
+def _on_note(rt: _Runtime, step: Allocate) -> Press:
+    async def handler(callback: CallbackQuery, widget: Any, manager: DialogManager) -> None:
+        assert step.note is not None
+        options = rt.options(manager)
+        sheet = rt.flow.build(_draft(manager), options)
+        trait = str(getattr(manager, "item_id", ""))
+        tell_presser(manager, step.note(sheet, options, trait, locale_of(manager)))
+
+    return handler
 
 
 def _on_remove(rt: _Runtime, step: Items) -> Press:
@@ -407,9 +421,10 @@ def _own_rows(
     assert step.row is not None
     options, locale = rt.options(manager), locale_of(manager)
     sheet = rt.flow.build(_draft(manager), options)
-    rows = [{"id": c.id, "label": step.row(sheet, options, c.id, locale)} for c in step.traits]
+    rows = [{"id": c.id, "label": step.row(sheet, options, c.id, t, locale)} for c in step.traits]
     data["rows"], data["page"] = _page(manager, step, rows, step.page_size)
     data["paged"] = len(rows) > step.page_size
+    data.update(step.asks(sheet, options, t, locale) if step.asks else {})
     return [step.counters(sheet, options, t, locale)] if step.counters else []
 
 
@@ -504,7 +519,8 @@ def _window(rt: _Runtime, i: int, step: Step) -> Window:
         widgets.append(TextInput(id="in", on_success=_on_text(rt, step)))
     if isinstance(step, Custom):
         widgets += step.widgets()
-    typed = not isinstance(step, Custom) or step.typed
+    # a step with no input of its own takes buttons only (the same words by default)
+    typed = isinstance(step, Text | Items) or (isinstance(step, Choose | Custom) and step.typed)
     widgets.append(MessageInput(_on_not_text(rt) if typed else _on_buttons_only(rt)))
     if isinstance(step, Choose):
         select = Select(
@@ -513,13 +529,20 @@ def _window(rt: _Runtime, i: int, step: Step) -> Window:
         )  # fmt: skip
         widgets += [Group(select, width=step.columns), _pager(step)]
     elif isinstance(step, Allocate):
-        row = Row(
+        note = _on_note(rt, step) if step.note else None
+        label = Button(Format("{item[label]}"), id="n", on_click=note)
+        buttons = [
             Button(Const("−"), id="m", on_click=_on_dot(rt, step, -1)),
-            Button(Format("{item[label]}"), id="n"),
             Button(Const("+"), id="p", on_click=_on_dot(rt, step, +1)),
-        )
+        ]
+        row = Row(*([label, *buttons] if step.label_first else [buttons[0], label, buttons[1]]))
         widgets += [
-            ListGroup(row, id="d", item_id_getter=lambda x: x["id"], items="rows"),
+            ListGroup(
+                row,
+                id=rt.flow.widget_id(step.key, "d"),
+                item_id_getter=lambda x: x["id"],
+                items="rows",
+            ),
             _pager(step),
         ]
     elif isinstance(step, Items):

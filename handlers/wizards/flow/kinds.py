@@ -96,11 +96,18 @@ class Allocate:
     # A step whose engine prices a dot by more than one budget (by category, a second budget
     # at other costs) decides each press itself: ``rule`` gives the new draft, or the
     # refusal's reason (escaped HTML), instead of floor/cap/budget/cost above; ``row(sheet,
-    # options, trait, locale)`` labels a trait's row and ``counters(sheet, options, t,
+    # options, trait, t, locale)`` labels a trait's row and ``counters(sheet, options, t,
     # locale)`` the lines under the question, instead of «Points left» (escaped HTML).
     rule: Callable[[DotPress], Draft | str] | None = None
-    row: Callable[[SheetModel, Any, str, str], str] | None = None
+    row: Callable[[SheetModel, Any, str, Any, str], str] | None = None
     counters: Callable[[SheetModel, Any, Any, str], str] | None = None
+    # A released wizard's look, kept: ``label_first`` puts a row's label before its − / +;
+    # ``note(sheet, options, trait, locale)`` is what a press on the label says (a toast:
+    # the level's name); ``asks(sheet, options, t, locale)`` fills the question's
+    # {placeholders} from the sheet so far («{left} of {total} points left»).
+    label_first: bool = False
+    note: Callable[[SheetModel, Any, str, str], str] | None = None
+    asks: Callable[[SheetModel, Any, Any, str], dict[str, Any]] | None = None
 
     def spent(self, dots: dict[str, int]) -> int:
         price = self.cost or (lambda trait, level: 1)
@@ -147,6 +154,7 @@ class DotPress:
     mode: str
     t: Any
     locale: str
+    draft: Draft = field(default_factory=dict)  # the draft the sheet was built from
 
 
 Step = Text | Choose | Allocate | Items | Info | Custom

@@ -40,7 +40,7 @@ async def lucky(callback: CallbackQuery, button: Any, manager: DialogManager) ->
 STATS_STEP = Allocate(
     "stats", "Stats", "Spend up to {points}.", STATS, budget=lambda o: 0, cap=lambda o: 3,
     rule=rule, counters=counters,
-    row=lambda sheet, options, trait, locale: f"{trait.capitalize()} {sheet.stats.get(trait, 0)}",
+    row=lambda sheet, options, trait, t, lc: f"{trait.capitalize()} {sheet.stats.get(trait, 0)}",
 )  # fmt: skip
 TOY_RULES = Flow(
     name="toyrules",
