@@ -126,9 +126,9 @@ def _drop_last(key: str, nothing: str) -> OnPress:
     return drop
 
 
-async def _crossing_data(shown: Shown) -> dict[str, Any]:
-    manager = shown.manager
-    data, party, t = draft_of(manager), WizardStart.of(manager).party, _t(manager)
+def _crossing_data(shown: Shown) -> dict[str, Any]:
+    manager, t = shown.manager, shown.t
+    data, party = draft_of(manager), WizardStart.of(manager).party
     crossings = data.get("crossings", [])
     crossed = {c["with"] for c in crossings if c.get("with") is not None}
     chosen = data.get("cross_with")
@@ -144,14 +144,14 @@ async def _crossing_data(shown: Shown) -> dict[str, Any]:
     names = esc(", ".join(party))
     lines = [t("\nParty: {party_names}. Tap a name, then write the aspect.", party_names=names)]
     lines = lines if party else []
-    count, shown = len(crossings), "\n".join(listed) or "—"
+    count, written = len(crossings), "\n".join(listed) or "—"
     lines.append(t("\nCrossings ({crossing_count}):\n{crossings_list}", crossing_count=count,
-                   crossings_list=shown))  # fmt: skip
+                   crossings_list=written))  # fmt: skip
     if chosen is not None and chosen < len(party):
         lines.append(t("Now write your crossing with <b>{who}</b>.", who=esc(party[chosen])))
     return {
         "lines": [line.strip("\n") for line in lines],
-        "min_crossings": draft.options_of(WizardStart.of(manager).options).min_crossings,
+        "min_crossings": shown.options.min_crossings,
         "party": [{"i": str(i), "label": mark(i) + name} for i, name in enumerate(party)],
     }
 
@@ -254,20 +254,18 @@ def _trade(delta: int) -> OnPress:
     return trade
 
 
-async def _stunt_data(shown: Shown) -> dict[str, Any]:
-    manager = shown.manager
-    data, options = draft_of(manager), _options(manager)
-    stunts = data.get("stunts", [])
-    listed = [
-        f"• <b>{esc(s['name'])}</b>"
-        + (f" — {esc(short(s['description'], 120))}" if s["description"] else "")
-        for s in stunts
-    ]
+def _stunt_data(shown: Shown) -> dict[str, Any]:
+    sheet = shown.sheet
+    assert isinstance(sheet, Character)
+    listed = []
+    for stunt in sheet.stunts:
+        about = f" — {esc(short(stunt.description, 120))}" if stunt.description else ""
+        listed.append(f"• <b>{esc(stunt.name)}</b>{about}")
     return {
         "lines": ["\n".join(listed) or "—"],
-        "stunt_count": len(stunts),
-        "allowed": allocation.stunts_allowed(draft.build(data), options),
-        "refresh": int(data.get("refresh", options.base_refresh)),
+        "stunt_count": len(sheet.stunts),
+        "allowed": allocation.stunts_allowed(sheet, shown.options),
+        "refresh": sheet.refresh,
     }
 
 

@@ -46,6 +46,7 @@ def step_level(
 ) -> Press:
     """``item`` (a skill, or a piece of gear) one level up or down; a level below 0 is the
     sheet unchanged (nothing to lower, nothing to explain)."""
+    changed: dict[str, object]
     if rated == "skills":
         level = character.skill(Skill(item)) + delta
         changed = {"skills": {**character.skills, Skill(item): level}}

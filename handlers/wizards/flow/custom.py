@@ -3,11 +3,12 @@ party members, a refresh traded for stunts).
 
 The flow gives it what every step has: its header and question, «Back» / «Next», «Cancel»,
 the step's check through the engine at «Next», the refusal line, the preview's jump to it.
-The step brings ``widgets()``, put between its text and «Back» / «Next» (an input of its own
-comes before the flow's answer to a message); ``data(shown)``, its window data (``"lines"``,
-escaped HTML, shown under the question; the rest for its widgets and the question's
-{placeholders}); and its widgets' handlers, which change the draft (``draft``) and refuse or
-accept a press as the flow's own steps do (``step_refused`` / ``step_fine``).
+The step brings ``widgets()``, put between its text and «Back» / «Next» (without a
+``TextInput`` of its own a message to it is answered with ``Wording.buttons_only``);
+``data(shown)``, its window data (``"lines"``, escaped HTML, shown under the question; the
+rest for its widgets and the question's {placeholders}); and its widgets' handlers, which
+change the draft (``draft``) and refuse or accept a press as the flow's own steps do
+(``step_refused`` / ``step_fine``).
 """
 
 from __future__ import annotations
@@ -44,7 +45,6 @@ class Custom:
     prompt: str
     widgets: Callable[[], Sequence[Any]]
     data: Callable[[Shown], dict[str, Any] | Awaitable[dict[str, Any]]]
-    typed: bool = True  # False: a message to it is refused with ``Wording.buttons_only``
 
 
 def draft(manager: DialogManager) -> stored.Draft:

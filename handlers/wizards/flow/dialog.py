@@ -210,7 +210,7 @@ def _on_not_text(rt: _Runtime) -> Callable[..., Awaitable[None]]:
 
 
 def _on_buttons_only(rt: _Runtime) -> Callable[..., Awaitable[None]]:
-    """A message to the preview, or to a ``Custom`` step that takes none (``typed``)."""
+    """A message to the preview, or to a step with no input of its own."""
 
     async def handler(message: Message, widget: Any, manager: DialogManager) -> None:
         rt.fail(manager, esc(_t(manager)(rt.flow.wording.buttons_only)))
@@ -520,7 +520,7 @@ def _window(rt: _Runtime, i: int, step: Step) -> Window:
     if isinstance(step, Custom):
         widgets += step.widgets()
     # a step with no input of its own takes buttons only (the same words by default)
-    typed = isinstance(step, Text | Items) or (isinstance(step, Choose | Custom) and step.typed)
+    typed = any(isinstance(w, TextInput) for w in widgets)
     widgets.append(MessageInput(_on_not_text(rt) if typed else _on_buttons_only(rt)))
     if isinstance(step, Choose):
         select = Select(

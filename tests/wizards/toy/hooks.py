@@ -59,7 +59,7 @@ WORDED = Flow(
             "tally", "✏️ The tally", "Step 2 of 2. Count for {name}, up to {n}.",
             widgets=lambda: [Button(Const("less"), id="ls", on_click=_less),
                              Button(Const("more"), id="mr", on_click=_more)],
-            data=_tally, typed=False,
+            data=_tally,
         ),
     ),
     options=lambda raw: dict(raw),

@@ -10,20 +10,14 @@ from html import escape
 from typing import Any
 
 import pytest
-from aiogram import Router
-from aiogram.filters import Command
-from aiogram.types import Message
-from aiogram_dialog import DialogManager, StartMode
 from sqlalchemy import text
 
-from handlers import wizards
-from handlers.wizards.common import WizardStart
-from handlers.wizards.flow import Allocate, Flow, Text, build_dialog, flow_states
+from handlers.wizards.flow import Allocate, Flow, Text, flow_states
 from handlers.wizards.flow.kinds import DotPress, Draft
 from handlers.wizards.flow.wording import Wording
 from tests.conftest import Harness
-from tests.games.helpers import ALICE, create_game, seat_table
 from tests.wizards.storyteller.driver import Player
+from tests.wizards.toy.driven import play
 from tests.wizards.toy.toy import STATS, TOY, ToySheet
 
 
@@ -59,27 +53,9 @@ ROWS = Flow(
 STATES = flow_states(ROWS)
 
 
-def _command() -> Router:
-    router = Router(name="toyrows")
-
-    @router.message(Command("toyrows"))
-    async def begin(message: Message, dialog_manager: DialogManager, uow: Any) -> None:
-        game_id = (await uow.session.execute(text("SELECT min(id) FROM games"))).scalar()
-        start = WizardStart(int(game_id), "toy", {})
-        await dialog_manager.start(STATES.name, data=start.as_data(), mode=StartMode.RESET_STACK)
-
-    return router
-
-
 @pytest.fixture
 async def player(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> Player:
-    dialogs = wizards.create_dialogs
-    extra = lambda: [_command(), build_dialog(ROWS, STATES), *dialogs()]  # noqa: E731
-    monkeypatch.setattr(wizards, "create_dialogs", extra)
-    await harness.start()
-    seat_table(harness)
-    await create_game(harness, "matter", "Rows")
-    return Player(harness, ALICE)
+    return await play(harness, monkeypatch, ROWS, STATES)
 
 
 async def test_rows_in_a_released_look(player: Player) -> None:
