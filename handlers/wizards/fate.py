@@ -51,7 +51,7 @@ from handlers.wizards.common import (
     violations_text,
 )
 from handlers.wizards.flow import Allocate, Choice, Flow, Text, build_dialog, flow_states
-from handlers.wizards.flow.custom import Custom, Shown, step_fine, step_refused
+from handlers.wizards.flow.custom import Custom, Shown, remove_last, step_fine, step_refused
 from handlers.wizards.flow.custom import draft as draft_of
 from handlers.wizards.flow.kinds import DotPress, Draft
 from handlers.wizards.flow.wording import Wording
@@ -66,17 +66,12 @@ def _level(value: int) -> str:
     return signed(value) if value else "+0"
 
 
-def _t(manager: DialogManager) -> Translator:
-    t: Translator = manager.middleware_data["t"]
-    return t
-
-
 def _refuse(manager: DialogManager, violations: list[Violation]) -> None:
     step_refused(manager, violations_text(violations, locale_of(manager)))
 
 
 def _said(manager: DialogManager, msgid: str, **params: Any) -> None:
-    step_refused(manager, esc(_t(manager)(msgid, **params)))
+    step_refused(manager, esc(manager.middleware_data["t"](msgid, **params)))
 
 
 def _options(manager: DialogManager) -> FateOptions:
@@ -110,20 +105,6 @@ async def got_crossing(message: Message, widget: Any, manager: DialogManager, te
     data["crossings"] = [*data["crossings"], {"text": aspect, "with": data.get("cross_with")}]
     data["cross_with"] = None
     step_fine(manager)
-
-
-def _drop_last(key: str, nothing: str) -> OnPress:
-    """«↩️ Remove last» of a list step (crossings, stunts)."""
-
-    async def drop(callback: CallbackQuery, widget: Any, manager: DialogManager) -> None:
-        data = draft_of(manager)
-        if not data[key]:
-            _said(manager, nothing)
-            return
-        data[key] = data[key][:-1]
-        step_fine(manager)
-
-    return drop
 
 
 def _crossing_data(shown: Shown) -> dict[str, Any]:
@@ -164,7 +145,7 @@ def _crossing_widgets() -> list[Any]:
             on_click=pick_partner,
         ),
         Button(T("↩️ Remove last"), id="rm",  # put, whatever is typed
-               on_click=_drop_last("crossings", N_("There is no crossing to remove yet."))),
+               on_click=remove_last("crossings", N_("There is no crossing to remove yet."))),
     ]  # fmt: skip
 
 
@@ -279,7 +260,7 @@ def _stunt_widgets() -> list[Any]:
             Button(T("+1 refresh, −1 stunt"), id="ut", on_click=_trade(+1)),
         ),
         Button(T("↩️ Remove last"), id="rm",
-               on_click=_drop_last("stunts", N_("There is no stunt to remove yet."))),
+               on_click=remove_last("stunts", N_("There is no stunt to remove yet."))),
     ]  # fmt: skip
 
 

@@ -30,7 +30,6 @@ logger = logging.getLogger(__name__)
 
 Data = dict[str, Any]
 
-GEAR = (GearItem.MELEE, GearItem.RANGED, GearItem.ARMOR)
 MAX_CROSSINGS = 8  # enough for a large party; keeps the message short
 MAX_STUNTS = 12  # far above any legal count (3 + refresh 3); a guard against flooding
 

@@ -20,7 +20,7 @@ from typing import Any
 from aiogram_dialog import DialogManager
 
 from engine.common import SheetModel
-from handlers.wizards.common import refuse
+from handlers.wizards.common import esc, refuse
 from handlers.wizards.flow import stored
 from handlers.wizards.flow.stored import ERROR
 
@@ -59,3 +59,17 @@ def step_refused(manager: DialogManager, text: str) -> None:
 
 def step_fine(manager: DialogManager) -> None:
     manager.dialog_data.pop(ERROR, None)
+
+
+def remove_last(key: str, nothing: str) -> Callable[..., Awaitable[None]]:
+    """«↩️ Remove last» of the draft's list ``key``; ``nothing`` (a msgid) when it is empty."""
+
+    async def handler(callback: Any, widget: Any, manager: DialogManager) -> None:
+        found = draft(manager)
+        if not found.get(key):
+            step_refused(manager, esc(manager.middleware_data["t"](nothing)))
+            return
+        found[key] = found[key][:-1]
+        step_fine(manager)
+
+    return handler

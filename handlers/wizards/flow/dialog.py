@@ -28,7 +28,7 @@ from aiogram_dialog.widgets.input import MessageInput, TextInput
 from aiogram_dialog.widgets.kbd import Button, Group, ListGroup, Row, Select
 from aiogram_dialog.widgets.text import Const, Format, Multi
 
-from bot.i18n import Translator
+from bot.i18n import N_, Translator
 from engine.common import errors_only, without_required
 from handlers.views.sheets import fit
 from handlers.wizards.common import (
@@ -45,7 +45,7 @@ from handlers.wizards.common import (
     violations_text,
 )
 from handlers.wizards.flow import reopen, stored
-from handlers.wizards.flow.custom import Custom, Shown, step_refused
+from handlers.wizards.flow.custom import Custom, Shown, remove_last, step_refused
 from handlers.wizards.flow.extra import extra_lines, keep, own_refusal
 from handlers.wizards.flow.kinds import (
     Allocate,
@@ -313,18 +313,6 @@ def _on_note(rt: _Runtime, step: Allocate) -> Press:
     return handler
 
 
-def _on_remove(rt: _Runtime, step: Items) -> Press:
-    async def handler(callback: CallbackQuery, widget: Any, manager: DialogManager) -> None:
-        draft = _draft(manager)
-        if not draft.get(step.key):
-            rt.fail(manager, esc(_t(manager)("Nothing to remove yet.")))
-            return
-        draft[step.key] = draft[step.key][:-1]
-        manager.dialog_data.pop(ERROR, None)
-
-    return handler
-
-
 def _on_page(step: Step, delta: int) -> Press:
     async def handler(callback: CallbackQuery, widget: Any, manager: DialogManager) -> None:
         pages = manager.dialog_data.setdefault(PAGES, {})
@@ -546,7 +534,8 @@ def _window(rt: _Runtime, i: int, step: Step) -> Window:
             _pager(step),
         ]
     elif isinstance(step, Items):
-        widgets.append(Button(T("↩️ Remove last"), id="rm", on_click=_on_remove(rt, step)))
+        remove = remove_last(step.key, N_("Nothing to remove yet."))
+        widgets.append(Button(T("↩️ Remove last"), id="rm", on_click=remove))
     widgets.append(_nav(rt, i, step))
     return Window(*widgets, state=rt.order[i])
 
