@@ -63,8 +63,8 @@ SHEET_MAX = 3300  # the preview's sheet, leaving room for the header and the pro
 _draft = own_draft
 
 
-def _upgrade(data: dict[str, Any]) -> draft.Draft:
-    """A wizard stored before the flow kept its draft beside its state."""
+def _upgrade(data: dict[str, Any], options: Any) -> draft.Draft:
+    """A wizard stored before the flow kept its draft beside its state (``flow.stored``)."""
     return {key: data[key] for key in draft.KEYS if key in data}
 
 

@@ -1,6 +1,6 @@
 """The FATE wizard's draft: JSON-safe ``dialog_data`` to and from the engine's ``Character``.
 
-The dialog keeps only primitives (it is stored in Postgres and resumed after a restart); every
+The draft keeps only primitives (it is stored in Postgres and resumed after a restart); every
 rule question is answered by building a candidate ``Character`` and asking the engine.
 """
 
@@ -21,8 +21,8 @@ from engine.systems.fate import (
     GearItem,
     Skill,
     Stunt,
+    allocation,
     new_character,
-    skill_points_spent,
     validate_character,
 )
 
@@ -30,7 +30,6 @@ logger = logging.getLogger(__name__)
 
 Data = dict[str, Any]
 
-GEAR = (GearItem.MELEE, GearItem.RANGED, GearItem.ARMOR)
 MAX_CROSSINGS = 8  # enough for a large party; keeps the message short
 MAX_STUNTS = 12  # far above any legal count (3 + refresh 3); a guard against flooding
 
@@ -66,8 +65,20 @@ def init_data(
         stunts=[s.model_dump(mode="json") for s in character.stunts],  # keeps ``powerful``
         gear=character.equipment.model_dump(mode="json"),
         editing=editing,  # an approved character in play keeps its current fate points
-        error="",
     )
+
+
+def load(sheet: dict[str, Any] | None, options: FateOptions) -> Data:
+    """The flow's draft: a fresh one, or a returned (or edited) sheet's."""
+    data: Data = {}
+    init_data(data, options, sheet)
+    return data
+
+
+def upgrade(old: dict[str, Any], options: FateOptions) -> Data:
+    """A wizard stored by the hand-written dialog kept these same keys in ``dialog_data``."""
+    fresh = load(None, options)
+    return {**fresh, **{key: old[key] for key in (*fresh, "cross_with") if key in old}}
 
 
 def _load(sheet: dict[str, Any]) -> Character | None:
@@ -115,54 +126,30 @@ def problems(data: Data, options: FateOptions, prefixes: tuple[str, ...]) -> lis
 
 
 def step_skill(data: Data, options: FateOptions, skill: Skill, delta: int) -> list[Violation]:
-    """Raise or lower one skill by a step; returns the engine's refusal (nothing changed).
-
-    The column rule is *not* enforced per press: building a column passes through broken
-    shapes (two skills at +2 before the third at +1). It is checked when leaving the step.
-    """
-    skills = dict(data["skills"])
-    level = int(skills.get(skill.value, 0)) + delta
-    if level < 0:
-        return []  # already at +0: nothing to lower, nothing to explain
-    skills[skill.value] = level
-    mine = (f"skills.{skill.value}", "skills")
-    found = errors_only(validate_character(build(data, skills=skills), options))
-    refused = [v for v in found if v.field in mine]
-    if refused and delta > 0:
-        return refused
-    data["skills"] = {k: v for k, v in skills.items() if v}
-    return []
+    """A skill a step up or down (``allocation.step_level``); the engine's refusal, if any."""
+    return step(data, options, "skills", skill.value, delta)
 
 
 def step_gear(data: Data, options: FateOptions, item: GearItem, delta: int) -> list[Violation]:
-    """Buy or sell one level of gear; returns the engine's refusal (nothing changed)."""
-    gear = dict(data["gear"])
-    level = int(gear.get(item.value, 0)) + delta
-    if level < 0:
-        return []
-    gear[item.value] = level
-    found = errors_only(validate_character(build(data, gear=gear), options))
-    refused = [v for v in found if v.field in (f"equipment.{item.value}", "equipment")]
-    if refused and delta > 0:
-        return refused
-    data["gear"] = gear
+    return step(data, options, "equipment", item.value, delta)
+
+
+def step(
+    data: Data, options: FateOptions, rated: allocation.Rated, item: str, delta: int
+) -> list[Violation]:
+    after = allocation.step_level(build(data), options, rated, item, delta)
+    if isinstance(after, list):
+        return after
+    data.update(levels(after, rated))
     return []
 
 
-def stunts_allowed(data: Data, options: FateOptions) -> int:
-    """3 stunts plus one per refresh point traded away."""
-    return options.base_stunts + options.base_refresh - int(data["refresh"])
+def levels(sheet: Character, rated: allocation.Rated) -> Data:
+    """The draft's keys for a sheet's skills, or its gear."""
+    if rated == "skills":
+        return {"skills": {s.value: v for s, v in sheet.skills.items()}}
+    return {"gear": sheet.equipment.model_dump(mode="json")}
 
 
 def points_left(data: Data, options: FateOptions) -> int:
-    """Skill points not yet spent (extras kept from a returned sheet count as spent)."""
-    return options.skill_points - skill_points_spent(build(data))
-
-
-def column(data: Data) -> dict[int, int]:
-    """How many skills sit at each level above +0."""
-    counts: dict[int, int] = {}
-    for value in data["skills"].values():
-        if int(value) > 0:
-            counts[int(value)] = counts.get(int(value), 0) + 1
-    return counts
+    return allocation.points_left(build(data), options)

@@ -127,7 +127,7 @@ def load(sheet: dict[str, Any] | None, options: Any) -> Draft:
     return {"name": returned.name, "role": role.name, ROLE_DATA: role.model_dump(mode="json")}
 
 
-def upgrade(old: dict[str, Any]) -> Draft:
+def upgrade(old: dict[str, Any], options: Any) -> Draft:
     """A wizard started before the flow kept ``role`` (JSON) and ``name`` in dialog_data."""
     role = old.get("role")
     draft: Draft = {"name": str(old.get("name", ""))}

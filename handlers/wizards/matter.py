@@ -169,6 +169,7 @@ FLOW = Flow(
     validate=validate_character,  # type: ignore[arg-type]
     render=render_sheet,  # type: ignore[arg-type]
     own_preview=_preview_window,
+    legacy_key="sheet",  # a wizard begun before the flow kept its sheet there (``flow.stored``)
 )  # fmt: skip
 STATES = flow_states(FLOW)
 START_STATE = STATES.name

@@ -69,8 +69,6 @@ def load(sheet: dict[str, Any] | None, opts: MatterOptions) -> dict[str, Any]:
 
 
 def sheet(manager: DialogManager) -> Character:
-    if DRAFT not in manager.dialog_data:  # a wizard begun before the flow kept it as «sheet»
-        manager.dialog_data[DRAFT] = manager.dialog_data.pop("sheet")
     return Character.model_validate(own_draft(manager))
 
 

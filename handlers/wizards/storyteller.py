@@ -24,7 +24,7 @@ from handlers.views.sheets import storyteller as view
 from handlers.wizards import storyteller_rules as rules
 from handlers.wizards.common import esc, tell_presser
 from handlers.wizards.flow import Allocate, Choice, Choose, Flow, Text, build_dialog, flow_states
-from handlers.wizards.flow.custom import Custom, draft
+from handlers.wizards.flow.custom import Custom, Shown, draft
 from handlers.wizards.flow.kinds import DotPress, Draft
 from handlers.wizards.flow.reopen import reopen
 
@@ -56,7 +56,9 @@ def _press(page: str, press: DotPress) -> Draft | str:
     return esc(press.t(result.msgid, **params))
 
 
-def _row(page: str, sheet: Character, options: StorytellerOptions, key: str, locale: str) -> str:
+def _row(
+    page: str, sheet: Character, options: StorytellerOptions, key: str, t: Any, locale: str
+) -> str:
     top = options.character_trait_max if page == rules.CTR else options.trait_max
     return f"{_name(key, locale)} {view.dots_bar(rules.dots(sheet, page, key), top)}"
 
@@ -94,7 +96,10 @@ FREEBIE_ASKS: Final = {"ctr": N_(  # a dot page's question in the freebie mode
 FREEBIE_ASK: Final = N_("Freebie mode: extra dots cost freebies; the cost is counted as you go.")
 
 
-def _rankings(sheet: Character, options: StorytellerOptions, t: Any, locale: str) -> dict:
+def _rankings(shown: Shown) -> dict[str, Any]:
+    sheet, options, locale = shown.sheet, shown.options, shown.locale
+    assert isinstance(sheet, Character)
+
     def ranked(order: tuple[Any, ...], budgets: tuple[int, ...]) -> list[dict[str, str]]:
         return [
             {"id": g.value, "label": f"{i + 1}. {_name(g.value, locale)} — {budget}"}

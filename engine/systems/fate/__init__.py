@@ -63,6 +63,7 @@ from engine.systems.fate.conflict import (
     transfer_free_invokes,
     use_free_invokes,
 )
+from engine.systems.fate import allocation
 from engine.systems.fate.creation import column_violations, new_character, validate_character
 from engine.systems.fate.derived import (
     EQUIPMENT_SOURCES,
@@ -249,6 +250,7 @@ __all__ = [
     "cast_spell",
     "check",
     "clear_stress",
+    "allocation",
     "column_violations",
     "compel",
     "concede",

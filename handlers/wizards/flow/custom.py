@@ -1,22 +1,41 @@
-"""A step no kind covers, drawn by its system (e.g. ranking categories by priority).
+"""A step no kind covers, drawn by its system (groups ranked by priority, crossings tied to
+party members, a refresh traded for stunts).
 
-``widgets()`` are put between the step's text and «Back»/«Next»; their handlers change the
-draft (``draft(manager)``). ``data(sheet, options, t, locale)`` is the window data they read,
-its ``"lines"`` (escaped HTML) shown under the question. Everything else (the header, the
-question, refusals, Back/Next, Cancel, the preview) is the flow's, as for every kind.
+The flow gives it what every step has: its header and question, «Back» / «Next», «Cancel»,
+the step's check through the engine at «Next», the refusal line, the preview's jump to it.
+The step brings ``widgets()``, put between its text and «Back» / «Next» (without a
+``TextInput`` of its own a message to it is answered with ``Wording.buttons_only``);
+``data(shown)``, its window data (``"lines"``, escaped HTML, shown under the question; the
+rest for its widgets and the question's {placeholders}); and its widgets' handlers, which
+change the draft (``draft``) and refuse or accept a press as the flow's own steps do
+(``step_refused`` / ``step_fine``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from aiogram_dialog import DialogManager
 
 from engine.common import SheetModel
+from handlers.wizards.common import esc, refuse
 from handlers.wizards.flow import stored
-from handlers.wizards.flow.kinds import Draft
+from handlers.wizards.flow.stored import ERROR
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What a ``Custom`` step's window data is made from: the sheet so far, the game's
+    options, the translator and locale; ``manager`` for what the sheet does not hold (the
+    draft's own keys, the party, its widgets' state)."""
+
+    sheet: SheetModel
+    options: Any
+    t: Any
+    locale: str
+    manager: DialogManager
 
 
 @dataclass(frozen=True)
@@ -24,9 +43,33 @@ class Custom:
     key: str
     title: str
     prompt: str
-    widgets: Callable[[], list[Any]]
-    data: Callable[[SheetModel, Any, Any, str], dict[str, Any]]
+    widgets: Callable[[], Sequence[Any]]
+    data: Callable[[Shown], dict[str, Any] | Awaitable[dict[str, Any]]]
 
 
-def draft(manager: DialogManager) -> Draft:
+def draft(manager: DialogManager) -> stored.Draft:
     return stored.draft(manager)
+
+
+def step_refused(manager: DialogManager, text: str) -> None:
+    """``text`` (escaped) in the press's answer and on this step until the next good answer."""
+    refuse(manager, text)
+    manager.dialog_data[ERROR] = {"at": manager.current_context().state.state, "text": text}
+
+
+def step_fine(manager: DialogManager) -> None:
+    manager.dialog_data.pop(ERROR, None)
+
+
+def remove_last(key: str, nothing: str) -> Callable[..., Awaitable[None]]:
+    """«↩️ Remove last» of the draft's list ``key``; ``nothing`` (a msgid) when it is empty."""
+
+    async def handler(callback: Any, widget: Any, manager: DialogManager) -> None:
+        found = draft(manager)
+        if not found.get(key):
+            step_refused(manager, esc(manager.middleware_data["t"](nothing)))
+            return
+        found[key] = found[key][:-1]
+        step_fine(manager)
+
+    return handler

@@ -16,6 +16,7 @@ What every wizard built here shares, written once:
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -27,7 +28,7 @@ from aiogram_dialog.widgets.input import MessageInput, TextInput
 from aiogram_dialog.widgets.kbd import Button, Group, ListGroup, Row, Select
 from aiogram_dialog.widgets.text import Const, Format, Multi
 
-from bot.i18n import Translator
+from bot.i18n import N_, Translator
 from engine.common import errors_only, without_required
 from handlers.views.sheets import fit
 from handlers.wizards.common import (
@@ -39,12 +40,12 @@ from handlers.wizards.common import (
     finish_wizard,
     locale_of,
     npc_preview_head,
-    refuse,
     submit_button,
+    tell_presser,
     violations_text,
 )
 from handlers.wizards.flow import reopen, stored
-from handlers.wizards.flow.custom import Custom
+from handlers.wizards.flow.custom import Custom, Shown, remove_last, step_refused
 from handlers.wizards.flow.extra import extra_lines, keep, own_refusal
 from handlers.wizards.flow.kinds import (
     Allocate,
@@ -60,10 +61,8 @@ from handlers.wizards.flow.kinds import (
 )
 from handlers.wizards.flow.opening import closed_at_start
 from handlers.wizards.flow.screens import Screens
-from handlers.wizards.flow.upgrade import upgraded
+from handlers.wizards.flow.stored import DRAFT, ERROR
 
-DRAFT = "draft"
-ERROR = "error"  # {"at": state name, "text": escaped HTML}: shown once on that step
 PAGES = "pages"  # {step key: page index}
 
 Press = Callable[[CallbackQuery, Any, DialogManager], Awaitable[None]]
@@ -81,13 +80,7 @@ def flow_states(flow: Flow) -> type[StatesGroup]:
 
 
 def _draft(manager: DialogManager) -> Draft:
-    if DRAFT not in manager.dialog_data:  # a wizard stored before its system's port
-        found = upgraded(manager)  # ``Flow.upgrade``
-        if not found:
-            return stored.draft(manager)  # ``Flow.legacy_key`` (or an empty draft)
-        manager.dialog_data[DRAFT] = found
-    draft: Draft = manager.dialog_data[DRAFT]
-    return draft
+    return stored.draft(manager)  # a wizard stored before its system's port: upgraded
 
 
 def _t(manager: DialogManager) -> Translator:
@@ -120,8 +113,7 @@ class _Runtime:
         return await step.source(manager.middleware_data["uow"], WizardStart.of(manager).game_id)
 
     def fail(self, manager: DialogManager, text: str) -> None:
-        refuse(manager, text)
-        manager.dialog_data[ERROR] = {"at": manager.current_context().state.state, "text": text}
+        step_refused(manager, text)
 
     def problems(self, manager: DialogManager, step: Step, draft: Draft | None = None) -> str:
         """The engine's blocking problems with this step's part of the sheet (escaped)."""
@@ -215,7 +207,16 @@ def _on_text(rt: _Runtime, step: Text | Items | Choose) -> Callable[..., Awaitab
 
 def _on_not_text(rt: _Runtime) -> Callable[..., Awaitable[None]]:
     async def handler(message: Message, widget: Any, manager: DialogManager) -> None:
-        rt.fail(manager, esc(_t(manager)("Please answer with text, or use the buttons.")))
+        rt.fail(manager, esc(_t(manager)(rt.flow.wording.not_text)))
+
+    return handler
+
+
+def _on_buttons_only(rt: _Runtime) -> Callable[..., Awaitable[None]]:
+    """A message to the preview, or to a step with no input of its own."""
+
+    async def handler(message: Message, widget: Any, manager: DialogManager) -> None:
+        rt.fail(manager, esc(_t(manager)(rt.flow.wording.buttons_only)))
 
     return handler
 
@@ -294,7 +295,9 @@ def _own_rule(
     options, t = rt.options(manager), _t(manager)
     sheet = rt.flow.build(_draft(manager), options)
     mode = reopen.mode(manager)
-    outcome = step.rule(DotPress(sheet, options, trait, delta, mode, t, locale_of(manager)))
+    draft = _draft(manager)
+    press = DotPress(sheet, options, trait, delta, mode, t, locale_of(manager), draft)
+    outcome = step.rule(press)
     if isinstance(outcome, str):
         rt.fail(manager, outcome)
         return
@@ -302,14 +305,13 @@ def _own_rule(
     manager.dialog_data.pop(ERROR, None)
 
 
-def _on_remove(rt: _Runtime, step: Items) -> Press:
+def _on_note(rt: _Runtime, step: Allocate) -> Press:
     async def handler(callback: CallbackQuery, widget: Any, manager: DialogManager) -> None:
-        draft = _draft(manager)
-        if not draft.get(step.key):
-            rt.fail(manager, esc(_t(manager)("Nothing to remove yet.")))
-            return
-        draft[step.key] = draft[step.key][:-1]
-        manager.dialog_data.pop(ERROR, None)
+        assert step.note is not None
+        options = rt.options(manager)
+        sheet = rt.flow.build(_draft(manager), options)
+        trait = str(getattr(manager, "item_id", ""))
+        tell_presser(manager, step.note(sheet, options, trait, locale_of(manager)))
 
     return handler
 
@@ -362,7 +364,7 @@ async def _body(rt: _Runtime, manager: DialogManager, step: Step, t: Translator)
     choices: tuple[Choice, ...] = ()
     data: dict[str, Any] = {"filled": bool(value), "rows": [], "page": "", "paged": False}
     if isinstance(step, Text) and value:
-        lines.append(t("Now: <b>{name}</b>", name=esc(value)))
+        lines.append(t(rt.flow.wording.now, name=esc(value), current=esc(value)).strip("\n"))
     elif isinstance(step, Choose):
         chosen = [c for c in ([value] if isinstance(value, str) else list(value or [])) if c]
         choices = await rt.choices(manager, step)
@@ -378,7 +380,7 @@ async def _body(rt: _Runtime, manager: DialogManager, step: Step, t: Translator)
     elif isinstance(step, Allocate) and step.row is not None:  # its own rows and counters
         lines += _own_rows(rt, manager, step, t, data)
     elif isinstance(step, Custom):  # a system's own step (``flow.custom``)
-        lines += _custom(rt, manager, step, t, data)
+        lines += await _custom(rt, manager, step, t, data)
     elif isinstance(step, Allocate):
         options = rt.options(manager)
         dots, cap = dict(value or {}), step.cap(options)
@@ -410,32 +412,38 @@ def _own_rows(
     assert step.row is not None
     options, locale = rt.options(manager), locale_of(manager)
     sheet = rt.flow.build(_draft(manager), options)
-    rows = [{"id": c.id, "label": step.row(sheet, options, c.id, locale)} for c in step.traits]
+    rows = [{"id": c.id, "label": step.row(sheet, options, c.id, t, locale)} for c in step.traits]
     data["rows"], data["page"] = _page(manager, step, rows, step.page_size)
     data["paged"] = len(rows) > step.page_size
+    data.update(step.asks(sheet, options, t, locale) if step.asks else {})
     return [step.counters(sheet, options, t, locale)] if step.counters else []
 
 
-def _custom(
+async def _custom(
     rt: _Runtime, manager: DialogManager, step: Custom, t: Translator, data: dict[str, Any]
 ) -> list[str]:
     options = rt.options(manager)
     sheet = rt.flow.build(_draft(manager), options)
-    data.update(step.data(sheet, options, t, locale_of(manager)))
+    own = step.data(Shown(sheet, options, t, locale_of(manager), manager))
+    data.update(await own if inspect.isawaitable(own) else own)
     lines: list[str] = data.pop("lines", [])
     return lines
 
 
-def _question(rt: _Runtime, manager: DialogManager, step: Step, t: Translator) -> str:
+def _question(
+    rt: _Runtime, manager: DialogManager, step: Step, t: Translator, data: dict[str, Any]
+) -> str:
     """The step's question (another in a mode, ``flow.reopen``), its {placeholders} filled
-    from the game's options (``Flow.prompt_args``)."""
+    from the answers so far, the window's data and the game's options (``Flow.prompt_args``)."""
+    answers = {k: esc(v) for k, v in _draft(manager).items() if isinstance(v, str)}
     args = rt.flow.prompt_args(rt.options(manager)) if rt.flow.prompt_args else {}
-    return t(reopen.question(manager) or step.prompt, **args)
+    return t(reopen.question(manager) or step.prompt, **answers, **data, **args)
 
 
 def _getter(rt: _Runtime) -> Callable[..., Awaitable[dict[str, Any]]]:
     async def getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
         manager, t = dialog_manager, _t(dialog_manager)
+        _draft(manager)  # an older shape read first: its ``error`` was a string
         index, total = rt.index(manager), rt.total
         step = rt.step(manager)
         error = manager.dialog_data.get(ERROR) or {}
@@ -443,12 +451,14 @@ def _getter(rt: _Runtime) -> Callable[..., Awaitable[dict[str, Any]]]:
         if _own_window(rt, index):
             return await _own_data(rt, manager, index, shown)
         if step is None:
-            titles = [t(s.title) for s in rt.flow.steps]
+            titles = [rt.flow.wording.jump.format(title=t(s.title)) for s in rt.flow.steps]
             text = _preview_text(rt, manager, t) + (f"\n\n{shown}" if shown else "")
             return {"text": text, "titles": titles}
         head = t("Step {n} of {total}: {title}", n=index + 1, total=total, title=t(step.title))
         data = await _body(rt, manager, step, t)
-        parts = [f"<b>{head}</b>\n{_question(rt, manager, step, t)}", *data.pop("lines")]
+        lines = data.pop("lines")
+        head = rt.flow.wording.head(head, _question(rt, manager, step, t, data))
+        parts = [head, *lines]
         if shown:
             parts.append(shown)
         return {"text": "\n\n".join(p for p in parts if p), **data}
@@ -465,8 +475,9 @@ def _preview_text(rt: _Runtime, manager: DialogManager, t: Translator) -> str:
     notes = violations_text(problems, locale)
     head = t("Step {n} of {total}: {title}", n=rt.total, total=rt.total, title=t("Preview"))
     body = fit(rt.flow.render(sheet, t, locale), 3000 - len(notes))
+    head = rt.flow.wording.preview(t, head, WizardStart.of(manager).npc)
     hint = rt.flow.preview_hint[WizardStart.of(manager).npc]  # ``Flow.preview_hint``
-    return "\n\n".join(p for p in (f"<b>{head}</b>", body, notes, t(hint) if hint else "") if p)
+    return "\n\n".join(p for p in (head, body, notes, t(hint) if hint else "") if p)
 
 
 # --- the windows: one factory per kind ------------------------------------------------------
@@ -474,15 +485,12 @@ def _preview_text(rt: _Runtime, manager: DialogManager, t: Translator) -> str:
 
 def _nav(rt: _Runtime, i: int, step: Step) -> Row:
     optional = isinstance(step, Text | Choose) and not step.required
-    label = (
-        Multi(T("Next ▶", when="filled"), T("Skip ▶", when=~F["filled"]))
-        if optional
-        else T("Next ▶")
-    )
+    back, forth, skip = rt.flow.wording.nav
+    label = Multi(T(forth, when="filled"), T(skip, when=~F["filled"])) if optional else T(forth)
     wid = rt.flow.widget_id
     buttons = [Button(label, id=wid(step.key, "nx"), on_click=_on_next(rt, step))]
     if i > 0:
-        buttons.insert(0, Button(T("◀ Back"), id=wid(step.key, "bk"), on_click=_on_back(rt)))
+        buttons.insert(0, Button(T(back), id=wid(step.key, "bk"), on_click=_on_back(rt)))
     return Row(*buttons)
 
 
@@ -500,7 +508,11 @@ def _window(rt: _Runtime, i: int, step: Step) -> Window:
     widgets: list[Any] = [Format("{text}")]
     if isinstance(step, Text | Items) or (isinstance(step, Choose) and step.typed):
         widgets.append(TextInput(id="in", on_success=_on_text(rt, step)))
-    widgets.append(MessageInput(_on_not_text(rt)))
+    if isinstance(step, Custom):
+        widgets += step.widgets()
+    # a step with no input of its own takes buttons only (the same words by default)
+    typed = any(isinstance(w, TextInput) for w in widgets)
+    widgets.append(MessageInput(_on_not_text(rt) if typed else _on_buttons_only(rt)))
     if isinstance(step, Choose):
         select = Select(
             Format("{item[label]}"), id=rt.flow.widget_id(step.key, step.select_id),
@@ -508,19 +520,25 @@ def _window(rt: _Runtime, i: int, step: Step) -> Window:
         )  # fmt: skip
         widgets += [Group(select, width=step.columns), _pager(step)]
     elif isinstance(step, Allocate):
-        row = Row(
+        note = _on_note(rt, step) if step.note else None
+        label = Button(Format("{item[label]}"), id="n", on_click=note)
+        buttons = [
             Button(Const("−"), id="m", on_click=_on_dot(rt, step, -1)),
-            Button(Format("{item[label]}"), id="n"),
             Button(Const("+"), id="p", on_click=_on_dot(rt, step, +1)),
-        )
+        ]
+        row = Row(*([label, *buttons] if step.label_first else [buttons[0], label, buttons[1]]))
         widgets += [
-            ListGroup(row, id="d", item_id_getter=lambda x: x["id"], items="rows"),
+            ListGroup(
+                row,
+                id=rt.flow.widget_id(step.key, "d"),
+                item_id_getter=lambda x: x["id"],
+                items="rows",
+            ),
             _pager(step),
         ]
     elif isinstance(step, Items):
-        widgets.append(Button(T("↩️ Remove last"), id="rm", on_click=_on_remove(rt, step)))
-    elif isinstance(step, Custom):
-        widgets += step.widgets()
+        remove = remove_last(step.key, N_("Nothing to remove yet."))
+        widgets.append(Button(T("↩️ Remove last"), id="rm", on_click=remove))
     widgets.append(_nav(rt, i, step))
     return Window(*widgets, state=rt.order[i])
 
@@ -532,13 +550,13 @@ def _jump_id(flow: Flow, i: int) -> str:
 
 def _preview_window(rt: _Runtime) -> Window:
     jumps = [
-        Button(Format(f"✏️ {{titles[{i}]}}"), id=_jump_id(rt.flow, i), on_click=_jump(rt, i))
+        Button(Format(f"{{titles[{i}]}}"), id=_jump_id(rt.flow, i), on_click=_jump(rt, i))
         for i, step in enumerate(rt.flow.steps)
     ]
     return Window(
         npc_preview_head(),
         Format("{text}"),
-        MessageInput(_on_not_text(rt)),
+        MessageInput(_on_buttons_only(rt)),
         Group(*jumps, width=2),
         submit_button(rt.flow.submit_label, _on_submit(rt)),
         state=rt.preview,
@@ -555,15 +573,13 @@ def build_dialog(flow: Flow, states: type[StatesGroup]) -> WizardDialog:
             return
         start = WizardStart.of(manager)
         manager.dialog_data[DRAFT] = flow.load(start.draft, rt.options(manager))
+        if flow.started is not None:
+            await flow.started(manager)
 
     windows = [w for i, step in enumerate(flow.steps) for w in _windows(rt, i, step, states)]
     preview = flow.own_preview(states) if flow.own_preview else _preview_window(rt)
     cancel = flow.ids.get("cancel", "wcx")
-    dialog = WizardDialog(
-        *windows, preview, on_start=on_start, getter=_getter(rt), cancel_id=cancel
-    )
-    dialog.flow = flow  # type: ignore[attr-defined]  # read by ``flow.upgrade``
-    return dialog
+    return WizardDialog(*windows, preview, on_start=on_start, getter=_getter(rt), cancel_id=cancel)
 
 
 # --- ``Screens`` steps and an own preview: the module's windows, the flow's plumbing ---------

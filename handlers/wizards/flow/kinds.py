@@ -19,7 +19,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.common import SheetModel, Violation
+from handlers.wizards.flow.custom import Custom
 from handlers.wizards.flow.screens import Screens
+from handlers.wizards.flow.wording import Wording
 
 Draft = dict[str, Any]
 
@@ -95,11 +97,18 @@ class Allocate:
     # A step whose engine prices a dot by more than one budget (by category, a second budget
     # at other costs) decides each press itself: ``rule`` gives the new draft, or the
     # refusal's reason (escaped HTML), instead of floor/cap/budget/cost above; ``row(sheet,
-    # options, trait, locale)`` labels a trait's row and ``counters(sheet, options, t,
+    # options, trait, t, locale)`` labels a trait's row and ``counters(sheet, options, t,
     # locale)`` the lines under the question, instead of «Points left» (escaped HTML).
     rule: Callable[[DotPress], Draft | str] | None = None
-    row: Callable[[SheetModel, Any, str, str], str] | None = None
+    row: Callable[[SheetModel, Any, str, Any, str], str] | None = None
     counters: Callable[[SheetModel, Any, Any, str], str] | None = None
+    # A released wizard's look, kept: ``label_first`` puts a row's label before its − / +;
+    # ``note(sheet, options, trait, locale)`` is what a press on the label says (a toast:
+    # the level's name); ``asks(sheet, options, t, locale)`` fills the question's
+    # {placeholders} from the sheet so far («{left} of {total} points left»).
+    label_first: bool = False
+    note: Callable[[SheetModel, Any, str, str], str] | None = None
+    asks: Callable[[SheetModel, Any, Any, str], dict[str, Any]] | None = None
 
     def spent(self, dots: dict[str, int]) -> int:
         price = self.cost or (lambda trait, level: 1)
@@ -146,9 +155,10 @@ class DotPress:
     mode: str
     t: Any
     locale: str
+    draft: Draft = field(default_factory=dict)  # the draft the sheet was built from
 
 
-Step = Text | Choose | Allocate | Items | Info | Screens
+Step = Text | Choose | Allocate | Items | Info | Custom | Screens
 
 # What a system adds to the generic flow (see ``Flow``).
 Build = Callable[[Draft, Any], SheetModel]
@@ -177,7 +187,6 @@ class Flow:
     prompt_args: Callable[[Any], dict[str, Any]] | None = None  # a question's {placeholders}
     preview_hint: tuple[str, str] = ("", "")  # the preview's last line: a player's, an NPC's
     jumps_by_key: bool = False  # the preview's buttons are ``j<step key>``, not ``j<index>``
-    legacy_key: str = ""  # where a hand-written predecessor kept its sheet (``flow.stored``)
     # The ids a released wizard's buttons carry, kept: ``"<step key>.<engine id>"`` (``nx``,
     # ``bk``, ``c``; ``preview.j<i>``) or ``"cancel"`` → the id (``widget_id``).
     ids: dict[str, str] = field(default_factory=dict)
@@ -185,9 +194,14 @@ class Flow:
     # ``await unavailable(uow, game_id)``: a msgid saying why the wizard cannot open now
     # (lifegear: no roles written yet); it is said and the wizard closes (``flow.opening``).
     unavailable: Callable[[Any, int], Awaitable[str | None]] | None = None
-    # A wizard stored before its system's port kept its answers elsewhere in ``dialog_data``:
-    # ``upgrade(dialog_data)`` reads them into a draft (``flow.upgrade``); default: start empty.
-    upgrade: Callable[[dict[str, Any]], Draft] | None = None
+    # A wizard stored before its system's port kept its answers elsewhere in ``dialog_data``
+    # (``flow.stored``): ``upgrade(old dialog_data, options)`` reads them into a draft, or
+    # ``load`` reads the sheet kept whole under ``legacy_key``; else it starts over.
+    upgrade: Callable[[dict[str, Any], Any], Draft] | None = None
+    legacy_key: str = ""
+    wording: Wording = field(default_factory=Wording)  # the frame's words (``flow.wording``)
+    # once the draft is loaded: what else a start needs (an edited sheet opens at its preview)
+    started: Callable[[Any], Awaitable[None]] | None = None
     # the module's own preview window: ``own_preview(states)`` → a ``Window`` (``flow.screens``)
     own_preview: Callable[[Any], Any] | None = None
 

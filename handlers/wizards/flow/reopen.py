@@ -17,7 +17,7 @@ from aiogram_dialog.widgets.kbd import Button, Group
 
 from engine.common import SheetModel
 from handlers.wizards.common import T
-from handlers.wizards.flow.custom import Custom
+from handlers.wizards.flow.custom import Custom, Shown
 from handlers.wizards.flow.kinds import Step
 
 REOPENED = "reopened"  # dialog_data: {"back": state name, "mode": mode, "ask": msgid}
@@ -38,8 +38,8 @@ def reopen(
         ]
         return [Group(*buttons, width=2)]
 
-    def data(sheet: SheetModel, options: Any, t: Any, locale: str) -> dict[str, Any]:
-        return {"lines": [lines(sheet, options, t, locale)]}
+    def data(shown: Shown) -> dict[str, Any]:
+        return {"lines": [lines(shown.sheet, shown.options, shown.t, shown.locale)]}
 
     return Custom(key, title, prompt, widgets, data)
 

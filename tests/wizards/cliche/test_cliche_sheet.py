@@ -62,6 +62,6 @@ def test_a_wizard_stored_before_the_flow_reads_its_flat_draft() -> None:
     options = ClicheOptions()
     old = {**draft.from_sheet(_character("text").model_dump(mode="json"), options), "cur": 1}
     assert cliche_wizard.FLOW.upgrade is not None
-    moved = cliche_wizard.FLOW.upgrade(dict(old))
+    moved = cliche_wizard.FLOW.upgrade(dict(old), None)
     assert draft.character(moved) == _character("text")
     assert "cur" not in moved

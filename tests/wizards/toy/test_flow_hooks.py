@@ -6,48 +6,20 @@ hand-written predecessor (its sheet under another key) that resumes on the flow.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from aiogram import Router
-from aiogram.filters import Command
-from aiogram.types import Message
-from aiogram_dialog import DialogManager, StartMode
-from sqlalchemy import text
 
-from handlers import wizards
-from handlers.wizards.common import WizardStart
-from handlers.wizards.flow import build_dialog, flow_states
+from handlers.wizards.flow import flow_states
 from tests.conftest import Harness
-from tests.games.helpers import ALICE, create_game, seat_table
 from tests.wizards.storyteller.driver import Player, keep_draft_as
+from tests.wizards.toy.driven import play
 from tests.wizards.toy.toy_rules import TOY_RULES
 
 STATES = flow_states(TOY_RULES)
 
 
-def _command() -> Router:
-    router = Router(name="toyrules")
-
-    @router.message(Command("toyrules"))
-    async def begin(message: Message, dialog_manager: DialogManager, uow: Any) -> None:
-        game_id = (await uow.session.execute(text("SELECT min(id) FROM games"))).scalar()
-        npc = (message.text or "").endswith("npc")
-        start = WizardStart(int(game_id), "toy", {"points": 4}, npc=npc)
-        await dialog_manager.start(STATES.name, data=start.as_data(), mode=StartMode.RESET_STACK)
-
-    return router
-
-
 @pytest.fixture
 async def player(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> Player:
-    dialogs = wizards.create_dialogs
-    extra = lambda: [_command(), build_dialog(TOY_RULES, STATES), *dialogs()]  # noqa: E731
-    monkeypatch.setattr(wizards, "create_dialogs", extra)
-    await harness.start()
-    seat_table(harness)
-    await create_game(harness, "matter", "Toys")
-    return Player(harness, ALICE)
+    return await play(harness, monkeypatch, TOY_RULES, STATES, {"points": 4})
 
 
 async def test_own_rule_counters_a_mode_and_a_custom_step(player: Player) -> None:

@@ -77,7 +77,7 @@ HOOKED = Flow(
          "cancel": "__cancel__"},
     refused="Not taken:\n{reasons}",
     unavailable=unavailable,
-    upgrade=lambda old: {"name": old.get("toy_name", ""), kept("mentor"): {"title": "Old"}},
+    upgrade=lambda old, o: {"name": old.get("toy_name", ""), kept("mentor"): {"title": "Old"}},
 )  # fmt: skip
 STATES = flow_states(HOOKED)
 

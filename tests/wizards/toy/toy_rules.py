@@ -40,7 +40,7 @@ async def lucky(callback: CallbackQuery, button: Any, manager: DialogManager) ->
 STATS_STEP = Allocate(
     "stats", "Stats", "Spend up to {points}.", STATS, budget=lambda o: 0, cap=lambda o: 3,
     rule=rule, counters=counters,
-    row=lambda sheet, options, trait, locale: f"{trait.capitalize()} {sheet.stats.get(trait, 0)}",
+    row=lambda sheet, options, trait, t, lc: f"{trait.capitalize()} {sheet.stats.get(trait, 0)}",
 )  # fmt: skip
 TOY_RULES = Flow(
     name="toyrules",
@@ -49,7 +49,7 @@ TOY_RULES = Flow(
         Choose("house", "House", "A house.", HOUSES[:3], select_id="hs", columns=3),
         Custom(
             "luck", "Luck", "Tempt it.", lambda: [Button(Const("🎲"), id="luck", on_click=lucky)],
-            lambda sheet, options, t, locale: {"lines": [f"Motto: {sheet.motto or '—'}"]},
+            lambda shown: {"lines": [f"Motto: {shown.sheet.motto or '—'}"]},
         ),
         STATS_STEP,
         reopen(
