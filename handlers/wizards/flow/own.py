@@ -7,14 +7,15 @@ from aiogram.types import CallbackQuery
 from aiogram_dialog import DialogManager, ShowMode
 
 from handlers.wizards.common import REVIEW_KEY, refuse
-from handlers.wizards.flow.dialog import DRAFT, ERROR
+from handlers.wizards.flow import stored
+from handlers.wizards.flow.dialog import ERROR
 from handlers.wizards.flow.kinds import Draft
 
 
 def own_draft(manager: DialogManager) -> Draft:
-    """The draft, for an own window's getter and handlers (changed in place, or replaced)."""
-    draft: Draft = manager.dialog_data[DRAFT]
-    return draft
+    """The draft, for an own window's getter and handlers (changed in place, or replaced);
+    a predecessor's sheet is read the first time (``Flow.legacy_key``)."""
+    return stored.draft(manager)
 
 
 def own_fail(manager: DialogManager, text: str) -> None:
