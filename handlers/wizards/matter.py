@@ -3,10 +3,13 @@
 Steps: name → skill dots (− / + per skill, within the game's budget and per-skill cap) →
 the values the engine derives (gauges, combat numbers, which skill resists which state) →
 Matter abilities (name, kind from the engine's ``MatterKind``, an optional line of notes) →
-preview (jump back to any step, submit to the GM). Every window is matter's own (``Screens``:
-its words and buttons predate the flow); the flow owns the states ``MatterSG:<step>``, the
-draft, the refusals, «Cancel», resume after a restart and a returned sheet re-entered at its
-preview. Logic is in ``matter_steps``; this module declares the flow and lays out the windows.
+preview (jump back to any step, submit to the GM). The skills (a ``Custom`` step: its grid of
+dots) and the derived values (``Info``) are standard steps keeping the released look
+(``flow.look``); the name, the abilities (an entry asked part by part) and the preview keep
+windows of their own (``Screens``, ``own_preview``). The flow owns the states
+``MatterSG:<step>``, the draft, the refusals, «Cancel», resume after a restart and a returned
+sheet re-entered at its preview. Logic is in ``matter_steps``, rules in the engine
+(``engine.systems.matter.creation``).
 """
 
 from __future__ import annotations
@@ -17,12 +20,12 @@ from typing import Any, Final
 
 from aiogram import F, Router
 from aiogram_dialog import Window
-from aiogram_dialog.widgets.kbd import Back, Button, Group, Row, Select, SwitchTo
+from aiogram_dialog.widgets.kbd import Button, Group, Row, Select, SwitchTo
 from aiogram_dialog.widgets.text import Format
 
 from bot.i18n import N_
 from engine.systems.matter import Character, MatterOptions, validate_character
-from handlers.views.sheets.matter import render_sheet
+from handlers.views.sheets.matter import render_sheet, render_violation
 from handlers.wizards import matter_steps as steps
 from handlers.wizards.common import (
     T,
@@ -33,7 +36,7 @@ from handlers.wizards.common import (
     npc_preview_head,
     submit_button,
 )
-from handlers.wizards.flow import Flow, Screens, build_dialog, flow_states
+from handlers.wizards.flow import Custom, Flow, Info, Screens, build_dialog, flow_states
 from handlers.wizards.flow.own_window import Typed, own_window, to_preview
 
 UNFIT_NAME: Final = N_("A name is one line of 1 to {limit} characters, not starting with /.")
@@ -60,26 +63,8 @@ def _name_window(s: Any) -> list[Window]:
     )]  # fmt: skip
 
 
-def _skills_window(s: Any) -> list[Window]:
-    return [own_window(
-        T("Step 2 of 4. <b>Skills</b> of {name}: spend {budget} dots, at most {cap} per skill.\n"
-          "{table}\nDots left: <b>{left}</b>. Tap a skill's name to see what it resists."),
-        Group(_pick("sk", "cells", steps.on_dot), width=3),
-        Row(Back(T("◀ Back")), Button(T("Next ▶"), id="sn", on_click=steps.on_skills_done)),
-        to_preview(s),
-        state=s.skills,
-    )]  # fmt: skip
-
-
-def _derived_window(s: Any) -> list[Window]:
-    return [own_window(
-        T("Step 3 of 4. <b>Derived values</b> of {name} (the GM may adjust the starting "
-          "gauges after approval):\n{values}"),
-        T("\n<b>Resistance</b> (the skill rolled against a state):\n{pools}", when="pools"),
-        Row(Back(T("◀ Back")), SwitchTo(T("Next ▶"), id="dn", state=s.matter)),
-        to_preview(s),
-        state=s.derived,
-    )]  # fmt: skip
+def _skill_cells() -> list[Any]:
+    return [Group(_pick("sk", "cells", steps.on_dot), width=3)]
 
 
 def _matter_windows(s: Any) -> list[Window]:
@@ -139,8 +124,8 @@ FLOW = Flow(
     name="matter",  # states MatterSG:<step>, stored with a wizard in progress: keep them
     steps=(
         Screens("name", "Name", "", _name_window, steps.named),
-        Screens("skills", "Skills", "", _skills_window, steps.skills_getter),
-        Screens("derived", "Derived values", "", _derived_window, steps.derived_getter),
+        Custom("skills", N_("Skills"), "", _skill_cells, steps.skills_data),  # type: ignore[arg-type]
+        Info("derived", N_("Derived values"), "", steps.derived_lines),
         Screens(
             "matter", "Matter", "", _matter_windows, steps.matter_getter,
             more=("ab_name", "ab_kind", "ab_notes"),
@@ -153,6 +138,10 @@ FLOW = Flow(
     render=render_sheet,  # type: ignore[arg-type]
     own_preview=_preview_window,
     legacy_key="sheet",  # a wizard begun before the flow kept its sheet there
+    # Its look before the flow: «Step n of 4.» in the questions, «To the preview», its words.
+    headless=True, to_preview=N_("✔ To the preview"), explain=render_violation,
+    buttons_only=N_("Please use the buttons, or /cancel."), live_options=True,
+    ids={"skills.bk": "__back__", "skills.nx": "sn", "derived.bk": "__back__", "derived.nx": "dn"},
 )  # fmt: skip
 STATES = flow_states(FLOW)
 START_STATE = STATES.name  # type: ignore[attr-defined]

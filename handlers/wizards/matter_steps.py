@@ -13,8 +13,7 @@ from typing import Any, Final
 
 from aiogram_dialog import DialogManager, ShowMode
 
-from bot.i18n import Translator
-from engine.common import errors_only
+from bot.i18n import N_, Translator
 from engine.systems.matter import (
     Character,
     MatterAbility,
@@ -87,9 +86,19 @@ async def named(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
     return {"name": esc(sheet(dialog_manager).name)}
 
 
-async def skills_getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
-    character, opts = sheet(dialog_manager), await options(dialog_manager)
-    locale = locale_of(dialog_manager)
+SKILLS: Final = N_(
+    "Step 2 of 4. <b>Skills</b> of {name}: spend {budget} dots, at most {cap} per skill.\n"
+    "{table}\nDots left: <b>{left}</b>. Tap a skill's name to see what it resists."
+)
+DERIVED: Final = N_(
+    "Step 3 of 4. <b>Derived values</b> of {name} (the GM may adjust the starting "
+    "gauges after approval):\n{values}"
+)
+RESISTANCE: Final = N_("\n<b>Resistance</b> (the skill rolled against a state):\n{pools}")
+
+
+def skills_data(character: Any, opts: MatterOptions, t: Translator, locale: str) -> dict[str, Any]:
+    """The skills step: its text, and three buttons a skill (−, its name, +) as ``cells``."""
     cells: list[tuple[str, str]] = []
     table: list[str] = []
     for index, skill in enumerate(rules.skill_ids(character, opts)):
@@ -98,15 +107,13 @@ async def skills_getter(dialog_manager: DialogManager, **_: Any) -> dict[str, An
         table.append(f"{bar} {esc(name)}")
         cells += [(f"m{index}", "−"), (f"n{index}", f"{name} {bar}"), (f"p{index}", "+")]
     left = opts.dot_budget - sum(max(0, d) for d in character.skills.values())
-    return {
-        "name": esc(character.name), "budget": opts.dot_budget, "cap": opts.dot_cap,
-        "left": left, "cells": cells, "table": "\n".join(table),
-    }  # fmt: skip
+    text = t(SKILLS, name=esc(character.name), budget=opts.dot_budget, cap=opts.dot_cap,
+             left=left, table="\n".join(table))  # fmt: skip
+    return {"lines": [text], "cells": cells}
 
 
-async def derived_getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
-    character, opts = sheet(dialog_manager), await options(dialog_manager)
-    t, locale = t_of(dialog_manager), locale_of(dialog_manager)
+def derived_lines(character: Any, opts: MatterOptions, t: Translator, locale: str) -> str:
+    """The values the engine derives, and which skill resists which state (with its pool)."""
 
     def shown(trait: str, value: str) -> str:
         return f"{esc(trait_name(trait, locale))}: <b>{value}</b>"
@@ -120,7 +127,8 @@ async def derived_getter(dialog_manager: DialogManager, **_: Any) -> dict[str, A
             dice = effective_trait(character, skill)  # 0 dice is the chance roll (SPEC 5)
             pool = f"{dice}d10" if dice > 0 else t("chance roll")
             pools.append(f"{esc(trait_name(skill, locale))} ({pool}): " + esc(", ".join(names)))
-    return {"name": esc(character.name), "values": "\n".join(values), "pools": "\n".join(pools)}
+    text = t(DERIVED, name=esc(character.name), values="\n".join(values))
+    return text + ("\n" + t(RESISTANCE, pools="\n".join(pools)) if pools else "")
 
 
 async def matter_getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
@@ -181,15 +189,6 @@ async def on_dot(callback: Any, widget: Any, manager: DialogManager, item_id: st
         )
     change(manager, result)
     own_clear(manager)
-
-
-async def on_skills_done(callback: Any, button: Any, manager: DialogManager) -> None:
-    found = errors_only(validate_character(sheet(manager), await options(manager)))
-    problems = [v for v in found if v.field.startswith("skills")]
-    if problems:
-        # E.g. the GM lowered the cap after these dots were placed: stay on this step.
-        return own_fail(manager, violation_lines(problems, locale_of(manager)))
-    await own_switch(manager, "derived", onward=True)
 
 
 async def on_add_ability(callback: Any, button: Any, manager: DialogManager) -> None:

@@ -43,7 +43,7 @@ from handlers.wizards.common import (
     submit_button,
     violations_text,
 )
-from handlers.wizards.flow import reopen, stored
+from handlers.wizards.flow import look, reopen, stored
 from handlers.wizards.flow.custom import Custom
 from handlers.wizards.flow.extra import extra_lines, keep, own_refusal
 from handlers.wizards.flow.kinds import (
@@ -130,7 +130,7 @@ class _Runtime:
         found = errors_only(self.flow.validate(sheet, options))
         prefixes = self.flow.fields_of(step)
         mine = [v for v in found if v.field.startswith(prefixes)]
-        return violations_text(mine, locale_of(manager))
+        return violations_text(mine, locale_of(manager), self.flow.explain)
 
     async def go(self, manager: DialogManager, delta: int) -> None:
         manager.dialog_data.pop(ERROR, None)
@@ -213,9 +213,9 @@ def _on_text(rt: _Runtime, step: Text | Items | Choose) -> Callable[..., Awaitab
     return handler
 
 
-def _on_not_text(rt: _Runtime) -> Callable[..., Awaitable[None]]:
+def _on_not_text(rt: _Runtime, said: str = look.NOT_TEXT) -> Callable[..., Awaitable[None]]:
     async def handler(message: Message, widget: Any, manager: DialogManager) -> None:
-        rt.fail(manager, esc(_t(manager)("Please answer with text, or use the buttons.")))
+        rt.fail(manager, esc(_t(manager)(said)))
 
     return handler
 
@@ -436,6 +436,7 @@ def _question(rt: _Runtime, manager: DialogManager, step: Step, t: Translator) -
 def _getter(rt: _Runtime) -> Callable[..., Awaitable[dict[str, Any]]]:
     async def getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
         manager, t = dialog_manager, _t(dialog_manager)
+        await look.refresh_options(rt.flow, manager)  # ``Flow.live_options``
         index, total = rt.index(manager), rt.total
         step = rt.step(manager)
         error = manager.dialog_data.get(ERROR) or {}
@@ -448,10 +449,11 @@ def _getter(rt: _Runtime) -> Callable[..., Awaitable[dict[str, Any]]]:
             return {"text": text, "titles": titles}
         head = t("Step {n} of {total}: {title}", n=index + 1, total=total, title=t(step.title))
         data = await _body(rt, manager, step, t)
-        parts = [f"<b>{head}</b>\n{_question(rt, manager, step, t)}", *data.pop("lines")]
+        question = _question(rt, manager, step, t) if step.prompt else ""  # t("") is no text
+        parts = [look.heading(rt.flow, head, question), *data.pop("lines")]
         if shown:
             parts.append(shown)
-        return {"text": "\n\n".join(p for p in parts if p), **data}
+        return {"text": "\n\n".join(p for p in parts if p), **data, **look.reviewed(manager)}
 
     return getter
 
@@ -500,7 +502,7 @@ def _window(rt: _Runtime, i: int, step: Step) -> Window:
     widgets: list[Any] = [Format("{text}")]
     if isinstance(step, Text | Items) or (isinstance(step, Choose) and step.typed):
         widgets.append(TextInput(id="in", on_success=_on_text(rt, step)))
-    widgets.append(MessageInput(_on_not_text(rt)))
+    widgets.append(MessageInput(_on_not_text(rt, look.not_text_words(rt.flow, step))))
     if isinstance(step, Choose):
         select = Select(
             Format("{item[label]}"), id=rt.flow.widget_id(step.key, step.select_id),
@@ -522,6 +524,7 @@ def _window(rt: _Runtime, i: int, step: Step) -> Window:
     elif isinstance(step, Custom):
         widgets += step.widgets()
     widgets.append(_nav(rt, i, step))
+    widgets += look.preview_button(rt.flow, rt.preview)  # ``Flow.to_preview``
     return Window(*widgets, state=rt.order[i])
 
 

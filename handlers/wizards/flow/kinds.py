@@ -190,6 +190,17 @@ class Flow:
     upgrade: Callable[[dict[str, Any]], Draft] | None = None
     # the module's own preview window: ``own_preview(states)`` → a ``Window`` (``flow.screens``)
     own_preview: Callable[[Any], Any] | None = None
+    # A released wizard's look on the standard steps (``flow.look``): its questions carry
+    # their own heading (``headless``: no «Step n of N: Title» line); a button straight back to
+    # the preview once it was reached (``to_preview``, a msgid); its words for a message sent
+    # to a step that takes none (``buttons_only``, a msgid); the engine's violations in its own
+    # words (``explain(violation, locale)``, unescaped); the game's options re-read at each
+    # redraw, so a GM's change applies at once (``live_options``).
+    headless: bool = False
+    to_preview: str = ""
+    buttons_only: str = ""
+    explain: Callable[[Violation, str], str] | None = None
+    live_options: bool = False
 
     def fields_of(self, step: Step) -> tuple[str, ...]:
         return self.fields.get(step.key, (step.key,))
