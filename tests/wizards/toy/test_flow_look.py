@@ -11,10 +11,7 @@ from html import escape
 from typing import Any
 
 import pytest
-from aiogram import Router
-from aiogram.filters import Command
-from aiogram.types import Message
-from aiogram_dialog import DialogManager, StartMode, Window
+from aiogram_dialog import DialogManager, Window
 from aiogram_dialog.widgets.kbd import SwitchTo
 from aiogram_dialog.widgets.text import Const, Format
 from pydantic import BaseModel
@@ -22,21 +19,19 @@ from sqlalchemy import text
 
 from engine.common import Violation
 from engine.text import msg, register_messages
-from handlers.wizards.common import WizardStart, clean_name
+from handlers.wizards.common import clean_name
 from handlers.wizards.flow import (
     Flow,
     Info,
     Screens,
     Text,
-    build_dialog,
-    flow_states,
     own_draft,
     own_switch,
 )
 from handlers.wizards.flow.own_window import Typed, own_window
 from tests.conftest import Harness
 from tests.wizards.storyteller.driver import Player
-from tests.wizards.toy.serve import serve
+from tests.wizards.toy.serve import opened_by, serve
 
 register_messages({"lamp.dim": {"en": "A dim name.", "ru": "Тусклое имя."}})
 
@@ -103,24 +98,11 @@ LAMP = Flow(
     explain=lambda violation, locale: f"Lamp says: {violation.render(locale)} <ok>",
     live_options=True,
 )  # fmt: skip
-STATES = flow_states(LAMP)
-
-
-def _routers() -> list[Router]:
-    router = Router(name="lamp")
-
-    @router.message(Command("lamp"))
-    async def start(message: Message, dialog_manager: DialogManager, uow: Any) -> None:
-        game_id = int((await uow.session.execute(text("SELECT min(id) FROM games"))).scalar())
-        start = WizardStart(game_id, "lamp", {"watts": 1})
-        await dialog_manager.start(STATES.name, data=start.as_data(), mode=StartMode.RESET_STACK)
-
-    return [router, build_dialog(LAMP, STATES)]
 
 
 @pytest.fixture
 async def lamp(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> Player:
-    return await serve(harness, monkeypatch, _routers)
+    return await serve(harness, monkeypatch, opened_by("lamp", LAMP, {"watts": 1}))
 
 
 async def _watts(h: Harness, watts: int) -> None:
