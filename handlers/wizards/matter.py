@@ -37,9 +37,11 @@ from handlers.wizards.common import (
     submit_button,
 )
 from handlers.wizards.flow import Custom, Flow, Info, Screens, build_dialog, flow_states
-from handlers.wizards.flow.own_window import Typed, own_window, to_preview
+from handlers.wizards.flow.look import preview_button
+from handlers.wizards.flow.own_window import Typed, own_window
 
 UNFIT_NAME: Final = N_("A name is one line of 1 to {limit} characters, not starting with /.")
+ABILITY: Final = Typed("an", clean_name, steps.on_ability_name, UNFIT_NAME)
 NOTES: Final = Typed("ad", partial(clean_text, limit=200), steps.on_notes,
                      N_("Up to {limit} characters of text, please."), 200)  # fmt: skip
 
@@ -58,7 +60,7 @@ def _name_window(s: Any) -> list[Window]:
         T("Step 1 of 4. What is the character's name? Send it as a message."),
         T("Now: <b>{name}</b>", when="name"),
         SwitchTo(T("Keep this name ▶"), id="nk", state=s.skills, when="name"),
-        to_preview(s),
+        *preview_button(FLOW, s.preview),
         state=s.name, typed=Typed("nm", clean_name, steps.on_name, UNFIT_NAME),
     )]  # fmt: skip
 
@@ -68,6 +70,9 @@ def _skill_cells() -> list[Any]:
 
 
 def _matter_windows(s: Any) -> list[Window]:
+    def back(widget_id: str) -> SwitchTo:  # from an ability's part to the list, unsaved
+        return SwitchTo(T("◀ Back"), id=widget_id, state=s.matter)
+
     return [
         own_window(
             T("Step 4 of 4. <b>Matter</b> abilities of {name} (up to {max_abilities}); "
@@ -80,24 +85,13 @@ def _matter_windows(s: Any) -> list[Window]:
             ),
             state=s.matter,
         ),
-        own_window(
-            T("Name the Matter ability (a message, up to 64 characters)."),
-            SwitchTo(T("◀ Back"), id="ab", state=s.matter),
-            state=s.ab_name,
-            typed=Typed("an", clean_name, steps.on_ability_name, UNFIT_NAME),
-        ),
-        own_window(
-            T("What kind of Matter is «{ability}»?"),
-            _pick("ak", "kinds", steps.on_kind),
-            SwitchTo(T("◀ Back"), id="kb", state=s.matter),
-            state=s.ab_kind,
-        ),
-        own_window(
-            T("Describe «{ability}» in a line (up to 200 characters), or skip."),
-            Button(T("Skip ▶"), id="as", on_click=steps.on_skip_notes),
-            state=s.ab_notes,
-            typed=NOTES,
-        ),
+        own_window(T("Name the Matter ability (a message, up to 64 characters)."), back("ab"),
+                   state=s.ab_name, typed=ABILITY),
+        own_window(T("What kind of Matter is «{ability}»?"), _pick("ak", "kinds", steps.on_kind),
+                   back("kb"), state=s.ab_kind),
+        own_window(T("Describe «{ability}» in a line (up to 200 characters), or skip."),
+                   Button(T("Skip ▶"), id="as", on_click=steps.on_skip_notes), state=s.ab_notes,
+                   typed=NOTES),
     ]  # fmt: skip
 
 

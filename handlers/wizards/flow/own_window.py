@@ -1,7 +1,7 @@
 """The frame of an own window (a ``Screens`` step's, an own preview), written once: its widgets,
 the last refusal under them, a typed answer cleaned or refused with the window's own words,
-anything else refused with a hint (the window stays, with its keyboard), and the way back to
-the preview once it was reached."""
+anything else refused with a hint (the window stays, with its keyboard). «To the preview» is
+``flow.look.preview_button``."""
 
 from __future__ import annotations
 
@@ -13,10 +13,8 @@ from aiogram.fsm.state import State
 from aiogram.types import ContentType, Message
 from aiogram_dialog import DialogManager, Window
 from aiogram_dialog.widgets.input import MessageInput, TextInput
-from aiogram_dialog.widgets.kbd import SwitchTo
 from aiogram_dialog.widgets.text import Format
 
-from handlers.wizards.common import T
 from handlers.wizards.flow.own import own_fail
 
 
@@ -46,11 +44,6 @@ def own_window(
         ]  # fmt: skip
     error = Format("\n{error}", when="error")
     return Window(*widgets, error, *inputs, state=state, getter=getter)
-
-
-def to_preview(states: Any) -> SwitchTo:
-    """«To the preview», once the preview was reached (``{review}``)."""
-    return SwitchTo(T("✔ To the preview"), id="tp", state=states.preview, when="review")
 
 
 def _parse(typed: Typed) -> Callable[[str], str]:
