@@ -454,17 +454,34 @@ async def _redraw_page(
 
 
 async def history(
-    message: Message, command: CommandObject, game: GameDTO, t: Translator, uow: UnitOfWork
-) -> None:
-    characters = await uow.characters.for_game(
-        game.id, statuses=("active", "pending", "returned", "retired")
-    )
-    result = names.resolve(characters, command.args or "")
+    message: Message, command: CommandObject, game: GameDTO, t: Translator, uow: UnitOfWork,
+    user: UserDTO,
+) -> None:  # fmt: skip
+    characters = await uow.characters.for_game(game.id, statuses=OWN_LISTED)
+    if not (command.args or "").strip():  # one's own character, as /sheet without a name
+        mine = _own_first(characters, user.id)
+        if mine is None:
+            await message.answer(
+                views.history_usage(t, [c.name for c in names.distinct(characters)])
+            )
+            return
+        result: names.Resolved = names.Found(mine)
+    else:
+        result = names.resolve(characters, command.args or "")
     if not isinstance(result, names.Found):
         await message.answer(views.unresolved(t, result))
         return
     changes = await character_service.history(uow, game, result.character)
     await message.answer(views.history(t, result.character, changes, game.timezone))
+
+
+def _own_first(characters: list[CharacterDTO], user_id: int) -> CharacterDTO | None:
+    """The sender's own character: the active one, else the newest of the rest (a sheet
+    waiting for the GM, returned or retired)."""
+    mine = [c for c in characters if c.owner_user_id == user_id and not c.is_npc]
+    order = {status: i for i, status in enumerate(OWN_LISTED)}
+    mine.sort(key=lambda c: (order.get(c.status, len(order)), -c.id))
+    return mine[0] if mine else None
 
 
 def create_router() -> Router:

@@ -22,6 +22,7 @@ from bot.systems import SYSTEMS
 from db.repositories.games import GameDTO
 from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
+from handlers import wizards
 from handlers.callbacks import (
     ArchiveCancelCD,
     ArchiveCD,
@@ -106,7 +107,8 @@ async def _create(
         return
     token = await game_service.character_link_token(uow, game)
     me = await bot.me()
-    text = views.game_created(t, game, user.name)
+    setup = await wizards.setup_needed(game.system, uow, game.id)
+    text = views.game_created(t, game, user.name, setup)
     keyboard = views.create_character_keyboard(t, views.deep_link(me.username or "", token))
     if edit:
         await edit_text(message, text, reply_markup=keyboard)

@@ -55,8 +55,8 @@ async def _preview_text(
     """The preview; during an open fight or scene it first warns that the milestone would
     change sheets mid-fight (the «Confirm» below is the GM's answer)."""
     text = views.preview(t, locale, plan)
-    if await trackers.current(uow, game) is None:
-        return text
+    if plan.empty or await trackers.current(uow, game) is None:
+        return text  # (nothing would change: nothing to warn of)
     return deferred_views.mid_fight(t) + "\n\n" + text
 
 

@@ -149,6 +149,16 @@ def unresolved(t: Translator, result: NotFound | Ambiguous) -> str:
     return t("Character «{name}» not found. To choose from: {names}", name=query, names=shown)
 
 
+def history_usage(t: Translator, names: list[str]) -> str:
+    """/history without a name from someone with no character of their own here."""
+    if not names:
+        return t("/history name: a character's changes. This game has no characters yet.")
+    shown = clip_list(
+        [escape(name) for name in names], room=NAMES_ROOM, more=lambda n: t("… and {n} more", n=n)
+    )
+    return t("/history name: a character's changes. To choose from: {names}", names=shown)
+
+
 HISTORY_ROOM = 3600
 
 

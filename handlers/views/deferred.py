@@ -33,5 +33,5 @@ def resumed(t: Translator, fired: Fired, notice: str | None) -> str | None:
 def mid_fight(t: Translator) -> str:
     return t(
         "⚔️ A fight or scene is going on: this milestone would change sheets mid-fight "
-        "(stress, consequences, health). Apply it now only if you mean to."
+        "(listed below). Apply it now only if you mean to."
     )

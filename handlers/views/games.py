@@ -67,7 +67,8 @@ def create_character_keyboard(t: Translator, link: str) -> InlineKeyboardMarkup:
     )
 
 
-def game_created(t: Translator, game: GameDTO, gm_name: str) -> str:
+def game_created(t: Translator, game: GameDTO, gm_name: str, setup: str | None = None) -> str:
+    """The announcement; ``setup``: what the GM must do first (a msgid), if anything."""
     return "\n".join(
         [
             t(
@@ -80,6 +81,7 @@ def game_created(t: Translator, game: GameDTO, gm_name: str) -> str:
                 "Players: press «Create character». It opens a private chat with me; "
                 "if you never talked to me, press Start there."
             ),
+            *([t(setup)] if setup else []),
         ]
     )
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from aiogram import Router
 from pydantic import ValidationError
@@ -45,13 +45,27 @@ async def role_choices(uow: Any, game_id: int) -> tuple[Choice, ...]:
     )
 
 
+NO_ROLES: Final = N_(
+    "The GM has not written roles for this game yet. Ask them to send me /roles, "
+    "then follow the «Create character» link again."
+)
+WRITE_ROLES: Final = N_(
+    "GM: before the players can make characters, write this game's roles — send me "
+    "/roles in our private chat."
+)
+
+
 async def no_roles(uow: Any, game_id: int) -> str | None:
-    if await load_roles(uow, game_id):
-        return None
-    return N_(
-        "The GM has not written roles for this game yet. Ask them to send me /roles, "
-        "then follow the «Create character» link again."
-    )
+    """Why a player's wizard cannot open yet (``Flow.unavailable``)."""
+    return None if await load_roles(uow, game_id) else NO_ROLES
+
+
+async def gm_setup(uow: Any, game_id: int) -> str | None:
+    """What the GM must do before anyone can make a character (``wizards.setup_needed``)."""
+    return None if await load_roles(uow, game_id) else WRITE_ROLES
+
+
+SETUP = gm_setup
 
 
 def describe(choice: Choice, t: Translator) -> str:

@@ -13,7 +13,7 @@ from functools import partial
 from typing import Any, Final
 
 from aiogram.types import CallbackQuery
-from aiogram_dialog import DialogManager
+from aiogram_dialog import DialogManager, ShowMode
 from aiogram_dialog.widgets.kbd import Column, Select
 from aiogram_dialog.widgets.text import Format
 
@@ -22,7 +22,7 @@ from engine.systems import storyteller as st
 from engine.systems.storyteller import Character, StorytellerOptions, freebie_report, trait_name
 from handlers.views.sheets import storyteller as view
 from handlers.wizards import storyteller_rules as rules
-from handlers.wizards.common import esc
+from handlers.wizards.common import esc, tell_presser
 from handlers.wizards.flow import Allocate, Choice, Choose, Flow, Text, build_dialog, flow_states
 from handlers.wizards.flow.custom import Custom, draft
 from handlers.wizards.flow.kinds import DotPress, Draft
@@ -112,7 +112,11 @@ def _promote(field: str) -> Any:
 
     async def handler(callback: CallbackQuery, w: Any, manager: DialogManager, item: str) -> None:
         sheet = draft(manager)
-        sheet[field] = rules.promote(list(sheet[field]), item)
+        moved = rules.promote(list(sheet[field]), item)
+        if moved == list(sheet[field]):  # already first: say so, the screen stays as it is
+            tell_presser(manager, manager.middleware_data["t"]("Already first."))
+            manager.show_mode = ShowMode.NO_UPDATE
+        sheet[field] = moved
 
     return handler
 

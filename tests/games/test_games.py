@@ -13,6 +13,7 @@ async def test_new_game_then_card_with_deep_link(running: Harness) -> None:
     emu = running.emu
     announcement = await create_game(running, "matter", "Пепел")
     assert "Пепел" in announcement.text and "Материя" in announcement.text
+    assert "/roles" not in announcement.text  # only a system whose wizard needs set-up says so
     link = next(b["url"] for b in buttons(announcement) if "url" in b)
     assert link.startswith(f"https://t.me/{emu.bot_username}?start=")
     token = link.split("=", 1)[1]

@@ -49,3 +49,19 @@ async def test_history_lists_ledger_changes_with_who_and_when(running: Harness) 
         assert moment.astimezone(ZoneInfo("Asia/Tokyo")).strftime("%d.%m.%Y %H:%M") in said
     # newest first
     assert said.index("3 → 2") < said.index("2 → 3"), said
+
+
+async def test_history_without_a_name_is_ones_own(running: Harness) -> None:
+    """A new GM's hour: `/history` alone answered «Персонаж «» не найден». It shows the
+    sender's own character, as `/sheet` does; without one, how to name a character."""
+    h = running
+    seat_table(h)
+    await create_game(h, "fate", "Кампания")
+    said = (await tb.send_and_answer(h, ALICE, "/history")).text or ""
+    assert said == "/history name: a character's changes. This game has no characters yet."
+    await tb.insert_character(h, "fate", fate.new_character("Ира"), owner=ALICE)
+    await tb.insert_character(h, "fate", fate.new_character("Громила"), owner=None, npc=True)
+    said = (await tb.send_and_answer(h, ALICE, "/history")).text or ""
+    assert said.startswith("History of Ира") and "«»" not in said
+    said = (await tb.send_and_answer(h, GM, "/history")).text or ""
+    assert said == "/history имя — изменения листа персонажа. Есть: Ира, Громила"

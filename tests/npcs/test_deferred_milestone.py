@@ -110,25 +110,41 @@ async def test_without_a_fight_it_applies_at_once(running: Harness) -> None:
     assert not any("подождёт" in p for p in _after(h, mark))
 
 
+async def _preview(h: Harness, kind: str) -> ChatMessage:
+    """The GM's /milestone, ``kind`` picked: the preview (the picker's message, edited)."""
+    mark = _last_id(h)
+    h.emu.send_text(GM, GROUP, "/milestone")
+    picker = await h.emu.wait_bot_message(GROUP, after=mark)
+    await _press(h, picker, f"mlk:{kind}")
+    return next(m for m in h.emu.bot_messages(GROUP) if m.message_id == picker.message_id)
+
+
 async def test_a_manual_milestone_during_a_fight_warns_first(running: Harness) -> None:
     h = running
     seat_table(h)
     await create_game(h, "fate", "Вехи")
     mira = await insert_fate_character(h, fate_points=1, refresh=3)
-    mark = _last_id(h)
-    h.emu.send_text(GM, GROUP, "/milestone")
-    picker = await h.emu.wait_bot_message(GROUP, after=mark)
-    await _press(h, picker, "mlk:minor")
-    calm = next(m for m in h.emu.bot_messages(GROUP) if m.message_id == picker.message_id)
+    calm = await _preview(h, "minor")
     assert "Идёт бой" not in calm.text
 
     await _open_conflict(h)
-    mark = _last_id(h)
-    h.emu.send_text(GM, GROUP, "/milestone")
-    picker = await h.emu.wait_bot_message(GROUP, after=mark)
-    await _press(h, picker, "mlk:minor")
-    preview = next(m for m in h.emu.bot_messages(GROUP) if m.message_id == picker.message_id)
+    preview = await _preview(h, "minor")
     assert preview.text.startswith("⚔️ Идёт бой")
     assert await fate_points(h, mira) == 1  # asked, not applied
     await _press(h, preview, "mlc:")  # the GM confirms: it applies
     assert await fate_points(h, mira) == 3
+
+
+async def test_a_milestone_that_changes_nothing_does_not_warn_of_the_fight(
+    running: Harness,
+) -> None:
+    """A storyteller scene was open and «Конец сцены» changed nobody: the preview still warned
+    of «стресс, последствия» (Fate's words) changing mid-fight. Nothing to change, no warning."""
+    h = running
+    seat_table(h)
+    await create_game(h, "fate", "Вехи")
+    await insert_fate_character(h, fate_points=3, refresh=3)  # a rest gives nothing back
+    await _open_conflict(h)
+    preview = await _preview(h, "rest_stop")
+    assert "Идёт бой" not in preview.text and "стресс" not in preview.text
+    assert "ничего не меняется" in preview.text

@@ -51,7 +51,7 @@ async def test_opposed_fate_compares_totals_and_names_the_winner(running: Harnes
         assert game is not None
         (listed,) = await service.open_cards(uow, game)
     assert listed.state["title"] == row["state"]["title"]
-    assert listed.state["summary"] == "— : —, ждём: Алиса, Боб"
+    assert listed.state["summary"] == "Алиса — : — Боб, ждём: Алиса, Боб"
 
     card = await press_and_wait(running, ALICE, card, alice)
     assert len(roll_buttons(card)) == 1  # Alice rolled; only Bob's button is left

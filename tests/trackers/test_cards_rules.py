@@ -46,7 +46,7 @@ def _both(state: dict[str, Any], first: list[int], second: list[int]) -> dict[st
 def test_fate_tie_scores_nobody_and_a_win_counts_shifts() -> None:
     tie = _both(_opposed("fate", "4dF+3", "4dF+2"), [3, 3, 3, 3], [5, 3, 3, 3])
     assert tie["done"] and tie["result"]["winner"] is None
-    assert tie["summary"] == "3 : 3, ничья"
+    assert tie["summary"] == "Аня 3 : 3 Бор, ничья"
     win = _both(_opposed("fate", "4dF+3", "4dF+2"), [5, 5, 5, 3], [1, 3, 3, 3])
     assert win["result"] == {
         "winner": 0, "margin": 5,
@@ -70,7 +70,9 @@ def test_three_sided_fate_contest_needs_a_single_best() -> None:
     state = _roll(state, 0, [5, 5, 3, 3])
     state = _roll(state, 1, [5, 5, 3, 3])
     state = _roll(state, 2, [1, 1, 3, 3])
-    assert state["result"]["winner"] is None and state["summary"] == "2 : 2 : -2, ничья"
+    assert (
+        state["result"]["winner"] is None and state["summary"] == "Аня 2 · Бор 2 · Вера −2, ничья"
+    )
 
 
 def test_matter_stalemate_cliche_reroll_lifegear_difference() -> None:
@@ -151,7 +153,7 @@ def test_storyteller_opposed_extended_races_on_excess_successes() -> None:
     assert not cards.can_roll(state, 1) and cards.waiting(state) == ["Аня"]
     state = _roll(state, 0, [2, 2, 2, 2])  # 0 v 4 → Бор +4 ≥ 3
     assert state["done"] and state["points"] == [1, 4] and state["result"]["winner"] == 1
-    assert state["summary"] == "1 : 4 (до 3), победа: Бор"
+    assert state["summary"] == "Аня 1 : 4 Бор (до 3), победа: Бор"
 
 
 def test_fate_contest_scores_one_point_per_exchange() -> None:
@@ -163,7 +165,7 @@ def test_fate_contest_scores_one_point_per_exchange() -> None:
     assert state["points"] == [1, 0] and "никто" in state["slots"][1]["rolls"][-1]["note"]
     state = _both(state, [5, 3, 3, 3], [1, 3, 3, 3])
     assert state["done"] and state["result"]["winner"] == 0
-    assert state["summary"] == "2 : 0 (до 2), победа: Аня"
+    assert state["summary"] == "Аня 2 : 0 Бор (до 2), победа: Аня"
 
 
 def test_apply_roll_leaves_the_state_before_untouched() -> None:

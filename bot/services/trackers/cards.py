@@ -37,6 +37,7 @@ from bot.systems import SYSTEMS
 from db.repositories.games import CharacterDTO, GameDTO
 from db.repositories.trackers import TrackerDTO
 from db.uow import UnitOfWork
+from engine import formats
 from engine.dice.results import RollResult
 from engine.errors import EngineError, RuleViolation
 from engine.systems.cards import CardKind, CardScoring, CardStatus, SideRoll, status_words
@@ -584,6 +585,14 @@ def _team_step(state: dict[str, Any], index: int, t: Translator) -> None:
 # --- the one-line summary --------------------------------------------------------------------
 
 
+def _named_tally(state: dict[str, Any], scores: list[str]) -> str:
+    """«Алиса 7 : — Боб»: each side's score beside its name (a bare «7 : —» read as nothing)."""
+    names = [str(slot["name"]) for slot in state["slots"]]
+    if len(names) == 2 == len(scores):
+        return f"{names[0]} {scores[0]} : {scores[1]} {names[1]}"
+    return " · ".join(f"{name} {score}" for name, score in zip(names, scores, strict=False))
+
+
 def summary(state: dict[str, Any], t: Translator) -> str:
     """The card's tally in one line (the storyteller scene lists open cards by it)."""
     if state.get("cancelled"):
@@ -591,7 +600,7 @@ def summary(state: dict[str, Any], t: Translator) -> str:
     mode = state["mode"]
     wait = ", ".join(waiting(state))
     if mode == "opposed" and state.get("race"):
-        tally = " : ".join(str(p) for p in state["points"])
+        tally = _named_tally(state, [formats.number(p) for p in state["points"]])
         tally = t("{tally} (to {target})", tally=tally, target=state["target"])
         if not state["done"]:
             return t("{tally}, waiting for {names}", tally=tally, names=wait)
@@ -600,9 +609,12 @@ def summary(state: dict[str, Any], t: Translator) -> str:
             return t("{tally}, nobody won", tally=tally)
         return t("{tally}, {name} wins", tally=tally, name=state["slots"][winner]["name"])
     if mode == "opposed":
-        tally = " : ".join(
-            str(rules_of(state).score(_side(s["rolls"][-1]))) if s["rolls"] else "—"
-            for s in state["slots"]
+        tally = _named_tally(
+            state,
+            [
+                formats.number(rules_of(state).score(_side(s["rolls"][-1]))) if s["rolls"] else "—"
+                for s in state["slots"]
+            ],
         )
         if not state["done"]:
             return t("{tally}, waiting for {names}", tally=tally, names=wait)

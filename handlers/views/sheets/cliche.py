@@ -11,13 +11,15 @@ import logging
 
 from bot.i18n import Translator
 from engine import formats
-from engine.systems.cliche import Character, Cliche, Tool, ToolEffect
+from engine.systems.cliche import Character, Cliche, ClicheOptions, Tool, ToolEffect
+from engine.systems.cliche import allocation as rules
 
 logger = logging.getLogger(__name__)
 
 LIMIT = 4096
 SHORT_DESCRIPTION = 120
 SHORT_BACKSTORY = 600
+SHORT_IN_A_LIST = 80  # a description or hook in a wizard step's list
 
 
 def _esc(value: object) -> str:
@@ -86,3 +88,39 @@ def render_sheet(character: Character, t: Translator, locale: str) -> str:
     if len(text) > LIMIT:
         text = _render(character, t, SHORT_DESCRIPTION, SHORT_BACKSTORY)
     return text
+
+
+# --- the creation wizard's lines: its dice budget and short lists ---------------------------
+
+
+def short(text: str, limit: int = SHORT_IN_A_LIST) -> str:
+    return _esc(text if len(text) <= limit else text[: limit - 1] + "…")
+
+
+def budget_line(t: Translator, character: Character, options: ClicheOptions) -> str:
+    total = rules.budget(character, options)
+    left, bonus = total - rules.dice_used(character), rules.gm_bonus(character, options)
+    if left < 0:  # a sheet the GM returned with more dice than given: said, not as «−1 left»
+        return t(
+            "🎲 Dice: {used} of {budget}, {over} over the budget",
+            used=total - left, budget=total, over=-left,
+        )  # fmt: skip
+    if bonus:
+        return t(
+            "🎲 Dice left: {left} of {budget} (incl. {bonus} bonus dice from the GM)",
+            left=left, budget=total, bonus=bonus,
+        )  # fmt: skip
+    return t("🎲 Dice left: {left} of {budget}", left=left, budget=total)
+
+
+def cliche_summary(t: Translator, character: Character, with_tools: bool = False) -> str:
+    """One short line per cliché: a wizard step's message must stay far below 4,096 characters."""
+    lines = []
+    for item in character.cliches:
+        line = f"• <b>{_esc(item.name)}</b> ({item.dice})"
+        if with_tools:
+            line += " 🔧 " + short(", ".join(tool.name for tool in item.tools) or "—")
+        elif item.description:
+            line += " — " + short(item.description)
+        lines.append(line)
+    return "\n".join(lines) if lines else t("No clichés yet.")

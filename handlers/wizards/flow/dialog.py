@@ -364,7 +364,7 @@ async def _body(rt: _Runtime, manager: DialogManager, step: Step, t: Translator)
     if isinstance(step, Text) and value:
         lines.append(t("Now: <b>{name}</b>", name=esc(value)))
     elif isinstance(step, Choose):
-        chosen = [value] if isinstance(value, str) else list(value or [])
+        chosen = [c for c in ([value] if isinstance(value, str) else list(value or [])) if c]
         choices = await rt.choices(manager, step)
         labels = {c.id: c.label if step.source else t(c.label) for c in choices}
         if chosen:

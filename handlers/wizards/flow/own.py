@@ -7,27 +7,24 @@ from aiogram.types import CallbackQuery
 from aiogram_dialog import DialogManager, ShowMode
 
 from handlers.wizards.common import REVIEW_KEY, refuse
-from handlers.wizards.flow import stored
-from handlers.wizards.flow.dialog import ERROR
+from handlers.wizards.flow.dialog import ERROR, _draft
 from handlers.wizards.flow.kinds import Draft
 
 
 def own_draft(manager: DialogManager) -> Draft:
-    """The draft, for an own window's getter and handlers (changed in place, or replaced);
-    a predecessor's sheet is read the first time (``Flow.legacy_key``)."""
-    return stored.draft(manager)
+    """The draft, for an own window's getter and handlers (changed in place, or replaced); a
+    wizard stored before its system's port is read first (``Flow.upgrade``)."""
+    return _draft(manager)
 
 
 def own_fail(manager: DialogManager, text: str) -> None:
     """Refuse on an own window: the press's answer and the message. The same refusal pressed
     again redraws nothing (Telegram refuses an edit to identical content)."""
     refuse(manager, text)
-    state = manager.current_context().state.state
-    if manager.dialog_data.get(ERROR) == {"at": state, "text": text}:
-        if isinstance(manager.event, CallbackQuery):
-            manager.show_mode = ShowMode.NO_UPDATE
-        return
-    manager.dialog_data[ERROR] = {"at": state, "text": text}
+    error = {"at": manager.current_context().state.state, "text": text}
+    if manager.dialog_data.get(ERROR) == error and isinstance(manager.event, CallbackQuery):
+        manager.show_mode = ShowMode.NO_UPDATE
+    manager.dialog_data[ERROR] = error  # a new value each time: ``own_widgets.settled`` sees it
 
 
 async def own_switch(manager: DialogManager, key: str, *, onward: bool = False) -> None:

@@ -13,9 +13,9 @@ from aiogram.fsm.state import State
 from aiogram.types import ContentType, Message
 from aiogram_dialog import DialogManager, Window
 from aiogram_dialog.widgets.input import MessageInput, TextInput
-from aiogram_dialog.widgets.text import Format
 
 from handlers.wizards.flow.own import own_fail
+from handlers.wizards.flow.own_widgets import ERROR_LINE
 
 
 @dataclass(frozen=True)
@@ -42,8 +42,7 @@ def own_window(
             ),
             MessageInput(_not_text, content_types=ContentType.ANY),
         ]  # fmt: skip
-    error = Format("\n{error}", when="error")
-    return Window(*widgets, error, *inputs, state=state, getter=getter)
+    return Window(*widgets, ERROR_LINE, *inputs, state=state, getter=getter)
 
 
 def _parse(typed: Typed) -> Callable[[str], str]:

@@ -30,6 +30,8 @@ async def test_without_roles_the_wizard_says_so_and_closes(running: Harness) -> 
     seat_table(running)
     emu = running.emu
     announcement = await create_game(running, "lifegear", "Пустоши")
+    # the GM reads what to do first in the game's announcement (a new GM's first hour)
+    assert "напишите роли этой игры" in announcement.text and "/roles" in announcement.text
     told = await open_wizard(running, ALICE, announcement)
     assert "has not written roles" in told.text and "/roles" in told.text
     assert widgets(told) == []

@@ -33,6 +33,7 @@ async def _to_attributes(p: Player, name: str = "Lily <Thorn>") -> None:
     assert step(2, "Concept") in p.text
     await p.say("runaway poet")
     assert step(3, "Kith") in p.text
+    assert "Now:" not in p.text  # nothing chosen yet: no empty «Now:» line
     await p.press("nx")  # skip kith
     assert step(4, "Seeming") in p.text
     await p.press("nx")  # skip seeming
@@ -232,3 +233,22 @@ async def test_preview_jumps_back_to_any_step_and_cancel_ends(running: Harness) 
     done = await running.emu.wait_bot_message(ALICE, after=sent.message_id)
     assert "Cancelled" in done.text
     assert await count_characters(running) == 0
+
+
+async def test_raising_the_first_group_says_it_is_first_and_leaves_the_screen(
+    running: Harness,
+) -> None:
+    """A tap on the group already first moved nothing, redrew nothing («message is not
+    modified» in the log) and answered nothing; now it says so and leaves the message be."""
+    p = Player(running)
+    await p.start(OPTIONS)
+    await p.say("Lily")
+    await p.say("poet")
+    await p.press("nx")
+    await p.press("nx")
+    assert step(5, "Priorities") in p.text
+    assert p.message is not None
+    edits = p.message.edits
+    await p.press("pa:physical")  # physical is first already
+    assert p.last_answer.text == "Already first." and not p.last_answer.show_alert
+    assert p.message.edits == edits and p.labels()[0] == "1. Physical — 3"

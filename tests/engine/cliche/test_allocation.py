@@ -1,0 +1,52 @@
+"""The cliché creation's per-press rules (``allocation``): the dice budget, and which rule a
+single press newly breaks, by reason code."""
+
+from __future__ import annotations
+
+from engine.systems.cliche import Attributes, ClicheOptions
+from engine.systems.cliche import allocation as rules
+from tests.engine.cliche.builders import make_character
+
+OPTIONS = ClicheOptions()
+
+
+def _keys(found: list) -> list[str]:  # type: ignore[type-arg]
+    return [v.msg.key for v in found]
+
+
+def test_the_budget_counts_bought_dice_and_the_gms_bonus() -> None:
+    sheet = make_character("Mal", ("Captain", 4), ("Pilot", 3), armor=("Vest", 2))
+    assert rules.dice_used(sheet) == 7  # the vest is gear, not bought
+    assert rules.budget(sheet, OPTIONS) == OPTIONS.base_dice
+    bonus = sheet.model_copy(update={"gm_bonus_dice": 2})
+    rich = OPTIONS.model_copy(update={"base_dice": OPTIONS.base_dice + 1})
+    assert rules.budget(bonus, OPTIONS) == OPTIONS.base_dice + 2
+    assert rules.gm_bonus(bonus, rich) == 3
+    assert not rules.no_dice_left(sheet, OPTIONS)
+    spent = make_character("Mal", ("Captain", 4), ("Pilot", 3), ("Gunner", 3))
+    assert rules.no_dice_left(spent, OPTIONS)
+
+
+def test_a_die_is_refused_past_the_cap_the_at_cap_count_and_the_budget() -> None:
+    sheet = make_character("Mal", ("Captain", 4), ("Pilot", 4), ("Cook", 1))
+    assert _keys(rules.dice_refusal(sheet, OPTIONS, 0, +1)) == ["cliche.creation.cliche_too_high"]
+    assert _keys(rules.dice_refusal(sheet, OPTIONS, 2, -1)) == ["cliche.creation.cliche_too_low"]
+    assert "cliche.creation.too_many_at_cap" in _keys(rules.dice_refusal(sheet, OPTIONS, 2, +3))
+    assert rules.dice_refusal(sheet, OPTIONS, 0, -1) == []  # lowering is always possible
+    full = make_character("Mal", ("Captain", 4), ("Pilot", 3), ("Gunner", 3))
+    assert _keys(rules.dice_refusal(full, OPTIONS, 1, +1)) == [rules.OVER_BUDGET]
+    assert rules.dice_refusal(full, OPTIONS, 1, -1) == []
+
+
+def test_an_attribute_point_and_a_clichés_name() -> None:
+    sheet = make_character("Mal", ("Captain", 4))
+    points = OPTIONS.attribute_points
+    assert sum(sheet.attributes.model_dump().values()) == points
+    assert _keys(rules.attribute_refusal(sheet, OPTIONS, "physical", +1))
+    low = sheet.model_copy(update={"attributes": Attributes(physical=1, mental=1, social=1)})
+    assert rules.attribute_refusal(low, OPTIONS, "physical", +1) == []
+    assert _keys(rules.name_refusal(sheet, OPTIONS, -1, "captain")) == [
+        "cliche.creation.duplicate_name"
+    ]
+    assert rules.name_refusal(sheet, OPTIONS, 0, "Captain") == []
+    assert rules.name_refusal(sheet, OPTIONS, -1, "Pilot") == []
