@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import html
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -279,12 +280,18 @@ def _forget_refusal(manager: DialogManager) -> None:
         manager.dialog_data.pop(REFUSED_KEY, None)
 
 
-def violations_text(violations: list[Violation], locale: str) -> str:
-    """Blocking problems first, then warnings, as escaped bullet lines."""
+def violations_text(
+    violations: list[Violation],
+    locale: str,
+    explain: Callable[[Violation, str], str] | None = None,
+) -> str:
+    """Blocking problems first, then warnings, as escaped bullet lines (``explain``: a
+    system's own words for a violation, unescaped)."""
     errors = errors_only(violations)
     warnings = [v for v in violations if v not in errors]
-    lines = ["⛔ " + esc(v.render(locale)) for v in errors]
-    lines += ["⚠️ " + esc(v.render(locale)) for v in warnings]
+    said = explain or (lambda v, loc: v.render(loc))
+    lines = ["⛔ " + esc(said(v, locale)) for v in errors]
+    lines += ["⚠️ " + esc(said(v, locale)) for v in warnings]
     return "\n".join(lines)
 
 

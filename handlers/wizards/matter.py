@@ -3,55 +3,48 @@
 Steps: name → skill dots (− / + per skill, within the game's budget and per-skill cap) →
 the values the engine derives (gauges, combat numbers, which skill resists which state) →
 Matter abilities (name, kind from the engine's ``MatterKind``, an optional line of notes) →
-preview (jump back to any step, submit to the GM). Every window is matter's own (``Screens``:
-its words and buttons predate the flow); the flow owns the states ``MatterSG:<step>``, the
-draft, the refusals, «Cancel», resume after a restart and a returned sheet re-entered at its
-preview. Logic is in ``matter_steps``; this module declares the flow and lays out the windows.
+preview (jump back to any step, submit to the GM). The skills (a ``Custom`` step: its grid of
+dots) and the derived values (``Info``) are standard steps keeping the released look
+(``flow.look``); the name, the abilities (an entry asked part by part) and the preview keep
+windows of their own (``Screens``, ``own_preview``). The flow owns the states
+``MatterSG:<step>``, the draft, the refusals, «Cancel», resume after a restart and a returned
+sheet re-entered at its preview. Logic is in ``matter_steps``, rules in the engine
+(``engine.systems.matter.creation``).
 """
 
 from __future__ import annotations
 
+from functools import partial
 from operator import itemgetter
-from typing import Any
+from typing import Any, Final
 
 from aiogram import F, Router
-from aiogram.fsm.state import State
-from aiogram.types import ContentType
 from aiogram_dialog import Window
-from aiogram_dialog.widgets.input import MessageInput, TextInput
-from aiogram_dialog.widgets.kbd import Back, Button, Group, Row, Select, SwitchTo
+from aiogram_dialog.widgets.kbd import Button, Group, Row, Select, SwitchTo
 from aiogram_dialog.widgets.text import Format
 
+from bot.i18n import N_
 from engine.systems.matter import Character, MatterOptions, validate_character
-from handlers.views.sheets.matter import render_sheet
+from handlers.views.sheets.matter import render_sheet, render_violation
 from handlers.wizards import matter_steps as steps
 from handlers.wizards.common import (
     T,
+    clean_name,
+    clean_text,
     for_a_player,
     making_npc,
     npc_preview_head,
     submit_button,
 )
-from handlers.wizards.flow import Flow, Screens, build_dialog, flow_states
+from handlers.wizards.flow import Custom, Flow, Info, Screens, build_dialog, flow_states
+from handlers.wizards.flow.look import preview_button
+from handlers.wizards.flow.own_window import Typed, own_window
+from handlers.wizards.flow.wording import Wording
 
-Typed = tuple[str, Any, Any, Any]  # a typed answer's widget id, parse, on_success, on_error
-
-
-def _window(*widgets: Any, state: State, typed: Typed | None = None, getter: Any = None) -> Window:
-    """A step of matter's: its widgets, the last refusal under its text (escaped HTML), and
-    what a message does: the ``typed`` answer (its widget id, parse, on_success, on_error;
-    anything but text is refused) or, on a buttons-only step, the step again with a hint."""
-    inputs: list[Any] = [MessageInput(steps.on_buttons_only, content_types=ContentType.ANY)]
-    if typed:
-        widget_id, factory, on_success, on_error = typed
-        inputs = [
-            TextInput(
-                id=widget_id, type_factory=factory, on_success=on_success, on_error=on_error
-            ),
-            MessageInput(steps.on_not_text, content_types=ContentType.ANY),
-        ]
-    error = Format("\n{error}", when="error")
-    return Window(*widgets, error, *inputs, state=state, getter=getter)
+UNFIT_NAME: Final = N_("A name is one line of 1 to {limit} characters, not starting with /.")
+ABILITY: Final = Typed("an", clean_name, steps.on_ability_name, UNFIT_NAME)
+NOTES: Final = Typed("ad", partial(clean_text, limit=200), steps.on_notes,
+                     N_("Up to {limit} characters of text, please."), 200)  # fmt: skip
 
 
 def _pick(widget_id: str, items: str, on_click: Any, label: str = "{item[1]}") -> Select[str]:
@@ -61,47 +54,28 @@ def _pick(widget_id: str, items: str, on_click: Any, label: str = "{item[1]}") -
     )
 
 
-def _to_preview(s: Any) -> SwitchTo:
-    return SwitchTo(T("✔ To the preview"), id="tp", state=s.preview, when="review")
-
-
 def _name_window(s: Any) -> list[Window]:
-    return [_window(
+    return [own_window(
         T("<b>Matter — new character</b>", when=~F["editing"]),
         T("<b>Matter — editing {name}</b>", when="editing"),
         T("Step 1 of 4. What is the character's name? Send it as a message."),
         T("Now: <b>{name}</b>", when="name"),
         SwitchTo(T("Keep this name ▶"), id="nk", state=s.skills, when="name"),
-        _to_preview(s),
-        state=s.name, typed=("nm", steps.name_factory, steps.on_name, steps.on_bad_name),
+        *preview_button(FLOW, s.preview),
+        state=s.name, typed=Typed("nm", clean_name, steps.on_name, UNFIT_NAME),
     )]  # fmt: skip
 
 
-def _skills_window(s: Any) -> list[Window]:
-    return [_window(
-        T("Step 2 of 4. <b>Skills</b> of {name}: spend {budget} dots, at most {cap} per skill.\n"
-          "{table}\nDots left: <b>{left}</b>. Tap a skill's name to see what it resists."),
-        Group(_pick("sk", "cells", steps.on_dot), width=3),
-        Row(Back(T("◀ Back")), Button(T("Next ▶"), id="sn", on_click=steps.on_skills_done)),
-        _to_preview(s),
-        state=s.skills,
-    )]  # fmt: skip
-
-
-def _derived_window(s: Any) -> list[Window]:
-    return [_window(
-        T("Step 3 of 4. <b>Derived values</b> of {name} (the GM may adjust the starting "
-          "gauges after approval):\n{values}"),
-        T("\n<b>Resistance</b> (the skill rolled against a state):\n{pools}", when="pools"),
-        Row(Back(T("◀ Back")), SwitchTo(T("Next ▶"), id="dn", state=s.matter)),
-        _to_preview(s),
-        state=s.derived,
-    )]  # fmt: skip
+def _skill_cells() -> list[Any]:
+    return [Group(_pick("sk", "cells", steps.on_dot), width=3)]
 
 
 def _matter_windows(s: Any) -> list[Window]:
+    def back(widget_id: str) -> SwitchTo:  # from an ability's part to the list, unsaved
+        return SwitchTo(T("◀ Back"), id=widget_id, state=s.matter)
+
     return [
-        _window(
+        own_window(
             T("Step 4 of 4. <b>Matter</b> abilities of {name} (up to {max_abilities}); "
               "Silence blocks the magical and summoning ones.\n{abilities}"),
             Group(_pick("rm", "removable", steps.on_remove_ability, "✖ {item[1]}"), width=2),
@@ -112,29 +86,18 @@ def _matter_windows(s: Any) -> list[Window]:
             ),
             state=s.matter,
         ),
-        _window(
-            T("Name the Matter ability (a message, up to 64 characters)."),
-            SwitchTo(T("◀ Back"), id="ab", state=s.matter),
-            state=s.ab_name,
-            typed=("an", steps.name_factory, steps.on_ability_name, steps.on_bad_name),
-        ),
-        _window(
-            T("What kind of Matter is «{ability}»?"),
-            _pick("ak", "kinds", steps.on_kind),
-            SwitchTo(T("◀ Back"), id="kb", state=s.matter),
-            state=s.ab_kind,
-        ),
-        _window(
-            T("Describe «{ability}» in a line (up to 200 characters), or skip."),
-            Button(T("Skip ▶"), id="as", on_click=steps.on_skip_notes),
-            state=s.ab_notes,
-            typed=("ad", steps.notes_factory, steps.on_notes, steps.on_bad_notes),
-        ),
+        own_window(T("Name the Matter ability (a message, up to 64 characters)."), back("ab"),
+                   state=s.ab_name, typed=ABILITY),
+        own_window(T("What kind of Matter is «{ability}»?"), _pick("ak", "kinds", steps.on_kind),
+                   back("kb"), state=s.ab_kind),
+        own_window(T("Describe «{ability}» in a line (up to 200 characters), or skip."),
+                   Button(T("Skip ▶"), id="as", on_click=steps.on_skip_notes), state=s.ab_notes,
+                   typed=NOTES),
     ]  # fmt: skip
 
 
 def _preview_window(s: Any) -> Window:
-    return _window(
+    return own_window(
         T("<b>Preview</b>\n\n{sheet}", when=for_a_player),
         npc_preview_head(),
         Format("{sheet}", when=making_npc),
@@ -156,8 +119,8 @@ FLOW = Flow(
     name="matter",  # states MatterSG:<step>, stored with a wizard in progress: keep them
     steps=(
         Screens("name", "Name", "", _name_window, steps.named),
-        Screens("skills", "Skills", "", _skills_window, steps.skills_getter),
-        Screens("derived", "Derived values", "", _derived_window, steps.derived_getter),
+        Custom("skills", N_("Skills"), "", _skill_cells, steps.skills_data),  # type: ignore[arg-type]
+        Info("derived", N_("Derived values"), "", steps.derived_lines),
         Screens(
             "matter", "Matter", "", _matter_windows, steps.matter_getter,
             more=("ab_name", "ab_kind", "ab_notes"),
@@ -165,14 +128,18 @@ FLOW = Flow(
     ),
     options=MatterOptions.model_validate,
     build=lambda draft, options: Character.model_validate(draft),
-    load=steps.load,  # type: ignore[arg-type]
+    load=steps.load,
     validate=validate_character,  # type: ignore[arg-type]
     render=render_sheet,  # type: ignore[arg-type]
     own_preview=_preview_window,
     legacy_key="sheet",  # a wizard begun before the flow kept its sheet there (``flow.stored``)
+    # Its look before the flow: «Step n of 4.» in the questions, «To the preview», its words.
+    wording=Wording(own_heads=True, buttons_only=N_("Please use the buttons, or /cancel.")),
+    to_preview=N_("✔ To the preview"), explain=render_violation, live_options=True,
+    ids={"skills.bk": "__back__", "skills.nx": "sn", "derived.bk": "__back__", "derived.nx": "dn"},
 )  # fmt: skip
 STATES = flow_states(FLOW)
-START_STATE = STATES.name
+START_STATE = STATES.name  # type: ignore[attr-defined]
 
 
 def create_dialogs() -> list[Router]:

@@ -44,7 +44,7 @@ from handlers.wizards.common import (
     tell_presser,
     violations_text,
 )
-from handlers.wizards.flow import reopen, stored
+from handlers.wizards.flow import look, reopen, stored
 from handlers.wizards.flow.custom import Custom, Shown, remove_last, step_refused
 from handlers.wizards.flow.extra import extra_lines, keep, own_refusal
 from handlers.wizards.flow.kinds import (
@@ -122,7 +122,7 @@ class _Runtime:
         found = errors_only(self.flow.validate(sheet, options))
         prefixes = self.flow.fields_of(step)
         mine = [v for v in found if v.field.startswith(prefixes)]
-        return violations_text(mine, locale_of(manager))
+        return violations_text(mine, locale_of(manager), self.flow.explain)
 
     async def go(self, manager: DialogManager, delta: int) -> None:
         manager.dialog_data.pop(ERROR, None)
@@ -444,6 +444,7 @@ def _getter(rt: _Runtime) -> Callable[..., Awaitable[dict[str, Any]]]:
     async def getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
         manager, t = dialog_manager, _t(dialog_manager)
         _draft(manager)  # an older shape read first: its ``error`` was a string
+        await look.refresh_options(rt.flow, manager)  # ``Flow.live_options``
         index, total = rt.index(manager), rt.total
         step = rt.step(manager)
         error = manager.dialog_data.get(ERROR) or {}
@@ -457,11 +458,12 @@ def _getter(rt: _Runtime) -> Callable[..., Awaitable[dict[str, Any]]]:
         head = t("Step {n} of {total}: {title}", n=index + 1, total=total, title=t(step.title))
         data = await _body(rt, manager, step, t)
         lines = data.pop("lines")
-        head = rt.flow.wording.head(head, _question(rt, manager, step, t, data))
-        parts = [head, *lines]
+        # (``t("")`` is the catalogue's header, not an empty question)
+        question = _question(rt, manager, step, t, data) if step.prompt else ""
+        parts = [rt.flow.wording.head(head, question), *lines]
         if shown:
             parts.append(shown)
-        return {"text": "\n\n".join(p for p in parts if p), **data}
+        return {"text": "\n\n".join(p for p in parts if p), **data, **look.reviewed(manager)}
 
     return getter
 
@@ -540,6 +542,7 @@ def _window(rt: _Runtime, i: int, step: Step) -> Window:
         remove = remove_last(step.key, N_("Nothing to remove yet."))
         widgets.append(Button(T("↩️ Remove last"), id="rm", on_click=remove))
     widgets.append(_nav(rt, i, step))
+    widgets += look.preview_button(rt.flow, rt.preview)  # ``Flow.to_preview``
     return Window(*widgets, state=rt.order[i])
 
 

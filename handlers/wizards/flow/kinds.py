@@ -204,6 +204,14 @@ class Flow:
     started: Callable[[Any], Awaitable[None]] | None = None
     # the module's own preview window: ``own_preview(states)`` → a ``Window`` (``flow.screens``)
     own_preview: Callable[[Any], Any] | None = None
+    # A released wizard's look on the standard steps (``flow.look``; its words and heads are
+    # ``wording``'s): a button straight back to the preview once it was reached (``to_preview``,
+    # a msgid); the engine's violations in its own words (``explain(violation, locale)``,
+    # unescaped); the game's options re-read at each redraw, so a GM's change applies at once
+    # (``live_options``).
+    to_preview: str = ""
+    explain: Callable[[Violation, str], str] | None = None
+    live_options: bool = False
 
     def fields_of(self, step: Step) -> tuple[str, ...]:
         return self.fields.get(step.key, (step.key,))

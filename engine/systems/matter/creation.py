@@ -1,0 +1,67 @@
+"""One press at a time during creation: a creation wizard's skill dots and Matter abilities.
+
+The engine checks a whole sheet (``validate_character``); a press adds the rules around it: a
+skill dot is refused with the engine's own violations (over the cap, over the budget), a dot
+below zero changes nothing, and a draft holds at most ``MAX_ABILITIES`` Matter abilities (the
+GM can add more after approval). A press returns the new sheet, the refusal, or ``None`` when
+nothing changes.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from engine.common import Violation, errors_only
+
+from .sheet import Character, MatterAbility, MatterOptions, new_character, validate_character
+from .states import STATES, StateDef
+from .traits import Skill
+
+MAX_ABILITIES: Final = 6  # keeps the sheet short on a phone; the GM can add more later
+
+
+def skill_ids(character: Character, options: MatterOptions) -> list[str]:
+    """Standard skills, then the GM's, then any other the sheet holds (validation flags it)."""
+    ids = [s.value for s in Skill] + [s for s in options.custom_skills if s not in set(Skill)]
+    return ids + sorted(s for s in character.skills if s not in ids)
+
+
+def starting_sheet(character: Character | None, options: MatterOptions) -> Character:
+    """The sheet creation starts from (a returned one, else empty), every skill listed."""
+    character = character or new_character("")
+    skills = {s: character.dots(s) for s in skill_ids(character, options)}
+    return character.model_copy(update={"skills": skills})
+
+
+def resisted_by(skill: str) -> list[StateDef]:
+    """The states whose resistance roll uses this skill (from the state table)."""
+    return [d for d in STATES.values() if d.resist_trait == skill]
+
+
+def press_dot(
+    character: Character, options: MatterOptions, skill: str, delta: int
+) -> Character | list[Violation] | None:
+    """+1 or −1 dot on a skill: the new sheet, the engine's refusal, or ``None`` (below 0)."""
+    value = character.dots(skill) + delta
+    if value < 0:
+        return None
+    changed = character.model_copy(update={"skills": {**character.skills, skill: value}})
+    found = errors_only(validate_character(changed, options)) if delta > 0 else []
+    refused = [v for v in found if v.field in (f"skills.{skill}", "skills")]
+    return refused or changed
+
+
+def add_ability(character: Character, ability: MatterAbility) -> Character | None:
+    """The sheet with one more Matter ability, or ``None`` past ``MAX_ABILITIES``."""
+    if len(character.matter) >= MAX_ABILITIES:
+        return None
+    return character.model_copy(update={"matter": (*character.matter, ability)})
+
+
+def remove_ability(character: Character, index: int) -> Character | None:
+    """The sheet without ability ``index``, or ``None`` when there is none (a stale button)."""
+    if not 0 <= index < len(character.matter):
+        return None
+    return character.model_copy(
+        update={"matter": character.matter[:index] + character.matter[index + 1 :]}
+    )

@@ -1,0 +1,67 @@
+"""Creation one press at a time: skill dots within the cap and budget, Matter abilities."""
+
+from __future__ import annotations
+
+from engine.systems.matter import MatterAbility, MatterKind, MatterOptions, new_character
+from engine.systems.matter.creation import (
+    MAX_ABILITIES,
+    add_ability,
+    press_dot,
+    remove_ability,
+    resisted_by,
+    skill_ids,
+    starting_sheet,
+)
+
+
+def test_skill_ids_list_standard_then_the_gms_then_strays() -> None:
+    options = MatterOptions(custom_skills=("sailing", "brutality"))
+    sheet = new_character("Vera").model_copy(update={"skills": {"zz": 1, "brutality": 2}})
+    ids = skill_ids(sheet, options)
+    assert ids[0] == "brutality" and ids.count("brutality") == 1
+    assert ids[-2:] == ["sailing", "zz"]
+    started = starting_sheet(sheet, options)
+    assert started.skills["sailing"] == 0 and started.skills["brutality"] == 2
+    assert starting_sheet(None, options).name == ""
+
+
+def test_a_dot_within_the_cap_and_budget_is_taken() -> None:
+    sheet = press_dot(new_character("Vera"), MatterOptions(), "brutality", +1)
+    assert not isinstance(sheet, list) and sheet is not None
+    assert sheet.dots("brutality") == 1
+    back = press_dot(sheet, MatterOptions(), "brutality", -1)
+    assert not isinstance(back, list) and back is not None and back.dots("brutality") == 0
+
+
+def test_below_zero_changes_nothing() -> None:
+    assert press_dot(new_character("Vera"), MatterOptions(), "brutality", -1) is None
+
+
+def test_over_the_cap_and_over_the_budget_are_the_engines_refusals() -> None:
+    options = MatterOptions(dot_budget=4, dot_cap=3)
+    sheet = new_character("Vera").model_copy(update={"skills": {"brutality": 3}})
+    refused = press_dot(sheet, options, "brutality", +1)
+    assert isinstance(refused, list) and [v.field for v in refused] == ["skills.brutality"]
+    full = sheet.model_copy(update={"skills": {"brutality": 3, "tenacity": 1}})
+    refused = press_dot(full, options, "cunning", +1)
+    assert isinstance(refused, list) and [v.field for v in refused] == ["skills"]
+    lowered = press_dot(full, MatterOptions(dot_cap=2), "brutality", -1)  # − is always taken
+    assert not isinstance(lowered, list) and lowered is not None
+
+
+def test_resistance_skills_come_from_the_state_table() -> None:
+    assert resisted_by("tenacity") and not resisted_by("no-such-skill")
+    assert all(d.resist_trait == "tenacity" for d in resisted_by("tenacity"))
+
+
+def test_abilities_up_to_the_most_and_removal_of_an_existing_one() -> None:
+    sheet = new_character("Vera")
+    fire = MatterAbility(name="Fire", kind=MatterKind.MAGICAL)
+    for _ in range(MAX_ABILITIES):
+        added = add_ability(sheet, fire)
+        assert added is not None
+        sheet = added
+    assert add_ability(sheet, fire) is None
+    fewer = remove_ability(sheet, 0)
+    assert fewer is not None and len(fewer.matter) == MAX_ABILITIES - 1
+    assert remove_ability(sheet, MAX_ABILITIES) is None and remove_ability(sheet, -1) is None
