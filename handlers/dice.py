@@ -92,7 +92,7 @@ async def roll(
     # A roll for a character is signed with its name, and the player's.
     who = t("{character}, played by {player}", character=character, player=user.name)
     words = sheet_rolls.outcome_words(plan, logged.result, locale)
-    lines = [escape(plan.title), views.rolled(t, locale, logged, who, escape(words))]
+    lines = [escape(plan.title), views.rolled(t, locale, logged, who, words)]
     await message.reply("\n".join(line for line in lines if line))
 
 

@@ -52,8 +52,8 @@ def epoch_commitment(t: Translator, epoch: Epoch) -> str:
 
 
 def rolled(t: Translator, locale: str, logged: LoggedRoll, who: str, words: str = "") -> str:
-    """A logged roll: who, the dice, what they mean (a sheet roll's outcome, escaped), then
-    the log entry it can be checked by."""
+    """A logged roll: who, the dice, what they mean (a sheet roll's outcome words, plain
+    text), then the log entry it can be checked by."""
     body = render_html(logged.result, locale, limit=ROLL_BODY_LIMIT)
     footer = t(
         "Log #{seq} · {hash}",
@@ -61,7 +61,7 @@ def rolled(t: Translator, locale: str, logged: LoggedRoll, who: str, words: str 
         hash=f"<code>{short_hash(logged.entry.hash)}</code>",
     )
     head = f"<b>{escape(who)}</b>"
-    parts = [head, body, *([words] if words else []), f"<i>{footer}</i>"]
+    parts = [head, body, *([escape(words)] if words else []), f"<i>{footer}</i>"]
     if logged.duplicate:
         parts.append(t("(already rolled: this is the first result)"))
     return "\n".join(parts)

@@ -81,7 +81,7 @@ def game_created(t: Translator, game: GameDTO, gm_name: str, setup: str | None =
                 "Players: press «Create character». It opens a private chat with me; "
                 "if you never talked to me, press Start there."
             ),
-            *([t(setup)] if setup else []),
+            *([escape(t(setup))] if setup else []),
         ]
     )
 

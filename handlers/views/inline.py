@@ -112,7 +112,7 @@ def rolled(t: Translator, locale: str, rolled: InlineRoll, who: str, bot_usernam
             short=rolled.request.short,
         )  # fmt: skip
     elif rolled.plan is not None:  # a trait's roll: its title, and its outcome before the entry
-        words = plain(outcome_words(rolled.plan, rolled.rolls[0].result, locale))
+        words = outcome_words(rolled.plan, rolled.rolls[0].result, locale)
         body = f"{plain(rolled.plan.title)}\n{dice.rolled(t, locale, rolled.rolls[0], who, words)}"
     else:
         body = dice.rolled(t, locale, rolled.rolls[0], who)

@@ -10,6 +10,7 @@ from bot.services.trackers import cards as service
 from db.database import create_session_factory
 from db.uow import UnitOfWork
 from engine.dice.source import ScriptedSource
+from engine.formats import number
 from engine.systems import fate
 from engine.systems.cliche import teams as cliche_teams
 from engine.systems.storyteller import extended as st_extended
@@ -73,7 +74,7 @@ async def test_opposed_fate_compares_totals_and_names_the_winner(running: Harnes
         assert ["Алиса", "Боб"][winner] in card.text.split("🏆")[1]
         assert str(shifts) in card.text.split("🏆")[1]
         assert fate.outcome_of(shifts) in (fate.Outcome.SUCCESS, fate.Outcome.STYLE)
-    assert f"{totals[0]} : {totals[1]}" in row["state"]["summary"]
+    assert f"Алиса {number(totals[0])} : {number(totals[1])} Боб" in row["state"]["summary"]
 
 
 async def _storyteller_table(h: Harness) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from engine.systems.fate import allocation
 from engine.systems.fate.checks import (
     Action,
     Beneficiary,
@@ -63,7 +64,6 @@ from engine.systems.fate.conflict import (
     transfer_free_invokes,
     use_free_invokes,
 )
-from engine.systems.fate import allocation
 from engine.systems.fate.creation import column_violations, new_character, validate_character
 from engine.systems.fate.derived import (
     EQUIPMENT_SOURCES,
@@ -243,6 +243,7 @@ __all__ = [
     "add_bonus",
     "alchemy_cost",
     "alchemy_points",
+    "allocation",
     "apply_milestone",
     "artifact_cost",
     "artifact_points",
@@ -250,7 +251,6 @@ __all__ = [
     "cast_spell",
     "check",
     "clear_stress",
-    "allocation",
     "column_violations",
     "compel",
     "concede",
