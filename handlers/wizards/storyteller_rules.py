@@ -4,17 +4,13 @@ freebies)."""
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass, field
 from typing import Any, Final
-
-from pydantic import ValidationError
 
 from bot.i18n import N_
 from engine.systems.storyteller import Character, StorytellerOptions, new_character
 from engine.systems.storyteller import allocation as engine
-
-logger = logging.getLogger(__name__)
+from handlers.wizards.flow.start import returned_sheet
 
 ATTR, CTR, dots, page_keys = engine.ATTR, engine.CTR, engine.dots, engine.page_keys
 page_categories, promote = engine.page_categories, engine.promote
@@ -56,12 +52,7 @@ def press(
 
 def initial_sheet(draft: dict[str, Any] | None, options: StorytellerOptions) -> Character:
     """A returned (or edited) sheet to continue from, else an empty one, ranked explicitly."""
-    character = new_character("")
-    if draft:
-        try:
-            character = Character.model_validate(draft)
-        except ValidationError:
-            logger.warning("returned storyteller draft does not load; starting afresh")
+    character = returned_sheet(Character, draft, new_character(""))
     return engine.with_cheapest_rankings(character, options)
 
 
