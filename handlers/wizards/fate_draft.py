@@ -6,10 +6,7 @@ rule question is answered by building a candidate ``Character`` and asking the e
 
 from __future__ import annotations
 
-import logging
 from typing import Any
-
-from pydantic import ValidationError
 
 from engine.common import Violation, errors_only
 from engine.systems.fate import (
@@ -25,8 +22,7 @@ from engine.systems.fate import (
     new_character,
     validate_character,
 )
-
-logger = logging.getLogger(__name__)
+from handlers.wizards.flow.start import returned_sheet
 
 Data = dict[str, Any]
 
@@ -42,7 +38,7 @@ def init_data(
     data: Data, options: FateOptions, draft: dict[str, Any] | None, *, editing: bool = False
 ) -> None:
     """Fill an empty ``dialog_data``: from a returned (or edited) sheet when there is one."""
-    character = _load(draft) if draft else None
+    character = returned_sheet(Character, draft, None)
     if character is None:
         character = new_character("", options=options)
         data["base"] = None
@@ -79,14 +75,6 @@ def upgrade(old: dict[str, Any], options: FateOptions) -> Data:
     """A wizard stored by the hand-written dialog kept these same keys in ``dialog_data``."""
     fresh = load(None, options)
     return {**fresh, **{key: old[key] for key in (*fresh, "cross_with") if key in old}}
-
-
-def _load(sheet: dict[str, Any]) -> Character | None:
-    try:
-        return Character.model_validate(sheet)
-    except ValidationError:
-        logger.warning("returned fate sheet does not load; starting from scratch")
-        return None
 
 
 def build(data: Data, **changes: Any) -> Character:

@@ -8,12 +8,10 @@ submission use exactly the role the player saw, and a restart resumes at the sam
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Sequence
 from typing import Any, Final
 
 from aiogram import Router
-from pydantic import ValidationError
 
 from bot.i18n import N_, Translator
 from bot.services.lifegear_roles import load_roles
@@ -29,9 +27,8 @@ from handlers.views.sheets.lifegear import item_line, render_sheet, role_summary
 from handlers.wizards.common import NAME_MAX, clean_name, esc
 from handlers.wizards.flow import Choice, Choose, Flow, Info, Text, build_dialog, flow_states
 from handlers.wizards.flow.kinds import Draft, kept
+from handlers.wizards.flow.start import returned_sheet
 from handlers.wizards.lifegear_roles import create_roles_dialog, create_roles_router
-
-logger = logging.getLogger(__name__)
 
 SHOWN_MAX = 3000  # the gear inside a wizard window leaves room for the texts around it
 ROLE_DATA = kept("role")
@@ -113,10 +110,8 @@ def build(draft: Draft, options: Any) -> Character:
 
 def load(sheet: dict[str, Any] | None, options: Any) -> Draft:
     """A sheet the GM returned: its name and the role it was made of (as the player saw it)."""
-    try:
-        returned = Character.model_validate(sheet or {})
-    except ValidationError:
-        logger.warning("unreadable returned lifegear sheet; starting from scratch")
+    returned = returned_sheet(Character, sheet, None)
+    if returned is None:
         return {}
     if not returned.role:
         return {"name": returned.name}

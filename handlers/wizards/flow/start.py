@@ -15,9 +15,12 @@ from handlers.wizards.common import WizardStart
 
 logger = logging.getLogger(__name__)
 _Sheet = TypeVar("_Sheet", bound=SheetModel)
+_Empty = TypeVar("_Empty")
 
 
-def returned_sheet(model: type[_Sheet], draft: dict[str, Any] | None, empty: _Sheet) -> _Sheet:
+def returned_sheet(
+    model: type[_Sheet], draft: dict[str, Any] | None, empty: _Empty
+) -> _Sheet | _Empty:
     """The sheet a wizard starts from: the returned (or edited) one, else ``empty``; a stored
     sheet that no longer loads starts afresh (the GM still has the one they returned)."""
     if draft:
