@@ -32,7 +32,7 @@ from handlers.wizards.flow.own_window import Typed, own_window
 from handlers.wizards.flow.wording import Wording
 from tests.conftest import Harness
 from tests.wizards.storyteller.driver import Player
-from tests.wizards.toy.serve import opened_by, serve
+from tests.wizards.toy.driven import opened_by, serve
 
 register_messages({"lamp.dim": {"en": "A dim name.", "ru": "Тусклое имя."}})
 

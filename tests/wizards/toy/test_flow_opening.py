@@ -11,18 +11,16 @@ from typing import Any
 
 import pytest
 from aiogram import Router
-from aiogram.filters import Command
-from aiogram.types import Message
-from aiogram_dialog import DialogManager, StartMode
+from aiogram_dialog import DialogManager
 from sqlalchemy import text
 
 from engine.common import SheetModel, Violation
 from engine.text import msg
 from handlers import wizards
-from handlers.wizards.common import WizardStart
 from handlers.wizards.flow import Choice, Choose, Flow, Text, build_dialog, flow_states
 from handlers.wizards.flow.kinds import kept
 from tests.wizards.storyteller.driver import Player
+from tests.wizards.toy.driven import opener
 from tests.wizards.toy.test_flow_kinds import toy  # noqa: F401  (a fixture)
 from tests.wizards.toy.toy import ToySheet
 
@@ -83,15 +81,7 @@ STATES = flow_states(HOOKED)
 
 
 def _routers() -> list[Router]:
-    router = Router(name="hooked")
-
-    @router.message(Command("hooked"))
-    async def start(message: Message, dialog_manager: DialogManager, uow: Any) -> None:
-        game_id = int((await uow.session.execute(text("SELECT min(id) FROM games"))).scalar())
-        start = WizardStart(game_id, "toy", {})
-        await dialog_manager.start(STATES.mentor, data=start.as_data(), mode=StartMode.RESET_STACK)
-
-    return [router, build_dialog(HOOKED, STATES)]
+    return [opener("hooked", STATES, {}), build_dialog(HOOKED, STATES)]
 
 
 @pytest.fixture

@@ -34,7 +34,7 @@ from handlers.wizards.flow import (
 )
 from tests.conftest import Harness
 from tests.wizards.storyteller.driver import Player
-from tests.wizards.toy.serve import serve
+from tests.wizards.toy.driven import serve
 
 FINISHED: list[dict[str, Any]] = []
 

@@ -10,19 +10,16 @@ from typing import Any
 
 import pytest
 from aiogram import Router
-from aiogram.filters import Command
 from aiogram.fsm.state import State
-from aiogram.types import Message
-from aiogram_dialog import DialogManager, StartMode, Window
+from aiogram_dialog import DialogManager, Window
 from aiogram_dialog.widgets.text import Format
-from sqlalchemy import text
 
 from handlers import wizards
-from handlers.wizards.common import WizardStart
 from handlers.wizards.flow import Flow, Screens, Text, build_dialog, flow_states, own_fail
 from handlers.wizards.flow.dialog import DRAFT
 from handlers.wizards.flow.own_widgets import ERROR_LINE, counter, go, removers, typed
 from tests.wizards.storyteller.driver import Player
+from tests.wizards.toy.driven import opener
 from tests.wizards.toy.test_flow_kinds import toy  # noqa: F401 - the toy table, started
 from tests.wizards.toy.toy import ToySheet
 
@@ -103,15 +100,7 @@ STATES = flow_states(FLOW)
 
 
 def _routers() -> list[Router]:
-    router = Router(name="owntoy")
-
-    @router.message(Command("owntoy"))
-    async def start(message: Message, dialog_manager: DialogManager, uow: Any) -> None:
-        game_id = int((await uow.session.execute(text("SELECT min(id) FROM games"))).scalar())
-        start = WizardStart(game_id, "owntoy", {})
-        await dialog_manager.start(STATES.name, data=start.as_data(), mode=StartMode.RESET_STACK)
-
-    return [router, build_dialog(FLOW, STATES)]
+    return [opener("owntoy", STATES, {}), build_dialog(FLOW, STATES)]
 
 
 @pytest.fixture
