@@ -14,9 +14,11 @@ from __future__ import annotations
 from typing import Any
 
 from aiogram import F, Router
+from aiogram.enums import ContentType
 from aiogram.fsm.state import State
 from aiogram.types import CallbackQuery
 from aiogram_dialog import DialogManager, Window
+from aiogram_dialog.widgets.input import MessageInput, TextInput
 from aiogram_dialog.widgets.kbd import Button, Column, Keyboard, Row, SwitchTo
 from aiogram_dialog.widgets.text import Format
 
@@ -50,6 +52,7 @@ from handlers.wizards.flow.own_widgets import (
     removers,
     typed,
 )
+from handlers.wizards.flow.own_window import buttons_only
 
 BUDGET_SPENT = N_(
     "All {budget} dice are spent: take a die from a cliché first (the GM may grant bonus dice)."
@@ -374,8 +377,12 @@ def _window(state: State) -> Window:
     preview, «👁 Preview» on the main steps, so a fix is one tap away from it again."""
     key = state.state.split(":")[-1]
     extra = [SwitchTo(T("👁 Preview"), id="pv", state=S.preview, when="review")]
+    widgets = _widgets()[key]
+    # a step that takes no text says so to a message (it redrew the same screen, unanswered)
+    typed = any(isinstance(w, TextInput) for w in widgets)
     return Window(
-        *_widgets()[key],
+        *widgets,
+        *([] if typed else [MessageInput(buttons_only, content_types=ContentType.ANY)]),
         ERROR_LINE,
         *(extra if key in REVIEWABLE else []),
         state=state,

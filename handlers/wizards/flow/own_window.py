@@ -33,7 +33,7 @@ class Typed:
 def own_window(
     *widgets: Any, state: State, typed: Typed | None = None, getter: Any = None
 ) -> Window:
-    inputs: list[Any] = [MessageInput(_buttons_only, content_types=ContentType.ANY)]
+    inputs: list[Any] = [MessageInput(buttons_only, content_types=ContentType.ANY)]
     if typed:
         inputs = [
             TextInput(
@@ -66,5 +66,6 @@ async def _not_text(message: Message, widget: Any, manager: DialogManager) -> No
     own_fail(manager, manager.middleware_data["t"]("Please answer with text, or /cancel."))
 
 
-async def _buttons_only(message: Message, widget: Any, manager: DialogManager) -> None:
+async def buttons_only(message: Message, widget: Any, manager: DialogManager) -> None:
+    """A message to an own window that takes none: say what it takes."""
     own_fail(manager, manager.middleware_data["t"]("Please use the buttons, or /cancel."))

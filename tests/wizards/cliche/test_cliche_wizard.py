@@ -311,3 +311,13 @@ async def test_returned_character_reopens_with_the_answers_kept(running: Harness
     assert "Points left: 0" in view.text
     view = await press(running, "Next")
     assert "Pilot" in view.text and "Dice left: 7 of 10" in view.text
+
+
+async def test_a_message_to_a_buttons_step_is_answered(running: Harness) -> None:
+    """Text sent to the attributes step redrew the same screen («message is not modified»)
+    and said nothing; it now says the step takes buttons, and changes nothing."""
+    await start(running)
+    await say(running, "Jayne")
+    view = await say(running, "four physical please")
+    assert "Please use the buttons, or /cancel." in view.text and "Points left: 6" in view.text
+    assert await character_count(running) == 0
