@@ -31,10 +31,6 @@ from handlers.wizards.common import (
     T,
     clean_name,
     clean_text,
-    for_a_player,
-    making_npc,
-    npc_preview_head,
-    submit_button,
 )
 from handlers.wizards.flow import Custom, Flow, Info, Screens, build_dialog, flow_states
 from handlers.wizards.flow.look import preview_button
@@ -96,33 +92,14 @@ def _matter_windows(s: Any) -> list[Window]:
     ]  # fmt: skip
 
 
-def _preview_window(s: Any) -> Window:
-    return own_window(
-        T("<b>Preview</b>\n\n{sheet}", when=for_a_player),
-        npc_preview_head(),
-        Format("{sheet}", when=making_npc),
-        Format("\n{problems}", when="problems"),
-        Group(
-            SwitchTo(T("✎ Name"), id="en", state=s.name),
-            SwitchTo(T("✎ Skills"), id="es", state=s.skills),
-            SwitchTo(T("✎ Derived values"), id="ed", state=s.derived),
-            SwitchTo(T("✎ Matter"), id="em", state=s.matter),
-            width=2,
-        ),
-        submit_button("✅ Send to the GM", steps.on_submit),
-        getter=steps.preview_getter,
-        state=s.preview,
-    )
-
-
 FLOW = Flow(
     name="matter",  # states MatterSG:<step>, stored with a wizard in progress: keep them
     steps=(
-        Screens("name", "Name", "", _name_window, steps.named),
+        Screens("name", N_("Name"), "", _name_window, steps.named),
         Custom("skills", N_("Skills"), "", _skill_cells, steps.skills_data),  # type: ignore[arg-type]
         Info("derived", N_("Derived values"), "", steps.derived_lines),
         Screens(
-            "matter", "Matter", "", _matter_windows, steps.matter_getter,
+            "matter", N_("Matter"), "", _matter_windows, steps.matter_getter,
             more=("ab_name", "ab_kind", "ab_notes"),
         ),
     ),
@@ -131,12 +108,14 @@ FLOW = Flow(
     load=steps.load,
     validate=validate_character,  # type: ignore[arg-type]
     render=render_sheet,  # type: ignore[arg-type]
-    own_preview=_preview_window,
+    finish=steps.finish,
     legacy_key="sheet",  # a wizard begun before the flow kept its sheet there (``flow.stored``)
     # Its look before the flow: «Step n of 4.» in the questions, «To the preview», its words.
-    wording=Wording(own_heads=True, buttons_only=N_("Please use the buttons, or /cancel.")),
+    wording=Wording(own_heads=True, buttons_only=N_("Please use the buttons, or /cancel."),
+                    preview_head=N_("<b>Preview</b>"), jump="✎ {title}"),
     to_preview=N_("✔ To the preview"), explain=render_violation, live_options=True,
-    ids={"skills.bk": "__back__", "skills.nx": "sn", "derived.bk": "__back__", "derived.nx": "dn"},
+    ids={"skills.bk": "__back__", "skills.nx": "sn", "derived.bk": "__back__", "derived.nx": "dn",
+         "preview.j0": "en", "preview.j1": "es", "preview.j2": "ed", "preview.j3": "em"},
 )  # fmt: skip
 STATES = flow_states(FLOW)
 START_STATE = STATES.name  # type: ignore[attr-defined]

@@ -14,6 +14,7 @@ from typing import Any, Final
 from aiogram_dialog import DialogManager, ShowMode
 
 from bot.i18n import N_, Translator
+from engine.common import Violation
 from engine.systems.matter import (
     Character,
     MatterAbility,
@@ -24,14 +25,12 @@ from engine.systems.matter import (
     validate_character,
 )
 from engine.systems.matter import creation as rules
-from handlers.views.sheets import fit
 from handlers.views.sheets.matter import (
     COMBAT,
     GAUGES,
     KIND_NAMES,
     dots,
     esc,
-    render_sheet,
     render_violation,
     trait_name,
     violation_lines,
@@ -151,15 +150,6 @@ async def matter_getter(dialog_manager: DialogManager, **_: Any) -> dict[str, An
     }
 
 
-async def preview_getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
-    character, opts = sheet(dialog_manager), await options(dialog_manager)
-    locale = locale_of(dialog_manager)
-    found = violation_lines(validate_character(character, opts), locale)
-    # Leave room for the frame text and the problems under the sheet.
-    shown = fit(render_sheet(character, t_of(dialog_manager), locale), 3000)
-    return {"sheet": shown, "problems": found}
-
-
 # --- callbacks -------------------------------------------------------------------------------
 
 
@@ -236,8 +226,9 @@ async def on_skip_notes(callback: Any, button: Any, manager: DialogManager) -> N
     await on_notes(callback, button, manager, "")
 
 
-async def on_submit(callback: Any, button: Any, manager: DialogManager) -> None:
-    character = sheet(manager)
+async def finish(manager: DialogManager, character: Character) -> list[Violation]:
+    """``Flow.finish``: submitted, or refused here in matter's words (then nothing is left
+    for the flow to say)."""
     problems = await finish_wizard(manager, character)
     if problems:
         # The preview lists the same problems live (same engine, same options): say only
@@ -247,3 +238,4 @@ async def on_submit(callback: Any, button: Any, manager: DialogManager) -> None:
         lines = violation_lines([p for p in problems if p not in shown], locale_of(manager))
         note = t_of(manager)("⛔ Not sent: fix the problems above first.")
         own_fail(manager, "\n".join(x for x in (lines, note) if x))
+    return []

@@ -474,7 +474,7 @@ def _preview_text(rt: _Runtime, manager: DialogManager, t: Translator) -> str:
     problems = rt.flow.validate(sheet, options)
     if WizardStart.of(manager).npc:
         problems = without_required(problems)
-    notes = violations_text(problems, locale)
+    notes = violations_text(problems, locale, rt.flow.explain)  # ``Flow.explain``
     head = t("Step {n} of {total}: {title}", n=rt.total, total=rt.total, title=t("Preview"))
     body = fit(rt.flow.render(sheet, t, locale), 3000 - len(notes))
     head = rt.flow.wording.preview(t, head, WizardStart.of(manager).npc)
