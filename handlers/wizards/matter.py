@@ -87,7 +87,7 @@ def _matter_windows(s: Any) -> list[Window]:
         own_window(T("What kind of Matter is «{ability}»?"), _pick("ak", "kinds", steps.on_kind),
                    back("kb"), state=s.ab_kind),
         own_window(T("Describe «{ability}» in a line (up to 200 characters), or skip."),
-                   Button(T("Skip ▶"), id="as", on_click=steps.on_skip_notes), state=s.ab_notes,
+                   Button(T("Skip ▶"), id="as", on_click=steps.on_notes), state=s.ab_notes,
                    typed=NOTES),
     ]  # fmt: skip
 
@@ -108,7 +108,7 @@ FLOW = Flow(
     load=steps.load,
     validate=validate_character,  # type: ignore[arg-type]
     render=render_sheet,  # type: ignore[arg-type]
-    finish=steps.finish,
+    finish=steps.finish,  # type: ignore[arg-type]
     legacy_key="sheet",  # a wizard begun before the flow kept its sheet there (``flow.stored``)
     # Its look before the flow: «Step n of 4.» in the questions, «To the preview», its words.
     wording=Wording(own_heads=True, buttons_only=N_("Please use the buttons, or /cancel."),

@@ -9,9 +9,10 @@ so a GM's /options change made mid-wizard applies at once (the submission is re-
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import Any, Final
 
-from aiogram_dialog import DialogManager, ShowMode
+from aiogram_dialog import DialogManager
 
 from bot.i18n import N_, Translator
 from engine.common import Violation
@@ -20,14 +21,12 @@ from engine.systems.matter import (
     MatterAbility,
     MatterKind,
     MatterOptions,
-    effective_trait,
     new_character,
     validate_character,
 )
 from engine.systems.matter import creation as rules
+from engine.systems.matter.states import StateDef
 from handlers.views.sheets.matter import (
-    COMBAT,
-    GAUGES,
     KIND_NAMES,
     dots,
     esc,
@@ -39,6 +38,7 @@ from handlers.wizards.common import finish_wizard, locale_of, tell_presser
 from handlers.wizards.flow import own_clear, own_draft, own_fail, own_switch
 from handlers.wizards.flow.custom import Shown
 from handlers.wizards.flow.dialog import DRAFT
+from handlers.wizards.flow.own_widgets import unchanged
 from handlers.wizards.flow.start import current_options, returned_sheet
 
 logger = logging.getLogger(__name__)
@@ -65,18 +65,13 @@ def t_of(manager: DialogManager) -> Translator:
     return t
 
 
-def keep_message(manager: DialogManager) -> None:
-    """Nothing visible changed: skip the re-render."""
-    manager.show_mode = ShowMode.NO_UPDATE
-
-
 async def options(manager: DialogManager) -> MatterOptions:
     """The game's current options (the GM may change them mid-wizard), else those at start."""
     return MatterOptions.model_validate(await current_options(manager))
 
 
-def _resisting(skill: str, locale: str) -> list[str]:
-    return [d.name_ru if locale == "ru" else d.name_en for d in rules.resisted_by(skill)]
+def _names(states: Sequence[StateDef], locale: str) -> str:
+    return ", ".join(d.name_ru if locale == "ru" else d.name_en for d in states)
 
 
 # --- getters -----------------------------------------------------------------------------------
@@ -107,29 +102,22 @@ def skills_data(shown: Shown) -> dict[str, Any]:
         bar, name = dots(character.dots(skill), opts.dot_cap), trait_name(skill, locale)
         table.append(f"{bar} {esc(name)}")
         cells += [(f"m{index}", "−"), (f"n{index}", f"{name} {bar}"), (f"p{index}", "+")]
-    left = opts.dot_budget - sum(max(0, d) for d in character.skills.values())
     text = t(SKILLS, name=esc(character.name), budget=opts.dot_budget, cap=opts.dot_cap,
-             left=left, table="\n".join(table))  # fmt: skip
+             left=rules.dots_left(character, opts), table="\n".join(table))  # fmt: skip
     return {"lines": [text], "cells": cells}
 
 
 def derived_lines(character: Any, opts: MatterOptions, t: Translator, locale: str) -> str:
     """The values the engine derives, and which skill resists which state (with its pool)."""
-
-    def shown(trait: str, value: str) -> str:
-        return f"{esc(trait_name(trait, locale))}: <b>{value}</b>"
-
-    values = [f"{effective_trait(character, g)}/{effective_trait(character, g + '_max')}"
-              for g in GAUGES] + [str(effective_trait(character, c)) for c in COMBAT]  # fmt: skip
-    values = [shown(trait, v) for trait, v in zip((*GAUGES, *COMBAT), values, strict=True)]
-    pools = []
-    for skill in rules.skill_ids(character, opts):
-        if names := _resisting(skill, locale):
-            dice = effective_trait(character, skill)  # 0 dice is the chance roll (SPEC 5)
-            pool = f"{dice}d10" if dice > 0 else t("chance roll")
-            pools.append(f"{esc(trait_name(skill, locale))} ({pool}): " + esc(", ".join(names)))
+    values = [f"{esc(trait_name(k, locale))}: <b>{v}</b>" for k, v in rules.derived(character)]
+    pools = [_resists(r, t, locale) for r in rules.resistances(character, opts)]
     text = t(DERIVED, name=esc(character.name), values="\n".join(values))
     return text + ("\n" + t(RESISTANCE, pools="\n".join(pools)) if pools else "")
+
+
+def _resists(found: rules.Resistance, t: Translator, locale: str) -> str:
+    pool = f"{found.dice}d10" if found.dice > 0 else t("chance roll")  # 0 dice: SPEC 5
+    return f"{esc(trait_name(found.skill, locale))} ({pool}): " + esc(_names(found.states, locale))
 
 
 async def matter_getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
@@ -163,17 +151,17 @@ async def on_dot(callback: Any, widget: Any, manager: DialogManager, item_id: st
     ids = rules.skill_ids(character, opts)
     op, index = item_id[:1], int(item_id[1:])
     if index >= len(ids):
-        return keep_message(manager)  # a stale keyboard from before the GM changed the skills
+        return unchanged(manager)  # a stale keyboard from before the GM changed the skills
     skill, locale = ids[index], locale_of(manager)
     if op == "n":
-        states = ", ".join(_resisting(skill, locale)) or "—"
+        states = _names(rules.resisted_by(skill), locale) or "—"
         text = t_of(manager)("{skill}: resists {states}.", skill=trait_name(skill, locale),
                              states=states)  # fmt: skip
         tell_presser(manager, text, alert=True)
-        return keep_message(manager)
+        return unchanged(manager)
     result = rules.press_dot(character, opts, skill, 1 if op == "p" else -1)
     if result is None:  # below zero
-        return keep_message(manager)
+        return unchanged(manager)
     if isinstance(result, list):  # over the cap or the budget: the engine's own words
         logger.info("matter wizard: + on %s refused by the engine", skill)
         return own_fail(
@@ -195,7 +183,7 @@ async def on_add_ability(callback: Any, button: Any, manager: DialogManager) -> 
 async def on_remove_ability(callback: Any, widget: Any, manager: DialogManager, item: str) -> None:
     fewer = rules.remove_ability(sheet(manager), int(item))
     if fewer is None:
-        return keep_message(manager)  # pressed twice on a stale keyboard
+        return unchanged(manager)  # pressed twice on a stale keyboard
     change(manager, fewer)
 
 
@@ -212,7 +200,8 @@ async def on_kind(callback: Any, widget: Any, manager: DialogManager, item_id: s
     await own_switch(manager, "ab_notes")
 
 
-async def on_notes(message: Any, widget: Any, manager: DialogManager, notes: str) -> None:
+async def on_notes(event: Any, widget: Any, manager: DialogManager, notes: str = "") -> None:
+    """The notes typed, or none («Skip»): the ability asked part by part is added."""
     pending = manager.dialog_data.pop(PENDING, None) or {}
     if "name" in pending and "kind" in pending:
         ability = MatterAbility(
@@ -220,10 +209,6 @@ async def on_notes(message: Any, widget: Any, manager: DialogManager, notes: str
         )
         change(manager, rules.add_ability(sheet(manager), ability) or sheet(manager))
     await own_switch(manager, "matter")
-
-
-async def on_skip_notes(callback: Any, button: Any, manager: DialogManager) -> None:
-    await on_notes(callback, button, manager, "")
 
 
 async def finish(manager: DialogManager, character: Character) -> list[Violation]:

@@ -4,20 +4,35 @@ The engine checks a whole sheet (``validate_character``); a press adds the rules
 skill dot is refused with the engine's own violations (over the cap, over the budget), a dot
 below zero changes nothing, and a draft holds at most ``MAX_ABILITIES`` Matter abilities (the
 GM can add more after approval). A press returns the new sheet, the refusal, or ``None`` when
-nothing changes.
+nothing changes. What creation shows as it goes is derived here too: the dots left, the gauges
+and combat numbers, which skill resists which state.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Final
 
 from engine.common import Violation, errors_only
 
 from .sheet import Character, MatterAbility, MatterOptions, new_character, validate_character
+from .state_engine import effective_trait
 from .states import STATES, StateDef
 from .traits import Skill
 
 MAX_ABILITIES: Final = 6  # keeps the sheet short on a phone; the GM can add more later
+# Gauges shown as current/maximum, then the plain combat numbers, in the seed's order.
+GAUGES: Final = ("health", "willpower", "anger")
+COMBAT: Final = ("armor", "defence", "attack", "dodge", "initiative")
+
+
+@dataclass(frozen=True)
+class Resistance:
+    """A skill rolled against states, with the dice it has now (0: the chance roll, SPEC 5)."""
+
+    skill: str
+    dice: int
+    states: tuple[StateDef, ...]
 
 
 def skill_ids(character: Character, options: MatterOptions) -> list[str]:
@@ -36,6 +51,29 @@ def starting_sheet(character: Character | None, options: MatterOptions) -> Chara
 def resisted_by(skill: str) -> list[StateDef]:
     """The states whose resistance roll uses this skill (from the state table)."""
     return [d for d in STATES.values() if d.resist_trait == skill]
+
+
+def dots_left(character: Character, options: MatterOptions) -> int:
+    """Skill dots still to spend (a skill below zero gives none back)."""
+    return options.dot_budget - sum(max(0, d) for d in character.skills.values())
+
+
+def derived(character: Character) -> list[tuple[str, str]]:
+    """Each gauge as «now/max», then each combat number (after state effects)."""
+    gauges = [
+        (g, f"{effective_trait(character, g)}/{effective_trait(character, g + '_max')}")
+        for g in GAUGES
+    ]
+    return gauges + [(c, str(effective_trait(character, c))) for c in COMBAT]
+
+
+def resistances(character: Character, options: MatterOptions) -> list[Resistance]:
+    """Each of the sheet's skills that resists a state, in the skills' order."""
+    return [
+        Resistance(skill, effective_trait(character, skill), tuple(states))
+        for skill in skill_ids(character, options)
+        if (states := resisted_by(skill))
+    ]
 
 
 def press_dot(

@@ -21,6 +21,7 @@ from engine.systems.matter import (
     Skill,
     effective_trait,
 )
+from engine.systems.matter.creation import COMBAT, GAUGES
 from engine.systems.matter.traits import trait_message_key
 from engine.text import Msg, has_message, msg
 
@@ -37,9 +38,6 @@ ELEMENT_NAMES: Final[dict[str, str]] = {
     Element.LIGHTNING: N_("Lightning"),
     Element.EARTH: N_("Earth"),
 }
-# Gauges shown as current/maximum, then the plain combat numbers, in the seed's order.
-GAUGES: Final = ("health", "willpower", "anger")
-COMBAT: Final = ("armor", "defence", "attack", "dodge", "initiative")
 
 
 def esc(value: object) -> str:

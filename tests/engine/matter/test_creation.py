@@ -6,8 +6,11 @@ from engine.systems.matter import MatterAbility, MatterKind, MatterOptions, new_
 from engine.systems.matter.creation import (
     MAX_ABILITIES,
     add_ability,
+    derived,
+    dots_left,
     press_dot,
     remove_ability,
+    resistances,
     resisted_by,
     skill_ids,
     starting_sheet,
@@ -65,3 +68,20 @@ def test_abilities_up_to_the_most_and_removal_of_an_existing_one() -> None:
     fewer = remove_ability(sheet, 0)
     assert fewer is not None and len(fewer.matter) == MAX_ABILITIES - 1
     assert remove_ability(sheet, MAX_ABILITIES) is None and remove_ability(sheet, -1) is None
+
+
+def test_what_creation_shows_is_derived_from_the_sheet() -> None:
+    options = MatterOptions(custom_skills=("sailing",))
+    sheet = new_character("Vera").model_copy(
+        update={"skills": {"tenacity": 3, "brutality": -1, "sailing": 2}}
+    )
+    assert dots_left(sheet, options) == options.dot_budget - 5  # a negative skill gives none back
+    values = dict(derived(sheet))
+    assert values["health"] == "5/5" and values["defence"] == "1"
+    assert list(values)[:3] == ["health", "willpower", "anger"]
+    found = {r.skill: r for r in resistances(sheet, options)}
+    assert found["tenacity"].dice == 3 and found["tenacity"].states == tuple(
+        resisted_by("tenacity")
+    )
+    assert "sailing" not in found  # a skill that resists nothing is not listed
+    assert all(r.states for r in found.values())
