@@ -3,10 +3,10 @@
 Steps: name → skill dots (− / + per skill, within the game's budget and per-skill cap) →
 the values the engine derives (gauges, combat numbers, which skill resists which state) →
 Matter abilities (name, kind from the engine's ``MatterKind``, an optional line of notes) →
-preview (jump back to any step, submit to the GM). The skills (a ``Custom`` step: its grid of
-dots) and the derived values (``Info``) are standard steps keeping the released look
-(``flow.look``); the name, the abilities (an entry asked part by part) and the preview keep
-windows of their own (``Screens``, ``own_preview``). The flow owns the states
+the flow's preview (jump back to any step, submit to the GM). The skills (a ``Custom`` step:
+its grid of dots), the derived values (``Info``) and the preview are the flow's, keeping the
+released look (``flow.look``, ``Wording``, ``Flow.ids``); the name and the abilities (an entry
+asked part by part) keep windows of their own (``Screens``). The flow owns the states
 ``MatterSG:<step>``, the draft, the refusals, «Cancel», resume after a restart and a returned
 sheet re-entered at its preview. Logic is in ``matter_steps``, rules in the engine
 (``engine.systems.matter.creation``).
@@ -27,11 +27,7 @@ from bot.i18n import N_
 from engine.systems.matter import Character, MatterOptions, validate_character
 from handlers.views.sheets.matter import render_sheet, render_violation
 from handlers.wizards import matter_steps as steps
-from handlers.wizards.common import (
-    T,
-    clean_name,
-    clean_text,
-)
+from handlers.wizards.common import T, clean_name, clean_text
 from handlers.wizards.flow import Custom, Flow, Info, Screens, build_dialog, flow_states
 from handlers.wizards.flow.look import preview_button
 from handlers.wizards.flow.own_window import Typed, own_window
@@ -95,11 +91,11 @@ def _matter_windows(s: Any) -> list[Window]:
 FLOW = Flow(
     name="matter",  # states MatterSG:<step>, stored with a wizard in progress: keep them
     steps=(
-        Screens("name", N_("Name"), "", _name_window, steps.named),
+        Screens("name", N_("Name"), "", _name_window, steps.window_data),
         Custom("skills", N_("Skills"), "", _skill_cells, steps.skills_data),  # type: ignore[arg-type]
         Info("derived", N_("Derived values"), "", steps.derived_lines),
         Screens(
-            "matter", N_("Matter"), "", _matter_windows, steps.matter_getter,
+            "matter", N_("Matter"), "", _matter_windows, steps.window_data,
             more=("ab_name", "ab_kind", "ab_notes"),
         ),
     ),

@@ -77,10 +77,6 @@ def _names(states: Sequence[StateDef], locale: str) -> str:
 # --- getters -----------------------------------------------------------------------------------
 
 
-async def named(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
-    return {"name": esc(sheet(dialog_manager).name)}
-
-
 SKILLS: Final = N_(
     "Step 2 of 4. <b>Skills</b> of {name}: spend {budget} dots, at most {cap} per skill.\n"
     "{table}\nDots left: <b>{left}</b>. Tap a skill's name to see what it resists."
@@ -120,7 +116,8 @@ def _resists(found: rules.Resistance, t: Translator, locale: str) -> str:
     return f"{esc(trait_name(found.skill, locale))} ({pool}): " + esc(_names(found.states, locale))
 
 
-async def matter_getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
+async def window_data(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
+    """What the own windows (the name's, the abilities') show."""
     character, t = sheet(dialog_manager), t_of(dialog_manager)
     listed = [
         f"{i}. {esc(a.name)} <i>({esc(t(KIND_NAMES[a.kind]))})</i>"
