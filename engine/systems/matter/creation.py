@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from engine.common import Violation, errors_only
+from engine.text import msg
 
 from .sheet import Character, MatterAbility, MatterOptions, new_character, validate_character
 from .state_engine import effective_trait
@@ -85,8 +86,11 @@ def press_dot(
         return None
     changed = character.model_copy(update={"skills": {**character.skills, skill: value}})
     found = errors_only(validate_character(changed, options)) if delta > 0 else []
-    refused = [v for v in found if v.field in (f"skills.{skill}", "skills")]
-    return refused or changed
+    # a skill at its cap is said as the press, not as the sheet it would make («4 dots»)
+    if any(v.msg.key == "matter.sheet.over_cap" for v in found):
+        at_cap = msg("matter.press.at_cap", skill=skill, cap=options.dot_cap)
+        return [Violation(f"skills.{skill}", at_cap)]
+    return [v for v in found if v.field in (f"skills.{skill}", "skills")] or changed
 
 
 def add_ability(character: Character, ability: MatterAbility) -> Character | None:

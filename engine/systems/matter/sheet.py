@@ -38,6 +38,10 @@ register_messages(
             "ru": "В навыке «{skill}» {dots} ●, а можно не больше {cap}.",
             "en": "Skill “{skill}” has {dots} dots; the cap is {cap}.",
         },
+        "matter.press.at_cap": {
+            "ru": "«{skill}» уже на максимуме: {cap} ●.",
+            "en": "“{skill}” already has {cap} dots: the cap is {cap}.",
+        },
         "matter.sheet.over_budget": {
             "ru": "Распределено {spent} ● навыков из {budget}.",
             "en": "{spent} skill dots spent of {budget}.",

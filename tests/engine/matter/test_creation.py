@@ -85,3 +85,17 @@ def test_what_creation_shows_is_derived_from_the_sheet() -> None:
     )
     assert "sailing" not in found  # a skill that resists nothing is not listed
     assert all(r.states for r in found.values())
+
+
+def test_a_refused_press_is_said_as_the_press() -> None:
+    options = MatterOptions(dot_budget=4, dot_cap=3)
+    at_cap = new_character("Vera").model_copy(update={"skills": {"brutality": 3}})
+    refused = press_dot(at_cap, options, "brutality", +1)
+    assert isinstance(refused, list)
+    assert [(v.msg.key, v.msg.params["cap"]) for v in refused] == [("matter.press.at_cap", 3)]
+    full = at_cap.model_copy(update={"skills": {"brutality": 3, "tenacity": 1}})
+    refused = press_dot(full, options, "brutality", +1)  # at the cap and out of dots: the cap
+    assert isinstance(refused, list) and [v.msg.key for v in refused] == ["matter.press.at_cap"]
+    refused = press_dot(full, options, "cunning", +1)  # out of dots: the sheet's own words
+    assert isinstance(refused, list)
+    assert [v.msg.key for v in refused] == ["matter.sheet.over_budget"]
