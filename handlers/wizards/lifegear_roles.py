@@ -36,15 +36,16 @@ from bot.services.lifegear_roles import (
 from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
 from engine.common import errors_only
-from engine.systems.lifegear import (
-    SYSTEM_ID,
-    DiceExpressionError,
-    Item,
-    ItemKind,
-    Role,
-    Stat,
-    parse_dice,
-    validate_role,
+from engine.systems.lifegear import SYSTEM_ID, DiceExpressionError, ItemKind, Role, validate_role
+from engine.systems.lifegear.typed import (
+    MAX_GEAR,
+    MAX_STATS,
+    Problem,
+    RefusedLine,
+    add_stats,
+    next_item_id,
+    read_item,
+    read_lives,
 )
 from handlers.views.sheets import fit
 from handlers.views.sheets.lifegear import (
@@ -59,17 +60,13 @@ from handlers.wizards.common import (
     T,
     WizardDialog,
     clean_name,
-    clean_text,
     esc,
     locale_of,
     refuse,
     violations_text,
 )
 
-MAX_STATS: Final = 12
-MAX_GEAR: Final = 50  # the engine's max lives: usable gear never exceeds it
 QUICK_LIVES: Final = (3, 4, 5, 6, 8, 10)
-DESCRIPTION_MAX: Final = 200
 SHOWN_MAX: Final = 3000  # a long list inside a window leaves room for the texts around it
 EDITOR_KEYS: Final = ("draft", "edit", "review", "kind", "error")  # dialog_data of one role
 
@@ -85,57 +82,18 @@ class RolesSG(StatesGroup):
     preview = State()
 
 
-# --- parsing the GM's typed lines -----------------------------------------------------------
+# --- the GM's typed lines (read by ``engine.systems.lifegear.typed``) -------------------------
 
 
-def split_pair(line: str) -> tuple[str, str]:
-    """``Name: rest`` or ``Name = rest``; without a separator the last word is the rest."""
-    for sep in (":", "="):
-        if sep in line:
-            head, _, tail = line.partition(sep)
-            return head.strip(), tail.strip()
-    head, _, tail = line.strip().rpartition(" ")
-    return head.strip(), tail.strip()
-
-
-def parse_stat(line: str, t: Translator, locale: str) -> Stat | str:
-    """A stat from ``Shooting: 1d8+3``, or the reason (escaped) why the line is refused."""
-    name, dice = split_pair(line)
-    clean = clean_name(name)
-    if clean is None or not dice:
-        return t("«{line}»: write a stat as <code>Name: dice</code>.", line=esc(line[:80]))
-    try:
-        expr = parse_dice(dice)
-    except DiceExpressionError as error:
-        return f"«{esc(clean)}»: {esc(error.render(locale))}"
-    return Stat(name=clean, dice=expr.render())
-
-
-def parse_item(text: str, kind: ItemKind, item_id: str) -> Item | None:
-    """``Bow``, ``Bow: 1d6`` (dice) or ``Chainmail: absorbs one hit`` (a description)."""
-    name, _, rest = text.partition(":")
-    clean = clean_name(name)
-    if clean is None:
-        return None
-    rest = rest.strip()
-    dice, description = "", ""
-    if rest:
-        try:
-            dice = parse_dice(rest).render()
-        except DiceExpressionError:
-            description = clean_text(rest, DESCRIPTION_MAX) or ""
-            if not description:
-                return None
-    return Item(id=item_id, name=clean, kind=kind, dice=dice, description=description)
-
-
-def next_item_id(gear: list[dict[str, Any]]) -> str:
-    """Short ASCII ids (``i1``, ``i2``…): never a name, so callback data stays small."""
-    used = {str(g.get("id")) for g in gear}
-    n = len(gear) + 1
-    while f"i{n}" in used:
-        n += 1
-    return f"i{n}"
+def refusal(refused: RefusedLine, t: Translator, locale: str) -> str:
+    """Why a typed stat line is not taken (escaped HTML)."""
+    if isinstance(refused.problem, DiceExpressionError):
+        return f"«{esc(refused.name)}»: {esc(refused.problem.render(locale))}"
+    if refused.problem is Problem.DUPLICATE:
+        return t("Stat «{name}» is already listed.", name=esc(refused.name))
+    if refused.problem is Problem.TOO_MANY:
+        return t("At most {limit} stats.", limit=MAX_STATS)
+    return t("«{line}»: write a stat as <code>Name: dice</code>.", line=esc(refused.line[:80]))
 
 
 # --- dialog helpers -------------------------------------------------------------------------
@@ -285,10 +243,8 @@ async def got_name(manager: DialogManager, text: str) -> None:
 
 
 async def got_lives(manager: DialogManager, text: str) -> None:
-    raw = text.strip()
-    # isdecimal, not isdigit: "²" is a digit that int() refuses
-    value = int(raw) if raw.isdecimal() and len(raw) <= 3 else 0
-    if not 1 <= value <= MAX_GEAR:
+    value = read_lives(text)
+    if value is None:
         t = _t(manager)
         _fail(manager, t("Max lives: type a whole number from 1 to {limit}.", limit=MAX_GEAR))
         return
@@ -302,23 +258,12 @@ async def on_quick_lives(_: Any, __: Any, manager: DialogManager, value: int) ->
 
 
 async def got_stats(manager: DialogManager, text: str) -> None:
-    t = _t(manager)
-    stats = _draft(manager)["stats"]
-    problems: list[str] = []
-    for line in filter(None, (raw.strip() for raw in text.splitlines())):
-        parsed = parse_stat(line, t, locale_of(manager))
-        if isinstance(parsed, str):
-            problems.append(parsed)
-        elif any(s["name"].casefold() == parsed.name.casefold() for s in stats):
-            problems.append(t("Stat «{name}» is already listed.", name=esc(parsed.name)))
-        elif len(stats) >= MAX_STATS:
-            problems.append(t("At most {limit} stats.", limit=MAX_STATS))
-            break
-        else:
-            stats.append(parsed.model_dump(mode="json"))
+    t, draft = _t(manager), _draft(manager)
+    stats, refused = add_stats(_draft_role(draft).stats, text)
+    draft["stats"] = [s.model_dump(mode="json") for s in stats]
     manager.dialog_data.pop("error", None)
-    if problems:
-        _fail(manager, "\n".join(problems))
+    if refused:
+        _fail(manager, "\n".join(refusal(r, t, locale_of(manager)) for r in refused))
 
 
 def _drop(key: str) -> Handler:
@@ -351,7 +296,7 @@ async def on_add_kind(_: Any, __: Any, manager: DialogManager, kind: str) -> Non
 async def got_item(manager: DialogManager, text: str) -> None:
     gear = _draft(manager)["gear"]
     kind = ItemKind(manager.dialog_data.get("kind", ItemKind.ITEM.value))
-    item = parse_item(text, kind, next_item_id(gear))
+    item = read_item(text, kind, next_item_id([str(g.get("id")) for g in gear]))
     if item is None:
         t = _t(manager)
         _fail(manager, t("Write the item as <code>Name</code> or <code>Name: 1d6</code>."))
