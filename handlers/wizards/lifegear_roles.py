@@ -20,7 +20,7 @@ from aiogram.fsm.state import State, StatesGroup
 from aiogram.types import Message
 from aiogram_dialog import DialogManager, StartMode, Window
 from aiogram_dialog.widgets.input import TextInput
-from aiogram_dialog.widgets.kbd import Back, Button, Cancel, Group, Row, Select, SwitchTo
+from aiogram_dialog.widgets.kbd import Back, Button, Cancel, Group, Keyboard, Row, Select
 from aiogram_dialog.widgets.text import Format
 
 from bot.i18n import Translator
@@ -37,16 +37,8 @@ from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
 from engine.common import errors_only
 from engine.systems.lifegear import SYSTEM_ID, DiceExpressionError, ItemKind, Role, validate_role
-from engine.systems.lifegear.typed import (
-    MAX_GEAR,
-    MAX_STATS,
-    Problem,
-    RefusedLine,
-    add_stats,
-    next_item_id,
-    read_item,
-    read_lives,
-)
+from engine.systems.lifegear import typed as role_lines
+from engine.systems.lifegear.typed import MAX_GEAR, Problem, RefusedLine
 from handlers.views.sheets import fit
 from handlers.views.sheets.lifegear import (
     KIND_ICON,
@@ -65,6 +57,8 @@ from handlers.wizards.common import (
     refuse,
     violations_text,
 )
+from handlers.wizards.flow.own import own_switch
+from handlers.wizards.flow.own_widgets import go
 
 QUICK_LIVES: Final = (3, 4, 5, 6, 8, 10)
 SHOWN_MAX: Final = 3000  # a long list inside a window leaves room for the texts around it
@@ -92,7 +86,7 @@ def refusal(refused: RefusedLine, t: Translator, locale: str) -> str:
     if refused.problem is Problem.DUPLICATE:
         return t("Stat «{name}» is already listed.", name=esc(refused.name))
     if refused.problem is Problem.TOO_MANY:
-        return t("At most {limit} stats.", limit=MAX_STATS)
+        return t("At most {limit} stats.", limit=role_lines.MAX_STATS)
     return t("«{line}»: write a stat as <code>Name: dice</code>.", line=esc(refused.line[:80]))
 
 
@@ -137,12 +131,6 @@ def _edited(manager: DialogManager) -> str:
 def _fail(manager: DialogManager, text: str) -> None:
     refuse(manager, text)
     manager.dialog_data["error"] = text
-
-
-async def _advance(manager: DialogManager, state: State) -> None:
-    """Go on to ``state``, or back to the preview once the GM has reached it."""
-    manager.dialog_data.pop("error", None)
-    await manager.switch_to(RolesSG.preview if manager.dialog_data.get("review") else state)
 
 
 async def _clear_error(_: Any, __: Any, manager: DialogManager) -> None:
@@ -239,17 +227,17 @@ async def got_name(manager: DialogManager, text: str) -> None:
         _fail(manager, t("There is already a role called «{name}».", name=esc(name)))
         return
     _draft(manager)["name"] = name
-    await _advance(manager, RolesSG.lives)
+    await own_switch(manager, "lives", onward=True)
 
 
 async def got_lives(manager: DialogManager, text: str) -> None:
-    value = read_lives(text)
+    value = role_lines.read_lives(text)
     if value is None:
         t = _t(manager)
         _fail(manager, t("Max lives: type a whole number from 1 to {limit}.", limit=MAX_GEAR))
         return
     _draft(manager)["max_lives"] = value
-    await _advance(manager, RolesSG.stats)
+    await own_switch(manager, "stats", onward=True)
 
 
 async def on_quick_lives(_: Any, __: Any, manager: DialogManager, value: int) -> None:
@@ -259,7 +247,7 @@ async def on_quick_lives(_: Any, __: Any, manager: DialogManager, value: int) ->
 
 async def got_stats(manager: DialogManager, text: str) -> None:
     t, draft = _t(manager), _draft(manager)
-    stats, refused = add_stats(_draft_role(draft).stats, text)
+    stats, refused = role_lines.add_stats(_draft_role(draft).stats, text)
     draft["stats"] = [s.model_dump(mode="json") for s in stats]
     manager.dialog_data.pop("error", None)
     if refused:
@@ -281,7 +269,7 @@ async def on_stats_done(_: Any, __: Any, manager: DialogManager) -> None:
     if not _draft(manager)["stats"]:
         _fail(manager, _t(manager)("Add at least one stat first."))
         return
-    await _advance(manager, RolesSG.gear)
+    await own_switch(manager, "gear", onward=True)
 
 
 async def on_add_kind(_: Any, __: Any, manager: DialogManager, kind: str) -> None:
@@ -296,7 +284,9 @@ async def on_add_kind(_: Any, __: Any, manager: DialogManager, kind: str) -> Non
 async def got_item(manager: DialogManager, text: str) -> None:
     gear = _draft(manager)["gear"]
     kind = ItemKind(manager.dialog_data.get("kind", ItemKind.ITEM.value))
-    item = read_item(text, kind, next_item_id([str(g.get("id")) for g in gear]))
+    item = role_lines.read_item(
+        text, kind, role_lines.next_item_id([str(g.get("id")) for g in gear])
+    )
     if item is None:
         t = _t(manager)
         _fail(manager, t("Write the item as <code>Name</code> or <code>Name: 1d6</code>."))
@@ -307,7 +297,7 @@ async def got_item(manager: DialogManager, text: str) -> None:
 
 async def on_gear_done(_: Any, __: Any, manager: DialogManager) -> None:
     manager.dialog_data["review"] = True
-    await _advance(manager, RolesSG.preview)
+    await own_switch(manager, "preview", onward=True)
 
 
 async def _write(manager: DialogManager, role: Role | None) -> None:
@@ -400,10 +390,6 @@ def _pick(
     return Group(select, width=width)
 
 
-def _to(label: str, wid: str, state: State, **kwargs: Any) -> SwitchTo:
-    return SwitchTo(T(label), wid, state, on_click=_clear_error, **kwargs)
-
-
 def _step(state: State, *widgets: Any, typed: Handler | None = None, wid: str = "") -> Window:
     """A step of the role: its texts and buttons (a window sorts them), the last refusal after
     the texts, the typed answer it takes (``typed``, the input's id ``wid``)."""
@@ -412,8 +398,8 @@ def _step(state: State, *widgets: Any, typed: Handler | None = None, wid: str = 
     return Window(*widgets, error, *taken, getter=draft_getter, state=state)
 
 
-def _to_preview() -> SwitchTo:
-    return _to("To the role preview", "2p", RolesSG.preview, when=F["review"])
+def _to_preview() -> Keyboard:
+    return go("To the role preview", "2p", RolesSG.preview, when=F["review"])
 
 
 def _windows() -> list[Window]:
@@ -429,12 +415,12 @@ def _windows() -> list[Window]:
             T("\nPlayers pick one of these roles in the creation wizard. Tap a role to edit it."),
             _pick("✏️ {item[1]}", "r", "roles", on_pick_role),
             Button(T("➕ New role"), "new", on_click=on_new_role, when=F["can_add"]),
-            _to("Another game", "og", RolesSG.game, when=F["many_games"]),
+            go("Another game", "og", RolesSG.game, when=F["many_games"]),
             Cancel(T("Close")), getter=menu_getter, state=RolesSG.menu,
         ),
         _step(
             RolesSG.name, T("Role name? (one line, up to 64 characters)"), _to_preview(),
-            _to("◀ Roles", "bk", RolesSG.menu), typed=_answer(got_name), wid="n",
+            go("◀ Roles", "bk", RolesSG.menu), typed=_answer(got_name), wid="n",
         ),
         _step(
             RolesSG.lives,
@@ -465,15 +451,15 @@ def _windows() -> list[Window]:
             RolesSG.item,
             T("New {kind}: send its name, optionally with dice or a description after a colon:"),
             T("<code>Bow: 1d6</code>\n<code>Chainmail: takes one hit</code>"),
-            _to("◀ Back", "ib", RolesSG.gear), typed=_answer(got_item), wid="i",
+            go("◀ Back", "ib", RolesSG.gear), typed=_answer(got_item), wid="i",
         ),
         _step(
             RolesSG.preview, Format("{details}"), problems,
-            Row(_to("Name", "pn", RolesSG.name), _to("Lives", "pl", RolesSG.lives)),
-            Row(_to("Stats", "ps", RolesSG.stats), _to("Gear", "pg", RolesSG.gear)),
+            Row(go("Name", "pn", RolesSG.name), go("Lives", "pl", RolesSG.lives)),
+            Row(go("Stats", "ps", RolesSG.stats), go("Gear", "pg", RolesSG.gear)),
             Button(T("💾 Save role"), "save", on_click=on_save),
             Button(T("🗑 Delete role"), "del", on_click=on_delete, when=F["editing"]),
-            _to("◀ Roles (discard changes)", "pm", RolesSG.menu),
+            go("◀ Roles (discard changes)", "pm", RolesSG.menu),
         ),
     ]  # fmt: skip
 
