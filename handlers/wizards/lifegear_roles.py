@@ -20,7 +20,7 @@ from aiogram.fsm.state import State, StatesGroup
 from aiogram.types import Message
 from aiogram_dialog import DialogManager, StartMode, Window
 from aiogram_dialog.widgets.input import TextInput
-from aiogram_dialog.widgets.kbd import Back, Button, Cancel, Group, Row, Select, SwitchTo
+from aiogram_dialog.widgets.kbd import Back, Button, Cancel, Group, Keyboard, Row, Select
 from aiogram_dialog.widgets.text import Format
 
 from bot.i18n import Translator
@@ -36,16 +36,9 @@ from bot.services.lifegear_roles import (
 from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
 from engine.common import errors_only
-from engine.systems.lifegear import (
-    SYSTEM_ID,
-    DiceExpressionError,
-    Item,
-    ItemKind,
-    Role,
-    Stat,
-    parse_dice,
-    validate_role,
-)
+from engine.systems.lifegear import SYSTEM_ID, DiceExpressionError, ItemKind, Role, validate_role
+from engine.systems.lifegear import typed as role_lines
+from engine.systems.lifegear.typed import MAX_GEAR, Problem, RefusedLine
 from handlers.views.sheets import fit
 from handlers.views.sheets.lifegear import (
     KIND_ICON,
@@ -59,17 +52,15 @@ from handlers.wizards.common import (
     T,
     WizardDialog,
     clean_name,
-    clean_text,
     esc,
     locale_of,
     refuse,
     violations_text,
 )
+from handlers.wizards.flow.own import own_switch
+from handlers.wizards.flow.own_widgets import go
 
-MAX_STATS: Final = 12
-MAX_GEAR: Final = 50  # the engine's max lives: usable gear never exceeds it
 QUICK_LIVES: Final = (3, 4, 5, 6, 8, 10)
-DESCRIPTION_MAX: Final = 200
 SHOWN_MAX: Final = 3000  # a long list inside a window leaves room for the texts around it
 EDITOR_KEYS: Final = ("draft", "edit", "review", "kind", "error")  # dialog_data of one role
 
@@ -85,57 +76,18 @@ class RolesSG(StatesGroup):
     preview = State()
 
 
-# --- parsing the GM's typed lines -----------------------------------------------------------
+# --- the GM's typed lines (read by ``engine.systems.lifegear.typed``) -------------------------
 
 
-def split_pair(line: str) -> tuple[str, str]:
-    """``Name: rest`` or ``Name = rest``; without a separator the last word is the rest."""
-    for sep in (":", "="):
-        if sep in line:
-            head, _, tail = line.partition(sep)
-            return head.strip(), tail.strip()
-    head, _, tail = line.strip().rpartition(" ")
-    return head.strip(), tail.strip()
-
-
-def parse_stat(line: str, t: Translator, locale: str) -> Stat | str:
-    """A stat from ``Shooting: 1d8+3``, or the reason (escaped) why the line is refused."""
-    name, dice = split_pair(line)
-    clean = clean_name(name)
-    if clean is None or not dice:
-        return t("«{line}»: write a stat as <code>Name: dice</code>.", line=esc(line[:80]))
-    try:
-        expr = parse_dice(dice)
-    except DiceExpressionError as error:
-        return f"«{esc(clean)}»: {esc(error.render(locale))}"
-    return Stat(name=clean, dice=expr.render())
-
-
-def parse_item(text: str, kind: ItemKind, item_id: str) -> Item | None:
-    """``Bow``, ``Bow: 1d6`` (dice) or ``Chainmail: absorbs one hit`` (a description)."""
-    name, _, rest = text.partition(":")
-    clean = clean_name(name)
-    if clean is None:
-        return None
-    rest = rest.strip()
-    dice, description = "", ""
-    if rest:
-        try:
-            dice = parse_dice(rest).render()
-        except DiceExpressionError:
-            description = clean_text(rest, DESCRIPTION_MAX) or ""
-            if not description:
-                return None
-    return Item(id=item_id, name=clean, kind=kind, dice=dice, description=description)
-
-
-def next_item_id(gear: list[dict[str, Any]]) -> str:
-    """Short ASCII ids (``i1``, ``i2``…): never a name, so callback data stays small."""
-    used = {str(g.get("id")) for g in gear}
-    n = len(gear) + 1
-    while f"i{n}" in used:
-        n += 1
-    return f"i{n}"
+def refusal(refused: RefusedLine, t: Translator, locale: str) -> str:
+    """Why a typed stat line is not taken (escaped HTML)."""
+    if isinstance(refused.problem, DiceExpressionError):
+        return f"«{esc(refused.name)}»: {esc(refused.problem.render(locale))}"
+    if refused.problem is Problem.DUPLICATE:
+        return t("Stat «{name}» is already listed.", name=esc(refused.name))
+    if refused.problem is Problem.TOO_MANY:
+        return t("At most {limit} stats.", limit=role_lines.MAX_STATS)
+    return t("«{line}»: write a stat as <code>Name: dice</code>.", line=esc(refused.line[:80]))
 
 
 # --- dialog helpers -------------------------------------------------------------------------
@@ -179,12 +131,6 @@ def _edited(manager: DialogManager) -> str:
 def _fail(manager: DialogManager, text: str) -> None:
     refuse(manager, text)
     manager.dialog_data["error"] = text
-
-
-async def _advance(manager: DialogManager, state: State) -> None:
-    """Go on to ``state``, or back to the preview once the GM has reached it."""
-    manager.dialog_data.pop("error", None)
-    await manager.switch_to(RolesSG.preview if manager.dialog_data.get("review") else state)
 
 
 async def _clear_error(_: Any, __: Any, manager: DialogManager) -> None:
@@ -281,19 +227,17 @@ async def got_name(manager: DialogManager, text: str) -> None:
         _fail(manager, t("There is already a role called «{name}».", name=esc(name)))
         return
     _draft(manager)["name"] = name
-    await _advance(manager, RolesSG.lives)
+    await own_switch(manager, "lives", onward=True)
 
 
 async def got_lives(manager: DialogManager, text: str) -> None:
-    raw = text.strip()
-    # isdecimal, not isdigit: "²" is a digit that int() refuses
-    value = int(raw) if raw.isdecimal() and len(raw) <= 3 else 0
-    if not 1 <= value <= MAX_GEAR:
+    value = role_lines.read_lives(text)
+    if value is None:
         t = _t(manager)
         _fail(manager, t("Max lives: type a whole number from 1 to {limit}.", limit=MAX_GEAR))
         return
     _draft(manager)["max_lives"] = value
-    await _advance(manager, RolesSG.stats)
+    await own_switch(manager, "stats", onward=True)
 
 
 async def on_quick_lives(_: Any, __: Any, manager: DialogManager, value: int) -> None:
@@ -302,23 +246,12 @@ async def on_quick_lives(_: Any, __: Any, manager: DialogManager, value: int) ->
 
 
 async def got_stats(manager: DialogManager, text: str) -> None:
-    t = _t(manager)
-    stats = _draft(manager)["stats"]
-    problems: list[str] = []
-    for line in filter(None, (raw.strip() for raw in text.splitlines())):
-        parsed = parse_stat(line, t, locale_of(manager))
-        if isinstance(parsed, str):
-            problems.append(parsed)
-        elif any(s["name"].casefold() == parsed.name.casefold() for s in stats):
-            problems.append(t("Stat «{name}» is already listed.", name=esc(parsed.name)))
-        elif len(stats) >= MAX_STATS:
-            problems.append(t("At most {limit} stats.", limit=MAX_STATS))
-            break
-        else:
-            stats.append(parsed.model_dump(mode="json"))
+    t, draft = _t(manager), _draft(manager)
+    stats, refused = role_lines.add_stats(_draft_role(draft).stats, text)
+    draft["stats"] = [s.model_dump(mode="json") for s in stats]
     manager.dialog_data.pop("error", None)
-    if problems:
-        _fail(manager, "\n".join(problems))
+    if refused:
+        _fail(manager, "\n".join(refusal(r, t, locale_of(manager)) for r in refused))
 
 
 def _drop(key: str) -> Handler:
@@ -336,7 +269,7 @@ async def on_stats_done(_: Any, __: Any, manager: DialogManager) -> None:
     if not _draft(manager)["stats"]:
         _fail(manager, _t(manager)("Add at least one stat first."))
         return
-    await _advance(manager, RolesSG.gear)
+    await own_switch(manager, "gear", onward=True)
 
 
 async def on_add_kind(_: Any, __: Any, manager: DialogManager, kind: str) -> None:
@@ -351,7 +284,9 @@ async def on_add_kind(_: Any, __: Any, manager: DialogManager, kind: str) -> Non
 async def got_item(manager: DialogManager, text: str) -> None:
     gear = _draft(manager)["gear"]
     kind = ItemKind(manager.dialog_data.get("kind", ItemKind.ITEM.value))
-    item = parse_item(text, kind, next_item_id(gear))
+    item = role_lines.read_item(
+        text, kind, role_lines.next_item_id([str(g.get("id")) for g in gear])
+    )
     if item is None:
         t = _t(manager)
         _fail(manager, t("Write the item as <code>Name</code> or <code>Name: 1d6</code>."))
@@ -362,7 +297,7 @@ async def got_item(manager: DialogManager, text: str) -> None:
 
 async def on_gear_done(_: Any, __: Any, manager: DialogManager) -> None:
     manager.dialog_data["review"] = True
-    await _advance(manager, RolesSG.preview)
+    await own_switch(manager, "preview", onward=True)
 
 
 async def _write(manager: DialogManager, role: Role | None) -> None:
@@ -455,10 +390,6 @@ def _pick(
     return Group(select, width=width)
 
 
-def _to(label: str, wid: str, state: State, **kwargs: Any) -> SwitchTo:
-    return SwitchTo(T(label), wid, state, on_click=_clear_error, **kwargs)
-
-
 def _step(state: State, *widgets: Any, typed: Handler | None = None, wid: str = "") -> Window:
     """A step of the role: its texts and buttons (a window sorts them), the last refusal after
     the texts, the typed answer it takes (``typed``, the input's id ``wid``)."""
@@ -467,8 +398,8 @@ def _step(state: State, *widgets: Any, typed: Handler | None = None, wid: str = 
     return Window(*widgets, error, *taken, getter=draft_getter, state=state)
 
 
-def _to_preview() -> SwitchTo:
-    return _to("To the role preview", "2p", RolesSG.preview, when=F["review"])
+def _to_preview() -> Keyboard:
+    return go("To the role preview", "2p", RolesSG.preview, when=F["review"])
 
 
 def _windows() -> list[Window]:
@@ -484,12 +415,12 @@ def _windows() -> list[Window]:
             T("\nPlayers pick one of these roles in the creation wizard. Tap a role to edit it."),
             _pick("✏️ {item[1]}", "r", "roles", on_pick_role),
             Button(T("➕ New role"), "new", on_click=on_new_role, when=F["can_add"]),
-            _to("Another game", "og", RolesSG.game, when=F["many_games"]),
+            go("Another game", "og", RolesSG.game, when=F["many_games"]),
             Cancel(T("Close")), getter=menu_getter, state=RolesSG.menu,
         ),
         _step(
             RolesSG.name, T("Role name? (one line, up to 64 characters)"), _to_preview(),
-            _to("◀ Roles", "bk", RolesSG.menu), typed=_answer(got_name), wid="n",
+            go("◀ Roles", "bk", RolesSG.menu), typed=_answer(got_name), wid="n",
         ),
         _step(
             RolesSG.lives,
@@ -520,15 +451,15 @@ def _windows() -> list[Window]:
             RolesSG.item,
             T("New {kind}: send its name, optionally with dice or a description after a colon:"),
             T("<code>Bow: 1d6</code>\n<code>Chainmail: takes one hit</code>"),
-            _to("◀ Back", "ib", RolesSG.gear), typed=_answer(got_item), wid="i",
+            go("◀ Back", "ib", RolesSG.gear), typed=_answer(got_item), wid="i",
         ),
         _step(
             RolesSG.preview, Format("{details}"), problems,
-            Row(_to("Name", "pn", RolesSG.name), _to("Lives", "pl", RolesSG.lives)),
-            Row(_to("Stats", "ps", RolesSG.stats), _to("Gear", "pg", RolesSG.gear)),
+            Row(go("Name", "pn", RolesSG.name), go("Lives", "pl", RolesSG.lives)),
+            Row(go("Stats", "ps", RolesSG.stats), go("Gear", "pg", RolesSG.gear)),
             Button(T("💾 Save role"), "save", on_click=on_save),
             Button(T("🗑 Delete role"), "del", on_click=on_delete, when=F["editing"]),
-            _to("◀ Roles (discard changes)", "pm", RolesSG.menu),
+            go("◀ Roles (discard changes)", "pm", RolesSG.menu),
         ),
     ]  # fmt: skip
 

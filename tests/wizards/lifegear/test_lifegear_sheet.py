@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from bot.i18n import I18n
 from engine.systems.lifegear import Item, ItemKind, ItemState, Role, Stat, character_from_role
+from engine.systems.lifegear.typed import RefusedLine, read_item, read_stat, split_pair
 from handlers.views.sheets import render_sheet
-from handlers.wizards.lifegear_roles import parse_item, parse_stat, split_pair
+from handlers.wizards.lifegear_roles import refusal
 
 
 def _role(items: int = 2, description: str = "") -> Role:
@@ -40,12 +41,14 @@ def test_big_inventory_drops_descriptions_not_items() -> None:
 def test_typed_stats_and_items() -> None:
     t = I18n("ru").translator("en")
     assert split_pair("Shooting 1d8 + 3") == ("Shooting 1d8 +", "3")  # use a colon for spaces
-    stat = parse_stat("Shooting: 1d8 + 3", t, "en")
+    stat = read_stat("Shooting: 1d8 + 3")
     assert isinstance(stat, Stat) and stat.dice == "1d8+3"
-    refused = parse_stat("Shooting: 3x", t, "en")
+    read = read_stat("Shooting: 3x")
+    assert isinstance(read, RefusedLine)
+    refused = refusal(read, t, "en")
     assert isinstance(refused, str) and "3x" in refused
-    bow = parse_item("Bow: 1к6", ItemKind.WEAPON, "i1")
+    bow = read_item("Bow: 1к6", ItemKind.WEAPON, "i1")
     assert bow is not None and bow.dice == "1d6" and bow.description == ""
-    mail = parse_item("Mail: takes one hit", ItemKind.ARMOR, "i2")
+    mail = read_item("Mail: takes one hit", ItemKind.ARMOR, "i2")
     assert mail is not None and mail.description == "takes one hit" and mail.dice == ""
-    assert parse_item("  ", ItemKind.ITEM, "i3") is None
+    assert read_item("  ", ItemKind.ITEM, "i3") is None
