@@ -8,19 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.common import Violation, errors_only
 from engine.systems.fate import (
     AspectRole,
     Character,
     CharacterAspect,
     Equipment,
     FateOptions,
-    GearItem,
-    Skill,
     Stunt,
     allocation,
     new_character,
-    validate_character,
 )
 from handlers.wizards.flow.start import returned_sheet
 
@@ -34,41 +30,30 @@ def options_of(raw: dict[str, Any] | None) -> FateOptions:
     return FateOptions.model_validate(raw or {})
 
 
-def init_data(
-    data: Data, options: FateOptions, draft: dict[str, Any] | None, *, editing: bool = False
-) -> None:
-    """Fill an empty ``dialog_data``: from a returned (or edited) sheet when there is one."""
-    character = returned_sheet(Character, draft, None)
-    if character is None:
-        character = new_character("", options=options)
-        data["base"] = None
-    else:
-        # fields the wizard does not edit (artifacts, alchemy, extras, notes) survive a return
-        data["base"] = character.model_dump(mode="json")
+def load(sheet: dict[str, Any] | None, options: FateOptions) -> Data:
+    """The flow's draft: a fresh one, or from a returned (or edited) sheet."""
+    character = returned_sheet(Character, sheet, None)
+    # fields the wizard does not edit (artifacts, alchemy, extras, notes) survive a return
+    base = None if character is None else character.model_dump(mode="json")
+    character = character or new_character("", options=options)
     by_role = {a.role: a.text for a in character.aspects}
-    data.update(
-        name=character.name,
-        concept=by_role.get(AspectRole.CONCEPT, ""),
-        trouble=by_role.get(AspectRole.TROUBLE, ""),
-        phase=by_role.get(AspectRole.PHASE, ""),
-        crossings=[
+    return {
+        "base": base,
+        "name": character.name,
+        "concept": by_role.get(AspectRole.CONCEPT, ""),
+        "trouble": by_role.get(AspectRole.TROUBLE, ""),
+        "phase": by_role.get(AspectRole.PHASE, ""),
+        "crossings": [
             {"text": a.text, "with": None}
             for a in character.aspects
             if a.role is AspectRole.CROSSING
         ],
-        skills={s.value: v for s, v in character.skills.items() if v},
-        refresh=character.refresh,
-        stunts=[s.model_dump(mode="json") for s in character.stunts],  # keeps ``powerful``
-        gear=character.equipment.model_dump(mode="json"),
-        editing=editing,  # an approved character in play keeps its current fate points
-    )
-
-
-def load(sheet: dict[str, Any] | None, options: FateOptions) -> Data:
-    """The flow's draft: a fresh one, or a returned (or edited) sheet's."""
-    data: Data = {}
-    init_data(data, options, sheet)
-    return data
+        "skills": {s.value: v for s, v in character.skills.items() if v},
+        "refresh": character.refresh,
+        "stunts": [s.model_dump(mode="json") for s in character.stunts],  # keeps ``powerful``
+        "gear": character.equipment.model_dump(mode="json"),
+        "editing": False,  # an approved character in play keeps its current fate points
+    }
 
 
 def upgrade(old: dict[str, Any], options: FateOptions) -> Data:
@@ -107,37 +92,8 @@ def build(data: Data, **changes: Any) -> Character:
     return Character.model_validate(fields)
 
 
-def problems(data: Data, options: FateOptions, prefixes: tuple[str, ...]) -> list[Violation]:
-    """The engine's blocking violations whose field starts with one of ``prefixes``."""
-    found = errors_only(validate_character(build(data), options))
-    return [v for v in found if v.field.startswith(prefixes)]
-
-
-def step_skill(data: Data, options: FateOptions, skill: Skill, delta: int) -> list[Violation]:
-    """A skill a step up or down (``allocation.step_level``); the engine's refusal, if any."""
-    return step(data, options, "skills", skill.value, delta)
-
-
-def step_gear(data: Data, options: FateOptions, item: GearItem, delta: int) -> list[Violation]:
-    return step(data, options, "equipment", item.value, delta)
-
-
-def step(
-    data: Data, options: FateOptions, rated: allocation.Rated, item: str, delta: int
-) -> list[Violation]:
-    after = allocation.step_level(build(data), options, rated, item, delta)
-    if isinstance(after, list):
-        return after
-    data.update(levels(after, rated))
-    return []
-
-
 def levels(sheet: Character, rated: allocation.Rated) -> Data:
     """The draft's keys for a sheet's skills, or its gear."""
     if rated == "skills":
         return {"skills": {s.value: v for s, v in sheet.skills.items()}}
     return {"gear": sheet.equipment.model_dump(mode="json")}
-
-
-def points_left(data: Data, options: FateOptions) -> int:
-    return allocation.points_left(build(data), options)
