@@ -21,7 +21,6 @@ from aiogram_dialog.widgets.kbd import Button, Row, Select
 from aiogram_dialog.widgets.text import Format
 
 from bot.i18n import N_, Translator
-from engine.common import Violation
 from engine.systems.fate import (
     EQUIPMENT_SOURCES,
     MAGIC_SCHOOLS,
@@ -45,7 +44,6 @@ from handlers.wizards.common import (
     T,
     WizardStart,
     clean_name,
-    clean_text,
     esc,
     locale_of,
     violations_text,
@@ -64,10 +62,6 @@ SKILLS_PER_PAGE = 7  # 28 skills → 4 pages; 7 rows of −/+ still fit a phone 
 def _level(value: int) -> str:
     """``+2``, and ``+0`` for an untouched skill (as FATE players write it)."""
     return signed(value) if value else "+0"
-
-
-def _refuse(manager: DialogManager, violations: list[Violation]) -> None:
-    step_refused(manager, violations_text(violations, locale_of(manager)))
 
 
 def _said(manager: DialogManager, msgid: str, **params: Any) -> None:
@@ -108,32 +102,25 @@ async def got_crossing(message: Message, widget: Any, manager: DialogManager, te
 
 
 def _crossing_data(shown: Shown) -> dict[str, Any]:
-    manager, t = shown.manager, shown.t
-    data, party = draft_of(manager), WizardStart.of(manager).party
-    crossings = data.get("crossings", [])
-    crossed = {c["with"] for c in crossings if c.get("with") is not None}
-    chosen = data.get("cross_with")
-
-    def mark(i: int) -> str:
-        return ("✓ " if i in crossed else "") + ("👉 " if i == chosen else "")
-
-    listed = []
-    for c in crossings:
-        who = c.get("with")
-        suffix = f" ({esc(party[who])})" if who is not None and who < len(party) else ""
-        listed.append(f"• {esc(c['text'])}{suffix}")
-    names = esc(", ".join(party))
-    lines = [t("\nParty: {party_names}. Tap a name, then write the aspect.", party_names=names)]
-    lines = lines if party else []
-    count, written = len(crossings), "\n".join(listed) or "—"
-    lines.append(t("\nCrossings ({crossing_count}):\n{crossings_list}", crossing_count=count,
-                   crossings_list=written))  # fmt: skip
-    if chosen is not None and chosen < len(party):
-        lines.append(t("Now write your crossing with <b>{who}</b>.", who=esc(party[chosen])))
+    t, data, party = shown.t, draft_of(shown.manager), WizardStart.of(shown.manager).party
+    crossings, chosen = data.get("crossings", []), data.get("cross_with")
+    names = {i: esc(name) for i, name in enumerate(party)}  # a crossing's partner, by index
+    crossed = {c.get("with") for c in crossings}
+    listed = "\n".join(
+        f"• {esc(c['text'])}" + (f" ({names[c['with']]})" if c.get("with") in names else "")
+        for c in crossings
+    )
+    lines = [t("\nParty: {party_names}. Tap a name, then write the aspect.",
+               party_names=esc(", ".join(party)))] if party else []  # fmt: skip
+    lines.append(t("\nCrossings ({crossing_count}):\n{crossings_list}",
+                   crossing_count=len(crossings), crossings_list=listed or "—"))  # fmt: skip
+    if chosen in names:
+        lines.append(t("Now write your crossing with <b>{who}</b>.", who=names[chosen]))
+    marks = [("✓ " if i in crossed else "") + ("👉 " if i == chosen else "") for i in names]
     return {
         "lines": [line.strip("\n") for line in lines],
         "min_crossings": shown.options.min_crossings,
-        "party": [{"i": str(i), "label": mark(i) + name} for i, name in enumerate(party)],
+        "party": [{"i": str(i), "label": marks[i] + name} for i, name in enumerate(party)],
     }
 
 
@@ -192,29 +179,17 @@ def _skill_asks(sheet: Any, options: FateOptions, t: Translator, locale: str) ->
 # --- stunts and refresh --------------------------------------------------------------------------
 
 
-def _split_stunt(text: str) -> tuple[str, str] | None:
-    """``Name: what it does`` (or just a name) → (name, description)."""
-    head, sep, tail = text.partition(":")
-    name = clean_name(head)
-    if name is None:
-        return None
-    if not sep:
-        return name, ""
-    description = clean_text(tail) if tail.strip() else ""
-    return None if description is None else (name, description)
-
-
 async def got_stunt(message: Message, widget: Any, manager: DialogManager, text: str) -> None:
     data = draft_of(manager)
-    parsed = _split_stunt(text)
-    if parsed is None:
+    stunt = None if text.lstrip().startswith("/") else allocation.parse_stunt(text, NAME_MAX)
+    if stunt is None:
         _said(manager, N_("Write “Name: what it does” (name up to 64 characters)."))
         return
     allowed = allocation.stunts_allowed(draft.build(data), _options(manager))
     if len(data["stunts"]) >= min(draft.MAX_STUNTS, allowed):
         _said(manager, N_("No stunt slots left: trade a refresh point for one more."))
         return
-    data["stunts"] = [*data["stunts"], {"name": parsed[0], "description": parsed[1]}]
+    data["stunts"] = [*data["stunts"], stunt.model_dump(mode="json")]
     step_fine(manager)
 
 
@@ -227,7 +202,7 @@ def _trade(delta: int) -> OnPress:
         if after is None:
             _said(manager, N_("No refresh point is traded: there is none to take back."))
         elif isinstance(after, list):
-            _refuse(manager, after)
+            step_refused(manager, violations_text(after, locale_of(manager)))
         else:
             data["refresh"] = after.refresh
             step_fine(manager)

@@ -52,3 +52,12 @@ def test_refresh_traded_for_stunt_slots_and_back() -> None:
     crowded = traded.model_copy(update={"stunts": stunts})
     back = allocation.trade_refresh(crowded, OPTIONS, +1)
     assert isinstance(back, list) and back[0].field == "stunts"
+
+
+def test_a_typed_stunt_is_a_name_and_what_it_does() -> None:
+    quick = allocation.parse_stunt("Quick  hands: +2 to Crime when picking locks ")
+    assert quick == Stunt(name="Quick hands", description="+2 to Crime when picking locks")
+    assert allocation.parse_stunt("Ember ward") == Stunt(name="Ember ward")
+    assert allocation.parse_stunt("Ember ward:  ") == Stunt(name="Ember ward")
+    for unfit in ("", ": no name", "x" * 65, "Long: " + "x" * 501):
+        assert allocation.parse_stunt(unfit) is None, unfit
