@@ -343,13 +343,12 @@ FLOW = Flow(
         ), "equipment", row=_gear_row, counters=_gear_lines, asks=_gear_asks),
     ),
     options=draft.options_of,
-    build=lambda data, options: draft.build(data),
+    build=draft.build,
     load=draft.load,
     validate=validate_character,  # type: ignore[arg-type]
     render=render_sheet,  # type: ignore[arg-type]
     fields={
         "crossings": ("aspects.crossing",),
-        "skills": ("skills",),
         "stunts": ("stunts", "refresh"),
         "gear": ("equipment",),
     },

@@ -11,10 +11,7 @@ from typing import Any
 from engine.systems.fate import (
     AspectRole,
     Character,
-    CharacterAspect,
-    Equipment,
     FateOptions,
-    Stunt,
     allocation,
     new_character,
 )
@@ -22,6 +19,7 @@ from handlers.wizards.flow.start import returned_sheet
 
 Data = dict[str, Any]
 
+ROLES = {"concept": AspectRole.CONCEPT, "trouble": AspectRole.TROUBLE, "phase": AspectRole.PHASE}
 MAX_CROSSINGS = 8  # enough for a large party; keeps the message short
 MAX_STUNTS = 12  # far above any legal count (3 + refresh 3); a guard against flooding
 
@@ -37,17 +35,12 @@ def load(sheet: dict[str, Any] | None, options: FateOptions) -> Data:
     base = None if character is None else character.model_dump(mode="json")
     character = character or new_character("", options=options)
     by_role = {a.role: a.text for a in character.aspects}
+    crossings = [a.text for a in character.aspects if a.role is AspectRole.CROSSING]
     return {
         "base": base,
         "name": character.name,
-        "concept": by_role.get(AspectRole.CONCEPT, ""),
-        "trouble": by_role.get(AspectRole.TROUBLE, ""),
-        "phase": by_role.get(AspectRole.PHASE, ""),
-        "crossings": [
-            {"text": a.text, "with": None}
-            for a in character.aspects
-            if a.role is AspectRole.CROSSING
-        ],
+        **{key: by_role.get(role, "") for key, role in ROLES.items()},
+        "crossings": [{"text": text, "with": None} for text in crossings],
         "skills": {s.value: v for s, v in character.skills.items() if v},
         "refresh": character.refresh,
         "stunts": [s.model_dump(mode="json") for s in character.stunts],  # keeps ``powerful``
@@ -62,32 +55,23 @@ def upgrade(old: dict[str, Any], options: FateOptions) -> Data:
     return {**fresh, **{key: old[key] for key in (*fresh, "cross_with") if key in old}}
 
 
-def build(data: Data, **changes: Any) -> Character:
-    """The engine's character from the draft (``changes`` override draft keys first)."""
-    d = {**data, **changes}
-    aspects = [
-        CharacterAspect(text=d[key], role=role)
-        for key, role in (
-            ("concept", AspectRole.CONCEPT),
-            ("trouble", AspectRole.TROUBLE),
-            ("phase", AspectRole.PHASE),
-        )
-        if d.get(key)
-    ]
-    aspects += [CharacterAspect(text=c["text"], role=AspectRole.CROSSING) for c in d["crossings"]]
-    base: Data = dict(d.get("base") or {})
+def build(data: Data, options: Any = None) -> Character:
+    """The engine's character from the draft (the game's options are not needed for it)."""
+    aspects = [{"text": data[key], "role": role} for key, role in ROLES.items() if data.get(key)]
+    aspects += [{"text": c["text"], "role": AspectRole.CROSSING} for c in data["crossings"]]
+    base: Data = dict(data.get("base") or {})
     kept = [a for a in base.get("aspects", []) if a.get("role") == AspectRole.EXTRA.value]
-    refresh = int(d["refresh"])
-    fate_points = base.get("fate_points", refresh) if d.get("editing") else refresh
+    refresh = int(data["refresh"])
+    fate_points = base.get("fate_points", refresh) if data.get("editing") else refresh
     fields: Data = {
         **base,
-        "name": d["name"],
-        "aspects": [a.model_dump(mode="json") for a in aspects] + kept,
-        "skills": {k: v for k, v in d["skills"].items() if v},
+        "name": data["name"],
+        "aspects": aspects + kept,
+        "skills": {k: v for k, v in data["skills"].items() if v},
         "refresh": refresh,
         "fate_points": max(0, fate_points),  # a new character starts with FP = refresh
-        "stunts": [Stunt(**s).model_dump(mode="json") for s in d["stunts"]],
-        "equipment": Equipment(**d["gear"]).model_dump(mode="json"),
+        "stunts": data["stunts"],
+        "equipment": data["gear"],
     }
     return Character.model_validate(fields)
 
