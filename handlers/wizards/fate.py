@@ -10,15 +10,13 @@ checks that step's rules (``fields``).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any
 
-from aiogram.types import CallbackQuery, Message
-from aiogram_dialog import DialogManager, ShowMode
+from aiogram.types import Message
+from aiogram_dialog import DialogManager
 from aiogram_dialog.widgets.input import TextInput
-from aiogram_dialog.widgets.kbd import Button, Row, Select
-from aiogram_dialog.widgets.text import Format
+from aiogram_dialog.widgets.kbd import Button, Row
 
 from bot.i18n import N_, Translator
 from engine.systems.fate import (
@@ -49,12 +47,11 @@ from handlers.wizards.common import (
     violations_text,
 )
 from handlers.wizards.flow import Allocate, Choice, Flow, Text, build_dialog, flow_states
+from handlers.wizards.flow import own_widgets as own
 from handlers.wizards.flow.custom import Custom, Shown, remove_last, step_fine, step_refused
 from handlers.wizards.flow.custom import draft as draft_of
 from handlers.wizards.flow.kinds import DotPress, Draft
 from handlers.wizards.flow.wording import Wording
-
-OnPress = Callable[[CallbackQuery, Any, DialogManager], Awaitable[None]]
 
 SKILLS_PER_PAGE = 7  # 28 skills → 4 pages; 7 rows of −/+ still fit a phone screen
 
@@ -68,6 +65,10 @@ def _said(manager: DialogManager, msgid: str, **params: Any) -> None:
     step_refused(manager, esc(manager.middleware_data["t"](msgid, **params)))
 
 
+def _party(manager: DialogManager) -> list[str]:
+    return WizardStart.of(manager).party
+
+
 def _options(manager: DialogManager) -> FateOptions:
     return draft.options_of(WizardStart.of(manager).options)
 
@@ -75,16 +76,12 @@ def _options(manager: DialogManager) -> FateOptions:
 # --- crossings -----------------------------------------------------------------------------------
 
 
-async def pick_partner(
-    callback: CallbackQuery, widget: Any, manager: DialogManager, item_id: str
-) -> None:
-    party, data = WizardStart.of(manager).party, draft_of(manager)
-    index = int(item_id)
-    if not 0 <= index < len(party) or data.get("cross_with") == index:
-        manager.show_mode = ShowMode.NO_UPDATE  # nothing to change
+async def _pick_partner(manager: DialogManager, index: int) -> None:
+    data = draft_of(manager)
+    if data.get("cross_with") == index:
+        own.unchanged(manager)  # nothing to change
         return
     data["cross_with"] = index
-    step_fine(manager)
 
 
 async def got_crossing(message: Message, widget: Any, manager: DialogManager, text: str) -> None:
@@ -120,17 +117,14 @@ def _crossing_data(shown: Shown) -> dict[str, Any]:
     return {
         "lines": [line.strip("\n") for line in lines],
         "min_crossings": shown.options.min_crossings,
-        "party": [{"i": str(i), "label": marks[i] + name} for i, name in enumerate(party)],
+        "party": [{"i": i, "label": marks[i] + name} for i, name in enumerate(party)],
     }
 
 
 def _crossing_widgets() -> list[Any]:
     return [
         TextInput(id="in", on_success=got_crossing),
-        Select(
-            Format("{item[label]}"), id="pt", item_id_getter=lambda x: x["i"], items="party",
-            on_click=pick_partner,
-        ),
+        own.pick("{item[label]}", "pt", "party", own.indexed(_party, _pick_partner)),
         Button(T("↩️ Remove last"), id="rm",  # put, whatever is typed
                on_click=remove_last("crossings", N_("There is no crossing to remove yet."))),
     ]  # fmt: skip
@@ -193,21 +187,16 @@ async def got_stunt(message: Message, widget: Any, manager: DialogManager, text:
     step_fine(manager)
 
 
-def _trade(delta: int) -> OnPress:
+async def _trade(delta: int, manager: DialogManager) -> None:
     """A refresh point traded for a stunt slot (−1), or taken back (+1): the engine's rule."""
-
-    async def trade(callback: CallbackQuery, widget: Any, manager: DialogManager) -> None:
-        data = draft_of(manager)
-        after = allocation.trade_refresh(draft.build(data), _options(manager), delta)
-        if after is None:
-            _said(manager, N_("No refresh point is traded: there is none to take back."))
-        elif isinstance(after, list):
-            step_refused(manager, violations_text(after, locale_of(manager)))
-        else:
-            data["refresh"] = after.refresh
-            step_fine(manager)
-
-    return trade
+    data = draft_of(manager)
+    after = allocation.trade_refresh(draft.build(data), _options(manager), delta)
+    if after is None:
+        _said(manager, N_("No refresh point is traded: there is none to take back."))
+    elif isinstance(after, list):
+        step_refused(manager, violations_text(after, locale_of(manager)))
+    else:
+        data["refresh"] = after.refresh
 
 
 def _stunt_data(shown: Shown) -> dict[str, Any]:
@@ -231,8 +220,8 @@ def _stunt_widgets() -> list[Any]:
     return [
         TextInput(id="in", on_success=got_stunt),
         Row(
-            Button(T("−1 refresh, +1 stunt"), id="tr", on_click=_trade(-1)),
-            Button(T("+1 refresh, −1 stunt"), id="ut", on_click=_trade(+1)),
+            Button(T("−1 refresh, +1 stunt"), id="tr", on_click=own.press(partial(_trade, -1))),
+            Button(T("+1 refresh, −1 stunt"), id="ut", on_click=own.press(partial(_trade, +1))),
         ),
         Button(T("↩️ Remove last"), id="rm",
                on_click=remove_last("stunts", N_("There is no stunt to remove yet."))),
