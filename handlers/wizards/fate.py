@@ -99,7 +99,7 @@ async def got_crossing(message: Message, widget: Any, manager: DialogManager, te
 
 
 def _crossing_data(shown: Shown) -> dict[str, Any]:
-    t, data, party = shown.t, draft_of(shown.manager), WizardStart.of(shown.manager).party
+    t, data, party = shown.t, draft_of(shown.manager), _party(shown.manager)
     crossings, chosen = data.get("crossings", []), data.get("cross_with")
     names = {i: esc(name) for i, name in enumerate(party)}  # a crossing's partner, by index
     crossed = {c.get("with") for c in crossings}
