@@ -34,7 +34,7 @@ from engine.systems.fate import (
     signed,
     validate_character,
 )
-from handlers.views.sheets.fate import render_sheet, short, skill_name
+from handlers.views.sheets.fate import render_sheet, skill_name, stunt_line
 from handlers.wizards import fate_draft as draft
 from handlers.wizards.common import (
     NAME_MAX,
@@ -202,12 +202,8 @@ async def _trade(delta: int, manager: DialogManager) -> None:
 def _stunt_data(shown: Shown) -> dict[str, Any]:
     sheet = shown.sheet
     assert isinstance(sheet, Character)
-    listed = []
-    for stunt in sheet.stunts:
-        about = f" — {esc(short(stunt.description, 120))}" if stunt.description else ""
-        listed.append(f"• <b>{esc(stunt.name)}</b>{about}")
     return {
-        "lines": ["\n".join(listed) or "—"],
+        "lines": ["\n".join(stunt_line(s, 120) for s in sheet.stunts) or "—"],
         "stunt_count": len(sheet.stunts),
         "allowed": allocation.stunts_allowed(sheet, shown.options),
         "refresh": sheet.refresh,
