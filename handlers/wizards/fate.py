@@ -70,7 +70,7 @@ def _party(manager: DialogManager) -> list[str]:
 
 
 def _options(manager: DialogManager) -> FateOptions:
-    return draft.options_of(WizardStart.of(manager).options)
+    return FateOptions.model_validate(WizardStart.of(manager).options)
 
 
 # --- crossings -----------------------------------------------------------------------------------
@@ -327,7 +327,7 @@ FLOW = Flow(
             "per level (up to 3)."
         ), "equipment", row=_gear_row, counters=_gear_lines, asks=_gear_asks),
     ),
-    options=draft.options_of,
+    options=FateOptions.model_validate,
     build=draft.build,
     load=draft.load,
     validate=validate_character,  # type: ignore[arg-type]

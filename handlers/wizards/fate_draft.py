@@ -24,10 +24,6 @@ MAX_CROSSINGS = 8  # enough for a large party; keeps the message short
 MAX_STUNTS = 12  # far above any legal count (3 + refresh 3); a guard against flooding
 
 
-def options_of(raw: dict[str, Any] | None) -> FateOptions:
-    return FateOptions.model_validate(raw or {})
-
-
 def load(sheet: dict[str, Any] | None, options: FateOptions) -> Data:
     """The flow's draft: a fresh one, or from a returned (or edited) sheet."""
     character = returned_sheet(Character, sheet, None)
