@@ -28,9 +28,11 @@ def problems(data: Data, options: FateOptions, prefixes: tuple[str, ...]) -> lis
     return [v for v in found if v.field.startswith(prefixes)]
 
 
-def step(data: Data, rated: allocation.Rated, item: str, delta: int) -> list[Violation]:
+def step(
+    data: Data, options: FateOptions, rated: allocation.Rated, item: str, delta: int
+) -> list[Violation]:
     """A press as the wizard makes it: the engine's refusal, or the draft changed."""
-    after = allocation.step_level(draft.build(data), OPTIONS, rated, item, delta)
+    after = allocation.step_level(draft.build(data), options, rated, item, delta)
     if isinstance(after, list):
         return after
     data.update(draft.levels(after, rated))
@@ -38,11 +40,11 @@ def step(data: Data, rated: allocation.Rated, item: str, delta: int) -> list[Vio
 
 
 def step_skill(data: Data, options: FateOptions, skill: Skill, delta: int) -> list[Violation]:
-    return step(data, "skills", skill.value, delta)
+    return step(data, options, "skills", skill.value, delta)
 
 
 def step_gear(data: Data, options: FateOptions, item: GearItem, delta: int) -> list[Violation]:
-    return step(data, "equipment", item.value, delta)
+    return step(data, options, "equipment", item.value, delta)
 
 
 def points_left(data: Data, options: FateOptions) -> int:
