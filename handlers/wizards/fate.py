@@ -179,8 +179,8 @@ async def got_stunt(message: Message, widget: Any, manager: DialogManager, text:
     if stunt is None:
         _said(manager, N_("Write “Name: what it does” (name up to 64 characters)."))
         return
-    allowed = allocation.stunts_allowed(draft.build(data), _options(manager))
-    if len(data["stunts"]) >= min(draft.MAX_STUNTS, allowed):
+    added = allocation.add_stunt(draft.build(data), _options(manager), stunt)
+    if added is None or len(data["stunts"]) >= draft.MAX_STUNTS:
         _said(manager, N_("No stunt slots left: trade a refresh point for one more."))
         return
     data["stunts"] = [*data["stunts"], stunt.model_dump(mode="json")]

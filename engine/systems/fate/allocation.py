@@ -52,6 +52,14 @@ def parse_stunt(text: str, name_limit: int = 64, text_limit: int = 500) -> Stunt
     return Stunt(name=name, description=description)
 
 
+def add_stunt(character: Character, options: FateOptions, stunt: Stunt) -> Character | None:
+    """``stunt`` written into a free slot; None when every slot the refresh pays for is taken
+    (a refresh point traded gives one more)."""
+    if len(character.stunts) >= stunts_allowed(character, options):
+        return None
+    return character.model_copy(update={"stunts": (*character.stunts, stunt)})
+
+
 def step_level(
     character: Character, options: FateOptions, rated: Rated, item: str, delta: int
 ) -> Press:

@@ -61,3 +61,11 @@ def test_a_typed_stunt_is_a_name_and_what_it_does() -> None:
     assert allocation.parse_stunt("Ember ward:  ") == Stunt(name="Ember ward")
     for unfit in ("", ": no name", "x" * 65, "Long: " + "x" * 501):
         assert allocation.parse_stunt(unfit) is None, unfit
+
+
+def test_a_stunt_takes_a_free_slot() -> None:
+    full = _sheet(stunts=tuple(Stunt(name=f"S{i}") for i in range(3)))
+    assert allocation.add_stunt(full, OPTIONS, Stunt(name="One more")) is None
+    traded = full.model_copy(update={"refresh": 2})
+    added = allocation.add_stunt(traded, OPTIONS, Stunt(name="One more"))
+    assert added is not None and added.stunts[-1] == Stunt(name="One more")
