@@ -176,7 +176,7 @@ def _skill_asks(sheet: Any, options: FateOptions, t: Translator, locale: str) ->
 async def got_stunt(message: Message, widget: Any, manager: DialogManager, text: str) -> None:
     data = draft_of(manager)
     stunt = None if text.lstrip().startswith("/") else allocation.parse_stunt(text, NAME_MAX)
-    if stunt is None:
+    if stunt is None or stunt.description.startswith("/"):  # a command is no stunt
         _said(manager, N_("Write “Name: what it does” (name up to 64 characters)."))
         return
     added = allocation.add_stunt(draft.build(data), _options(manager), stunt)
