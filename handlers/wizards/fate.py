@@ -10,18 +10,15 @@ checks that step's rules (``fields``).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any
 
-from aiogram.types import CallbackQuery, Message
-from aiogram_dialog import DialogManager, ShowMode
+from aiogram.types import Message
+from aiogram_dialog import DialogManager
 from aiogram_dialog.widgets.input import TextInput
-from aiogram_dialog.widgets.kbd import Button, Row, Select
-from aiogram_dialog.widgets.text import Format
+from aiogram_dialog.widgets.kbd import Button, Row
 
 from bot.i18n import N_, Translator
-from engine.common import Violation
 from engine.systems.fate import (
     EQUIPMENT_SOURCES,
     MAGIC_SCHOOLS,
@@ -37,7 +34,7 @@ from engine.systems.fate import (
     signed,
     validate_character,
 )
-from handlers.views.sheets.fate import render_sheet, short, skill_name
+from handlers.views.sheets.fate import render_sheet, skill_name, stunt_line
 from handlers.wizards import fate_draft as draft
 from handlers.wizards.common import (
     NAME_MAX,
@@ -45,18 +42,16 @@ from handlers.wizards.common import (
     T,
     WizardStart,
     clean_name,
-    clean_text,
     esc,
     locale_of,
     violations_text,
 )
 from handlers.wizards.flow import Allocate, Choice, Flow, Text, build_dialog, flow_states
+from handlers.wizards.flow import own_widgets as own
 from handlers.wizards.flow.custom import Custom, Shown, remove_last, step_fine, step_refused
 from handlers.wizards.flow.custom import draft as draft_of
 from handlers.wizards.flow.kinds import DotPress, Draft
 from handlers.wizards.flow.wording import Wording
-
-OnPress = Callable[[CallbackQuery, Any, DialogManager], Awaitable[None]]
 
 SKILLS_PER_PAGE = 7  # 28 skills → 4 pages; 7 rows of −/+ still fit a phone screen
 
@@ -66,31 +61,27 @@ def _level(value: int) -> str:
     return signed(value) if value else "+0"
 
 
-def _refuse(manager: DialogManager, violations: list[Violation]) -> None:
-    step_refused(manager, violations_text(violations, locale_of(manager)))
-
-
 def _said(manager: DialogManager, msgid: str, **params: Any) -> None:
     step_refused(manager, esc(manager.middleware_data["t"](msgid, **params)))
 
 
+def _party(manager: DialogManager) -> list[str]:
+    return WizardStart.of(manager).party
+
+
 def _options(manager: DialogManager) -> FateOptions:
-    return draft.options_of(WizardStart.of(manager).options)
+    return FateOptions.model_validate(WizardStart.of(manager).options)
 
 
 # --- crossings -----------------------------------------------------------------------------------
 
 
-async def pick_partner(
-    callback: CallbackQuery, widget: Any, manager: DialogManager, item_id: str
-) -> None:
-    party, data = WizardStart.of(manager).party, draft_of(manager)
-    index = int(item_id)
-    if not 0 <= index < len(party) or data.get("cross_with") == index:
-        manager.show_mode = ShowMode.NO_UPDATE  # nothing to change
+async def _pick_partner(manager: DialogManager, index: int) -> None:
+    data = draft_of(manager)
+    if data.get("cross_with") == index:
+        own.unchanged(manager)  # nothing to change
         return
     data["cross_with"] = index
-    step_fine(manager)
 
 
 async def got_crossing(message: Message, widget: Any, manager: DialogManager, text: str) -> None:
@@ -108,42 +99,32 @@ async def got_crossing(message: Message, widget: Any, manager: DialogManager, te
 
 
 def _crossing_data(shown: Shown) -> dict[str, Any]:
-    manager, t = shown.manager, shown.t
-    data, party = draft_of(manager), WizardStart.of(manager).party
-    crossings = data.get("crossings", [])
-    crossed = {c["with"] for c in crossings if c.get("with") is not None}
-    chosen = data.get("cross_with")
-
-    def mark(i: int) -> str:
-        return ("✓ " if i in crossed else "") + ("👉 " if i == chosen else "")
-
-    listed = []
-    for c in crossings:
-        who = c.get("with")
-        suffix = f" ({esc(party[who])})" if who is not None and who < len(party) else ""
-        listed.append(f"• {esc(c['text'])}{suffix}")
-    names = esc(", ".join(party))
-    lines = [t("\nParty: {party_names}. Tap a name, then write the aspect.", party_names=names)]
-    lines = lines if party else []
-    count, written = len(crossings), "\n".join(listed) or "—"
-    lines.append(t("\nCrossings ({crossing_count}):\n{crossings_list}", crossing_count=count,
-                   crossings_list=written))  # fmt: skip
-    if chosen is not None and chosen < len(party):
-        lines.append(t("Now write your crossing with <b>{who}</b>.", who=esc(party[chosen])))
+    t, data, party = shown.t, draft_of(shown.manager), _party(shown.manager)
+    crossings, chosen = data.get("crossings", []), data.get("cross_with")
+    names = {i: esc(name) for i, name in enumerate(party)}  # a crossing's partner, by index
+    crossed = {c.get("with") for c in crossings}
+    listed = "\n".join(
+        f"• {esc(c['text'])}" + (f" ({names[c['with']]})" if c.get("with") in names else "")
+        for c in crossings
+    )
+    lines = [t("\nParty: {party_names}. Tap a name, then write the aspect.",
+               party_names=esc(", ".join(party)))] if party else []  # fmt: skip
+    lines.append(t("\nCrossings ({crossing_count}):\n{crossings_list}",
+                   crossing_count=len(crossings), crossings_list=listed or "—"))  # fmt: skip
+    if chosen in names:
+        lines.append(t("Now write your crossing with <b>{who}</b>.", who=names[chosen]))
+    marks = [("✓ " if i in crossed else "") + ("👉 " if i == chosen else "") for i in names]
     return {
         "lines": [line.strip("\n") for line in lines],
         "min_crossings": shown.options.min_crossings,
-        "party": [{"i": str(i), "label": mark(i) + name} for i, name in enumerate(party)],
+        "party": [{"i": i, "label": marks[i] + name} for i, name in enumerate(party)],
     }
 
 
 def _crossing_widgets() -> list[Any]:
     return [
         TextInput(id="in", on_success=got_crossing),
-        Select(
-            Format("{item[label]}"), id="pt", item_id_getter=lambda x: x["i"], items="party",
-            on_click=pick_partner,
-        ),
+        own.pick("{item[label]}", "pt", "party", own.indexed(_party, _pick_partner)),
         Button(T("↩️ Remove last"), id="rm",  # put, whatever is typed
                on_click=remove_last("crossings", N_("There is no crossing to remove yet."))),
     ]  # fmt: skip
@@ -192,58 +173,37 @@ def _skill_asks(sheet: Any, options: FateOptions, t: Translator, locale: str) ->
 # --- stunts and refresh --------------------------------------------------------------------------
 
 
-def _split_stunt(text: str) -> tuple[str, str] | None:
-    """``Name: what it does`` (or just a name) → (name, description)."""
-    head, sep, tail = text.partition(":")
-    name = clean_name(head)
-    if name is None:
-        return None
-    if not sep:
-        return name, ""
-    description = clean_text(tail) if tail.strip() else ""
-    return None if description is None else (name, description)
-
-
 async def got_stunt(message: Message, widget: Any, manager: DialogManager, text: str) -> None:
     data = draft_of(manager)
-    parsed = _split_stunt(text)
-    if parsed is None:
+    stunt = None if text.lstrip().startswith("/") else allocation.parse_stunt(text, NAME_MAX)
+    if stunt is None or stunt.description.startswith("/"):  # a command is no stunt
         _said(manager, N_("Write “Name: what it does” (name up to 64 characters)."))
         return
-    allowed = allocation.stunts_allowed(draft.build(data), _options(manager))
-    if len(data["stunts"]) >= min(draft.MAX_STUNTS, allowed):
+    added = allocation.add_stunt(draft.build(data), _options(manager), stunt)
+    if added is None or len(data["stunts"]) >= draft.MAX_STUNTS:
         _said(manager, N_("No stunt slots left: trade a refresh point for one more."))
         return
-    data["stunts"] = [*data["stunts"], {"name": parsed[0], "description": parsed[1]}]
+    data["stunts"] = [*data["stunts"], stunt.model_dump(mode="json")]
     step_fine(manager)
 
 
-def _trade(delta: int) -> OnPress:
+async def _trade(delta: int, manager: DialogManager) -> None:
     """A refresh point traded for a stunt slot (−1), or taken back (+1): the engine's rule."""
-
-    async def trade(callback: CallbackQuery, widget: Any, manager: DialogManager) -> None:
-        data = draft_of(manager)
-        after = allocation.trade_refresh(draft.build(data), _options(manager), delta)
-        if after is None:
-            _said(manager, N_("No refresh point is traded: there is none to take back."))
-        elif isinstance(after, list):
-            _refuse(manager, after)
-        else:
-            data["refresh"] = after.refresh
-            step_fine(manager)
-
-    return trade
+    data = draft_of(manager)
+    after = allocation.trade_refresh(draft.build(data), _options(manager), delta)
+    if after is None:
+        _said(manager, N_("No refresh point is traded: there is none to take back."))
+    elif isinstance(after, list):
+        step_refused(manager, violations_text(after, locale_of(manager)))
+    else:
+        data["refresh"] = after.refresh
 
 
 def _stunt_data(shown: Shown) -> dict[str, Any]:
     sheet = shown.sheet
     assert isinstance(sheet, Character)
-    listed = []
-    for stunt in sheet.stunts:
-        about = f" — {esc(short(stunt.description, 120))}" if stunt.description else ""
-        listed.append(f"• <b>{esc(stunt.name)}</b>{about}")
     return {
-        "lines": ["\n".join(listed) or "—"],
+        "lines": ["\n".join(stunt_line(s, 120) for s in sheet.stunts) or "—"],
         "stunt_count": len(sheet.stunts),
         "allowed": allocation.stunts_allowed(sheet, shown.options),
         "refresh": sheet.refresh,
@@ -256,8 +216,8 @@ def _stunt_widgets() -> list[Any]:
     return [
         TextInput(id="in", on_success=got_stunt),
         Row(
-            Button(T("−1 refresh, +1 stunt"), id="tr", on_click=_trade(-1)),
-            Button(T("+1 refresh, −1 stunt"), id="ut", on_click=_trade(+1)),
+            Button(T("−1 refresh, +1 stunt"), id="tr", on_click=own.press(partial(_trade, -1))),
+            Button(T("+1 refresh, −1 stunt"), id="ut", on_click=own.press(partial(_trade, +1))),
         ),
         Button(T("↩️ Remove last"), id="rm",
                on_click=remove_last("stunts", N_("There is no stunt to remove yet."))),
@@ -367,14 +327,13 @@ FLOW = Flow(
             "per level (up to 3)."
         ), "equipment", row=_gear_row, counters=_gear_lines, asks=_gear_asks),
     ),
-    options=draft.options_of,
-    build=lambda data, options: draft.build(data),
+    options=FateOptions.model_validate,
+    build=draft.build,
     load=draft.load,
     validate=validate_character,  # type: ignore[arg-type]
     render=render_sheet,  # type: ignore[arg-type]
     fields={
         "crossings": ("aspects.crossing",),
-        "skills": ("skills",),
         "stunts": ("stunts", "refresh"),
         "gear": ("equipment",),
     },

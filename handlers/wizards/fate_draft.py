@@ -8,67 +8,41 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.common import Violation, errors_only
 from engine.systems.fate import (
     AspectRole,
     Character,
-    CharacterAspect,
-    Equipment,
     FateOptions,
-    GearItem,
-    Skill,
-    Stunt,
     allocation,
     new_character,
-    validate_character,
 )
 from handlers.wizards.flow.start import returned_sheet
 
 Data = dict[str, Any]
 
+ROLES = {"concept": AspectRole.CONCEPT, "trouble": AspectRole.TROUBLE, "phase": AspectRole.PHASE}
 MAX_CROSSINGS = 8  # enough for a large party; keeps the message short
 MAX_STUNTS = 12  # far above any legal count (3 + refresh 3); a guard against flooding
 
 
-def options_of(raw: dict[str, Any] | None) -> FateOptions:
-    return FateOptions.model_validate(raw or {})
-
-
-def init_data(
-    data: Data, options: FateOptions, draft: dict[str, Any] | None, *, editing: bool = False
-) -> None:
-    """Fill an empty ``dialog_data``: from a returned (or edited) sheet when there is one."""
-    character = returned_sheet(Character, draft, None)
-    if character is None:
-        character = new_character("", options=options)
-        data["base"] = None
-    else:
-        # fields the wizard does not edit (artifacts, alchemy, extras, notes) survive a return
-        data["base"] = character.model_dump(mode="json")
-    by_role = {a.role: a.text for a in character.aspects}
-    data.update(
-        name=character.name,
-        concept=by_role.get(AspectRole.CONCEPT, ""),
-        trouble=by_role.get(AspectRole.TROUBLE, ""),
-        phase=by_role.get(AspectRole.PHASE, ""),
-        crossings=[
-            {"text": a.text, "with": None}
-            for a in character.aspects
-            if a.role is AspectRole.CROSSING
-        ],
-        skills={s.value: v for s, v in character.skills.items() if v},
-        refresh=character.refresh,
-        stunts=[s.model_dump(mode="json") for s in character.stunts],  # keeps ``powerful``
-        gear=character.equipment.model_dump(mode="json"),
-        editing=editing,  # an approved character in play keeps its current fate points
-    )
-
-
 def load(sheet: dict[str, Any] | None, options: FateOptions) -> Data:
-    """The flow's draft: a fresh one, or a returned (or edited) sheet's."""
-    data: Data = {}
-    init_data(data, options, sheet)
-    return data
+    """The flow's draft: a fresh one, or from a returned (or edited) sheet."""
+    character = returned_sheet(Character, sheet, None)
+    # fields the wizard does not edit (artifacts, alchemy, extras, notes) survive a return
+    base = None if character is None else character.model_dump(mode="json")
+    character = character or new_character("", options=options)
+    by_role = {a.role: a.text for a in character.aspects}
+    crossings = [a.text for a in character.aspects if a.role is AspectRole.CROSSING]
+    return {
+        "base": base,
+        "name": character.name,
+        **{key: by_role.get(role, "") for key, role in ROLES.items()},
+        "crossings": [{"text": text, "with": None} for text in crossings],
+        "skills": {s.value: v for s, v in character.skills.items() if v},
+        "refresh": character.refresh,
+        "stunts": [s.model_dump(mode="json") for s in character.stunts],  # keeps ``powerful``
+        "gear": character.equipment.model_dump(mode="json"),
+        "editing": False,  # an approved character in play keeps its current fate points
+    }
 
 
 def upgrade(old: dict[str, Any], options: FateOptions) -> Data:
@@ -77,59 +51,25 @@ def upgrade(old: dict[str, Any], options: FateOptions) -> Data:
     return {**fresh, **{key: old[key] for key in (*fresh, "cross_with") if key in old}}
 
 
-def build(data: Data, **changes: Any) -> Character:
-    """The engine's character from the draft (``changes`` override draft keys first)."""
-    d = {**data, **changes}
-    aspects = [
-        CharacterAspect(text=d[key], role=role)
-        for key, role in (
-            ("concept", AspectRole.CONCEPT),
-            ("trouble", AspectRole.TROUBLE),
-            ("phase", AspectRole.PHASE),
-        )
-        if d.get(key)
-    ]
-    aspects += [CharacterAspect(text=c["text"], role=AspectRole.CROSSING) for c in d["crossings"]]
-    base: Data = dict(d.get("base") or {})
+def build(data: Data, options: Any = None) -> Character:
+    """The engine's character from the draft (the game's options are not needed for it)."""
+    aspects = [{"text": data[key], "role": role} for key, role in ROLES.items() if data.get(key)]
+    aspects += [{"text": c["text"], "role": AspectRole.CROSSING} for c in data["crossings"]]
+    base: Data = dict(data.get("base") or {})
     kept = [a for a in base.get("aspects", []) if a.get("role") == AspectRole.EXTRA.value]
-    refresh = int(d["refresh"])
-    fate_points = base.get("fate_points", refresh) if d.get("editing") else refresh
+    refresh = int(data["refresh"])
+    fate_points = base.get("fate_points", refresh) if data.get("editing") else refresh
     fields: Data = {
         **base,
-        "name": d["name"],
-        "aspects": [a.model_dump(mode="json") for a in aspects] + kept,
-        "skills": {k: v for k, v in d["skills"].items() if v},
+        "name": data["name"],
+        "aspects": aspects + kept,
+        "skills": {k: v for k, v in data["skills"].items() if v},
         "refresh": refresh,
         "fate_points": max(0, fate_points),  # a new character starts with FP = refresh
-        "stunts": [Stunt(**s).model_dump(mode="json") for s in d["stunts"]],
-        "equipment": Equipment(**d["gear"]).model_dump(mode="json"),
+        "stunts": data["stunts"],
+        "equipment": data["gear"],
     }
     return Character.model_validate(fields)
-
-
-def problems(data: Data, options: FateOptions, prefixes: tuple[str, ...]) -> list[Violation]:
-    """The engine's blocking violations whose field starts with one of ``prefixes``."""
-    found = errors_only(validate_character(build(data), options))
-    return [v for v in found if v.field.startswith(prefixes)]
-
-
-def step_skill(data: Data, options: FateOptions, skill: Skill, delta: int) -> list[Violation]:
-    """A skill a step up or down (``allocation.step_level``); the engine's refusal, if any."""
-    return step(data, options, "skills", skill.value, delta)
-
-
-def step_gear(data: Data, options: FateOptions, item: GearItem, delta: int) -> list[Violation]:
-    return step(data, options, "equipment", item.value, delta)
-
-
-def step(
-    data: Data, options: FateOptions, rated: allocation.Rated, item: str, delta: int
-) -> list[Violation]:
-    after = allocation.step_level(build(data), options, rated, item, delta)
-    if isinstance(after, list):
-        return after
-    data.update(levels(after, rated))
-    return []
 
 
 def levels(sheet: Character, rated: allocation.Rated) -> Data:
@@ -137,7 +77,3 @@ def levels(sheet: Character, rated: allocation.Rated) -> Data:
     if rated == "skills":
         return {"skills": {s.value: v for s, v in sheet.skills.items()}}
     return {"gear": sheet.equipment.model_dump(mode="json")}
-
-
-def points_left(data: Data, options: FateOptions) -> int:
-    return allocation.points_left(build(data), options)

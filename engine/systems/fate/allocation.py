@@ -1,5 +1,6 @@
 """One press at a time during FATE's creation: a skill or a piece of gear a level up or down,
-a refresh point traded for a stunt slot or taken back (a creation wizard's buttons).
+a refresh point traded for a stunt slot or taken back (a creation wizard's buttons), a stunt
+as typed.
 
 The engine judges a whole sheet (``validate_character``); a press adds a rule around it. A
 raise the engine refuses for that item (over the cap, over the points) changes nothing and
@@ -16,7 +17,7 @@ from engine.common import Violation, errors_only
 
 from .creation import validate_character
 from .derived import skill_points_spent
-from .models import Character, FateOptions, Skill
+from .models import Character, FateOptions, Skill, Stunt
 
 Press = Character | list[Violation]
 Rated = Literal["skills", "equipment"]
@@ -39,6 +40,24 @@ def points_left(character: Character, options: FateOptions) -> int:
 def stunts_allowed(character: Character, options: FateOptions) -> int:
     """The starting stunts plus one per refresh point traded away."""
     return options.base_stunts + options.base_refresh - character.refresh
+
+
+def parse_stunt(text: str, name_limit: int = 64, text_limit: int = 500) -> Stunt | None:
+    """A stunt as typed, ``Name: what it does`` (or just a name); None when the name is not
+    one line of 1..``name_limit`` characters or what it does is over ``text_limit``."""
+    head, _, tail = text.partition(":")
+    name, description = " ".join(head.split()), tail.strip()
+    if not 0 < len(name) <= name_limit or len(description) > text_limit:
+        return None
+    return Stunt(name=name, description=description)
+
+
+def add_stunt(character: Character, options: FateOptions, stunt: Stunt) -> Character | None:
+    """``stunt`` written into a free slot; None when every slot the refresh pays for is taken
+    (a refresh point traded gives one more)."""
+    if len(character.stunts) >= stunts_allowed(character, options):
+        return None
+    return character.model_copy(update={"stunts": (*character.stunts, stunt)})
 
 
 def step_level(

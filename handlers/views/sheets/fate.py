@@ -18,7 +18,7 @@ from engine.systems.fate import (
     slot_value,
     stress_tracks,
 )
-from engine.systems.fate.models import name_params
+from engine.systems.fate.models import Stunt, name_params
 from engine.text import msg
 
 STUNT_SHOWN = 300  # characters of a stunt's description shown on the sheet
@@ -63,13 +63,13 @@ def _stunts(character: Character, t: Translator) -> list[str]:
     head = t("<b>Stunts</b> (refresh {refresh}, fate points {fp})").format(
         refresh=character.refresh, fp=character.fate_points
     )
-    lines = [head]
-    for stunt in character.stunts:
-        line = f"• <b>{_e(stunt.name)}</b>"
-        if stunt.description:
-            line += f" — {_e(short(stunt.description))}"
-        lines.append(line + (" ⚡" if stunt.powerful else ""))
-    return lines
+    return [head, *(stunt_line(s) + (" ⚡" if s.powerful else "") for s in character.stunts)]
+
+
+def stunt_line(stunt: Stunt, limit: int = STUNT_SHOWN) -> str:
+    """``• <b>Name</b> — what it does`` (shortened to ``limit``), as escaped HTML."""
+    about = f" — {_e(short(stunt.description, limit))}" if stunt.description else ""
+    return f"• <b>{_e(stunt.name)}</b>{about}"
 
 
 def derived_lines(character: Character, t: Translator, locale: str) -> list[str]:

@@ -52,3 +52,20 @@ def test_refresh_traded_for_stunt_slots_and_back() -> None:
     crowded = traded.model_copy(update={"stunts": stunts})
     back = allocation.trade_refresh(crowded, OPTIONS, +1)
     assert isinstance(back, list) and back[0].field == "stunts"
+
+
+def test_a_typed_stunt_is_a_name_and_what_it_does() -> None:
+    quick = allocation.parse_stunt("Quick  hands: +2 to Crime when picking locks ")
+    assert quick == Stunt(name="Quick hands", description="+2 to Crime when picking locks")
+    assert allocation.parse_stunt("Ember ward") == Stunt(name="Ember ward")
+    assert allocation.parse_stunt("Ember ward:  ") == Stunt(name="Ember ward")
+    for unfit in ("", ": no name", "x" * 65, "Long: " + "x" * 501):
+        assert allocation.parse_stunt(unfit) is None, unfit
+
+
+def test_a_stunt_takes_a_free_slot() -> None:
+    full = _sheet(stunts=tuple(Stunt(name=f"S{i}") for i in range(3)))
+    assert allocation.add_stunt(full, OPTIONS, Stunt(name="One more")) is None
+    traded = full.model_copy(update={"refresh": 2})
+    added = allocation.add_stunt(traded, OPTIONS, Stunt(name="One more"))
+    assert added is not None and added.stunts[-1] == Stunt(name="One more")
