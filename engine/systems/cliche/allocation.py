@@ -10,7 +10,7 @@ from typing import Final
 
 from engine.common import Violation, errors_only
 from engine.systems.cliche.creation import validate_character
-from engine.systems.cliche.sheet import Character, Cliche, ClicheOptions
+from engine.systems.cliche.sheet import Character, Cliche, ClicheOptions, ToolEffect
 
 DEFAULT_BASE_DICE: Final = int(ClicheOptions.model_fields["base_dice"].default)
 # Keep a wizard's stored state (and its keyboards) small; the rules only warn above ten clichés.
@@ -48,6 +48,12 @@ def gm_bonus(character: Character, options: ClicheOptions) -> int:
 def no_dice_left(character: Character, options: ClicheOptions) -> bool:
     """A new cliché takes one die: none is left when the budget is spent."""
     return dice_used(character) >= budget(character, options)
+
+
+def next_effect(effect: ToolEffect) -> ToolEffect:
+    """What a missing tool does next, as a tap cycles it (the GM has the last word on it)."""
+    effects = list(ToolEffect)
+    return effects[(effects.index(effect) + 1) % len(effects)]
 
 
 def blocking(character: Character, options: ClicheOptions, prefix: str) -> list[Violation]:

@@ -3,7 +3,7 @@ single press newly breaks, by reason code."""
 
 from __future__ import annotations
 
-from engine.systems.cliche import Attributes, ClicheOptions
+from engine.systems.cliche import Attributes, ClicheOptions, ToolEffect
 from engine.systems.cliche import allocation as rules
 from tests.engine.cliche.builders import make_character
 
@@ -50,3 +50,11 @@ def test_an_attribute_point_and_a_clichés_name() -> None:
     ]
     assert rules.name_refusal(sheet, OPTIONS, 0, "Captain") == []
     assert rules.name_refusal(sheet, OPTIONS, -1, "Pilot") == []
+
+
+def test_a_tools_effect_cycles_through_every_effect() -> None:
+    seen = [ToolEffect.MINUS_ONE]
+    for _ in ToolEffect:
+        seen.append(rules.next_effect(seen[-1]))
+    assert set(seen) == set(ToolEffect) and seen[-1] == seen[0]
+    assert rules.next_effect(ToolEffect.MINUS_ONE) is ToolEffect.HALF  # the wizard's first tap
