@@ -1,12 +1,14 @@
 """Character-creation wizard for the ``cliche`` system («Светлячок», Risus-style clichés).
 
 Steps: name → attributes (+/−, the game's points) → clichés (each: name typed, dice with +/−,
-description typed; several) → tools of the trade per cliché → hooks → backstory → preview
-(jump back to any step, submit to the GM). A ``Flow`` of its own windows (``Screens`` of one
-window each, made of ``flow.own_widgets``): the flow gives the states, the draft and its
-loading, the refusal once (``own_fail``) and ``{review}`` once the preview was seen; the draft
-is ``cliche_draft``, and every rule is the engine's ``validate_character``: a button that would
-break a rule is refused with the engine's reason shown in the window, and the wizard stays.
+description typed; several) → tools of the trade per cliché → hooks → backstory → the flow's
+preview (jump back to any step, submit to the GM). Each step is a ``Screens`` of the module's
+own windows (``flow.own_widgets``; a cliché's parts and its tools are the ``more`` windows of
+their step): the flow gives the states, the draft and its loading, the refusal once
+(``own_fail``), ``{review}`` once the preview sent the player back, and the preview itself;
+the draft is ``cliche_draft``, and every rule is the engine's (``validate_character``,
+``allocation``): a button that would break a rule is refused with the engine's reason shown
+in the window, and the wizard stays.
 """
 
 from __future__ import annotations
@@ -28,17 +30,12 @@ from engine.systems.cliche import Character, Cliche, ClicheOptions, Tool, ToolEf
 from engine.systems.cliche import allocation as rules
 from engine.systems.cliche.creation import validate_character
 from handlers.views.sheets import cliche as sheet_view
-from handlers.views.sheets import fit
 from handlers.wizards import cliche_draft as draft
 from handlers.wizards.common import (
     T,
     WizardStart,
     esc,
-    finish_wizard,
-    for_a_player,
     locale_of,
-    npc_preview_head,
-    submit_button,
     violations_text,
 )
 from handlers.wizards.flow import Flow, Screens, build_dialog, flow_states, own_draft, own_fail
@@ -51,17 +48,15 @@ from handlers.wizards.flow.own_widgets import (
     go,
     indexed,
     pick,
-    press,
     removers,
     typed,
 )
 from handlers.wizards.flow.own_window import buttons_only
+from handlers.wizards.flow.wording import Wording
 
 BUDGET_SPENT = N_(
     "All {budget} dice are spent: take a die from a cliché first (the GM may grant bonus dice)."
 )
-SHEET_MAX = 3300  # the preview's sheet, leaving room for the header and the problems
-PREVIEW = ("sheet", "issues")  # the preview's own data, made only there
 
 
 # --- the draft, the cliché at hand, refusals ------------------------------------------------
@@ -258,10 +253,6 @@ async def _set_story(manager: DialogManager, story: str) -> None:
     await manager.switch_to(S.preview)
 
 
-async def _submit(manager: DialogManager) -> None:
-    refused(manager, await finish_wizard(manager, _sheet(manager)))
-
-
 # --- window data ---------------------------------------------------------------------------
 
 
@@ -292,13 +283,6 @@ def _tool_data(t: Translator, item: dict[str, Any] | None) -> dict[str, Any]:
     }
 
 
-def _preview_data(
-    t: Translator, sheet: Character, problems: list[Violation], locale: str
-) -> dict[str, str]:
-    rendered = sheet_view.render_sheet(sheet, t, locale)
-    return {"sheet": fit(rendered, SHEET_MAX), "issues": violations_text(problems, locale)}
-
-
 async def _getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
     manager = dialog_manager
     d = _draft(manager)
@@ -308,7 +292,6 @@ async def _getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
     warnings = [
         v for v in problems if v.severity is Severity.WARNING and v.field.startswith("cliches")
     ]
-    at_preview = manager.current_context().state == S.preview
     return {
         "name": esc(d.get("name") or ""),
         "points": options.attribute_points,
@@ -333,9 +316,6 @@ async def _getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
         or t("No hooks yet."),
         "hook_items": [{"i": i, "n": i + 1} for i in range(len(hooks))],
         "backstory": esc(d.get("backstory") or ""),
-        **(
-            _preview_data(t, sheet, problems, locale) if at_preview else dict.fromkeys(PREVIEW, "")
-        ),
     }
 
 
@@ -372,10 +352,6 @@ def _window(state: State) -> Window:
         state=state,
         getter=_getter,
     )
-
-
-def _windows(key: str) -> Any:
-    return lambda states: [_window(getattr(states, key))]
 
 
 def _widgets() -> dict[str, tuple[Any, ...]]:
@@ -497,34 +473,43 @@ def _widgets() -> dict[str, tuple[Any, ...]]:
             typed("bs", N_("The backstory must be 1 to {limit} characters."), _set_story, True),
             _nav(S.hooks, *_skip_keep("backstory", S.preview)),
         ),
-        "preview": (
-            T(
-                "<b>Preview</b>: check the character, go back to any step, or send it to the GM.",
-                when=for_a_player,
-            ),
-            npc_preview_head(),
-            Format("\n{sheet}\n"),
-            Format("{issues}", when="issues"),
-            Row(go(N_("✏️ Name"), "gn", S.name), go(N_("💪 Attributes"), "ga", S.attrs)),
-            Row(go(N_("🎲 Clichés"), "gc", S.cliches), go(N_("🔧 Tools"), "gt", S.tools)),
-            Row(go(N_("🪝 Hooks"), "gh", S.hooks), go(N_("📜 Backstory"), "gb", S.backstory)),
-            submit_button("✅ Send to the GM", press(_submit)),
-        ),
     }
 
 
-STEPS = ("name", "attrs", "cliches", "cl_name", "cl_dice", "cl_desc", "card", "tools")
-STEPS += ("tools_of", "hooks", "backstory")
+def _step(key: str, title: str, *more: str) -> Screens:
+    """A step of the module's own windows: its own, then its ``more`` (a cliché's parts)."""
+    return Screens(
+        key, title, "", lambda s: [_window(getattr(s, k)) for k in (key, *more)], more=more
+    )
+
+
+JUMPS = ("gn", "ga", "gc", "gt", "gh", "gb")  # the preview's buttons back to each step (released)
 FLOW = Flow(
     name="cliche",  # states ClicheSG:<step key>, stored with a wizard in progress: keep them
-    steps=tuple(Screens(key, "", "", _windows(key)) for key in STEPS),
+    steps=(
+        _step("name", N_("✏️ Name")),
+        _step("attrs", N_("💪 Attributes")),
+        _step("cliches", N_("🎲 Clichés"), "cl_name", "cl_dice", "cl_desc", "card"),
+        _step("tools", N_("🔧 Tools"), "tools_of"),
+        _step("hooks", N_("🪝 Hooks")),
+        _step("backstory", N_("📜 Backstory")),
+    ),
     options=ClicheOptions.model_validate,
     build=lambda d, options: draft.character(d),
     load=draft.from_sheet,
     validate=validate_character,
     render=sheet_view.render_sheet,
-    own_preview=lambda states: _window(states.preview),
     upgrade=_upgrade,
+    # the standard preview in the wizard's released words and ids
+    wording=Wording(
+        own_heads=True,
+        preview_head=N_(
+            "<b>Preview</b>: check the character, go back to any step, or send it to the GM."
+        ),
+        jump="{title}",
+        buttons_only=N_("Please use the buttons, or /cancel."),
+    ),
+    ids={f"preview.j{i}": wid for i, wid in enumerate(JUMPS)},
 )
 S = ClicheSG = flow_states(FLOW)
 START_STATE = S.name
