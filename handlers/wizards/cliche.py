@@ -16,11 +16,9 @@ from __future__ import annotations
 from typing import Any
 
 from aiogram import F, Router
-from aiogram.enums import ContentType
 from aiogram.fsm.state import State
 from aiogram.types import CallbackQuery
 from aiogram_dialog import DialogManager, Window
-from aiogram_dialog.widgets.input import MessageInput, TextInput
 from aiogram_dialog.widgets.kbd import Button, Column, Keyboard, Row, SwitchTo
 from aiogram_dialog.widgets.text import Format
 
@@ -40,7 +38,6 @@ from handlers.wizards.common import (
 )
 from handlers.wizards.flow import Flow, Screens, build_dialog, flow_states, own_draft, own_fail
 from handlers.wizards.flow.own_widgets import (
-    ERROR_LINE,
     Act,
     Entries,
     OnEntry,
@@ -51,7 +48,7 @@ from handlers.wizards.flow.own_widgets import (
     removers,
     typed,
 )
-from handlers.wizards.flow.own_window import buttons_only
+from handlers.wizards.flow.own_window import own_window
 from handlers.wizards.flow.wording import Wording
 
 BUDGET_SPENT = N_(
@@ -337,21 +334,13 @@ def _skip_keep(filled: str, to: To) -> list[Keyboard]:
 
 
 def _window(state: State) -> Window:
-    """A step's window: its widgets, the last refusal (once) and, once the player has seen the
-    preview, «👁 Preview» on the main steps, so a fix is one tap away from it again."""
+    """A step's window (``own_window``: the last refusal once, a message it cannot take
+    answered) and, once the preview sent the player back, «👁 Preview» on the main steps, so a
+    fix is one tap away from it again."""
     key = state.state.split(":")[-1]
-    extra = [SwitchTo(T("👁 Preview"), id="pv", state=S.preview, when="review")]
-    widgets = _widgets()[key]
-    # a step that takes no text says so to a message (it redrew the same screen, unanswered)
-    typed = any(isinstance(w, TextInput) for w in widgets)
-    return Window(
-        *widgets,
-        *([] if typed else [MessageInput(buttons_only, content_types=ContentType.ANY)]),
-        ERROR_LINE,
-        *(extra if key in REVIEWABLE else []),
-        state=state,
-        getter=_getter,
-    )
+    back = [SwitchTo(T("👁 Preview"), id="pv", state=S.preview, when="review")]
+    extra = back if key in REVIEWABLE else []
+    return own_window(*_widgets()[key], *extra, state=state, getter=_getter)
 
 
 def _widgets() -> dict[str, tuple[Any, ...]]:
