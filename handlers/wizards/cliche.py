@@ -253,29 +253,15 @@ async def _set_story(manager: DialogManager, story: str) -> None:
 # --- window data ---------------------------------------------------------------------------
 
 
-def _cliche_items(data: draft.Draft) -> list[dict[str, Any]]:
-    return [
-        {
-            "i": i,
-            "label": f"{c['name']} ({c['dice']})",
-            "tools": f"{c['name']} · 🔧 {len(c['tools'])}",
-        }
-        for i, c in enumerate(data["cliches"])
-    ]
-
-
 def _tool_data(t: Translator, item: dict[str, Any] | None) -> dict[str, Any]:
     tools = [Tool.model_validate(tool) for tool in (item["tools"] if item else [])]
     lines = [f"{i}. " + sheet_view.tool_line(t, tool) for i, tool in enumerate(tools, start=1)]
+    effects = [sheet_view.effect_label(t, tool.when_missing) for tool in tools]
     return {
         "tool_list": "\n".join(lines) if lines else t("No tools yet."),
         "tool_items": [
-            {
-                "i": i,
-                "n": i + 1,
-                "label": f"{i + 1}. {tool.name}: " + sheet_view.effect_label(t, tool.when_missing),
-            }
-            for i, tool in enumerate(tools)
+            {"i": i, "n": i + 1, "name": tool.name, "effect": effect}
+            for i, (tool, effect) in enumerate(zip(tools, effects, strict=True))
         ],
     }
 
@@ -302,7 +288,7 @@ async def _getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
         "budget": sheet_view.budget_line(t, sheet, options),
         "cliche_list": sheet_view.cliche_summary(t, sheet),
         "tools_list": sheet_view.cliche_summary(t, sheet, with_tools=True),
-        "cliche_items": _cliche_items(d),
+        "cliche_items": [{**c, "i": i, "n": len(c["tools"])} for i, c in enumerate(d["cliches"])],
         "warnings": violations_text(warnings, locale),
         "cliche": esc(item["name"]) if item else "",
         "dice": int(item["dice"]) if item else 0,
@@ -350,6 +336,7 @@ def _widgets() -> dict[str, tuple[Any, ...]]:
     to_list, to_dice = _onward(S.cliches), _onward(S.cl_dice)
     open_card = indexed(_cliches, lambda m, i: _open(m, i, S.card, adding=False))
     open_tools = indexed(_cliches, lambda m, i: _open(m, i, S.tools_of, tools_back="tools"))
+    cycle = indexed(_tools, _cycle_effect)
     own_tools: Act = lambda m: _open(m, _at(m), S.tools_of, tools_back="card")  # noqa: E731
     return {
         "name": (
@@ -382,7 +369,7 @@ def _widgets() -> dict[str, tuple[Any, ...]]:
             Format("\n{cliche_list}\n"),
             Format("{budget}"),
             Format("{warnings}", when="warnings"),
-            Column(pick("{item[label]}", "cl", "cliche_items", open_card)),
+            Column(pick("{item[name]} ({item[dice]})", "cl", "cliche_items", open_card)),
             go(N_("➕ Add a cliché"), "add", _add_cliche),  # refuses past the most
             _nav(S.attrs, go(NEXT, "nx", _next_if_fine("cliches", S.tools))),
         ),
@@ -425,7 +412,7 @@ def _widgets() -> dict[str, tuple[Any, ...]]:
                 "cannot hack without a laptop. Tap a cliché to list its tools, or press Next."
             ),
             Format("\n{tools_list}"),
-            Column(pick("{item[tools]}", "ct", "cliche_items", open_tools)),
+            Column(pick("{item[name]} · 🔧 {item[n]}", "ct", "cliche_items", open_tools)),
             _nav(S.cliches, go(NEXT, "nx", S.hooks)),
         ),
         "tools_of": (
@@ -436,7 +423,7 @@ def _widgets() -> dict[str, tuple[Any, ...]]:
             ),
             Format("\n{tool_list}"),
             typed("tn", N_("A tool's name must be one line of 1 to {limit} characters."), _tool),
-            Column(pick("{item[label]}", "te", "tool_items", indexed(_tools, _cycle_effect))),
+            Column(pick("{item[n]}. {item[name]}: {item[effect]}", "te", "tool_items", cycle)),
             removers("tx", "tool_items", _tools, _dropper(_tools)),
             go(N_("✅ Done"), "dn", _tools_done),
         ),
