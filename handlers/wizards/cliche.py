@@ -29,13 +29,7 @@ from engine.systems.cliche import allocation as rules
 from engine.systems.cliche.creation import validate_character
 from handlers.views.sheets import cliche as sheet_view
 from handlers.wizards import cliche_draft as draft
-from handlers.wizards.common import (
-    T,
-    WizardStart,
-    esc,
-    locale_of,
-    violations_text,
-)
+from handlers.wizards.common import T, WizardStart, esc, locale_of, violations_text
 from handlers.wizards.flow import Flow, Screens, build_dialog, flow_states, own_draft, own_fail
 from handlers.wizards.flow.own_widgets import (
     Act,
@@ -170,7 +164,7 @@ def _onward(adding_to: State) -> Act:
 async def _add_cliche(manager: DialogManager) -> None:
     sheet, options = _sheet(manager), _options(manager)
     if len(sheet.cliches) >= rules.MAX_CLICHES:
-        _enough(manager, "That is enough clichés for one character.")
+        _enough(manager, N_("That is enough clichés for one character."))
     elif rules.no_dice_left(sheet, options):
         _enough(manager, BUDGET_SPENT, budget=rules.budget(sheet, options))
     else:
@@ -215,7 +209,9 @@ async def _tool(manager: DialogManager, name: str) -> None:
     if (item := _current(manager)) is None:
         return await manager.switch_to(S.tools)
     tool = Tool(name=name).model_dump(mode="json")  # present; −1 die without it
-    _append(manager, item["tools"], rules.MAX_TOOLS, "That is enough tools for one cliché.", tool)
+    _append(
+        manager, item["tools"], rules.MAX_TOOLS, N_("That is enough tools for one cliché."), tool
+    )
 
 
 async def _cycle_effect(manager: DialogManager, index: int) -> None:
@@ -232,7 +228,7 @@ async def _tools_done(manager: DialogManager) -> None:
 
 
 async def _add_hook(manager: DialogManager, hook: str) -> None:
-    hooks, enough = _draft(manager)["hooks"], "That is enough hooks; remove one first."
+    hooks, enough = _draft(manager)["hooks"], N_("That is enough hooks; remove one first.")
     _append(manager, hooks, rules.MAX_HOOKS, enough, hook)
 
 
