@@ -45,11 +45,6 @@ from handlers.wizards.flow.own_widgets import (
 from handlers.wizards.flow.own_window import own_window
 from handlers.wizards.flow.wording import Wording
 
-BUDGET_SPENT = N_(
-    "All {budget} dice are spent: take a die from a cliché first (the GM may grant bonus dice)."
-)
-
-
 # --- the draft, the cliché at hand, refusals ------------------------------------------------
 
 
@@ -79,19 +74,6 @@ def _sheet(manager: DialogManager) -> Character:
 def _t(manager: DialogManager) -> Translator:
     t: Translator = manager.middleware_data["t"]
     return t
-
-
-def _enough(manager: DialogManager, msgid: str, **args: Any) -> None:
-    """Refuse an addition past the engine's cap (or budget) in the step's own words."""
-    own_fail(manager, "⛔ " + _t(manager)(msgid, **args))
-
-
-def _append(manager: DialogManager, entries: list[Any], cap: int, msgid: str, entry: Any) -> None:
-    """``entry`` added to ``entries`` (a hook, a tool) unless they are at the ``cap``."""
-    if len(entries) >= cap:
-        _enough(manager, msgid)
-    else:
-        entries.append(entry)
 
 
 def _at(manager: DialogManager) -> int:
@@ -162,12 +144,7 @@ def _onward(adding_to: State) -> Act:
 
 
 async def _add_cliche(manager: DialogManager) -> None:
-    sheet, options = _sheet(manager), _options(manager)
-    if len(sheet.cliches) >= rules.MAX_CLICHES:
-        _enough(manager, N_("That is enough clichés for one character."))
-    elif rules.no_dice_left(sheet, options):
-        _enough(manager, BUDGET_SPENT, budget=rules.budget(sheet, options))
-    else:
+    if not refused(manager, rules.cliche_refusal(_sheet(manager), _options(manager))):
         await _open(manager, -1, S.cl_name, adding=True)
 
 
@@ -207,11 +184,9 @@ async def _delete_cliche(manager: DialogManager) -> None:
 
 async def _tool(manager: DialogManager, name: str) -> None:
     if (item := _current(manager)) is None:
-        return await manager.switch_to(S.tools)
-    tool = Tool(name=name).model_dump(mode="json")  # present; −1 die without it
-    _append(
-        manager, item["tools"], rules.MAX_TOOLS, N_("That is enough tools for one cliché."), tool
-    )
+        await manager.switch_to(S.tools)
+    elif not refused(manager, rules.tool_refusal(Cliche.model_validate(item))):
+        item["tools"].append(Tool(name=name).model_dump(mode="json"))  # −1 die without it
 
 
 async def _cycle_effect(manager: DialogManager, index: int) -> None:
@@ -228,8 +203,8 @@ async def _tools_done(manager: DialogManager) -> None:
 
 
 async def _add_hook(manager: DialogManager, hook: str) -> None:
-    hooks, enough = _draft(manager)["hooks"], N_("That is enough hooks; remove one first.")
-    _append(manager, hooks, rules.MAX_HOOKS, enough, hook)
+    if not refused(manager, rules.hook_refusal(_sheet(manager))):
+        _draft(manager)["hooks"].append(hook)
 
 
 def _dropper(entries: Entries) -> OnEntry:
