@@ -71,11 +71,6 @@ def _sheet(manager: DialogManager) -> Character:
     return draft.character(_draft(manager))
 
 
-def _t(manager: DialogManager) -> Translator:
-    t: Translator = manager.middleware_data["t"]
-    return t
-
-
 def _at(manager: DialogManager) -> int:
     return int(manager.dialog_data.get("cur", -1))
 
@@ -239,8 +234,8 @@ def _tool_data(t: Translator, item: dict[str, Any] | None) -> dict[str, Any]:
 
 async def _getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
     manager = dialog_manager
-    d = _draft(manager)
-    t, options, locale = _t(manager), _options(manager), locale_of(manager)
+    d, t = _draft(manager), manager.middleware_data["t"]
+    options, locale = _options(manager), locale_of(manager)
     item, hooks, sheet = _current(manager), d["hooks"], draft.character(d)
     problems = validate_character(sheet, options)
     warnings = [
