@@ -194,7 +194,7 @@ async def _tools_done(manager: DialogManager) -> None:
     await manager.switch_to(S.card if back else S.tools)
 
 
-# --- hooks, backstory, submit ------------------------------------------------------------------
+# --- hooks, backstory --------------------------------------------------------------------------
 
 
 async def _add_hook(manager: DialogManager, hook: str) -> None:
@@ -226,8 +226,8 @@ def _tool_data(t: Translator, item: dict[str, Any] | None) -> dict[str, Any]:
     return {
         "tool_list": "\n".join(lines) if lines else t("No tools yet."),
         "tool_items": [
-            {"i": i, "n": i + 1, "name": tool.name, "effect": effect}
-            for i, (tool, effect) in enumerate(zip(tools, effects, strict=True))
+            {"i": i, "n": i + 1, "name": tool.name, "effect": effects[i]}
+            for i, tool in enumerate(tools)
         ],
     }
 
