@@ -1,12 +1,14 @@
 """Character-creation wizard for the ``cliche`` system («Светлячок», Risus-style clichés).
 
 Steps: name → attributes (+/−, the game's points) → clichés (each: name typed, dice with +/−,
-description typed; several) → tools of the trade per cliché → hooks → backstory → preview
-(jump back to any step, submit to the GM). A ``Flow`` of its own windows (``Screens`` of one
-window each, made of ``flow.own_widgets``): the flow gives the states, the draft and its
-loading, the refusal once (``own_fail``) and ``{review}`` once the preview was seen; the draft
-is ``cliche_draft``, and every rule is the engine's ``validate_character``: a button that would
-break a rule is refused with the engine's reason shown in the window, and the wizard stays.
+description typed; several) → tools of the trade per cliché → hooks → backstory → the flow's
+preview (jump back to any step, submit to the GM). Each step is a ``Screens`` of the module's
+own windows (``flow.own_widgets``; a cliché's parts and its tools are the ``more`` windows of
+their step): the flow gives the states, the draft and its loading, the refusal once
+(``own_fail``), ``{review}`` once the preview sent the player back, and the preview itself;
+the draft is ``cliche_draft``, and every rule is the engine's (``validate_character``,
+``allocation``): a button that would break a rule is refused with the engine's reason shown
+in the window, and the wizard stays.
 """
 
 from __future__ import annotations
@@ -14,51 +16,34 @@ from __future__ import annotations
 from typing import Any
 
 from aiogram import F, Router
-from aiogram.enums import ContentType
 from aiogram.fsm.state import State
 from aiogram.types import CallbackQuery
 from aiogram_dialog import DialogManager, Window
-from aiogram_dialog.widgets.input import MessageInput, TextInput
 from aiogram_dialog.widgets.kbd import Button, Column, Keyboard, Row, SwitchTo
 from aiogram_dialog.widgets.text import Format
 
 from bot.i18n import N_, Translator
 from engine.common import Severity, Violation
-from engine.systems.cliche import Cliche, ClicheOptions, Tool, ToolEffect, validate_character
+from engine.systems.cliche import Character, Cliche, ClicheOptions, Tool, ToolEffect
 from engine.systems.cliche import allocation as rules
+from engine.systems.cliche.creation import validate_character
 from handlers.views.sheets import cliche as sheet_view
-from handlers.views.sheets import fit
 from handlers.wizards import cliche_draft as draft
-from handlers.wizards.common import (
-    T,
-    WizardStart,
-    esc,
-    finish_wizard,
-    for_a_player,
-    locale_of,
-    npc_preview_head,
-    submit_button,
-    violations_text,
-)
+from handlers.wizards.common import T, WizardStart, esc, locale_of, violations_text
 from handlers.wizards.flow import Flow, Screens, build_dialog, flow_states, own_draft, own_fail
 from handlers.wizards.flow.own_widgets import (
-    ERROR_LINE,
     Act,
+    Entries,
+    OnEntry,
     counter,
     go,
     indexed,
     pick,
-    press,
     removers,
     typed,
 )
-from handlers.wizards.flow.own_window import buttons_only
-
-BUDGET_SPENT = N_(
-    "All {budget} dice are spent: take a die from a cliché first (the GM may grant bonus dice)."
-)
-SHEET_MAX = 3300  # the preview's sheet, leaving room for the header and the problems
-
+from handlers.wizards.flow.own_window import own_window
+from handlers.wizards.flow.wording import Wording
 
 # --- the draft, the cliché at hand, refusals ------------------------------------------------
 
@@ -82,19 +67,17 @@ def _options(manager: DialogManager) -> ClicheOptions:
     return ClicheOptions.model_validate(WizardStart.of(manager).options)
 
 
-def _t(manager: DialogManager) -> Translator:
-    t: Translator = manager.middleware_data["t"]
-    return t
+def _sheet(manager: DialogManager) -> Character:
+    return draft.character(_draft(manager))
 
 
-def _enough(manager: DialogManager, msgid: str, **args: Any) -> None:
-    """Refuse an addition past the engine's cap (or budget) in the step's own words."""
-    own_fail(manager, "⛔ " + _t(manager)(msgid, **args))
+def _at(manager: DialogManager) -> int:
+    return int(manager.dialog_data.get("cur", -1))
 
 
 def _current(manager: DialogManager) -> dict[str, Any] | None:
     """The cliché being edited, or None when the index is stale."""
-    index, items = int(manager.dialog_data.get("cur", -1)), _draft(manager)["cliches"]
+    index, items = _at(manager), _draft(manager)["cliches"]
     return items[index] if 0 <= index < len(items) else None
 
 
@@ -116,38 +99,23 @@ async def _attr_step(callback: CallbackQuery, button: Button, manager: DialogMan
     # widget ids: a<index><m|p>, e.g. a0p = physical +1
     wid = button.widget_id or ""
     attr, step = draft.ATTRS[int(wid[1])], 1 if wid.endswith("p") else -1
-    d = _draft(manager)
     if not refused(
-        manager, rules.attribute_refusal(draft.character(d), _options(manager), attr, step)
+        manager, rules.attribute_refusal(_sheet(manager), _options(manager), attr, step)
     ):
-        d["attrs"][attr] += step
+        _draft(manager)["attrs"][attr] += step
 
 
 def _next_if_fine(part: str, target: State) -> Act:
     """«Next» once the engine finds nothing blocking in this part of the sheet."""
 
     async def act(manager: DialogManager) -> None:
-        if not refused(
-            manager, rules.blocking(draft.character(_draft(manager)), _options(manager), part)
-        ):
+        if not refused(manager, rules.blocking(_sheet(manager), _options(manager), part)):
             await manager.switch_to(target)
 
     return act
 
 
-# --- clichés: list, name, dice, description, card -------------------------------------------
-
-
-async def _add_cliche(manager: DialogManager) -> None:
-    d, options = _draft(manager), _options(manager)
-    if len(d["cliches"]) >= rules.MAX_CLICHES:
-        _enough(manager, "That is enough clichés for one character.")
-    elif rules.no_dice_left(draft.character(d), options):
-        budget = rules.budget(draft.character(d), options)
-        _enough(manager, BUDGET_SPENT, budget=budget)
-    else:
-        manager.dialog_data.update(cur=-1, adding=True)
-        await manager.switch_to(S.cl_name)
+# --- clichés: list, name, dice, description, card, tools ------------------------------------
 
 
 async def _open(manager: DialogManager, index: int, state: State, **marks: Any) -> None:
@@ -155,98 +123,70 @@ async def _open(manager: DialogManager, index: int, state: State, **marks: Any) 
     await manager.switch_to(state)
 
 
+def _onward(adding_to: State) -> Act:
+    """On (or back) from a part of the cliché: to ``adding_to`` while the cliché is being
+    added, else to its card; the list (once the cliché is gone, or as ``adding_to``) ends the
+    adding."""
+
+    async def act(manager: DialogManager) -> None:
+        here = _current(manager) is not None
+        adding = here and bool(manager.dialog_data.get("adding"))
+        target = adding_to if adding else S.card if here else S.cliches
+        manager.dialog_data["adding"] = adding and target != S.cliches
+        await manager.switch_to(target)
+
+    return act
+
+
+async def _add_cliche(manager: DialogManager) -> None:
+    if not refused(manager, rules.cliche_refusal(_sheet(manager), _options(manager))):
+        await _open(manager, -1, S.cl_name, adding=True)
+
+
 async def _set_cliche_name(manager: DialogManager, name: str) -> None:
-    d, index = _draft(manager), int(manager.dialog_data.get("cur", -1))
-    if refused(manager, rules.name_refusal(draft.character(d), _options(manager), index, name)):
+    d, index = _draft(manager), _at(manager)
+    if refused(manager, rules.name_refusal(_sheet(manager), _options(manager), index, name)):
         return
     if index < 0:
         d["cliches"].append(draft.new_cliche(name))
-        await _open(manager, len(d["cliches"]) - 1, S.cl_dice)
-    elif _current(manager) is None:
-        await manager.switch_to(S.cliches)
-    else:
-        d["cliches"][index]["name"] = name
-        await manager.switch_to(S.card)
+        return await _open(manager, len(d["cliches"]) - 1, S.cl_dice)
+    if (item := _current(manager)) is not None:
+        item["name"] = name
+    await _onward(S.cliches)(manager)
 
 
 async def _dice_step(callback: CallbackQuery, button: Button, manager: DialogManager) -> None:
-    item, index = _current(manager), int(manager.dialog_data.get("cur", -1))
-    step = 1 if button.widget_id == "dp" else -1
+    item, step = _current(manager), 1 if button.widget_id == "dp" else -1
     if item is None:
         await manager.switch_to(S.cliches)
     elif not refused(
-        manager,
-        rules.dice_refusal(draft.character(_draft(manager)), _options(manager), index, step),
+        manager, rules.dice_refusal(_sheet(manager), _options(manager), _at(manager), step)
     ):
         item["dice"] = int(item["dice"]) + step
 
 
-async def _dice_done(manager: DialogManager) -> None:
-    await manager.switch_to(S.cl_desc if manager.dialog_data.get("adding") else S.card)
-
-
 async def _set_desc(manager: DialogManager, text: str) -> None:
-    item = _current(manager)
-    if item is not None:
+    if (item := _current(manager)) is not None:
         item["description"] = text
-    await _description_done(manager)
-
-
-async def _description_done(manager: DialogManager) -> None:
-    if manager.dialog_data.get("adding") or _current(manager) is None:
-        await _to_list(manager)
-    else:
-        await manager.switch_to(S.card)
-
-
-async def _cliche_back(manager: DialogManager) -> None:
-    """Back from a cliché step: the previous step while adding, else the cliché's card."""
-    data, state = manager.dialog_data, manager.current_context().state
-    if not data.get("adding") or _current(manager) is None:
-        data["adding"] = False
-        target = S.card if _current(manager) is not None else S.cliches
-    else:
-        target = S.cl_dice if state == S.cl_desc else S.cliches
-    await manager.switch_to(target)
-
-
-async def _card_tools(manager: DialogManager) -> None:
-    await _open(manager, int(manager.dialog_data["cur"]), S.tools_of, tools_back="card")
+    await _onward(S.cliches)(manager)
 
 
 async def _delete_cliche(manager: DialogManager) -> None:
     if _current(manager) is not None:
-        _draft(manager)["cliches"].pop(int(manager.dialog_data["cur"]))
-    manager.dialog_data["cur"] = -1
-    await manager.switch_to(S.cliches)
-
-
-async def _to_list(manager: DialogManager) -> None:
-    manager.dialog_data["adding"] = False
-    await manager.switch_to(S.cliches)
-
-
-# --- tools of the trade, hooks, backstory, submit ----------------------------------------------
+        _draft(manager)["cliches"].pop(_at(manager))
+    await _open(manager, -1, S.cliches)
 
 
 async def _tool(manager: DialogManager, name: str) -> None:
-    item = _current(manager)
-    if item is None:
+    if (item := _current(manager)) is None:
         await manager.switch_to(S.tools)
-    elif len(item["tools"]) >= rules.MAX_TOOLS:
-        _enough(manager, "That is enough tools for one cliché.")
-    else:
-        effect = ToolEffect.MINUS_ONE.value
-        item["tools"].append({"name": name, "present": True, "when_missing": effect})
+    elif not refused(manager, rules.tool_refusal(Cliche.model_validate(item))):
+        item["tools"].append(Tool(name=name).model_dump(mode="json"))  # −1 die without it
 
 
 async def _cycle_effect(manager: DialogManager, index: int) -> None:
     tool = _tools(manager)[index]
-    tool["when_missing"] = draft.next_effect(str(tool["when_missing"]))
-
-
-async def _remove_tool(manager: DialogManager, index: int) -> None:
-    _tools(manager).pop(index)
+    tool["when_missing"] = rules.next_effect(ToolEffect(tool["when_missing"])).value
 
 
 async def _tools_done(manager: DialogManager) -> None:
@@ -254,16 +194,21 @@ async def _tools_done(manager: DialogManager) -> None:
     await manager.switch_to(S.card if back else S.tools)
 
 
+# --- hooks, backstory --------------------------------------------------------------------------
+
+
 async def _add_hook(manager: DialogManager, hook: str) -> None:
-    hooks: list[str] = _draft(manager)["hooks"]
-    if len(hooks) >= rules.MAX_HOOKS:
-        _enough(manager, "That is enough hooks; remove one first.")
-    else:
-        hooks.append(hook)
+    if not refused(manager, rules.hook_refusal(_sheet(manager))):
+        _draft(manager)["hooks"].append(hook)
 
 
-async def _remove_hook(manager: DialogManager, index: int) -> None:
-    _draft(manager)["hooks"].pop(index)
+def _dropper(entries: Entries) -> OnEntry:
+    """❌ on a list's entry (a tool, a hook): it is taken out."""
+
+    async def drop(manager: DialogManager, index: int) -> None:
+        entries(manager).pop(index)
+
+    return drop
 
 
 async def _set_story(manager: DialogManager, story: str) -> None:
@@ -271,62 +216,33 @@ async def _set_story(manager: DialogManager, story: str) -> None:
     await manager.switch_to(S.preview)
 
 
-async def _submit(manager: DialogManager) -> None:
-    refused(manager, await finish_wizard(manager, draft.character(_draft(manager))))
-
-
 # --- window data ---------------------------------------------------------------------------
 
 
-def _cliche_items(data: draft.Draft) -> list[dict[str, Any]]:
-    return [
-        {
-            "i": i,
-            "label": f"{c['name']} ({c['dice']})",
-            "tools": f"{c['name']} · 🔧 {len(c['tools'])}",
-        }
-        for i, c in enumerate(data["cliches"])
-    ]
-
-
 def _tool_data(t: Translator, item: dict[str, Any] | None) -> dict[str, Any]:
-    tools = item["tools"] if item else []
-    effects = [sheet_view.effect_label(t, ToolEffect(tool["when_missing"])) for tool in tools]
-    lines = [
-        f"{i}. " + sheet_view.tool_line(t, Tool.model_validate(tool))
-        for i, tool in enumerate(tools, start=1)
-    ]
+    tools = [Tool.model_validate(tool) for tool in (item["tools"] if item else [])]
+    lines = [f"{i}. " + sheet_view.tool_line(t, tool) for i, tool in enumerate(tools, start=1)]
+    effects = [sheet_view.effect_label(t, tool.when_missing) for tool in tools]
     return {
         "tool_list": "\n".join(lines) if lines else t("No tools yet."),
         "tool_items": [
-            {"i": i, "n": i + 1, "label": f"{i + 1}. {tool['name']}: {effects[i]}"}
+            {"i": i, "n": i + 1, "name": tool.name, "effect": effects[i]}
             for i, tool in enumerate(tools)
         ],
     }
 
 
-def _preview_data(
-    t: Translator, data: draft.Draft, options: ClicheOptions, locale: str
-) -> dict[str, str]:
-    sheet = sheet_view.render_sheet(draft.character(data), t, locale)
-    issues = violations_text(draft.violations(data, options), locale)
-    return {"sheet": fit(sheet, SHEET_MAX), "issues": issues}
-
-
 async def _getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
     manager = dialog_manager
-    d = _draft(manager)
-    t, options, locale = _t(manager), _options(manager), locale_of(manager)
+    d, t = _draft(manager), manager.middleware_data["t"]
+    options, locale = _options(manager), locale_of(manager)
     item, hooks, sheet = _current(manager), d["hooks"], draft.character(d)
-    at_preview = manager.current_context().state == S.preview
+    problems = validate_character(sheet, options)
     warnings = [
-        v
-        for v in draft.violations(d, options)
-        if v.severity is Severity.WARNING and v.field.startswith("cliches")
+        v for v in problems if v.severity is Severity.WARNING and v.field.startswith("cliches")
     ]
     return {
         "name": esc(d.get("name") or ""),
-        "has_name": bool(d.get("name")),
         "points": options.attribute_points,
         "low": options.attribute_min,
         "high": options.attribute_max,
@@ -338,20 +254,17 @@ async def _getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
         "budget": sheet_view.budget_line(t, sheet, options),
         "cliche_list": sheet_view.cliche_summary(t, sheet),
         "tools_list": sheet_view.cliche_summary(t, sheet, with_tools=True),
-        "cliche_items": _cliche_items(d),
+        "cliche_items": [{**c, "i": i, "n": len(c["tools"])} for i, c in enumerate(d["cliches"])],
         "warnings": violations_text(warnings, locale),
         "cliche": esc(item["name"]) if item else "",
         "dice": int(item["dice"]) if item else 0,
-        "has_desc": bool(item and item["description"]),
         "description": esc(item["description"]) if item else "",
         "card": "\n".join(sheet_view.cliche_lines(t, Cliche.model_validate(item))) if item else "",
         **_tool_data(t, item),
         "hook_list": "\n".join(f"{i}. {sheet_view.short(h)}" for i, h in enumerate(hooks, start=1))
         or t("No hooks yet."),
         "hook_items": [{"i": i, "n": i + 1} for i in range(len(hooks))],
-        "has_story": bool(d.get("backstory")),
         "backstory": esc(d.get("backstory") or ""),
-        **(_preview_data(t, d, options, locale) if at_preview else {"sheet": "", "issues": ""}),
     }
 
 
@@ -373,40 +286,32 @@ def _skip_keep(filled: str, to: To) -> list[Keyboard]:
 
 
 def _window(state: State) -> Window:
-    """A step's window: its widgets, the last refusal (once) and, once the player has seen the
-    preview, «👁 Preview» on the main steps, so a fix is one tap away from it again."""
+    """A step's window (``own_window``: the last refusal once, a message it cannot take
+    answered) and, once the preview sent the player back, «👁 Preview» on the main steps, so a
+    fix is one tap away from it again."""
     key = state.state.split(":")[-1]
-    extra = [SwitchTo(T("👁 Preview"), id="pv", state=S.preview, when="review")]
-    widgets = _widgets()[key]
-    # a step that takes no text says so to a message (it redrew the same screen, unanswered)
-    typed = any(isinstance(w, TextInput) for w in widgets)
-    return Window(
-        *widgets,
-        *([] if typed else [MessageInput(buttons_only, content_types=ContentType.ANY)]),
-        ERROR_LINE,
-        *(extra if key in REVIEWABLE else []),
-        state=state,
-        getter=_getter,
-    )
-
-
-def _windows(key: str) -> Any:
-    return lambda states: [_window(getattr(states, key))]
+    back = [SwitchTo(T("👁 Preview"), id="pv", state=S.preview, when="review")]
+    extra = back if key in REVIEWABLE else []
+    return own_window(*_widgets()[key], *extra, state=state, getter=_getter)
 
 
 def _widgets() -> dict[str, tuple[Any, ...]]:
     """Each step's texts and buttons, by its key."""
-    _cliches: Any = lambda m: _draft(m)["cliches"]  # noqa: E731
+    _cliches: Entries = lambda m: _draft(m)["cliches"]  # noqa: E731
+    hooks: Entries = lambda m: _draft(m)["hooks"]  # noqa: E731
+    to_list, to_dice = _onward(S.cliches), _onward(S.cl_dice)
     open_card = indexed(_cliches, lambda m, i: _open(m, i, S.card, adding=False))
     open_tools = indexed(_cliches, lambda m, i: _open(m, i, S.tools_of, tools_back="tools"))
+    cycle = indexed(_tools, _cycle_effect)
+    own_tools: Act = lambda m: _open(m, _at(m), S.tools_of, tools_back="card")  # noqa: E731
     return {
         "name": (
             T("<b>New character — Firefly (clichés)</b>"),
             T("What is your character's name? Type it (up to 64 characters)."),
             T("/cancel stops the wizard at any step."),
-            T("Now: <b>{name}</b>. Type another name or press Next.", when="has_name"),
+            T("Now: <b>{name}</b>. Type another name or press Next.", when="name"),
             typed("nm", NAME_REFUSAL, _set_name),
-            go(NEXT, "nx", S.attrs, when="has_name"),
+            go(NEXT, "nx", S.attrs, when="name"),
         ),
         "attrs": (
             T("<b>Attributes</b>"),
@@ -430,7 +335,7 @@ def _widgets() -> dict[str, tuple[Any, ...]]:
             Format("\n{cliche_list}\n"),
             Format("{budget}"),
             Format("{warnings}", when="warnings"),
-            Column(pick("{item[label]}", "cl", "cliche_items", open_card)),
+            Column(pick("{item[name]} ({item[dice]})", "cl", "cliche_items", open_card)),
             go(N_("➕ Add a cliché"), "add", _add_cliche),  # refuses past the most
             _nav(S.attrs, go(NEXT, "nx", _next_if_fine("cliches", S.tools))),
         ),
@@ -438,32 +343,32 @@ def _widgets() -> dict[str, tuple[Any, ...]]:
             T("Type the cliché's name (up to 64 characters), e.g. <i>Soldier</i>, <i>Hacker</i>."),
             T("Now: <b>{cliche}</b>.", when="cliche"),
             typed("cn", NAME_REFUSAL, _set_cliche_name),
-            go(BACK, "bk", _cliche_back),
+            go(BACK, "bk", to_list),
         ),
         "cl_dice": (
             T("How many dice does «{cliche}» have? Use ➖ and ➕."),
             T("«{cliche}»: <b>{dice}</b> dice"),
             Format("{budget}"),
             counter("dm", Format("🎲 {dice}"), "dv", "dp", _dice_step),
-            _nav(_cliche_back, go(NEXT, "nx", _dice_done)),
+            _nav(to_list, go(NEXT, "nx", _onward(S.cl_desc))),
         ),
         "cl_desc": (
             T(
                 "Describe «{cliche}» in one message: who they are, what they can do "
                 "(up to 500 characters)."
             ),
-            T("Now: {description}", when="has_desc"),
+            T("Now: {description}", when="description"),
             typed("cd", N_("The description must be 1 to {limit} characters."), _set_desc, True),
-            _nav(_cliche_back, *_skip_keep("has_desc", _description_done)),
+            _nav(to_dice, *_skip_keep("description", to_list)),
         ),
         "card": (
             Format("{card}"),
             Format("{budget}"),
             T("What would you like to change?"),
             Row(go(N_("✏️ Name"), "rn", S.cl_name), go(N_("🎲 Dice"), "dc", S.cl_dice)),
-            Row(go(N_("📝 Description"), "de", S.cl_desc), go(N_("🔧 Tools"), "tl", _card_tools)),
+            Row(go(N_("📝 Description"), "de", S.cl_desc), go(N_("🔧 Tools"), "tl", own_tools)),
             Row(
-                go(N_("🗑 Delete"), "del", _delete_cliche), go(N_("◀️ To the list"), "bk", _to_list)
+                go(N_("🗑 Delete"), "del", _delete_cliche), go(N_("◀️ To the list"), "bk", S.cliches)
             ),
         ),
         "tools": (
@@ -473,7 +378,7 @@ def _widgets() -> dict[str, tuple[Any, ...]]:
                 "cannot hack without a laptop. Tap a cliché to list its tools, or press Next."
             ),
             Format("\n{tools_list}"),
-            Column(pick("{item[tools]}", "ct", "cliche_items", open_tools)),
+            Column(pick("{item[name]} · 🔧 {item[n]}", "ct", "cliche_items", open_tools)),
             _nav(S.cliches, go(NEXT, "nx", S.hooks)),
         ),
         "tools_of": (
@@ -484,8 +389,8 @@ def _widgets() -> dict[str, tuple[Any, ...]]:
             ),
             Format("\n{tool_list}"),
             typed("tn", N_("A tool's name must be one line of 1 to {limit} characters."), _tool),
-            Column(pick("{item[label]}", "te", "tool_items", indexed(_tools, _cycle_effect))),
-            removers("tx", "tool_items", _tools, _remove_tool),
+            Column(pick("{item[n]}. {item[name]}: {item[effect]}", "te", "tool_items", cycle)),
+            removers("tx", "tool_items", _tools, _dropper(_tools)),
             go(N_("✅ Done"), "dn", _tools_done),
         ),
         "hooks": (
@@ -497,7 +402,7 @@ def _widgets() -> dict[str, tuple[Any, ...]]:
             ),
             Format("\n{hook_list}"),
             typed("hk", N_("A hook must be 1 to {limit} characters."), _add_hook, long=True),
-            removers("hx", "hook_items", lambda m: _draft(m)["hooks"], _remove_hook),
+            removers("hx", "hook_items", hooks, _dropper(hooks)),
             _nav(S.tools, go(NEXT, "nx", S.backstory)),
         ),
         "backstory": (
@@ -506,38 +411,47 @@ def _widgets() -> dict[str, tuple[Any, ...]]:
                 "Where does the character come from, what do they want? Type it in one message "
                 "(up to 500 characters). The GM may grant bonus dice for a strong backstory."
             ),
-            T("Now: {backstory}", when="has_story"),
+            T("Now: {backstory}", when="backstory"),
             typed("bs", N_("The backstory must be 1 to {limit} characters."), _set_story, True),
-            _nav(S.hooks, *_skip_keep("has_story", S.preview)),
-        ),
-        "preview": (
-            T(
-                "<b>Preview</b>: check the character, go back to any step, or send it to the GM.",
-                when=for_a_player,
-            ),
-            npc_preview_head(),
-            Format("\n{sheet}\n"),
-            Format("{issues}", when="issues"),
-            Row(go(N_("✏️ Name"), "gn", S.name), go(N_("💪 Attributes"), "ga", S.attrs)),
-            Row(go(N_("🎲 Clichés"), "gc", S.cliches), go(N_("🔧 Tools"), "gt", S.tools)),
-            Row(go(N_("🪝 Hooks"), "gh", S.hooks), go(N_("📜 Backstory"), "gb", S.backstory)),
-            submit_button("✅ Send to the GM", press(_submit)),
+            _nav(S.hooks, *_skip_keep("backstory", S.preview)),
         ),
     }
 
 
-STEPS = ("name", "attrs", "cliches", "cl_name", "cl_dice", "cl_desc", "card", "tools")
-STEPS += ("tools_of", "hooks", "backstory")
+def _step(key: str, title: str, *more: str) -> Screens:
+    """A step of the module's own windows: its own, then its ``more`` (a cliché's parts)."""
+    return Screens(
+        key, title, "", lambda s: [_window(getattr(s, k)) for k in (key, *more)], more=more
+    )
+
+
+JUMPS = ("gn", "ga", "gc", "gt", "gh", "gb")  # the preview's buttons back to each step (released)
 FLOW = Flow(
     name="cliche",  # states ClicheSG:<step key>, stored with a wizard in progress: keep them
-    steps=tuple(Screens(key, "", "", _windows(key)) for key in STEPS),
+    steps=(
+        _step("name", N_("✏️ Name")),
+        _step("attrs", N_("💪 Attributes")),
+        _step("cliches", N_("🎲 Clichés"), "cl_name", "cl_dice", "cl_desc", "card"),
+        _step("tools", N_("🔧 Tools"), "tools_of"),
+        _step("hooks", N_("🪝 Hooks")),
+        _step("backstory", N_("📜 Backstory")),
+    ),
     options=ClicheOptions.model_validate,
     build=lambda d, options: draft.character(d),
     load=draft.from_sheet,
     validate=validate_character,
     render=sheet_view.render_sheet,
-    own_preview=lambda states: _window(states.preview),
     upgrade=_upgrade,
+    # the standard preview in the wizard's released words and ids
+    wording=Wording(
+        own_heads=True,
+        preview_head=N_(
+            "<b>Preview</b>: check the character, go back to any step, or send it to the GM."
+        ),
+        jump="{title}",
+        buttons_only=N_("Please use the buttons, or /cancel."),
+    ),
+    ids={f"preview.j{i}": wid for i, wid in enumerate(JUMPS)},
 )
 S = ClicheSG = flow_states(FLOW)
 START_STATE = S.name

@@ -1,4 +1,4 @@
-"""The ``cliche`` wizard's draft: JSON-safe ``dialog_data`` and the engine checks run on it.
+"""The ``cliche`` wizard's draft: JSON-safe ``dialog_data`` and the sheet made of it.
 
 The draft lives in ``dialog_data`` (stored in Postgres, so a restart resumes the wizard) as
 plain JSON: ``name``, ``attrs`` {physical, mental, social}, ``cliches`` (each a dumped engine
@@ -12,22 +12,13 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from engine.common import Violation
-from engine.systems.cliche import (
-    Attributes,
-    Character,
-    Cliche,
-    ClicheOptions,
-    ToolEffect,
-    validate_character,
-)
+from engine.systems.cliche import Attributes, Character, Cliche, ClicheOptions
 from handlers.wizards.flow.start import returned_sheet
 
 Draft = dict[str, Any]
 
 ATTRS: Final = ("physical", "mental", "social")
 KEYS: Final = ("name", "attrs", "cliches", "hooks", "backstory", "bonus")  # the draft's own
-EFFECTS: Final = tuple(effect.value for effect in ToolEffect)
 
 
 def fresh(options: ClicheOptions) -> Draft:
@@ -60,15 +51,5 @@ def character(draft: Draft) -> Character:
     )
 
 
-def violations(draft: Draft, options: ClicheOptions) -> list[Violation]:
-    return validate_character(character(draft), options)
-
-
 def new_cliche(name: str) -> dict[str, Any]:
     return Cliche(name=name, dice=1).model_dump(mode="json")
-
-
-def next_effect(value: str) -> str:
-    """The next «without it» effect, in a cycle (the GM has the last word on approval)."""
-    index = EFFECTS.index(value) if value in EFFECTS else -1
-    return EFFECTS[(index + 1) % len(EFFECTS)]

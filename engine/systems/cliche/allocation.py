@@ -1,4 +1,5 @@
-"""Creation one press at a time: the dice budget, the wizard's caps on list lengths, and which of
+"""Creation one press at a time: the dice budget, the wizard's caps on list lengths (refused as
+``cliche_refusal``, ``tool_refusal``, ``hook_refusal``), a tool's effect cycle, and which of
 ``validate_character``'s violations a single press (an attribute point, a die, a cliché's name)
 newly breaks and so may refuse. A sheet may be incomplete between presses (no cliché yet, the
 points not all spread): only what the press itself breaks is its refusal.
@@ -10,7 +11,8 @@ from typing import Final
 
 from engine.common import Violation, errors_only
 from engine.systems.cliche.creation import validate_character
-from engine.systems.cliche.sheet import Character, Cliche, ClicheOptions
+from engine.systems.cliche.sheet import Character, Cliche, ClicheOptions, ToolEffect
+from engine.text import msg
 
 DEFAULT_BASE_DICE: Final = int(ClicheOptions.model_fields["base_dice"].default)
 # Keep a wizard's stored state (and its keyboards) small; the rules only warn above ten clichés.
@@ -48,6 +50,34 @@ def gm_bonus(character: Character, options: ClicheOptions) -> int:
 def no_dice_left(character: Character, options: ClicheOptions) -> bool:
     """A new cliché takes one die: none is left when the budget is spent."""
     return dice_used(character) >= budget(character, options)
+
+
+def cliche_refusal(character: Character, options: ClicheOptions) -> list[Violation]:
+    """Why no cliché may be added: the wizard's cap, or no die left for its first one."""
+    if len(character.cliches) >= MAX_CLICHES:
+        return [Violation("cliches", msg("cliche.creation.enough_cliches"))]
+    if no_dice_left(character, options):
+        spent = msg("cliche.creation.dice_spent", budget=budget(character, options))
+        return [Violation("cliches", spent)]
+    return []
+
+
+def tool_refusal(item: Cliche) -> list[Violation]:
+    """Why ``item`` may take no further tool of the trade (the wizard's cap)."""
+    full = len(item.tools) >= MAX_TOOLS
+    return [Violation("cliches", msg("cliche.creation.enough_tools"))] if full else []
+
+
+def hook_refusal(character: Character) -> list[Violation]:
+    """Why no further hook may be added (the wizard's cap)."""
+    full = len(character.hooks) >= MAX_HOOKS
+    return [Violation("hooks", msg("cliche.creation.enough_hooks"))] if full else []
+
+
+def next_effect(effect: ToolEffect) -> ToolEffect:
+    """What a missing tool does next, as a tap cycles it (the GM has the last word on it)."""
+    effects = list(ToolEffect)
+    return effects[(effects.index(effect) + 1) % len(effects)]
 
 
 def blocking(character: Character, options: ClicheOptions, prefix: str) -> list[Violation]:

@@ -52,6 +52,25 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "ru": "Костей в клише: {total}, а выдано: {budget} ({base} + {bonus} от мастера).",
         "en": "Clichés hold {total} dice, but {budget} were given ({base} + {bonus} by the GM).",
     },
+    # the wizard's caps on what one press adds (``allocation``)
+    "cliche.creation.enough_cliches": {
+        "ru": "Для одного персонажа клише уже достаточно.",
+        "en": "That is enough clichés for one character.",
+    },
+    "cliche.creation.dice_spent": {
+        "ru": "Кости кончились (выдано: {budget}): сначала заберите кость у другого клише, "
+        "а бонусные кости может дать мастер.",
+        "en": "All {budget} dice are spent: take a die from a cliché first "
+        "(the GM may grant bonus dice).",
+    },
+    "cliche.creation.enough_tools": {
+        "ru": "Для одного клише орудий труда уже достаточно.",
+        "en": "That is enough tools for one cliché.",
+    },
+    "cliche.creation.enough_hooks": {
+        "ru": "Зацепок уже достаточно; сначала уберите одну.",
+        "en": "That is enough hooks; remove one first.",
+    },
     "cliche.creation.many_cliches": {
         "ru": "Клише больше {limit} ({count}) — это выглядит странно.",
         "en": "More than {limit} clichés ({count}) looks odd.",

@@ -1,6 +1,7 @@
 """The frame of an own window (a ``Screens`` step's, an own preview), written once: its widgets,
 the last refusal under them, a typed answer cleaned or refused with the window's own words,
-anything else refused with a hint (the window stays, with its keyboard). «To the preview» is
+anything else refused with a hint (the window stays, with its keyboard); a window with a
+typed answer of its own (``own_widgets.typed``) asks anything else for text. «To the preview» is
 ``flow.look.preview_button``."""
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ def own_window(
             ),
             MessageInput(_not_text, content_types=ContentType.ANY),
         ]  # fmt: skip
+    elif any(isinstance(w, TextInput) for w in widgets):  # its own (``own_widgets.typed``)
+        inputs = [MessageInput(_not_text, content_types=ContentType.ANY)]
     return Window(*widgets, ERROR_LINE, *inputs, state=state, getter=getter)
 
 

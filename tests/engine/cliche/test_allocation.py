@@ -3,7 +3,7 @@ single press newly breaks, by reason code."""
 
 from __future__ import annotations
 
-from engine.systems.cliche import Attributes, ClicheOptions
+from engine.systems.cliche import Attributes, Cliche, ClicheOptions, Tool, ToolEffect
 from engine.systems.cliche import allocation as rules
 from tests.engine.cliche.builders import make_character
 
@@ -50,3 +50,29 @@ def test_an_attribute_point_and_a_clichés_name() -> None:
     ]
     assert rules.name_refusal(sheet, OPTIONS, 0, "Captain") == []
     assert rules.name_refusal(sheet, OPTIONS, -1, "Pilot") == []
+
+
+def test_a_tools_effect_cycles_through_every_effect() -> None:
+    seen = [ToolEffect.MINUS_ONE]
+    for _ in ToolEffect:
+        seen.append(rules.next_effect(seen[-1]))
+    assert set(seen) == set(ToolEffect) and seen[-1] == seen[0]
+    assert rules.next_effect(ToolEffect.MINUS_ONE) is ToolEffect.HALF  # the wizard's first tap
+
+
+def test_the_wizards_caps_refuse_one_more_cliche_tool_or_hook() -> None:
+    sheet = make_character("Mal", ("Captain", 4), ("Pilot", 3))
+    assert rules.cliche_refusal(sheet, OPTIONS) == []
+    spent = make_character("Mal", ("Captain", 4), ("Pilot", 3), ("Gunner", 3))
+    (why,) = rules.cliche_refusal(spent, OPTIONS)  # a new cliché's first die: none left
+    assert why.msg.key == "cliche.creation.dice_spent" and why.msg.params["budget"] == 10
+    crowd = make_character("Mal", *((f"C{i}", 0) for i in range(rules.MAX_CLICHES)))
+    assert _keys(rules.cliche_refusal(crowd, OPTIONS)) == ["cliche.creation.enough_cliches"]
+    kit = tuple(Tool(name=f"T{i}") for i in range(rules.MAX_TOOLS))
+    assert rules.tool_refusal(Cliche(name="Soldier", dice=3, tools=kit[1:])) == []
+    assert _keys(rules.tool_refusal(Cliche(name="Soldier", dice=3, tools=kit))) == [
+        "cliche.creation.enough_tools"
+    ]
+    hooks = sheet.model_copy(update={"hooks": ("debt",) * rules.MAX_HOOKS})
+    assert rules.hook_refusal(sheet) == []
+    assert _keys(rules.hook_refusal(hooks)) == ["cliche.creation.enough_hooks"]

@@ -321,3 +321,14 @@ async def test_a_message_to_a_buttons_step_is_answered(running: Harness) -> None
     view = await say(running, "four physical please")
     assert "Please use the buttons, or /cancel." in view.text and "Points left: 6" in view.text
     assert await character_count(running) == 0
+
+
+async def test_a_file_to_a_typed_step_is_answered(running: Harness) -> None:
+    """A step that takes text says so to anything else (``own_window``), and stays."""
+    await start(running)
+    running.emu.send_document(ALICE, ALICE, "notes.json", b"{}")
+    await running.emu.wait_idle()
+    await settled(running)
+    view = running.emu.last_bot_message(ALICE)
+    assert view is not None and "Please answer with text, or /cancel." in view.text
+    assert "character's name" in view.text and await character_count(running) == 0
