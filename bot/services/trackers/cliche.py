@@ -149,6 +149,7 @@ Op = (
     Side | Focus | PickCliche | Fit | Option | Start | Attack | Target | Roll | Pump | Bonus
     | Switch | TeamMode | TeamToggle | TeamForm | Disband | Leave | Damage | End
 )  # fmt: skip
+SETUP_TOGGLES: Final = (Side, PickCliche, Fit, Option)  # taken at a recent version in set-up
 
 
 # --- state helpers ------------------------------------------------------------------------------
@@ -230,11 +231,15 @@ async def press(
     Raises ``core.TrackerRefused`` (a msgid) or ``EngineError``; nothing is written then."""
     tracker = await core.load(uow, tracker_id, chat_id=chat_id, kind=KIND)
     if tracker.version != version:
-        # A fighter's own press in the round stands when the steps since were others' own.
+        # A fighter's own press in the round stands when the steps since were others' own; a
+        # set-up toggle names what it toggles, so the GM's quick taps each apply.
         fighter = op.fighter if isinstance(op, Roll | Pump | Switch) else None
-        if fighter is None:
+        if isinstance(op, SETUP_TOGGLES) and tracker.state.get("phase") == "setup":
+            concurrent.recent(tracker, version)
+        elif fighter is None:
             raise core.TrackerRefused(core.STALE)
-        await concurrent.require_independent(uow, tracker, version, _own_slice(fighter))
+        else:
+            await concurrent.require_independent(uow, tracker, version, _own_slice(fighter))
     gm = await is_gm(uow, game, user_id)
     # A deep copy: the tracker's own state is the journal's ``state_before`` for undo.
     state: dict[str, Any] = copy.deepcopy(tracker.state)

@@ -52,3 +52,12 @@ async def require_independent(
         if own(after) != shown:
             user = await uow.users.get(step.actor_user_id)
             raise Moved(user.name) if user is not None else core.TrackerRefused(core.STALE)
+
+
+def recent(tracker: TrackerDTO, version: int) -> None:
+    """A set-up toggle drawn at ``version`` (at most ``MAX_BEHIND`` steps back) is taken on the
+    current state: its button names what it toggles, so it means the same at any version of the
+    set-up, and a GM's quick taps on a keyboard the paced group edit has not redrawn yet (about
+    a second) each apply, one step each, instead of being refused as out of date."""
+    if not 0 <= version <= tracker.version or tracker.version - version > MAX_BEHIND:
+        raise core.TrackerRefused(core.STALE)

@@ -46,7 +46,7 @@ from bot.services import rolls as roll_service
 from bot.services.games import is_gm
 from bot.services.invokes import BONUS, REROLL, Invoked
 from bot.services.requests import RequestRefused, on_card
-from bot.services.trackers import core
+from bot.services.trackers import concurrent, core
 from bot.systems import SYSTEMS
 from db.repositories.games import CharacterDTO, GameDTO
 from db.repositories.requests import RequestDTO
@@ -190,8 +190,12 @@ async def _require_owner(
         raise core.TrackerRefused(NOT_YOURS)
 
 
-def _check(tracker: TrackerDTO, v: int, phase: str) -> dict[str, Any]:
-    if tracker.version != v:
+def _check(tracker: TrackerDTO, v: int, phase: str, *, toggle: bool = False) -> dict[str, Any]:
+    """A copy of the state at version ``v`` in ``phase``; a set-up ``toggle`` also at a recent
+    older version (``concurrent.recent``: the GM's quick taps each apply)."""
+    if toggle:
+        concurrent.recent(tracker, v)
+    elif tracker.version != v:
         raise core.TrackerRefused(core.STALE)
     state = dict(tracker.state)
     if state.get("phase") != phase:
@@ -278,7 +282,7 @@ async def toggle(
 ) -> TrackerDTO:
     """Cycle one character: out → side A → side B → out."""
     await _require_gm(uow, game, user_id)
-    state = _check(tracker, v, "setup")
+    state = _check(tracker, v, "setup", toggle=True)
     key = str(pid)
     roster_entry(state, key)
     sides = dict(state["sides"])

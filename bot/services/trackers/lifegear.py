@@ -263,14 +263,18 @@ async def _chooser(
 
 
 async def _load(
-    uow: UnitOfWork, tracker_id: int, chat_id: int, v: int, cid: int | None = None
-) -> tuple[TrackerDTO, dict[str, Any]]:
+    uow: UnitOfWork, tracker_id: int, chat_id: int, v: int, cid: int | None = None,
+    *, toggle: bool = False,
+) -> tuple[TrackerDTO, dict[str, Any]]:  # fmt: skip
     """The tracker at version ``v``; with ``cid`` (a fighter's own press) also at an older
-    version if the steps since touched only others (both duellists rolling at once)."""
+    version if the steps since touched only others (both duellists rolling at once); a set-up
+    ``toggle`` also at a recent older version (``concurrent.recent``: the GM's quick taps)."""
     tracker = await core.load(uow, tracker_id, chat_id=chat_id)
     if tracker.kind not in KINDS:
         raise Refused(N_("This tracker is not here."))
-    if tracker.version != v:
+    if toggle and tracker.state.get("phase") == "setup":
+        concurrent.recent(tracker, v)
+    elif tracker.version != v:
         if cid is None:
             raise Refused(core.STALE)
         await concurrent.require_independent(uow, tracker, v, _own_slice(cid))
@@ -358,7 +362,7 @@ async def toggle(
     cid: int,
 ) -> TrackerDTO:  # fmt: skip
     """Set-up: the GM toggles a participant (``cid``) or, with ``cid`` 0, the surprise round."""
-    tracker, state = await _load(uow, tracker_id, chat_id, v)
+    tracker, state = await _load(uow, tracker_id, chat_id, v, toggle=True)
     await _gm(uow, game, user_id)
     if state.get("phase") != "setup":
         raise Refused(N_("This button is no longer active."))
@@ -385,8 +389,9 @@ async def toggle(
             chosen.append(cid)
         state["ids"] = chosen
     return await core.step(
-        uow, tracker, expected_version=v, actor_user_id=user_id, action="toggle", state=state
-    )
+        uow, tracker, expected_version=tracker.version, actor_user_id=user_id, action="toggle",
+        state=state,
+    )  # fmt: skip
 
 
 async def start(

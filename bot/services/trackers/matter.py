@@ -33,7 +33,7 @@ from bot.i18n import N_
 from bot.services import ledger
 from bot.services.games import is_gm
 from bot.services.rolls import roll_logged
-from bot.services.trackers import core
+from bot.services.trackers import concurrent, core
 from bot.systems import SYSTEMS
 from db.repositories.games import CharacterDTO, GameDTO
 from db.repositories.trackers import TrackerDTO
@@ -139,10 +139,21 @@ async def open_scene(uow: UnitOfWork, game: GameDTO, *, actor_user_id: int) -> T
 
 
 async def _load(
-    uow: UnitOfWork, game: GameDTO, tracker_id: int, v: int, *, gm: bool, actor_user_id: int
+    uow: UnitOfWork,
+    game: GameDTO,
+    tracker_id: int,
+    v: int,
+    *,
+    gm: bool,
+    actor_user_id: int,
+    toggle: bool = False,
 ) -> tuple[TrackerDTO, SceneState]:
+    """The tracker at version ``v``; a set-up ``toggle`` also at a recent older version
+    (``concurrent.recent``: the GM's quick taps each apply)."""
     tracker = await core.load(uow, tracker_id, chat_id=game.chat_id, kind=KIND)
-    if tracker.version != v:
+    if toggle and parse(tracker).phase is Phase.SETUP:
+        concurrent.recent(tracker, v)
+    elif tracker.version != v:
         raise core.TrackerRefused(core.STALE)
     if gm and not await is_gm(uow, game, actor_user_id):
         raise core.TrackerRefused(GM_ONLY)
@@ -152,7 +163,9 @@ async def _load(
 async def toggle_member(
     uow: UnitOfWork, game: GameDTO, tracker_id: int, *, v: int, actor_user_id: int, cid: int
 ) -> TrackerDTO:
-    tracker, state = await _load(uow, game, tracker_id, v, gm=True, actor_user_id=actor_user_id)
+    tracker, state = await _load(
+        uow, game, tracker_id, v, gm=True, actor_user_id=actor_user_id, toggle=True
+    )
     if state.phase is not Phase.SETUP or cid not in {c.id for c in await candidates(uow, game)}:
         raise core.TrackerRefused(N_("This button is no longer active."))
     if cid in state.members:
@@ -160,8 +173,8 @@ async def toggle_member(
     else:
         state.members.append(cid)
     return await core.step(
-        uow, tracker, expected_version=v, actor_user_id=actor_user_id, action="member",
-        state=_dump(state),
+        uow, tracker, expected_version=tracker.version, actor_user_id=actor_user_id,
+        action="member", state=_dump(state),
     )  # fmt: skip
 
 
@@ -170,7 +183,9 @@ async def toggle_condition(
     condition: ConditionId,
 ) -> TrackerDTO:  # fmt: skip
     """Set-up or running: the GM adds or lifts a scene condition."""
-    tracker, state = await _load(uow, game, tracker_id, v, gm=True, actor_user_id=actor_user_id)
+    tracker, state = await _load(
+        uow, game, tracker_id, v, gm=True, actor_user_id=actor_user_id, toggle=True
+    )
     conds = list(state.scene.conditions)
     on = condition not in conds
     conds = [*conds, condition] if on else [c for c in conds if c is not condition]
@@ -180,8 +195,8 @@ async def toggle_condition(
             Entry(k="cond_on" if on else "cond_off", r=state.scene.round, o=condition)
         )
     return await core.step(
-        uow, tracker, expected_version=v, actor_user_id=actor_user_id, action="condition",
-        state=_dump(state),
+        uow, tracker, expected_version=tracker.version, actor_user_id=actor_user_id,
+        action="condition", state=_dump(state),
     )  # fmt: skip
 
 

@@ -17,7 +17,7 @@ from bot.i18n import N_
 from bot.services import ledger
 from bot.services.games import is_gm
 from bot.services.rolls import roll_logged
-from bot.services.trackers import core
+from bot.services.trackers import concurrent, core
 from bot.systems import SYSTEMS
 from db.repositories.games import CharacterDTO, GameDTO
 from db.repositories.trackers import TrackerDTO
@@ -109,22 +109,27 @@ async def may_act_for(uow: UnitOfWork, game: GameDTO, row: CharacterDTO, user_id
 
 
 async def _load(
-    uow: UnitOfWork, game: GameDTO, tracker_id: int, *, chat_id: int, v: int
+    uow: UnitOfWork, game: GameDTO, tracker_id: int, *, chat_id: int, v: int, toggle: bool = False
 ) -> TrackerDTO:
+    """The tracker at version ``v``; a set-up ``toggle`` also at a recent older version
+    (``concurrent.recent``: the GM's quick taps each apply)."""
     tracker = await core.load(uow, tracker_id, chat_id=chat_id, kind=KIND)
     if tracker.game_id != game.id:
         raise core.TrackerRefused(N_("This tracker is not here."))
-    if tracker.version != v:
+    if toggle and tracker.state.get("phase") == "setup":
+        concurrent.recent(tracker, v)
+    elif tracker.version != v:
         raise core.TrackerRefused(core.STALE)
     return tracker
 
 
 async def _gm_load(
-    uow: UnitOfWork, game: GameDTO, tracker_id: int, *, chat_id: int, v: int, user_id: int
-) -> tuple[TrackerDTO, dict[str, Any]]:
+    uow: UnitOfWork, game: GameDTO, tracker_id: int, *, chat_id: int, v: int, user_id: int,
+    toggle: bool = False,
+) -> tuple[TrackerDTO, dict[str, Any]]:  # fmt: skip
     """A GM's step: the tracker at version ``v`` (refused to anyone else) and a copy of its
     state to change."""
-    tracker = await _load(uow, game, tracker_id, chat_id=chat_id, v=v)
+    tracker = await _load(uow, game, tracker_id, chat_id=chat_id, v=v, toggle=toggle)
     await _require_gm(uow, game, user_id)
     return tracker, _copy(tracker)
 
@@ -190,7 +195,9 @@ async def toggle(
     uow: UnitOfWork, game: GameDTO, tracker_id: int, *, chat_id: int, v: int, user_id: int,
     character_id: int,
 ) -> TrackerDTO:  # fmt: skip
-    tracker, state = await _gm_load(uow, game, tracker_id, chat_id=chat_id, v=v, user_id=user_id)
+    tracker, state = await _gm_load(
+        uow, game, tracker_id, chat_id=chat_id, v=v, user_id=user_id, toggle=True
+    )
     if state["phase"] != "setup":
         raise core.TrackerRefused(SETUP_OVER)
     if character_id not in state["pool"]:
@@ -202,8 +209,9 @@ async def toggle(
         else [c for c in state["pool"] if c in chosen or c == character_id]
     )
     return await core.step(
-        uow, tracker, expected_version=v, actor_user_id=user_id, action="toggle", state=state
-    )
+        uow, tracker, expected_version=tracker.version, actor_user_id=user_id, action="toggle",
+        state=state,
+    )  # fmt: skip
 
 
 async def start(
