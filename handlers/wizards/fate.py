@@ -108,7 +108,8 @@ def _crossing_data(shown: Shown) -> dict[str, Any]:
         for c in crossings
     )
     lines = [t("\nParty: {party_names}. Tap a name, then write the aspect.",
-               party_names=esc(", ".join(party)))] if party else []  # fmt: skip
+               party_names=esc(", ".join(party))) if party
+             else t("\nWrite each crossing as a message.")]  # fmt: skip
     lines.append(t("\nCrossings ({crossing_count}):\n{crossings_list}",
                    crossing_count=len(crossings), crossings_list=listed or "—"))  # fmt: skip
     if chosen in names:

@@ -80,6 +80,7 @@ async def test_valid_character_is_approved_and_shown(running: Harness) -> None:
         await say(running, answer, user=BOB)
     crossings = window(running, BOB)
     assert "Party: Mira <Vale>" in crossings.text and "Crossings (0)" in crossings.text
+    assert "Write each crossing as a message." not in crossings.text  # the party line says it
     picked = await press(running, "Mira <Vale>", user=BOB)
     assert "crossing with <b>Mira &lt;Vale&gt;</b>" in picked.html
     added = await say(running, "Pulled Mira out of the flood", user=BOB)
@@ -217,3 +218,13 @@ async def test_submit_refused_by_the_engine_stays_on_the_preview(running: Harnes
     refused = await press(running, "✅")
     assert "Preview" in refused.text and "you have 0 equipment points" in refused.text
     assert await _count(running, "characters") == 0
+
+
+async def test_the_first_player_is_told_how_to_add_a_crossing(running: Harness) -> None:
+    """Nobody else has a character yet: no party to tap, so the step says to type."""
+    await start(running)
+    for answer in ("Mira", "Disgraced court alchemist", "Owes the guild", "Burned the archive"):
+        await say(running, answer)
+    crossings = window(running)
+    assert "Step 5 of 8" in crossings.text and "Party:" not in crossings.text
+    assert "Write each crossing as a message." in crossings.text
