@@ -24,28 +24,13 @@ from aiogram_dialog.widgets.kbd import Button, Cancel, Group, Select
 from aiogram_dialog.widgets.text import Format
 
 from bot.i18n import N_, Translator
-from bot.services.lifegear_roles import (
-    GM_ROLES,
-    MAX_ROLES,
-    TAKEN,
-    RoleRefused,
-    delete_role,
-    load_roles,
-    put_role,
-)
+from bot.services import lifegear_roles as service
 from db.repositories.users import UserDTO
 from engine.common import Violation, errors_only
 from engine.systems.lifegear import SYSTEM_ID, DiceExpressionError, ItemKind, Role, validate_role
 from engine.systems.lifegear import typed as role_lines
-from engine.systems.lifegear.typed import MAX_GEAR, Problem, RefusedLine
 from handlers.views.sheets import fit
-from handlers.views.sheets.lifegear import (
-    KIND_ICON,
-    KIND_LABEL,
-    role_details,
-    role_summary,
-    stats_line,
-)
+from handlers.views.sheets import lifegear as view
 from handlers.wizards.common import (
     T,
     WizardDialog,
@@ -69,13 +54,13 @@ class RolesSG(StatesGroup):
     menu = State()
 
 
-def refusal(refused: RefusedLine, t: Translator, locale: str) -> str:
+def refusal(refused: role_lines.RefusedLine, t: Translator, locale: str) -> str:
     """Why a typed stat line is not taken (escaped HTML)."""
     if isinstance(refused.problem, DiceExpressionError):
         return f"«{esc(refused.name)}»: {esc(refused.problem.render(locale))}"
-    if refused.problem is Problem.DUPLICATE:
+    if refused.problem is role_lines.Problem.DUPLICATE:
         return t("Stat «{name}» is already listed.", name=esc(refused.name))
-    if refused.problem is Problem.TOO_MANY:
+    if refused.problem is role_lines.Problem.TOO_MANY:
         return t("At most {limit} stats.", limit=role_lines.MAX_STATS)
     return t("«{line}»: write a stat as <code>Name: dice</code>.", line=esc(refused.line[:80]))
 
@@ -87,12 +72,14 @@ def name_taken(raw: str, t: Translator, others: Sequence[str]) -> str | None:
     """Another role of the game has that name (``others``: theirs when the editor opened; the
     save checks again against the stored ones)."""
     name = " ".join(raw.split())
-    return t(TAKEN, name=esc(name)) if name.casefold() in {n.casefold() for n in others} else None
+    if name.casefold() in {n.casefold() for n in others}:
+        return t(service.TAKEN, name=esc(name))
+    return None
 
 
 def lives_refusal(raw: str, t: Translator, _: Sequence[str]) -> str | None:
     if role_lines.read_lives(raw) is None:
-        return t("Max lives: type a whole number from 1 to {limit}.", limit=MAX_GEAR)
+        return t("Max lives: type a whole number from 1 to {limit}.", limit=role_lines.MAX_GEAR)
     return None
 
 
@@ -107,10 +94,11 @@ async def got_stats(_: Message, __: Any, manager: DialogManager, text: str) -> N
 
 def full(manager: DialogManager) -> bool:
     """The gear is at its most: refused (a ready item is a life, and lives have a cap)."""
-    if len(draft(manager).get("gear") or []) < MAX_GEAR:
+    if len(draft(manager).get("gear") or []) < role_lines.MAX_GEAR:
         return False
     step_refused(
-        manager, manager.middleware_data["t"]("At most {limit} gear items.", limit=MAX_GEAR)
+        manager,
+        manager.middleware_data["t"]("At most {limit} gear items.", limit=role_lines.MAX_GEAR),
     )
     return True
 
@@ -163,7 +151,7 @@ def stats_data(shown: Shown) -> dict[str, Any]:
     lines = [
         t("<code>Shooting: 1d8+3</code>\n<code>Strength: 1d6</code>"),
         t("Tap a stat below to remove it."),
-        t("\nStats so far: {stats_text}", stats_text=stats_line(role.stats)).strip(),
+        t("\nStats so far: {stats_text}", stats_text=view.stats_line(role.stats)).strip(),
     ]
     return {"lines": lines, "stats": listed(draft(shown.manager).get("stats") or [])}
 
@@ -172,16 +160,16 @@ def gear_data(shown: Shown) -> dict[str, Any]:
     t, role, kind = shown.t, shown.sheet, shown.manager.dialog_data.get(KIND)
     assert isinstance(role, Role)
     lines = [
-        fit(role_details(role, t), SHOWN_MAX),
+        fit(view.role_details(role, t), SHOWN_MAX),
         violations_text(validate_role(role), shown.locale),
     ]
     if kind:
         ask = "New {kind}: send its name, optionally with dice or a description after a colon:"
         lines += [
-            t(ask, kind=t(KIND_LABEL[ItemKind(kind)])),
+            t(ask, kind=t(view.KIND_LABEL[ItemKind(kind)])),
             t("<code>Bow: 1d6</code>\n<code>Chainmail: takes one hit</code>"),
         ]
-    kinds = [(k.value, f"➕ {KIND_ICON[k]} {t(KIND_LABEL[k])}") for k in ItemKind]
+    kinds = [(k.value, f"➕ {view.KIND_ICON[k]} {t(view.KIND_LABEL[k])}") for k in ItemKind]
     return {
         "lines": lines,
         "kinds": kinds,
@@ -231,13 +219,15 @@ async def write(manager: DialogManager, role: Role | None) -> None:
     uow, game_id = manager.middleware_data["uow"], WizardStart.of(manager).game_id
     try:
         if role is not None:
-            await put_role(uow, game_id, user.id, role, edited(manager))
+            await service.put_role(uow, game_id, user.id, role, edited(manager))
             notice = t("Role «{name}» saved.", name=esc(role.name))
-        elif (removed := await delete_role(uow, game_id, user.id, edited(manager))) is not None:
+        elif (
+            removed := await service.delete_role(uow, game_id, user.id, edited(manager))
+        ) is not None:
             notice = t("Role «{name}» deleted.", name=esc(removed.name))
         else:
             notice = ""
-    except RoleRefused as refused:
+    except service.RoleRefused as refused:
         step_refused(manager, t(refused.reason, **{k: esc(v) for k, v in refused.params.items()}))
         return
     await manager.done(result=notice)
@@ -284,7 +274,7 @@ ROLE = Flow(
     build=build,
     load=load,
     validate=lambda role, options: validate_role(role),  # type: ignore[arg-type]
-    render=lambda role, t, locale: role_details(role, t),  # type: ignore[arg-type]
+    render=lambda role, t, locale: view.role_details(role, t),  # type: ignore[arg-type]
     fields={"gear": ()},  # too much gear is shown at the preview and refused at «Save»
     submit_label=N_("💾 Save role"),
     finish=save,
@@ -305,7 +295,14 @@ RoleSG = flow_states(ROLE)
 async def roles_command(
     message: Message, dialog_manager: DialogManager, uow: Any, user: UserDTO, t: Translator
 ) -> None:
-    games = [g for g in await uow.games.games_of(user.id, roles=GM_ROLES) if g.system == SYSTEM_ID]
+    if message.chat.type != "private":
+        await message.answer(t("Roles are written in the private chat with me: send me /roles."))
+        return
+    games = [
+        g
+        for g in await uow.games.games_of(user.id, roles=service.GM_ROLES)
+        if g.system == SYSTEM_ID
+    ]
     if not games:
         await message.answer(
             t("You are not the GM of any «Lives = gear» game. Start one in a group: /newgame.")
@@ -314,10 +311,6 @@ async def roles_command(
     data = {"games": [[g.id, g.title] for g in games]}
     state = RolesSG.menu if len(games) == 1 else RolesSG.game
     await dialog_manager.start(state, data=data, mode=StartMode.RESET_STACK)
-
-
-async def roles_in_group(message: Message, t: Translator) -> None:
-    await message.answer(t("Roles are written in the private chat with me: send me /roles."))
 
 
 def games_of(manager: DialogManager) -> dict[int, str]:
@@ -339,19 +332,15 @@ async def on_game(_: Any, __: Any, manager: DialogManager, game_id: int) -> None
         await manager.switch_to(RolesSG.menu)
 
 
-async def open_role(manager: DialogManager, index: int | None) -> None:
+async def open_role(manager: DialogManager, index: int | None = None) -> None:
     """The role flow on the listed role ``index`` (its preview), or on a new one (None)."""
     game_id = int(manager.dialog_data["game_id"])
-    roles = await load_roles(manager.middleware_data["uow"], game_id)
+    roles = await service.load_roles(manager.middleware_data["uow"], game_id)
     role = roles[index] if index is not None and 0 <= index < len(roles) else None
     others = [r.name for r in roles if r is not role]
     stored = role.model_dump(mode="json") if role else None
     start = WizardStart(game_id, SYSTEM_ID, {}, party=others, draft=stored)
     await manager.start(RoleSG.role_name, data=start.as_data())  # type: ignore[attr-defined]
-
-
-async def on_new_role(_: Any, __: Any, manager: DialogManager) -> None:
-    await open_role(manager, None)
 
 
 async def on_pick_role(_: Any, __: Any, manager: DialogManager, index: int) -> None:
@@ -363,35 +352,32 @@ async def on_role_done(start_data: Any, notice: Any, manager: DialogManager) -> 
 
 
 async def game_getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
-    return {"games": [(i, title[:40]) for i, title in games_of(dialog_manager).items()]}
+    return {"games": [{"i": i, "name": name[:40]} for i, name in games_of(dialog_manager).items()]}
 
 
 async def menu_getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
     t, game_id = dialog_manager.middleware_data["t"], int(dialog_manager.dialog_data["game_id"])
-    roles = await load_roles(dialog_manager.middleware_data["uow"], game_id)
+    roles = await service.load_roles(dialog_manager.middleware_data["uow"], game_id)
     titles = games_of(dialog_manager)
-    shown = "\n".join(f"{i + 1}. {role_summary(r, t)}" for i, r in enumerate(roles))
+    shown = "\n".join(f"{i + 1}. {view.role_summary(r, t)}" for i, r in enumerate(roles))
     return {
         "title": esc(titles.get(game_id, "?")),
         "roles_text": fit(shown, SHOWN_MAX) or t("No roles yet."),
         "roles": [{"i": i, "name": r.name[:40]} for i, r in enumerate(roles)],
-        "can_add": len(roles) < MAX_ROLES,
+        "can_add": len(roles) < service.MAX_ROLES,
         "many_games": len(titles) > 1,
         "notice": dialog_manager.dialog_data.pop("notice", ""),
     }
 
 
 def create_roles_dialogs() -> list[Router]:
-    """``/roles`` (private chat: the list; in a group: a pointer there), the list, the role."""
+    """``/roles`` (in a group it points to the private chat), the list of roles, a role."""
     router = Router(name=__name__)
-    router.message.register(roles_command, Command("roles"), F.chat.type == "private")
-    router.message.register(roles_in_group, Command("roles"))
-    games = Select(
-        Format("{item[1]}"), "g", itemgetter(0), "games", type_factory=int, on_click=on_game
-    )
+    router.message.register(roles_command, Command("roles"))
     menu = WizardDialog(
         Window(
-            T("Which game's roles?"), Group(games, width=1), Cancel(T("Close")),
+            T("Which game's roles?"), Group(pick("{item[name]}", "g", "games", on_game)),
+            Cancel(T("Close")),
             getter=game_getter, state=RolesSG.game,
         ),
         Window(
@@ -399,7 +385,7 @@ def create_roles_dialogs() -> list[Router]:
             Format("{roles_text}"),
             T("\nPlayers pick one of these roles in the creation wizard. Tap a role to edit it."),
             Group(pick("✏️ {item[name]}", "r", "roles", on_pick_role), width=1),
-            Button(T("➕ New role"), "new", on_click=on_new_role, when=F["can_add"]),
+            go("➕ New role", "new", open_role, when=F["can_add"]),
             go("Another game", "og", RolesSG.game, when=F["many_games"]),
             Cancel(T("Close")), getter=menu_getter, state=RolesSG.menu,
         ),
