@@ -92,41 +92,25 @@ async def got_stats(_: Message, __: Any, manager: DialogManager, text: str) -> N
         step_refused(manager, "\n".join(refusal(r, t, locale_of(manager)) for r in refused))
 
 
-def full(manager: DialogManager) -> bool:
-    """The gear is at its most: refused (a ready item is a life, and lives have a cap)."""
-    if len(draft(manager).get("gear") or []) < role_lines.MAX_GEAR:
-        return False
-    step_refused(
-        manager,
-        manager.middleware_data["t"]("At most {limit} gear items.", limit=role_lines.MAX_GEAR),
-    )
-    return True
-
-
 async def on_kind(_: Any, __: Any, manager: DialogManager, kind: str) -> None:
-    if kind in {k.value for k in ItemKind} and not full(manager):
+    if kind in {k.value for k in ItemKind}:
         manager.dialog_data[KIND] = kind
         step_fine(manager)
 
 
 async def got_item(_: Message, __: Any, manager: DialogManager, text: str) -> None:
-    """The item of the kind tapped (a plain item without one), from ``Name: dice or words``."""
-    if full(manager):
+    """An item of the kind tapped last (a plain item by default): ``Name: dice or words``."""
+    t, gear = manager.middleware_data["t"], draft(manager).setdefault("gear", [])
+    if len(gear) >= role_lines.MAX_GEAR:
+        step_refused(manager, t("At most {limit} gear items.", limit=role_lines.MAX_GEAR))
         return
-    gear = draft(manager).setdefault("gear", [])
     kind = ItemKind(manager.dialog_data.get(KIND, ItemKind.ITEM.value))
     used = [str(g.get("id")) for g in gear]
     item = role_lines.read_item(text, kind, role_lines.next_item_id(used))
     if item is None:
-        t = manager.middleware_data["t"]
         step_refused(manager, t("Write the item as <code>Name</code> or <code>Name: 1d6</code>."))
         return
     gear.append(item.model_dump(mode="json"))
-    manager.dialog_data.pop(KIND, None)
-    step_fine(manager)
-
-
-async def no_kind(_: Any, __: Any, manager: DialogManager) -> None:
     manager.dialog_data.pop(KIND, None)
     step_fine(manager)
 
@@ -157,24 +141,24 @@ def stats_data(shown: Shown) -> dict[str, Any]:
 
 
 def gear_data(shown: Shown) -> dict[str, Any]:
-    t, role, kind = shown.t, shown.sheet, shown.manager.dialog_data.get(KIND)
+    t, role = shown.t, shown.sheet
+    kind = ItemKind(shown.manager.dialog_data.get(KIND, ItemKind.ITEM.value))
     assert isinstance(role, Role)
+    ask = N_("New {kind}: send its name, optionally with dice or a description after a colon:")
     lines = [
         fit(view.role_details(role, t), SHOWN_MAX),
         violations_text(validate_role(role), shown.locale),
+        t(ask, kind=t(view.KIND_LABEL[kind])),
+        t("<code>Bow: 1d6</code>\n<code>Chainmail: takes one hit</code>"),
     ]
-    if kind:
-        ask = "New {kind}: send its name, optionally with dice or a description after a colon:"
-        lines += [
-            t(ask, kind=t(view.KIND_LABEL[ItemKind(kind)])),
-            t("<code>Bow: 1d6</code>\n<code>Chainmail: takes one hit</code>"),
-        ]
-    kinds = [(k.value, f"➕ {view.KIND_ICON[k]} {t(view.KIND_LABEL[k])}") for k in ItemKind]
+    kinds = [
+        (k.value, f"{'✓' if k is kind else '➕'} {view.KIND_ICON[k]} {t(view.KIND_LABEL[k])}")
+        for k in ItemKind
+    ]
     return {
         "lines": lines,
         "kinds": kinds,
         "gear": listed(draft(shown.manager).get("gear") or []),
-        "kind": bool(kind),
     }
 
 
@@ -184,7 +168,6 @@ def gear_widgets() -> list[Any]:
         Group(kinds, width=2),
         removers("gear", "gd"),
         TextInput("i", on_success=got_item),
-        Button(T("◀ Back"), "ib", on_click=no_kind, when="kind"),
     ]
 
 
@@ -215,22 +198,18 @@ def edited(manager: DialogManager) -> str:
 
 async def write(manager: DialogManager, role: Role | None) -> None:
     """Save ``role`` (None: delete the one edited) as the GM; back to the list, or refused."""
-    t, user = manager.middleware_data["t"], manager.middleware_data["user"]
+    t, user, name = manager.middleware_data["t"], manager.middleware_data["user"], edited(manager)
     uow, game_id = manager.middleware_data["uow"], WizardStart.of(manager).game_id
     try:
-        if role is not None:
-            await service.put_role(uow, game_id, user.id, role, edited(manager))
-            notice = t("Role «{name}» saved.", name=esc(role.name))
-        elif (
-            removed := await service.delete_role(uow, game_id, user.id, edited(manager))
-        ) is not None:
-            notice = t("Role «{name}» deleted.", name=esc(removed.name))
+        if role is None:
+            await service.delete_role(uow, game_id, user.id, name)
         else:
-            notice = ""
+            await service.put_role(uow, game_id, user.id, role, name)
     except service.RoleRefused as refused:
         step_refused(manager, t(refused.reason, **{k: esc(v) for k, v in refused.params.items()}))
         return
-    await manager.done(result=notice)
+    said = N_("Role «{name}» deleted.") if role is None else N_("Role «{name}» saved.")
+    await manager.done(result=t(said, name=esc(role.name if role else name)))
 
 
 async def save(manager: DialogManager, role: Any) -> list[Violation]:
