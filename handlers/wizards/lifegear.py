@@ -28,7 +28,7 @@ from handlers.wizards.common import NAME_MAX, clean_name, esc
 from handlers.wizards.flow import Choice, Choose, Flow, Info, Text, build_dialog, flow_states
 from handlers.wizards.flow.kinds import Draft, kept
 from handlers.wizards.flow.start import returned_sheet
-from handlers.wizards.lifegear_roles import create_roles_dialog, create_roles_router
+from handlers.wizards.lifegear_roles import create_roles_dialogs
 
 SHOWN_MAX = 3000  # the gear inside a wizard window leaves room for the texts around it
 ROLE_DATA = kept("role")
@@ -173,4 +173,4 @@ START_STATE = LifegearSG.role  # type: ignore[attr-defined]
 
 def create_dialogs() -> list[Router]:
     """The player's wizard, the GM's role editor and the ``/roles`` command that opens it."""
-    return [create_roles_router(), build_dialog(LIFEGEAR, LifegearSG), create_roles_dialog()]
+    return [*create_roles_dialogs(), build_dialog(LIFEGEAR, LifegearSG)]

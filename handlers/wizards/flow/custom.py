@@ -45,6 +45,7 @@ class Custom:
     prompt: str
     widgets: Callable[[], Sequence[Any]]
     data: Callable[[Shown], dict[str, Any] | Awaitable[dict[str, Any]]]
+    needs: str = ""  # a msgid said at «Next» while the step's value in the draft is empty
 
 
 def draft(manager: DialogManager) -> stored.Draft:

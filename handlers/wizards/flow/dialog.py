@@ -145,6 +145,9 @@ def _on_next(rt: _Runtime, step: Step) -> Press:
         if isinstance(step, Text | Choose) and step.required and not value:
             rt.fail(manager, esc(t("This step needs an answer.")))
             return
+        if isinstance(step, Custom) and step.needs and not value:
+            rt.fail(manager, esc(t(step.needs)))
+            return
         if isinstance(step, Items) and len(value or []) < step.min_items:
             rt.fail(manager, esc(t("Add at least {n} before going on.", n=step.min_items)))
             return
@@ -561,7 +564,8 @@ def _preview_window(rt: _Runtime) -> Window:
         Format("{text}"),
         MessageInput(_on_buttons_only(rt)),
         Group(*jumps, width=2),
-        submit_button(rt.flow.submit_label, _on_submit(rt)),
+        submit_button(rt.flow.submit_label, _on_submit(rt), rt.flow.widget_id("preview", "ok")),
+        *(rt.flow.preview_widgets() if rt.flow.preview_widgets else ()),
         state=rt.preview,
     )
 

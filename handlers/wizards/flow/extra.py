@@ -28,8 +28,8 @@ def extra_lines(
 
 
 def own_refusal(manager: DialogManager, step: Any, raw: str) -> str | None:
-    """``Text.check``: the step's own reason to refuse a typed answer (escaped HTML)."""
-    if not isinstance(step, Text) or step.check is None:
+    """``Text.check``, ``Choose.check``: the step's own reason to refuse a typed answer."""
+    if not isinstance(step, Text | Choose) or step.check is None:
         return None
     return step.check(raw, manager.middleware_data["t"], WizardStart.of(manager).party)
 

@@ -72,6 +72,8 @@ class Choose:
     unfit: str = ""  # own msgid for a typed answer that does not fit (may use {limit})
     select_id: str = "c"  # the list's callback id (``<id>:<choice>``; keep once released)
     columns: int = 2
+    # a typed answer's own refusal, as ``Text.check`` (lifegear's max lives: a number)
+    check: Callable[[str, Any, Sequence[str]], str | None] | None = None
     # ``describe(choice, translator)``: every choice listed in the text as well (escaped HTML
     # lines: a role with its stats). A picked choice's ``data`` is kept in the draft under
     # ``kept(key)``, so the sheet is built from what the player saw, whatever the GM edits later.
@@ -212,6 +214,8 @@ class Flow:
     to_preview: str = ""
     explain: Callable[[Violation, str], str] | None = None
     live_options: bool = False
+    # more buttons under the preview's submit (a GM's record: «Delete»), made as ``Custom.widgets``
+    preview_widgets: Callable[[], Sequence[Any]] | None = None
 
     def fields_of(self, step: Step) -> tuple[str, ...]:
         return self.fields.get(step.key, (step.key,))
