@@ -7,6 +7,7 @@ import logging
 from aiogram import Bot, Router
 from aiogram.exceptions import TelegramAPIError
 from aiogram.types import ErrorEvent, Update
+from aiogram_dialog import DialogManager
 from aiogram_dialog.api.exceptions import OutdatedIntent, UnknownIntent, UnknownState
 
 from bot.answers import finish_failed_press, press_for
@@ -19,12 +20,41 @@ logger = logging.getLogger(__name__)
 
 
 async def on_error(
-    event: ErrorEvent, bot: Bot, i18n: I18n, update_failure: UpdateFailure | None = None
+    event: ErrorEvent,
+    bot: Bot,
+    i18n: I18n,
+    update_failure: UpdateFailure | None = None,
+    dialog_manager: DialogManager | None = None,
 ) -> bool:
     try:
+        if isinstance(event.exception, UnknownState) and dialog_manager is not None:
+            await _forget_unknown_wizard(event.update, bot, i18n, dialog_manager)
         return await _handle(event, bot, i18n, update_failure)
     finally:
         finish_failed_press()
+
+
+async def _forget_unknown_wizard(
+    update: Update, bot: Bot, i18n: I18n, dialog_manager: DialogManager
+) -> None:
+    """The sender's wizard is in a state this release no longer has (a step renamed or gone):
+    aiogram-dialog would refuse every later update of the chat with it, commands included, and
+    the chat would go silent for good. The stale wizard is closed, and a message told so."""
+    logger.info("update %s: a wizard in an unknown state, closed", update.update_id)
+    try:
+        await dialog_manager.reset_stack(remove_keyboard=False)
+    except Exception:  # the chat stays as it was; the next update tries again
+        logger.exception("update %s: could not close the unknown wizard", update.update_id)
+        return
+    message = update.message
+    if message is None:
+        return  # a press: answered as any stale button (``_answer_stale``)
+    t = i18n.translator(update_locale(update, i18n.default_locale))
+    said = t("That menu is out of date and now closed. Send your command again.")
+    try:
+        await bot.send_message(message.chat.id, said, message_thread_id=topic_of_message(message))
+    except TelegramAPIError:
+        logger.info("could not say that update %s's menu closed", update.update_id)
 
 
 async def _handle(
