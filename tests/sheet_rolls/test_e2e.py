@@ -227,3 +227,17 @@ async def test_a_dangling_operator_is_a_notation_error_not_a_trait(running: Harn
     assert (reply.text or "").strip() in _notation_errors("2d6 +")
     assert "5" in (reply.text or "") and "+" in (reply.text or "")
     assert await scalar(running, "SELECT count(*) FROM rolls") == 0
+
+
+async def test_a_die_without_sides_is_a_notation_error_not_a_trait(running: Harness) -> None:
+    """A first session: a player typed «/r 2d» in a lifegear game and read «На листе нет «2d».
+    Есть: Стрельба…», as if «2d» were a trait; the answer is the notation's own (the sides are
+    missing after «d»)."""
+    hero = lifegear.Character(name="Ли", stats=(lifegear.Stat(name="Стрельба", dice="1d8+3"),))
+    await _start(running, "lifegear", hero)
+    for typed in ("2d", "3к+1"):
+        reply = await _reply_to(running, ALICE, f"/r {typed}")
+        said = (reply.text or "").strip()
+        assert said in _notation_errors(typed), said
+        assert "На листе нет" not in said and "Стрельба" not in said
+    assert await scalar(running, "SELECT count(*) FROM rolls") == 0
