@@ -241,3 +241,74 @@ async def test_a_die_without_sides_is_a_notation_error_not_a_trait(running: Harn
         assert said in _notation_errors(typed), said
         assert "На листе нет" not in said and "Стрельба" not in said
     assert await scalar(running, "SELECT count(*) FROM rolls") == 0
+
+
+def _ranger() -> lifegear.Character:
+    return lifegear.Character(
+        name="Эльза",
+        stats=(
+            lifegear.Stat(name="Стрельба", dice="1d8+3"),
+            lifegear.Stat(name="Ловкость", dice="1d6"),
+        ),
+        gear=(
+            lifegear.Item(
+                id="bow",
+                name="Лук",
+                kind=lifegear.ItemKind.WEAPON,
+                stats=("Ловкость",),
+                dice="1d6",
+            ),
+            lifegear.Item(id="sword", name="Меч", kind=lifegear.ItemKind.WEAPON, dice="1d4"),
+            lifegear.Item(
+                id="axe",
+                name="Топор",
+                kind=lifegear.ItemKind.WEAPON,
+                dice="1d4",
+                state=lifegear.ItemState.BROKEN,
+            ),
+            lifegear.Item(id="coat", name="Кожаная куртка", kind=lifegear.ItemKind.ARMOR),
+        ),
+    )
+
+
+async def test_lifegear_weapon_rolls_with_its_stat(running: Harness) -> None:
+    """A first session: «/r Лук» answered «На листе нет «Лук»» while the bow was on the sheet.
+    A weapon rolls with its stat (the seed's «Ловкость или Стрельба + 1d6»)."""
+    hero = _ranger()
+    await _start(running, "lifegear", hero)
+    _, plan = await _check_sheet_roll(running, "lifegear", hero, "/r лук vs 8")
+    assert (plan.notation, plan.title, plan.target) == ("1d6+1d6", "Лук: Ловкость (1d6+1d6)", 8)
+    # a weapon open to every stat takes the one named after it
+    _, plan = await _check_sheet_roll(running, "lifegear", hero, "/r Меч Стрельба vs 5")
+    assert plan.notation == "1d8+1d4+3"
+
+
+async def test_lifegear_gear_that_is_not_rolled_says_so_in_russian(running: Harness) -> None:
+    """A broken weapon's refusal read «(состояние: broken)» in Russian; armor was «not on the
+    sheet». Each says what to roll instead, in the reader's language."""
+    hero = _ranger()
+    await _start(running, "lifegear", hero)
+    expected = {
+        "Меч": (
+            "«Меч» бросают с параметром: /r Меч Стрельба, /r Меч Ловкость.",
+            "“Меч” is rolled with a stat: /r Меч Стрельба, /r Меч Ловкость.",
+        ),
+        "Топор": (
+            "«Топор» сейчас нельзя использовать (состояние: сломано).",
+            "“Топор” cannot be used now (state: broken).",
+        ),
+        "Кожаная куртка": (
+            "«Кожаная куртка» не бросают отдельно. Бросьте параметр: /r Стрельба, /r Ловкость.",
+            "“Кожаная куртка” is not rolled on its own. Roll a stat: /r Стрельба, /r Ловкость.",
+        ),
+    }
+    for typed, (ru, en) in expected.items():
+        try:
+            plan_sheet_roll("lifegear", hero, typed, "ru")
+        except EngineError as error:
+            assert (error.render("ru"), error.render("en")) == (ru, en)
+        else:
+            raise AssertionError(f"{typed} must be refused")
+        reply = await _reply_to(running, ALICE, f"/r {typed}")  # Alice reads English
+        assert (reply.text or "").strip() == en
+    assert await scalar(running, "SELECT count(*) FROM rolls") == 0
