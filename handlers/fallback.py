@@ -69,7 +69,7 @@ async def unknown_command(
             await message.answer(views.unknown(t, word, suggestion))
         return
     if known.where is Where.GROUP and private:
-        await message.answer(views.group_only(t, known.name))
+        await message.answer(views.group_only(t, known.name, await _my_games(message, uow)))
     elif known.where is Where.PRIVATE and not private:
         me = await bot.me()
         await message.answer(
@@ -82,15 +82,23 @@ async def unknown_command(
         await message.answer(views.not_here(t, known))
 
 
+async def _my_games(message: Message, uow: UnitOfWork) -> list[str]:
+    """The titles of the sender's live games, as GM, co-GM or player."""
+    if message.from_user is None:
+        return []
+    games = await uow.games.games_of(message.from_user.id, roles=("gm", "cogm", "player"))
+    return list(dict.fromkeys(game.title for game in games))
+
+
 async def _games_elsewhere(message: Message, uow: UnitOfWork) -> list[GameDTO]:
     if await uow.games.live_for_chat(message.chat.id) is not None:
         return []
     return await uow.games.live_in_chat(message.chat.id)
 
 
-async def group_command_in_private(message: Message, t: Translator) -> None:
+async def group_command_in_private(message: Message, t: Translator, uow: UnitOfWork) -> None:
     word = (message.text or "").split(maxsplit=1)[0][1:].partition("@")[0].lower()
-    await message.answer(views.group_only(t, BY_NAME[word].name))
+    await message.answer(views.group_only(t, BY_NAME[word].name, await _my_games(message, uow)))
 
 
 async def private_command_in_group(message: Message, t: Translator, bot: Bot) -> None:

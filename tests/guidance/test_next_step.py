@@ -123,3 +123,21 @@ async def test_a_players_own_sheet_has_no_gm_buttons(running: Harness) -> None:
     other = await send_and_answer(h, BOB, "/sheet Ира")  # another player: read only
     assert f"ro:{hero}" in _data(other) and not any("url" in b for b in buttons(other))
     assert not any(d.startswith("rqb:") for d in _data(other))
+
+
+async def test_a_gm_sending_a_group_command_in_private_is_told_their_game(
+    running: Harness,
+) -> None:
+    """A first session: the GM of a running game sent /request in our private chat and was
+    told «Чтобы начать игру, добавьте меня в группу и отправьте там /newgame». The answer
+    names the game they run instead; someone with no game still learns how to start one."""
+    await _fate_table(running)
+    answer = await send_and_answer(running, GM, "/request", chat_id=GM)
+    assert answer.text == (
+        "Команда /request работает в группе, где идёт игра: отправьте её туда. "
+        "Ваши игры: «Кампания»."
+    )
+    answer = await send_and_answer(running, GM, "/milestone", chat_id=GM)
+    assert "«Кампания»" in answer.text and "/newgame" not in answer.text
+    answer = await send_and_answer(running, BOB, "/request", chat_id=BOB)
+    assert "/newgame" in answer.text and "Your games" not in answer.text
