@@ -284,8 +284,9 @@ async def on_add_kind(_: Any, __: Any, manager: DialogManager, kind: str) -> Non
 async def got_item(manager: DialogManager, text: str) -> None:
     gear = _draft(manager)["gear"]
     kind = ItemKind(manager.dialog_data.get("kind", ItemKind.ITEM.value))
+    stats = [str(s.get("name", "")) for s in _draft(manager).get("stats", [])]
     item = role_lines.read_item(
-        text, kind, role_lines.next_item_id([str(g.get("id")) for g in gear])
+        text, kind, role_lines.next_item_id([str(g.get("id")) for g in gear]), stats
     )
     if item is None:
         t = _t(manager)
