@@ -451,7 +451,11 @@ def _windows() -> list[Window]:
         _step(
             RolesSG.item,
             T("New {kind}: send its name, optionally with dice or a description after a colon:"),
-            T("<code>Bow: 1d6</code>\n<code>Chainmail: takes one hit</code>"),
+            T(
+                "<code>Bow: 1d6</code>; a weapon with the role's stats: "
+                "<code>Bow: Agility or Shooting + 1d6</code>\n"
+                "<code>Chainmail: takes one hit</code>"
+            ),
             go("◀ Back", "ib", RolesSG.gear), typed=_answer(got_item), wid="i",
         ),
         _step(

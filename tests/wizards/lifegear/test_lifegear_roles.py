@@ -129,7 +129,8 @@ async def test_a_weapon_typed_with_its_stat_keeps_the_stat_and_the_dice(running:
     await press(running, GM, "q", "3")
     await say(running, GM, "Стрельба: 1d8+3\nЛовкость: 1d6")
     await press(running, GM, "sn")
-    await press(running, GM, "k", "weapon")
+    prompt = await press(running, GM, "k", "weapon")
+    assert "Лук: Ловкость или Стрельба + 1d6" in prompt.text  # the prompt shows the form
     gear = await say(running, GM, "Лук: Ловкость или стрельба + 1к6")
     assert "🗡 <b>Лук</b> (оружие, Ловкость / Стрельба, <code>1d6</code>)" in gear.html, gear.html
     await press(running, GM, "k", "weapon")
