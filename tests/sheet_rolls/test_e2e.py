@@ -17,12 +17,14 @@ from sqlalchemy import text
 from bot.services.sheet_rolls import SheetRoll, outcome_words, plan_sheet_roll
 from engine.common import SheetModel
 from engine.dice.evaluator import roll
+from engine.dice.hmac_source import HmacSource
 from engine.dice.parser import parse
 from engine.dice.source import ScriptedSource
 from engine.errors import EngineError
 from engine.systems import cliche, fate, lifegear, matter, storyteller
 from engine.systems.storyteller.sheet import AbilityDots, Attributes
 from engine.systems.storyteller.traits import AbilityGroup
+from handlers.dice import message_roll_id
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, BOB, GM, GROUP, create_game, seat_table
 from tests.helpers.table import insert_character, scalar
@@ -312,3 +314,31 @@ async def test_lifegear_gear_that_is_not_rolled_says_so_in_russian(running: Harn
         reply = await _reply_to(running, ALICE, f"/r {typed}")  # Alice reads English
         assert (reply.text or "").strip() == en
     assert await scalar(running, "SELECT count(*) FROM rolls") == 0
+
+
+async def test_a_critical_failure_is_said_once(running: Harness) -> None:
+    """A first session: «/r шанс» that failed critically read «Критический провал!» and, on
+    the next line, «Критический провал» (the dice's line and the system's words). It is said
+    once: the system's words, above the log entry."""
+    hero = matter.new_character("Пепел")
+    await _start(running, "matter", hero)
+    first = await _reply_to(running, ALICE, "/r шанс")  # opens the chat's seed epoch
+    await running.emu.wait_idle()
+    async with running.engine.connect() as conn:
+        seed = bytes((await conn.execute(text("SELECT seed FROM seed_epochs"))).scalar_one())
+    following = first.message_id + 1
+    crit = next(
+        n
+        for n in range(following, following + 500)
+        if roll("chance", HmacSource(seed, message_roll_id(GROUP, n))).critical_failure
+    )
+    for _ in range(crit - following):  # table talk, until the roll lands on that message
+        running.emu.send_text(BOB, GROUP, "…")
+    sent = running.emu.send_text(ALICE, GROUP, "/r шанс")
+    assert sent.message_id == crit
+    reply = await running.emu.wait_for(
+        lambda: next((m for m in running.emu.bot_messages(GROUP) if m.reply_to == crit), None)
+    )
+    lines = [line.strip() for line in (reply.text or "").splitlines() if line.strip()]
+    said = [line for line in lines if line.rstrip("!").casefold() == "critical failure"]
+    assert said == ["Critical failure"] and lines[-2] == "Critical failure", reply.text
