@@ -1,8 +1,7 @@
 from __future__ import annotations
 
-import re
 from fractions import Fraction
-from html import escape, unescape
+from html import escape
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -12,7 +11,7 @@ from bot.services.rolls import LoggedRoll, Revealed
 from db.repositories.rolls import Epoch, StoredRoll
 from engine import formats
 from engine.dice.odds_dice import SIMULATED_ROLLS
-from engine.dice.render import display_notation, render_html, render_line
+from engine.dice.render import display_notation, render_html, render_line, without_repeated
 from engine.dice.verify import VerifyReport
 from handlers.callbacks import LogPageCD
 from handlers.views.sheets import fit
@@ -56,8 +55,7 @@ def rolled(t: Translator, locale: str, logged: LoggedRoll, who: str, words: str 
     """A logged roll: who, the dice, what they mean (a sheet roll's outcome words, plain
     text), then the log entry it can be checked by."""
     body = render_html(logged.result, locale, limit=ROLL_BODY_LIMIT)
-    if words:  # the words say it: no «Критический провал!» above «Критический провал»
-        body = "\n".join(line for line in body.split("\n") if _said(line) != _said(words))
+    body = without_repeated(body, words)
     footer = t(
         "Log #{seq} · {hash}",
         seq=logged.entry.seq,
@@ -68,11 +66,6 @@ def rolled(t: Translator, locale: str, logged: LoggedRoll, who: str, words: str 
     if logged.duplicate:
         parts.append(t("(already rolled: this is the first result)"))
     return "\n".join(parts)
-
-
-def _said(line: str) -> str:
-    """A line as read: no tags, no closing «!» or «.», any case."""
-    return unescape(re.sub(r"<[^>]+>", "", line)).strip().rstrip("!.").casefold()
 
 
 def no_character(t: Translator, text: str) -> str:
