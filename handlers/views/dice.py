@@ -76,6 +76,14 @@ def no_character(t: Translator, text: str) -> str:
     )
 
 
+def odds_no_character(t: Translator, text: str) -> str:
+    return t(
+        "The odds of a trait («{text}») need your character in this game, and you have none "
+        "yet (or it waits for the GM). Odds of dice without one: /odds 2d6+1 vs 8.",
+        text=escape(_cap(text, 40)),
+    )
+
+
 def _cap(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 

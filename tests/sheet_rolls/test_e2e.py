@@ -342,3 +342,20 @@ async def test_a_critical_failure_is_said_once(running: Harness) -> None:
     lines = [line.strip() for line in (reply.text or "").splitlines() if line.strip()]
     said = [line for line in lines if line.rstrip("!").casefold() == "critical failure"]
     assert said == ["Critical failure"] and lines[-2] == "Critical failure", reply.text
+
+
+async def test_odds_of_a_trait_without_a_character_say_why(running: Harness) -> None:
+    """A first session: Bob, with no character yet, asked «/odds Жестокость» and read
+    «Position 1: expected a number, a die (e.g. 2d6) or “(”…». /odds says what /r says: a
+    trait needs a character, dice do not."""
+    await _start(running, "fate", _fate_hero())
+    reply = await _reply_to(running, BOB, "/odds Атлетика")
+    said = (reply.text or "").strip()
+    assert said.startswith("The odds of a trait («Атлетика») need your character"), said
+    assert "/odds 2d6+1 vs 8" in said and "Position" not in said
+    reply = await _reply_to(running, GM, "/odds Атлетика vs 2")  # the GM reads Russian
+    said = (reply.text or "").strip()
+    assert said.startswith("Шансы по черте («Атлетика vs 2») — для персонажа"), said
+    # notation stays notation, errors included
+    reply = await _reply_to(running, BOB, "/odds 2d6 +")
+    assert (reply.text or "").strip() in _notation_errors("2d6 +")
