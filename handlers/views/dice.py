@@ -76,6 +76,14 @@ def no_character(t: Translator, text: str) -> str:
     )
 
 
+def game_archived(t: Translator, text: str) -> str:
+    return t(
+        "This chat's game is archived: a roll by a trait («{text}») is not made here any more. "
+        "Dice roll as always: /r 2d6+1.",
+        text=escape(_cap(text, 40)),
+    )
+
+
 def odds_no_character(t: Translator, text: str) -> str:
     return t(
         "The odds of a trait («{text}») need your character in this game, and you have none "

@@ -359,3 +359,21 @@ async def test_odds_of_a_trait_without_a_character_say_why(running: Harness) -> 
     # notation stays notation, errors included
     reply = await _reply_to(running, BOB, "/odds 2d6 +")
     assert (reply.text or "").strip() in _notation_errors("2d6 +")
+
+
+async def test_a_trait_roll_in_an_archived_game_says_it_is_archived(running: Harness) -> None:
+    """A first session: after the GM archived the game, «/r Стрельба» answered «Позиция 1:
+    ожидалось число…». It says the game is archived; dice still roll."""
+    hero = lifegear.Character(name="Ли", stats=(lifegear.Stat(name="Стрельба", dice="1d8+3"),))
+    await _start(running, "lifegear", hero)
+    async with running.engine.begin() as conn:
+        await conn.execute(text("UPDATE games SET archived_at = now()"))
+    reply = await _reply_to(running, ALICE, "/r Стрельба")
+    said = (reply.text or "").strip()
+    assert said.startswith("This chat's game is archived: a roll by a trait («Стрельба»)"), said
+    assert "Position" not in said
+    assert await scalar(running, "SELECT count(*) FROM rolls") == 0
+    reply = await _reply_to(running, ALICE, "/r 2d6+1")
+    assert await scalar(running, "SELECT count(*) FROM rolls") == 1
+    reply = await _reply_to(running, ALICE, "/r 2d6 +")  # notation errors stay notation's
+    assert (reply.text or "").strip() in _notation_errors("2d6 +")
