@@ -460,7 +460,7 @@ def _windows() -> list[Window]:
         ),
         _step(
             RolesSG.preview, Format("{details}"), problems,
-            Row(go("Name", "pn", RolesSG.name), go("Lives", "pl", RolesSG.lives)),
+            Row(go("Role name", "pn", RolesSG.name), go("Lives", "pl", RolesSG.lives)),
             Row(go("Stats", "ps", RolesSG.stats), go("Gear", "pg", RolesSG.gear)),
             Button(T("💾 Save role"), "save", on_click=on_save),
             Button(T("🗑 Delete role"), "del", on_click=on_delete, when=F["editing"]),

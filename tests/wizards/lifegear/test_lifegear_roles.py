@@ -137,7 +137,10 @@ async def test_a_weapon_typed_with_its_stat_keeps_the_stat_and_the_dice(running:
     await say(running, GM, "Посох: Ловкость")
     await press(running, GM, "k", "weapon")
     await say(running, GM, "Праща: Сила + 1d4")  # no such stat: a description, as before
-    await press(running, GM, "gn")
+    preview = await press(running, GM, "gn")
+    # the button that edits the role's «Название роли?» says «Название», not «Имя»
+    labels = [b["text"] for row in (preview.reply_markup or {})["inline_keyboard"] for b in row]
+    assert "Название" in labels and "Имя" not in labels, labels
     assert "Роль «Следопыт» сохранена" in (await press(running, GM, "save")).text
     [role] = await _roles(running)
     shown = {g["name"]: (g["stats"], g["dice"], g["description"]) for g in role["gear"]}
