@@ -78,6 +78,9 @@ async def unknown_command(
     elif not private and (elsewhere := await _games_elsewhere(message, uow)):
         # a forum topic (or «General») without a game: where the group's games are
         await message.answer(topic_views.games_elsewhere(t, elsewhere))
+    elif not private and not known.systems and not await _has_game(message, uow):
+        # a game's command (/sheet, /history) in a group with no game yet: how to start one
+        await message.answer(t("No game in this chat yet. Start one with /newgame."))
     else:
         await message.answer(views.not_here(t, known))
 
@@ -88,6 +91,12 @@ async def _my_games(message: Message, uow: UnitOfWork) -> list[str]:
         return []
     games = await uow.games.games_of(message.from_user.id, roles=("gm", "cogm", "player"))
     return list(dict.fromkeys(game.title for game in games))
+
+
+async def _has_game(message: Message, uow: UnitOfWork) -> bool:
+    chat_id = message.chat.id
+    live = await uow.games.live_for_chat(chat_id)
+    return live is not None or await uow.games.archived_for_chat(chat_id) is not None
 
 
 async def _games_elsewhere(message: Message, uow: UnitOfWork) -> list[GameDTO]:

@@ -141,3 +141,18 @@ async def test_a_gm_sending_a_group_command_in_private_is_told_their_game(
     assert "«Кампания»" in answer.text and "/newgame" not in answer.text
     answer = await send_and_answer(running, BOB, "/request", chat_id=BOB)
     assert "/newgame" in answer.text and "Your games" not in answer.text
+
+
+async def test_a_game_command_in_a_group_without_a_game_says_how_to_start_one(
+    running: Harness,
+) -> None:
+    """A first session: in a group with no game yet /res said «В этом чате ещё нет игры.
+    Начните её командой /newgame.», while /sheet and /history said «Команда /sheet здесь
+    сейчас не работает». Every game command there says how to start a game."""
+    seat_table(running)
+    for command in ("/sheet", "/history Ира", "/res"):
+        answer = await send_and_answer(running, GM, command)  # the GM reads Russian
+        assert answer.text == "В этом чате ещё нет игры. Начните её командой /newgame.", (
+            command,
+            answer.text,
+        )
