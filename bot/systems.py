@@ -83,6 +83,7 @@ class SystemSpec:
     # for the level (opposition, difficulty, target number).
     milestone_titles: Mapping[str, str] = field(kw_only=True)
     level_ask: str = field(kw_only=True, default=N_("target number?"))
+    level_none: str = field(kw_only=True, default=N_("no difficulty"))  # the builder's «none»
     # The per-game numbers a GM may change with buttons.
     game_options: tuple[GameOption, ...] = field(kw_only=True, default=())
     # One name for one thing: the sheet's fields in the system's words (``bot/glossary.py``).
@@ -170,6 +171,8 @@ SYSTEMS: Final[dict[str, SystemSpec]] = {
             sheet_rolls=lifegear_rolls.SHEET_ROLLS, milestones=lifegear_profile.MILESTONES,
             cards=lifegear_cards.SCORING, requests=lifegear_profile.REQUESTS,
             glossary=glossary.LIFEGEAR,
+            level_ask=N_("defence?"),  # a roll meets a defence: «9 против защиты 8: успех»
+            level_none=N_("no defence"),
             milestone_titles={
                 "fight_end": N_("End of fight"),
                 "full_rest": N_("Full rest"),
@@ -189,6 +192,7 @@ SYSTEMS: Final[dict[str, SystemSpec]] = {
             sheet_rolls=cliche_rolls.SHEET_ROLLS, milestones=cliche_profile.MILESTONES,
             cards=cliche_cards.SCORING, requests=cliche_profile.REQUESTS,
             glossary=glossary.CLICHE,
+            level_none=N_("no target number"),
             milestone_titles={
                 "recovery": N_("Recovery after a fight"),
                 "end_of_adventure": N_("End of adventure"),

@@ -17,7 +17,7 @@ from fractions import Fraction
 from typing import Final
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from engine.text import msg, register_messages
+from engine.text import msg, register_messages, template
 
 MINUS: Final = "\u2212"  # «−», not the hyphen «-»
 BOX_MARKED: Final = "☒"
@@ -41,6 +41,7 @@ class ValueKind(StrEnum):
 
     PLAIN = "plain"
     STRESS = "stress"  # the seed's notation «0x0», shown as boxes ☐☒☐
+    ITEM_STATE = "item_state"  # a gear item's state («spent»), in the reader's words («потрачено»)
 
 
 def number(value: int) -> str:
@@ -113,10 +114,14 @@ def moment(when: datetime, where: tzinfo | str, *, year: bool = True) -> str:
     return local.strftime("%d.%m.%Y %H:%M" if year else "%d.%m %H:%M")
 
 
-def changed_value(kind: ValueKind, value: object) -> str:
+def changed_value(kind: ValueKind, value: object, locale: str = "en") -> str:
     """A value of a ``Change`` (before or after) as its kind shows it (not escaped)."""
     if kind is ValueKind.STRESS and isinstance(value, str):
         return stress_notation(value)
+    if kind is ValueKind.ITEM_STATE and isinstance(value, str):
+        # the engine's message «<system>.item.state.<value>» (lifegear registers them)
+        shown = template(f"lifegear.item.state.{value}", locale)
+        return shown if shown is not None else value
     if isinstance(value, int) and not isinstance(value, bool):
         return number(value)
     return str(value)

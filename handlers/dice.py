@@ -32,6 +32,10 @@ class NoCharacter(Exception):
     """``/r <trait>`` from a player without an active character in the chat's game."""
 
 
+class GameArchived(Exception):
+    """``/r <trait>`` in a chat whose game is archived: its sheets are read-only."""
+
+
 def message_roll_id(chat_id: int, message_id: int) -> str:
     """The roll id of a ``/r`` message: the same message always yields the same roll."""
     return f"msg:{chat_id}:{message_id}"
@@ -83,6 +87,9 @@ async def roll(
     except NoCharacter:
         await message.reply(views.no_character(t, command.args))
         return
+    except GameArchived:
+        await message.reply(views.game_archived(t, command.args))
+        return
     if logged.opened_epoch is not None:
         await message.answer(views.epoch_opened(t, logged.opened_epoch))
     if sheet is None:
@@ -127,6 +134,10 @@ async def _sheet_roll_plan(
     None for plain notation."""
     game = await uow.games.live_for_chat(message.chat.id)
     if game is None:
+        if starts_as_notation(args) or _is_notation(args):
+            return None
+        if await uow.games.archived_for_chat(message.chat.id) is not None:
+            raise GameArchived  # a trait's name, and the sheets are archived
         return None
     if not sheet_rolls.prefers_sheet_roll(game.system, args) and (
         starts_as_notation(args) or _is_notation(args)

@@ -69,7 +69,7 @@ async def unknown_command(
             await message.answer(views.unknown(t, word, suggestion))
         return
     if known.where is Where.GROUP and private:
-        await message.answer(views.group_only(t, known.name))
+        await message.answer(views.group_only(t, known.name, await _my_games(message, uow)))
     elif known.where is Where.PRIVATE and not private:
         me = await bot.me()
         await message.answer(
@@ -78,8 +78,25 @@ async def unknown_command(
     elif not private and (elsewhere := await _games_elsewhere(message, uow)):
         # a forum topic (or «General») without a game: where the group's games are
         await message.answer(topic_views.games_elsewhere(t, elsewhere))
+    elif not private and not known.systems and not await _has_game(message, uow):
+        # a game's command (/sheet, /history) in a group with no game yet: how to start one
+        await message.answer(t("No game in this chat yet. Start one with /newgame."))
     else:
         await message.answer(views.not_here(t, known))
+
+
+async def _my_games(message: Message, uow: UnitOfWork) -> list[str]:
+    """The titles of the sender's live games, as GM, co-GM or player."""
+    if message.from_user is None:
+        return []
+    games = await uow.games.games_of(message.from_user.id, roles=("gm", "cogm", "player"))
+    return list(dict.fromkeys(game.title for game in games))
+
+
+async def _has_game(message: Message, uow: UnitOfWork) -> bool:
+    chat_id = message.chat.id
+    live = await uow.games.live_for_chat(chat_id)
+    return live is not None or await uow.games.archived_for_chat(chat_id) is not None
 
 
 async def _games_elsewhere(message: Message, uow: UnitOfWork) -> list[GameDTO]:
@@ -88,9 +105,9 @@ async def _games_elsewhere(message: Message, uow: UnitOfWork) -> list[GameDTO]:
     return await uow.games.live_in_chat(message.chat.id)
 
 
-async def group_command_in_private(message: Message, t: Translator) -> None:
+async def group_command_in_private(message: Message, t: Translator, uow: UnitOfWork) -> None:
     word = (message.text or "").split(maxsplit=1)[0][1:].partition("@")[0].lower()
-    await message.answer(views.group_only(t, BY_NAME[word].name))
+    await message.answer(views.group_only(t, BY_NAME[word].name, await _my_games(message, uow)))
 
 
 async def private_command_in_group(message: Message, t: Translator, bot: Bot) -> None:

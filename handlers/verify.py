@@ -17,6 +17,7 @@ from bot.services import verify as verify_service
 from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
 from engine.dice.errors import VerifyTooLarge
+from engine.dice.hints import starts_as_notation
 from engine.errors import EngineError
 from handlers.views import dice as dice_views
 from handlers.views import verify as views
@@ -33,6 +34,10 @@ async def odds(
     try:
         view = await odds_service.odds_for(cpu, command.args, context, locale)
     except EngineError as error:
+        if context.system is not None and context.character is None:
+            if not starts_as_notation(command.args):  # a trait's name, and no sheet to read
+                await message.reply(dice_views.odds_no_character(t, command.args))
+                return
         await message.reply(views.engine_error(locale, error))
         return
     except CpuError as error:

@@ -206,3 +206,16 @@ def render_line(
     if result.critical_failure:
         line += " · " + fmt.esc(msg("dice.render.critical_failure").render(locale))
     return line
+
+
+def without_repeated(body: str, words: str) -> str:
+    """A rendered roll (HTML lines) without the line its outcome's ``words`` say again: no
+    «Критический провал!» above a system's «Критический провал»."""
+    if not words:
+        return body
+    return "\n".join(line for line in body.split("\n") if _said(line) != _said(words))
+
+
+def _said(line: str) -> str:
+    """A line as read: no tags, no closing «!» or «.», any case."""
+    return html.unescape(re.sub(r"<[^>]+>", "", line)).strip().rstrip("!.").casefold()

@@ -11,7 +11,7 @@ from bot.services.rolls import LoggedRoll, Revealed
 from db.repositories.rolls import Epoch, StoredRoll
 from engine import formats
 from engine.dice.odds_dice import SIMULATED_ROLLS
-from engine.dice.render import display_notation, render_html, render_line
+from engine.dice.render import display_notation, render_html, render_line, without_repeated
 from engine.dice.verify import VerifyReport
 from handlers.callbacks import LogPageCD
 from handlers.views.sheets import fit
@@ -55,6 +55,7 @@ def rolled(t: Translator, locale: str, logged: LoggedRoll, who: str, words: str 
     """A logged roll: who, the dice, what they mean (a sheet roll's outcome words, plain
     text), then the log entry it can be checked by."""
     body = render_html(logged.result, locale, limit=ROLL_BODY_LIMIT)
+    body = without_repeated(body, words)
     footer = t(
         "Log #{seq} · {hash}",
         seq=logged.entry.seq,
@@ -71,6 +72,22 @@ def no_character(t: Translator, text: str) -> str:
     return t(
         "A roll by a trait («{text}») needs your character in this game, and you have none "
         "yet (or it waits for the GM). Dice roll without one: /r 2d6+1.",
+        text=escape(_cap(text, 40)),
+    )
+
+
+def game_archived(t: Translator, text: str) -> str:
+    return t(
+        "This chat's game is archived: a roll by a trait («{text}») is not made here any more. "
+        "Dice roll as always: /r 2d6+1.",
+        text=escape(_cap(text, 40)),
+    )
+
+
+def odds_no_character(t: Translator, text: str) -> str:
+    return t(
+        "The odds of a trait («{text}») need your character in this game, and you have none "
+        "yet (or it waits for the GM). Odds of dice without one: /odds 2d6+1 vs 8.",
         text=escape(_cap(text, 40)),
     )
 

@@ -22,7 +22,24 @@ def unknown(t: Translator, word: str, suggestion: str | None) -> str:
     )
 
 
-def group_only(t: Translator, name: str) -> str:
+MAX_GAMES_NAMED = 3
+
+
+def _clip(title: str, width: int = 40) -> str:
+    return title if len(title) <= width else title[: width - 1] + "…"
+
+
+def group_only(t: Translator, name: str, games: list[str] | None = None) -> str:
+    """A group command sent to our private chat; ``games``: the titles of the sender's live
+    games (a GM who runs one is not told to start a game)."""
+    if games:
+        return t(
+            "/{name} works in the group where the game is played: send it there. Your games: "
+            "{titles}.",
+            name=escape(name),
+            titles=", ".join(f"«{escape(_clip(title))}»" for title in games[:MAX_GAMES_NAMED])
+            + (", …" if len(games) > MAX_GAMES_NAMED else ""),
+        )
     return t(
         "/{name} works in the group where the game is played: send it there. To start a game, "
         "add me to a group and send /newgame there.",

@@ -61,21 +61,22 @@ def picker_keyboard(t: Translator, system: str) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
-def _value(value: JsonScalar, kind: ValueKind) -> str:
+def _value(value: JsonScalar, kind: ValueKind, locale: str) -> str:
     if value is None or value == "":
         return "—"
     if value is True:
         return "✓"
     if value is False:
         return "✗"
-    return escape(formats.changed_value(kind, value))
+    return escape(formats.changed_value(kind, value, locale))
 
 
 def _change(change: Change, locale: str) -> str:
     what = escape(change.what.render(locale))
     if change.after is None:  # something removed (a consequence): its name says it all
         return f"  • {what}"
-    before, after = _value(change.before, change.kind), _value(change.after, change.kind)
+    before = _value(change.before, change.kind, locale)
+    after = _value(change.after, change.kind, locale)
     return f"  • {what}: {before} → {after}"
 
 

@@ -168,7 +168,7 @@ def level_step(
     if not spec.requests.level_required:  # e.g. a storyteller roll: 6 by default
         buttons.append(
             InlineKeyboardButton(
-                text="— " + t("no difficulty"),
+                text="— " + t(spec.level_none),
                 callback_data=BuildCD(c=data.c, t=data.t, a=data.a, d=NONE).pack(),
             )
         )

@@ -13,7 +13,7 @@ from bot.services.request_options import Offer
 from bot.services.requests import PressResult
 from db.repositories.requests import RequestDTO
 from engine import formats
-from engine.dice.render import display_notation, render_html
+from engine.dice.render import display_notation, render_html, without_repeated
 from engine.systems.base import Chances, Reading, pool_threshold, success_pool
 from handlers.callbacks import InvokeCD, InvokeMenuCD, RollForCD, RollRequestCD, WillpowerCD
 from handlers.views.dice import ROLL_BODY_LIMIT, percent, short_hash
@@ -150,12 +150,13 @@ def rolled_card(t: Translator, locale: str, result: PressResult, player: str) ->
             t("🎲 Roll for: {player} — {what}", player=name, what=what),
             t("🧙 Rolled for the player by the GM: {name}", name=escape(result.by)),
         ])  # fmt: skip
+    said = reading_line(locale, result.reading)
     lines = [
         head,
-        render_html(logged.result, locale, limit=ROLL_BODY_LIMIT),
+        without_repeated(render_html(logged.result, locale, limit=ROLL_BODY_LIMIT), "".join(said)),
         *option_lines(t, request, rolled=True),
     ]
-    lines += reading_line(locale, result.reading)
+    lines += said
     footer = t(
         "Log #{seq} · {hash}",
         seq=logged.entry.seq,

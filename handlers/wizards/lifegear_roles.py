@@ -106,7 +106,8 @@ async def got_item(_: Message, __: Any, manager: DialogManager, text: str) -> No
         return
     kind = ItemKind(manager.dialog_data.get(KIND, ItemKind.ITEM.value))
     used = [str(g.get("id")) for g in gear]
-    item = role_lines.read_item(text, kind, role_lines.next_item_id(used))
+    stats = [str(s.get("name", "")) for s in draft(manager).get("stats", [])]
+    item = role_lines.read_item(text, kind, role_lines.next_item_id(used), stats)
     if item is None:
         step_refused(manager, t("Write the item as <code>Name</code> or <code>Name: 1d6</code>."))
         return
@@ -149,7 +150,11 @@ def gear_data(shown: Shown) -> dict[str, Any]:
         fit(view.role_details(role, t), SHOWN_MAX),
         violations_text(validate_role(role), shown.locale),
         t(ask, kind=t(view.KIND_LABEL[kind])),
-        t("<code>Bow: 1d6</code>\n<code>Chainmail: takes one hit</code>"),
+        t(
+            "<code>Bow: 1d6</code>; a weapon with the role's stats: "
+            "<code>Bow: Agility or Shooting + 1d6</code>\n"
+            "<code>Chainmail: takes one hit</code>"
+        ),
     ]
     kinds = [
         (k.value, f"{'✓' if k is kind else '➕'} {view.KIND_ICON[k]} {t(view.KIND_LABEL[k])}")
@@ -227,7 +232,7 @@ ROLE = Flow(
     name="role",
     steps=(
         Text(
-            "role_name", N_("Name"), N_("Role name? (one line, up to 64 characters)"),
+            "role_name", N_("Role name"), N_("Role name? (one line, up to 64 characters)"),
             required=True, unfit=N_("The role name must be one line of 1–{limit} characters."),
             check=name_taken,
         ),

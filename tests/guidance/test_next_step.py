@@ -123,3 +123,36 @@ async def test_a_players_own_sheet_has_no_gm_buttons(running: Harness) -> None:
     other = await send_and_answer(h, BOB, "/sheet Ира")  # another player: read only
     assert f"ro:{hero}" in _data(other) and not any("url" in b for b in buttons(other))
     assert not any(d.startswith("rqb:") for d in _data(other))
+
+
+async def test_a_gm_sending_a_group_command_in_private_is_told_their_game(
+    running: Harness,
+) -> None:
+    """A first session: the GM of a running game sent /request in our private chat and was
+    told «Чтобы начать игру, добавьте меня в группу и отправьте там /newgame». The answer
+    names the game they run instead; someone with no game still learns how to start one."""
+    await _fate_table(running)
+    answer = await send_and_answer(running, GM, "/request", chat_id=GM)
+    assert answer.text == (
+        "Команда /request работает в группе, где идёт игра: отправьте её туда. "
+        "Ваши игры: «Кампания»."
+    )
+    answer = await send_and_answer(running, GM, "/milestone", chat_id=GM)
+    assert "«Кампания»" in answer.text and "/newgame" not in answer.text
+    answer = await send_and_answer(running, BOB, "/request", chat_id=BOB)
+    assert "/newgame" in answer.text and "Your games" not in answer.text
+
+
+async def test_a_game_command_in_a_group_without_a_game_says_how_to_start_one(
+    running: Harness,
+) -> None:
+    """A first session: in a group with no game yet /res said «В этом чате ещё нет игры.
+    Начните её командой /newgame.», while /sheet and /history said «Команда /sheet здесь
+    сейчас не работает». Every game command there says how to start a game."""
+    seat_table(running)
+    for command in ("/sheet", "/history Ира", "/res"):
+        answer = await send_and_answer(running, GM, command)  # the GM reads Russian
+        assert answer.text == "В этом чате ещё нет игры. Начните её командой /newgame.", (
+            command,
+            answer.text,
+        )

@@ -269,6 +269,23 @@ async def test_each_system_applies_what_it_previewed(running: Harness) -> None:
                                {"g": game_id})  # fmt: skip
 
 
+async def test_lifegear_item_states_read_in_russian(running: Harness) -> None:
+    """A first session: the «Конец боя» preview read «Кожаная куртка: spent → ready» to a
+    Russian GM; the states are the sheet's own words, in preview and notice alike."""
+    h = running
+    coat = lifegear.Item(
+        id="coat", name="Кожаная куртка", kind=lifegear.ItemKind.ARMOR,
+        state=lifegear.ItemState.SPENT,
+    )  # fmt: skip
+    await _table(h, "lifegear", [(lifegear.Character(name="Эльза", gear=(coat,)), ALICE)])
+    preview = await _preview(h, "fight_end")  # the GM reads Russian
+    assert "  • Кожаная куртка: потрачено → годно" in preview.text.splitlines(), preview.text
+    assert "spent" not in preview.text and "ready" not in preview.text
+    await _press(h, GM, preview, "mlc:")
+    notice = tb.current(h, preview)
+    assert _body(notice) == _body(preview)
+
+
 async def test_a_double_press_applies_once_and_keeps_the_notice(running: Harness) -> None:
     h = running
     mira, *_ = await _table(h, "fate", _fate_table())

@@ -46,7 +46,7 @@ def test_only_a_rolled_milestone_plans_rolls(spec: SystemSpec) -> None:
 @pytest.mark.parametrize("locale", ["ru", "en"])
 def test_the_bot_words_of_a_system_are_translated(spec: SystemSpec, locale: str) -> None:
     t = I18n("ru").translator(locale)
-    msgids = [spec.level_ask, *spec.milestone_titles.values()]
+    msgids = [spec.level_ask, spec.level_none, *spec.milestone_titles.values()]
     msgids += [option.label for option in spec.game_options]
     for msgid in msgids:
         assert t(msgid).strip()

@@ -80,3 +80,42 @@ async def test_trait_request_rolls_and_speaks_the_systems_words(
     words = outcome_words(SheetRoll(notation, trait, target, system), result, "en")
     assert words in card.text
     assert SYSTEMS[system].id == system
+
+
+@pytest.mark.parametrize(
+    ("system", "hero", "asks", "none"),
+    [
+        (
+            "lifegear",
+            lifegear.Character(name="Ли", stats=(lifegear.Stat(name="Стрельба", dice="1d8+3"),)),
+            "какая защита?",
+            "— без защиты",
+        ),
+        (
+            "cliche",
+            cliche.Character(name="Мэл", cliches=(cliche.Cliche(name="Солдат", dice=4),)),
+            "какое целевое число?",
+            "— без целевого числа",
+        ),
+    ],
+)
+async def test_the_builder_asks_for_the_level_in_the_systems_word(
+    running: Harness, system: str, hero: SheetModel, asks: str, none: str
+) -> None:
+    """A first session: a lifegear GM's builder asked «какое целевое число?» with «— без
+    сложности» under it, and the rolled card then said «9 против защиты 8». The builder asks
+    for the defence, and its «none» button uses the same word."""
+    seat_table(running)
+    emu = running.emu
+    await create_game(running, system, "Кампания")
+    await insert_character(running, system, hero)
+    said = emu.send_text(ALICE, GROUP, "готова")
+    emu.send_text(GM, GROUP, "/request", reply_to=said.message_id)  # the GM reads Russian
+    card = await emu.wait_bot_message(GROUP, contains="🎲", after=said.message_id)
+    pressed = emu.press_button(GM, GROUP, card.message_id, 0)  # the trait
+    await emu.wait_callback_answer(pressed.callback_query_id)
+    await emu.wait_for(lambda: card.edits >= 1)
+    assert card.text.rstrip().endswith(asks), card.text
+    keyboard = (card.reply_markup or {}).get("inline_keyboard", [])
+    labels = [button["text"] for row in keyboard for button in row]
+    assert none in labels and "— без сложности" not in labels, labels

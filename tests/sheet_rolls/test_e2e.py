@@ -17,12 +17,14 @@ from sqlalchemy import text
 from bot.services.sheet_rolls import SheetRoll, outcome_words, plan_sheet_roll
 from engine.common import SheetModel
 from engine.dice.evaluator import roll
+from engine.dice.hmac_source import HmacSource
 from engine.dice.parser import parse
 from engine.dice.source import ScriptedSource
 from engine.errors import EngineError
 from engine.systems import cliche, fate, lifegear, matter, storyteller
 from engine.systems.storyteller.sheet import AbilityDots, Attributes
 from engine.systems.storyteller.traits import AbilityGroup
+from handlers.dice import message_roll_id
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, BOB, GM, GROUP, create_game, seat_table
 from tests.helpers.table import insert_character, scalar
@@ -227,3 +229,151 @@ async def test_a_dangling_operator_is_a_notation_error_not_a_trait(running: Harn
     assert (reply.text or "").strip() in _notation_errors("2d6 +")
     assert "5" in (reply.text or "") and "+" in (reply.text or "")
     assert await scalar(running, "SELECT count(*) FROM rolls") == 0
+
+
+async def test_a_die_without_sides_is_a_notation_error_not_a_trait(running: Harness) -> None:
+    """A first session: a player typed «/r 2d» in a lifegear game and read «На листе нет «2d».
+    Есть: Стрельба…», as if «2d» were a trait; the answer is the notation's own (the sides are
+    missing after «d»)."""
+    hero = lifegear.Character(name="Ли", stats=(lifegear.Stat(name="Стрельба", dice="1d8+3"),))
+    await _start(running, "lifegear", hero)
+    for typed in ("2d", "3к+1"):
+        reply = await _reply_to(running, ALICE, f"/r {typed}")
+        said = (reply.text or "").strip()
+        assert said in _notation_errors(typed), said
+        assert "На листе нет" not in said and "Стрельба" not in said
+    assert await scalar(running, "SELECT count(*) FROM rolls") == 0
+
+
+def _ranger() -> lifegear.Character:
+    return lifegear.Character(
+        name="Эльза",
+        stats=(
+            lifegear.Stat(name="Стрельба", dice="1d8+3"),
+            lifegear.Stat(name="Ловкость", dice="1d6"),
+        ),
+        gear=(
+            lifegear.Item(
+                id="bow",
+                name="Лук",
+                kind=lifegear.ItemKind.WEAPON,
+                stats=("Ловкость",),
+                dice="1d6",
+            ),
+            lifegear.Item(id="sword", name="Меч", kind=lifegear.ItemKind.WEAPON, dice="1d4"),
+            lifegear.Item(
+                id="axe",
+                name="Топор",
+                kind=lifegear.ItemKind.WEAPON,
+                dice="1d4",
+                state=lifegear.ItemState.BROKEN,
+            ),
+            lifegear.Item(id="coat", name="Кожаная куртка", kind=lifegear.ItemKind.ARMOR),
+        ),
+    )
+
+
+async def test_lifegear_weapon_rolls_with_its_stat(running: Harness) -> None:
+    """A first session: «/r Лук» answered «На листе нет «Лук»» while the bow was on the sheet.
+    A weapon rolls with its stat (the seed's «Ловкость или Стрельба + 1d6»)."""
+    hero = _ranger()
+    await _start(running, "lifegear", hero)
+    _, plan = await _check_sheet_roll(running, "lifegear", hero, "/r лук vs 8")
+    assert (plan.notation, plan.title, plan.target) == ("1d6+1d6", "Лук: Ловкость (1d6+1d6)", 8)
+    # a weapon open to every stat takes the one named after it
+    _, plan = await _check_sheet_roll(running, "lifegear", hero, "/r Меч Стрельба vs 5")
+    assert plan.notation == "1d8+1d4+3"
+
+
+async def test_lifegear_gear_that_is_not_rolled_says_so_in_russian(running: Harness) -> None:
+    """A broken weapon's refusal read «(состояние: broken)» in Russian; armor was «not on the
+    sheet». Each says what to roll instead, in the reader's language."""
+    hero = _ranger()
+    await _start(running, "lifegear", hero)
+    expected = {
+        "Меч": (
+            "«Меч» бросают с параметром: /r Меч Стрельба, /r Меч Ловкость.",
+            "“Меч” is rolled with a stat: /r Меч Стрельба, /r Меч Ловкость.",
+        ),
+        "Топор": (
+            "«Топор» сейчас нельзя использовать (состояние: сломано).",
+            "“Топор” cannot be used now (state: broken).",
+        ),
+        "Кожаная куртка": (
+            "«Кожаная куртка» не бросают отдельно. Бросьте параметр: /r Стрельба, /r Ловкость.",
+            "“Кожаная куртка” is not rolled on its own. Roll a stat: /r Стрельба, /r Ловкость.",
+        ),
+    }
+    for typed, (ru, en) in expected.items():
+        try:
+            plan_sheet_roll("lifegear", hero, typed, "ru")
+        except EngineError as error:
+            assert (error.render("ru"), error.render("en")) == (ru, en)
+        else:
+            raise AssertionError(f"{typed} must be refused")
+        reply = await _reply_to(running, ALICE, f"/r {typed}")  # Alice reads English
+        assert (reply.text or "").strip() == en
+    assert await scalar(running, "SELECT count(*) FROM rolls") == 0
+
+
+async def test_a_critical_failure_is_said_once(running: Harness) -> None:
+    """A first session: «/r шанс» that failed critically read «Критический провал!» and, on
+    the next line, «Критический провал» (the dice's line and the system's words). It is said
+    once: the system's words, above the log entry."""
+    hero = matter.new_character("Пепел")
+    await _start(running, "matter", hero)
+    first = await _reply_to(running, ALICE, "/r шанс")  # opens the chat's seed epoch
+    await running.emu.wait_idle()
+    async with running.engine.connect() as conn:
+        seed = bytes((await conn.execute(text("SELECT seed FROM seed_epochs"))).scalar_one())
+    following = first.message_id + 1
+    crit = next(
+        n
+        for n in range(following, following + 500)
+        if roll("chance", HmacSource(seed, message_roll_id(GROUP, n))).critical_failure
+    )
+    for _ in range(crit - following):  # table talk, until the roll lands on that message
+        running.emu.send_text(BOB, GROUP, "…")
+    sent = running.emu.send_text(ALICE, GROUP, "/r шанс")
+    assert sent.message_id == crit
+    reply = await running.emu.wait_for(
+        lambda: next((m for m in running.emu.bot_messages(GROUP) if m.reply_to == crit), None)
+    )
+    lines = [line.strip() for line in (reply.text or "").splitlines() if line.strip()]
+    said = [line for line in lines if line.rstrip("!").casefold() == "critical failure"]
+    assert said == ["Critical failure"] and lines[-2] == "Critical failure", reply.text
+
+
+async def test_odds_of_a_trait_without_a_character_say_why(running: Harness) -> None:
+    """A first session: Bob, with no character yet, asked «/odds Жестокость» and read
+    «Position 1: expected a number, a die (e.g. 2d6) or “(”…». /odds says what /r says: a
+    trait needs a character, dice do not."""
+    await _start(running, "fate", _fate_hero())
+    reply = await _reply_to(running, BOB, "/odds Атлетика")
+    said = (reply.text or "").strip()
+    assert said.startswith("The odds of a trait («Атлетика») need your character"), said
+    assert "/odds 2d6+1 vs 8" in said and "Position" not in said
+    reply = await _reply_to(running, GM, "/odds Атлетика vs 2")  # the GM reads Russian
+    said = (reply.text or "").strip()
+    assert said.startswith("Шансы по черте («Атлетика vs 2») — для персонажа"), said
+    # notation stays notation, errors included
+    reply = await _reply_to(running, BOB, "/odds 2d6 +")
+    assert (reply.text or "").strip() in _notation_errors("2d6 +")
+
+
+async def test_a_trait_roll_in_an_archived_game_says_it_is_archived(running: Harness) -> None:
+    """A first session: after the GM archived the game, «/r Стрельба» answered «Позиция 1:
+    ожидалось число…». It says the game is archived; dice still roll."""
+    hero = lifegear.Character(name="Ли", stats=(lifegear.Stat(name="Стрельба", dice="1d8+3"),))
+    await _start(running, "lifegear", hero)
+    async with running.engine.begin() as conn:
+        await conn.execute(text("UPDATE games SET archived_at = now()"))
+    reply = await _reply_to(running, ALICE, "/r Стрельба")
+    said = (reply.text or "").strip()
+    assert said.startswith("This chat's game is archived: a roll by a trait («Стрельба»)"), said
+    assert "Position" not in said
+    assert await scalar(running, "SELECT count(*) FROM rolls") == 0
+    reply = await _reply_to(running, ALICE, "/r 2d6+1")
+    assert await scalar(running, "SELECT count(*) FROM rolls") == 1
+    reply = await _reply_to(running, ALICE, "/r 2d6 +")  # notation errors stay notation's
+    assert (reply.text or "").strip() in _notation_errors("2d6 +")

@@ -58,6 +58,11 @@ register_messages(
             "en": "There is no stat “{stat}”.",
         },
         # rule violations
+        # an item's state, inside other messages (never the enum's English value)
+        "lifegear.item.state.ready": {"ru": "годно", "en": "ready"},
+        "lifegear.item.state.spent": {"ru": "потрачено", "en": "spent"},
+        "lifegear.item.state.broken": {"ru": "сломано", "en": "broken"},
+        "lifegear.item.state.lost": {"ru": "утеряно", "en": "lost"},
         "lifegear.item.not_ready": {
             "ru": "«{item}» сейчас нельзя использовать (состояние: {state}).",
             "en": "“{item}” cannot be used now (state: {state}).",

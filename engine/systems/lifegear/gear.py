@@ -101,7 +101,11 @@ def check_surprised(item: Item) -> None:
 def require_ready(item: Item) -> None:
     if not item.usable:
         raise LifegearRuleViolation(
-            msg("lifegear.item.not_ready", item=item.name, state=item.state.value)
+            msg(
+                "lifegear.item.not_ready",
+                item=item.name,
+                state=msg(f"lifegear.item.state.{item.state.value}"),
+            )
         )
 
 

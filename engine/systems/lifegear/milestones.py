@@ -10,6 +10,7 @@ from __future__ import annotations
 from enum import StrEnum
 
 from engine.common import Change
+from engine.formats import ValueKind
 from engine.text import msg
 
 from .gear import lives
@@ -27,6 +28,7 @@ def _state_change(before: Item, after: Item) -> Change:
         msg("lifegear.change.item_state", item=before.name),
         before.state.value,
         after.state.value,
+        ValueKind.ITEM_STATE,
     )
 
 

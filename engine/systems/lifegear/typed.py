@@ -8,6 +8,7 @@ why in its own words; a dice expression's reason is the dice parser's own messag
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -87,14 +88,36 @@ def add_stats(stats: Sequence[Stat], text: str) -> tuple[tuple[Stat, ...], list[
     return tuple(kept), refused
 
 
-def read_item(text: str, kind: ItemKind, item_id: str) -> Item | None:
-    """``Bow``, ``Bow: 1d6`` (dice) or ``Chainmail: absorbs one hit`` (a description)."""
+_STAT_OR: Final = re.compile(r"\s*(?:/|,|\bили\b|\bor\b)\s*", re.IGNORECASE)
+
+
+def _weapon_stats(rest: str, stats: Sequence[str]) -> tuple[tuple[str, ...], str] | None:
+    """``Ловкость + 1d6``, ``Ловкость или Стрельба + 1d6`` (the seed's bow) or ``Ловкость``:
+    the role's stats the weapon is used with and its own dice; None if ``rest`` is not that."""
+    known = {s.casefold(): s for s in stats}
+    names, plus, dice = rest.partition("+")
+    chosen = tuple(known.get(n.strip().casefold(), "") for n in _STAT_OR.split(names))
+    if not chosen or not all(chosen):
+        return None
+    if not plus:
+        return tuple(dict.fromkeys(chosen)), ""
+    try:
+        return tuple(dict.fromkeys(chosen)), parse_dice(dice).render()
+    except DiceExpressionError:
+        return None
+
+
+def read_item(text: str, kind: ItemKind, item_id: str, stats: Sequence[str] = ()) -> Item | None:
+    """``Bow``, ``Bow: 1d6`` (dice) or ``Chainmail: absorbs one hit`` (a description); a
+    weapon may name the role's ``stats`` it is used with: ``Bow: Agility or Shooting + 1d6``."""
     raw, _, rest = text.partition(":")
     name = one_line(raw, NAME_MAX)
     if name is None:
         return None
     rest = rest.strip()
     dice, description = "", ""
+    if rest and kind is ItemKind.WEAPON and (read := _weapon_stats(rest, stats)) is not None:
+        return Item(id=item_id, name=name, kind=kind, stats=read[0], dice=read[1])
     if rest:
         try:
             dice = parse_dice(rest).render()

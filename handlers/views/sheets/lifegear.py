@@ -63,6 +63,9 @@ def item_line(
 ) -> str:
     """``🗡 <b>Bow</b> (weapon, 1d6) — description`` plus the state when it is not ready."""
     details = [t(KIND_LABEL[item.kind])]
+    if item.stats:  # a weapon used with these stats only: «Ловкость / Стрельба»
+        stats = " / ".join(item.stats)
+        details.append(esc(stats if len(stats) <= 60 else stats[:59] + "…"))
     if item.dice:
         details.append(f"<code>{esc(item.dice)}</code>")
     line = f"{KIND_ICON[item.kind]} <b>{esc(item.name)}</b> ({', '.join(details)})"

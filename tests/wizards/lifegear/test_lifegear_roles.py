@@ -115,3 +115,37 @@ async def test_a_gm_and_a_co_gm_saving_at_once_both_keep_their_role(clean_db: As
     async with UnitOfWork(factory) as uow:
         saved = {r.name for r in await roles.load_roles(uow, game.id)}
     assert saved == {"Маг", "Воин"}
+
+
+async def test_a_weapon_typed_with_its_stat_keeps_the_stat_and_the_dice(running: Harness) -> None:
+    """A first session: the GM typed the seed's bow, «Лук: Ловкость + 1d6»; the editor kept
+    it as a description, so in the fight the bow added no dice and rolled with Стрельба too.
+    The weapon now keeps its stats and its own dice, and the role's preview shows both."""
+    seat_table(running)
+    await create_game(running, "lifegear", "Пустоши")
+    await say(running, GM, "/roles")
+    await press(running, GM, "new")
+    await say(running, GM, "Следопыт")
+    await press(running, GM, "q", "3")
+    await say(running, GM, "Стрельба: 1d8+3\nЛовкость: 1d6")
+    await press(running, GM, "sn")
+    prompt = await press(running, GM, "k", "weapon")
+    assert "Лук: Ловкость или Стрельба + 1d6" in prompt.text  # the prompt shows the form
+    gear = await say(running, GM, "Лук: Ловкость или стрельба + 1к6")
+    assert "🗡 <b>Лук</b> (оружие, Ловкость / Стрельба, <code>1d6</code>)" in gear.html, gear.html
+    await press(running, GM, "k", "weapon")
+    await say(running, GM, "Посох: Ловкость")
+    await press(running, GM, "k", "weapon")
+    await say(running, GM, "Праща: Сила + 1d4")  # no such stat: a description, as before
+    preview = await press(running, GM, "gn")
+    # the button that edits the role's «Название роли?» says «Название», not «Имя»
+    labels = [b["text"] for row in (preview.reply_markup or {})["inline_keyboard"] for b in row]
+    assert "✏️ Название" in labels and not any("Имя" in label for label in labels), labels
+    assert "Роль «Следопыт» сохранена" in (await press(running, GM, "save")).text
+    [role] = await _roles(running)
+    shown = {g["name"]: (g["stats"], g["dice"], g["description"]) for g in role["gear"]}
+    assert shown == {
+        "Лук": (["Ловкость", "Стрельба"], "1d6", ""),
+        "Посох": (["Ловкость"], "", ""),
+        "Праща": ([], "", "Сила + 1d4"),
+    }
