@@ -157,7 +157,11 @@ async def on_dot(callback: Any, widget: Any, manager: DialogManager, item_id: st
         tell_presser(manager, text, alert=True)
         return unchanged(manager)
     result = rules.press_dot(character, opts, skill, 1 if op == "p" else -1)
-    if result is None:  # below zero
+    if result is None:  # below zero: said in the press's answer, the window stays
+        said = t_of(manager)(
+            "“{skill}” has no dots to take back.", skill=trait_name(skill, locale)
+        )
+        tell_presser(manager, said)
         return unchanged(manager)
     if isinstance(result, list):  # over the cap or the budget: the engine's own words
         logger.info("matter wizard: + on %s refused by the engine", skill)

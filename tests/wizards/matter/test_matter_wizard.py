@@ -173,8 +173,9 @@ async def test_over_cap_and_over_budget_are_refused_on_the_skills_step(running: 
     edits = refused.edits
     again = await press_at(h, 2)  # the same refusal again: same alert, message kept as is
     assert "the cap is 3" in (again.text or "") and screen(h).edits == edits
-    await press_at(h, 3 * 5)  # − at zero does nothing either
+    at_zero = await press_at(h, 3 * 5)  # − at zero changes nothing either, and says why
     assert screen(h).edits == edits
+    assert at_zero.text == "“Investigation” has no dots to take back." and not at_zero.show_alert
 
     for skill in (1, 2, 3):
         await plus(h, skill, 3)
