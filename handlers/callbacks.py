@@ -168,6 +168,12 @@ class InvokeMenuCD(CallbackData, prefix="ivm"):
     request_id: int
 
 
+class InvokeBackCD(CallbackData, prefix="ivb"):
+    """Close the aspect menu of a rolled fate request without invoking (back to its button)."""
+
+    request_id: int
+
+
 class InvokeCD(CallbackData, prefix="iv"):
     """Invoke aspect ``aspect`` (an index into the character's aspects) on a rolled request:
     ``mode`` is ``bonus`` (+2) or ``reroll``; paid with a fate point."""

@@ -17,10 +17,12 @@ from bot.services import willpower as willpower_service
 from bot.services.games import is_gm
 from bot.services.requests import RequestRefused
 from db.repositories.games import GameDTO
+from db.repositories.requests import RequestDTO
 from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
 from engine.errors import EngineError
 from handlers.callbacks import (
+    InvokeBackCD,
     InvokeCD,
     InvokeMenuCD,
     RollForCD,
@@ -197,30 +199,56 @@ async def spend_willpower(
     ))  # fmt: skip
 
 
-async def invoke_menu(
-    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: InvokeMenuCD,
-    t: Translator, uow: UnitOfWork, user: UserDTO,
-) -> None:  # fmt: skip
+async def _invoker_request(
+    query: CallbackQuery, callback_answer: CallbackAnswer, request_id: int, t: Translator,
+    uow: UnitOfWork, user: UserDTO,
+) -> tuple[Message, RequestDTO] | None:  # fmt: skip
+    """The rolled request on this card, if the presser may invoke on it (refused otherwise)."""
     message = query.message
-    request = await uow.requests.get(callback_data.request_id)
+    request = await uow.requests.get(request_id)
     if (
         not isinstance(message, Message)
         or request is None
         or not request.shown_at(message.chat.id, message.message_id)
     ):
         notify(callback_answer, t("This button is no longer active."), alert=True)
-        return
+        return None
     game = await uow.games.get(request.game_id)
     if user.id != request.target_user_id and not (game and await is_gm(uow, game, user.id)):
         notify(callback_answer, t("This roll is for someone else."), alert=True)
+        return None
+    return message, request
+
+
+async def invoke_menu(
+    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: InvokeMenuCD,
+    t: Translator, uow: UnitOfWork, user: UserDTO,
+) -> None:  # fmt: skip
+    found = await _invoker_request(query, callback_answer, callback_data.request_id, t, uow, user)
+    if found is None:
         return
+    message, request = found
     aspects = await invoke_service.aspects_for(uow, request)
     used = {int(i.get("aspect", -1)) for i in request.invokes}
     keyboard = views.aspect_keyboard(request, aspects, used)
     # Free invokes the player's character holds on the open conflict's board (issue 8).
     free = await fate_tracker.request_invoke_rows(uow, t, request)
-    keyboard = InlineKeyboardMarkup(inline_keyboard=[*keyboard.inline_keyboard, *free])
+    back = views.invoke_back_row(t, request.id)
+    keyboard = InlineKeyboardMarkup(inline_keyboard=[*keyboard.inline_keyboard, *free, back])
+    notify(callback_answer, t("+2: add 2 to the total. 🔁: roll the dice again."))
     await edit_markup(message, keyboard)
+
+
+async def invoke_back(
+    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: InvokeBackCD,
+    t: Translator, uow: UnitOfWork, user: UserDTO,
+) -> None:  # fmt: skip
+    """The aspect menu closed untouched: the card offers «Invoke» again, nothing is spent."""
+    found = await _invoker_request(query, callback_answer, callback_data.request_id, t, uow, user)
+    if found is None:
+        return
+    message, request = found
+    await edit_markup(message, views.invoke_menu_keyboard(t, request.id))
 
 
 async def invoke_aspect(
@@ -264,6 +292,7 @@ def create_router() -> Router:
     router.callback_query.register(roll_for, RollForCD.filter(), IsGM())
     router.callback_query.register(roll_for_refused, RollForCD.filter())
     router.callback_query.register(invoke_menu, InvokeMenuCD.filter())
+    router.callback_query.register(invoke_back, InvokeBackCD.filter())
     router.callback_query.register(spend_willpower, WillpowerCD.filter())
     router.callback_query.register(invoke_aspect, InvokeCD.filter())
     return router

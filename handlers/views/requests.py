@@ -15,7 +15,14 @@ from db.repositories.requests import RequestDTO
 from engine import formats
 from engine.dice.render import display_notation, render_html, without_repeated
 from engine.systems.base import Chances, Reading, pool_threshold, success_pool
-from handlers.callbacks import InvokeCD, InvokeMenuCD, RollForCD, RollRequestCD, WillpowerCD
+from handlers.callbacks import (
+    InvokeBackCD,
+    InvokeCD,
+    InvokeMenuCD,
+    RollForCD,
+    RollRequestCD,
+    WillpowerCD,
+)
 from handlers.views.dice import ROLL_BODY_LIMIT, percent, short_hash
 from handlers.views.request_options import option_lines, option_rows
 from handlers.views.safe import clip_html
@@ -224,6 +231,16 @@ def aspect_keyboard(
             ]
         )
     return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def invoke_back_row(t: Translator, request_id: int) -> list[InlineKeyboardButton]:
+    """The aspect menu's way out: a tap on «Invoke» by mistake costs nothing."""
+    return [
+        InlineKeyboardButton(
+            text="⬅️ " + t("Back, no invoke"),
+            callback_data=InvokeBackCD(request_id=request_id).pack(),
+        )
+    ]
 
 
 def invoked_card(t: Translator, locale: str, invoked: Invoked, player: str) -> str:

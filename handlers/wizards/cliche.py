@@ -258,6 +258,14 @@ async def _getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
         "warnings": violations_text(warnings, locale),
         "cliche": esc(item["name"]) if item else "",
         "dice": int(item["dice"]) if item else 0,
+        "dice_line": t.plural(  # «1 die», not «1 dice»
+            "«{cliche}»: <b>{n}</b> die",
+            "«{cliche}»: <b>{n}</b> dice",
+            int(item["dice"]),
+            cliche=esc(item["name"]),
+        )
+        if item
+        else "",
         "description": esc(item["description"]) if item else "",
         "card": "\n".join(sheet_view.cliche_lines(t, Cliche.model_validate(item))) if item else "",
         **_tool_data(t, item),
@@ -347,7 +355,7 @@ def _widgets() -> dict[str, tuple[Any, ...]]:
         ),
         "cl_dice": (
             T("How many dice does «{cliche}» have? Use ➖ and ➕."),
-            T("«{cliche}»: <b>{dice}</b> dice"),
+            Format("{dice_line}"),
             Format("{budget}"),
             counter("dm", Format("🎲 {dice}"), "dv", "dp", _dice_step),
             _nav(to_list, go(NEXT, "nx", _onward(S.cl_desc))),

@@ -140,3 +140,29 @@ async def test_the_usage_speaks_the_games_system(running: Harness) -> None:
     emu.send_text(GM, GROUP, "/request")
     usage = await emu.wait_bot_message(GROUP, after=last.message_id if last else 0)
     assert "/request Атлетика vs 2 через 2ч" in usage.text and "3к6" not in usage.text
+
+
+async def test_the_aspect_menu_says_what_its_buttons_do_and_closes_for_free(
+    running: Harness,
+) -> None:
+    """A player who tapped «Invoke» by mistake had only aspects to pick (no way back), and
+    «+2 · …» beside «🔁 · …» said nothing of which is which."""
+    seat_table(running)
+    emu = running.emu
+    await create_game(running, "fate", "Хроники")
+    await _hero(running, fate_points=1)
+    card = await _rolled_card(running)
+    pressed = emu.press_button(ALICE, GROUP, card.message_id, 0)  # the aspect menu
+    answer = await emu.wait_callback_answer(pressed.callback_query_id)
+    assert answer.text == "+2: add 2 to the total. 🔁: roll the dice again."
+    menu = await emu.wait_for(lambda: "iv:" in str(card.reply_markup) and card)
+    back = next(b for b in buttons(menu) if b["text"].startswith("⬅️"))
+    assert back["text"] == "⬅️ Back, no invoke"
+    pressed = emu.press(BOB, GROUP, card.message_id, back["callback_data"])
+    assert (await emu.wait_callback_answer(pressed.callback_query_id)).show_alert  # not Bob's
+    pressed = emu.press(ALICE, GROUP, card.message_id, back["callback_data"])
+    await emu.wait_callback_answer(pressed.callback_query_id)
+    again = await emu.wait_for(lambda: "iv:" not in str(card.reply_markup) and card)
+    assert [b["text"] for b in buttons(again)] == ["✨ Invoke an aspect (1 fate point)"]
+    assert await scalar(running, "SELECT (sheet->>'fate_points')::int FROM characters") == 1
+    assert await scalar(running, "SELECT count(*) FROM ledger") == 0

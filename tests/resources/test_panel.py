@@ -320,3 +320,18 @@ async def test_res_before_any_character_says_how_one_comes(running: Harness) -> 
     await insert_character(running, "matter", matter.new_character("Шакал"), owner=BOB)
     said = (await send_and_answer(running, ALICE, "/res")).text or ""
     assert "Open another one by name" in said and "Шакал" in said
+
+
+async def test_a_cliches_dice_are_kosti_on_the_panel_too(table: Harness) -> None:
+    """The cliché wizard, sheet and fight say «кости» (the seed's word); the panel said
+    «Солдат, кубики: 4 → 3» and «Потерянных кубиков нет.»."""
+    cid = await _start(table, "cliche", _cliche())
+    panel = await _panel(table, GM, "Мал")
+    key = item_key("Солдат")
+    gain = views.ClicheDiceCD(character_id=cid, index=0, key=key, delta=1).pack()
+    refused = await _press(table, GM, panel, gain)
+    assert refused.text == "Потерянных костей нет."
+    lose = views.ClicheDiceCD(character_id=cid, index=0, key=key, delta=-1).pack()
+    answer = await _press(table, GM, panel, lose)
+    assert answer.text == "Солдат, кости: 4 → 3"
+    assert "кубик" not in (await _edited(table, panel, 1)).text

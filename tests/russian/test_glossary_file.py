@@ -86,3 +86,15 @@ def test_a_listed_synonym_fails() -> None:
     assert not _in_scope("tracker_matter.po", "", will["systems"])
     assert _in_scope("engine", "storyteller.willpower", will["systems"])
     assert any(re.search(p, "Потратить Силу Воли") for p in will["forbidden"])
+
+
+def test_invoking_an_aspect_is_no_summoning_in_any_form() -> None:
+    """The request card's button read «Призвать аспект» and its refusal «уже призван»: FATE's
+    seed says «обращение к аспекту», and the listed synonyms now catch those forms too (the
+    scan above then holds every catalog to it), while Matter's «призывающая» stays free."""
+    invoke = next(t for t in TERMS if t["word"] == "обращение")
+    patterns = [re.compile(p) for p in invoke["forbidden"]]
+    for wrong in ("Призвать аспект (1 очко судьбы)", "Этот аспект уже призван на этот бросок."):
+        assert any(p.search(wrong) for p in patterns), wrong
+    for right in ("Обратиться к аспекту (1 очко судьбы)", "призывающая Материя"):
+        assert not any(p.search(right) for p in patterns), right

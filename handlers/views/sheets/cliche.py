@@ -66,8 +66,11 @@ def attributes_line(t: Translator, character: Character) -> str:
 
 def _render(character: Character, t: Translator, short: int | None, story: int | None) -> str:
     bought = sum(c.dice for c in character.cliches if not c.armor)
-    lines = [f"<b>{_esc(character.name or '—')}</b>", attributes_line(t, character)]
-    lines.append(t("🎲 Clichés ({dice} dice):").format(dice=bought))
+    lines = [f"<b>{_esc(character.name or '—')}</b>"]
+    a = character.attributes
+    if a.physical or a.mental or a.social:  # a quick NPC has none: no «Physical 0 · …» line
+        lines.append(attributes_line(t, character))
+    lines.append(t.plural("🎲 Clichés ({n} die):", "🎲 Clichés ({n} dice):", bought))
     for item in character.cliches:
         lines += cliche_lines(t, item, short)
     if not character.cliches:

@@ -92,12 +92,11 @@ def derived_lines(character: Character, t: Translator, locale: str) -> list[str]
 def _gear(character: Character, t: Translator) -> list[str]:
     eq = character.equipment
     lines = [
-        t(
-            "<b>Gear</b> ({cost} of {points} points): melee {melee}, ranged {ranged}, "
-            "armor {armor}"
-        ).format(
+        t.plural(  # «1 of 1 point», «2 of 4 points»
+            "<b>Gear</b> ({cost} of {n} point): melee {melee}, ranged {ranged}, armor {armor}",
+            "<b>Gear</b> ({cost} of {n} points): melee {melee}, ranged {ranged}, armor {armor}",
+            equipment_points(character),
             cost=gear_cost(eq),
-            points=equipment_points(character),
             melee=eq.melee,
             ranged=eq.ranged,
             armor=eq.armor,
@@ -106,15 +105,21 @@ def _gear(character: Character, t: Translator) -> list[str]:
     if character.artifacts or artifact_points(character):
         names = ", ".join(_e(a.name or a.kind.value) for a in character.artifacts) or "—"
         lines.append(
-            t("Artifacts ({points} points): {names}").format(
-                points=artifact_points(character), names=names
+            t.plural(
+                "Artifacts ({n} point): {names}",
+                "Artifacts ({n} points): {names}",
+                artifact_points(character),
+                names=names,
             )
         )
     if character.alchemy or alchemy_points(character):
         names = ", ".join(_e(a.name or a.kind.value) for a in character.alchemy) or "—"
         lines.append(
-            t("Alchemy ({points} points): {names}").format(
-                points=alchemy_points(character), names=names
+            t.plural(
+                "Alchemy ({n} point): {names}",
+                "Alchemy ({n} points): {names}",
+                alchemy_points(character),
+                names=names,
             )
         )
     for extra in character.extras:

@@ -15,6 +15,7 @@ from bot.services.trackers import fate as service
 from bot.systems import SYSTEMS
 from db.repositories.trackers import TrackerDTO
 from db.uow import UnitOfWork
+from engine import formats
 from engine.systems import fate
 from engine.systems.fate import ConflictState, Outcome, Skill, TrackKind
 from engine.text import msg
@@ -197,6 +198,10 @@ def log_line(t: Translator, entry: dict[str, Any]) -> str:
         params["how"] = absorb_label(t, params["how"])
     if "diff" in params:
         params["diff"] = difficulty_label(int(params["diff"]), t.locale)
+    if isinstance(params.get("dice"), str):  # the faces «+-0-»: a real minus, as totals have
+        params["dice"] = params["dice"].replace("-", formats.MINUS)
+    if isinstance(params.get("total"), int):  # «→ −1», never the hyphen «→ -1»
+        params["total"] = formats.number(params["total"])
     return t(entry["m"], **{k: _e(v) for k, v in params.items()})
 
 

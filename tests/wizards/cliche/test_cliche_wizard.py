@@ -214,7 +214,7 @@ async def test_another_user_cannot_press_the_wizard(running: Harness) -> None:
     answer = await emu.wait_callback_answer(pressed.callback_query_id)
     await settled(running)
     assert answer.show_alert and answer.text
-    assert emu.last_bot_message(ALICE) == view and "<b>1</b> dice" in view.html
+    assert emu.last_bot_message(ALICE) == view and "<b>1</b> die" in view.html
     view = await press(running, "➕")  # Alice's own press still counts from 1
     assert "«Mechanic»: <b>2</b> dice" in view.html
 
