@@ -150,9 +150,7 @@ class Names:
         if key is not None:
             return key
         shown = escape(name.strip()[:64] or "?", quote=False)
-        close = difflib.get_close_matches(
-            normalize(name), list(self._keys), n=MAX_SUGGESTIONS, cutoff=0.6
-        )
+        close = self._close(normalize(name))
         if close:
             matches = escape(", ".join(dict.fromkeys(self._shown[c] for c in close)), quote=False)
             raise SheetRollError(msg("sheetroll.unknown", name=shown, matches=matches))
@@ -163,6 +161,23 @@ class Names:
         raise SheetRollError(
             msg("sheetroll.unknown_none", name=shown, known=", ".join(known[:MAX_LISTED]) + more)
         )
+
+    def _close(self, folded: str) -> list[str]:
+        """The names ``folded`` begins (``алх`` → Алхимия), then those spelled nearly like it
+        (``атлетка``). At 0.6 a different word of a like ending passed too («воровство» →
+        Руководство, «магия» → Эмпатия)."""
+        begun = [k for k in self._keys if folded and k.startswith(folded)]
+        near = sorted(((_likeness(folded, k), k) for k in self._keys), key=lambda pair: -pair[0])
+        alike = [k for score, k in near if score >= 0.7]
+        return list(dict.fromkeys([*begun, *alike]))[:MAX_SUGGESTIONS]
+
+
+def _likeness(a: str, b: str) -> float:
+    """How alike two names are, the same both ways (``difflib``'s ratio is not: «воровство»
+    is 0.6 like «руководство» one way and 0.7 the other)."""
+    return min(
+        difflib.SequenceMatcher(None, a, b).ratio(), difflib.SequenceMatcher(None, b, a).ratio()
+    )
 
 
 def html(text: str) -> str:

@@ -187,6 +187,20 @@ def test_fate_unknown_skill_lists_the_closest_in_both_languages() -> None:
     assert "Athletics" in text and "Empathy" in text  # nothing close: the known names
 
 
+def test_suggestions_are_names_begun_or_misspelt_not_other_words() -> None:
+    def said(text: str) -> str:
+        with pytest.raises(SheetRollError) as caught:
+            plan_sheet_roll("fate", fate_hero(), text, "ru")
+        return caught.value.render("ru")
+
+    assert "Может быть: Алхимия" in said("алх")  # the name begun
+    assert "Может быть: Атлетика" in said("Атлетка")  # a letter missed
+    # a different word with a like ending is no suggestion: the known names are listed
+    stole = said("Воровство")
+    assert "Может быть" not in stole and "Руководство" in stole and "Атлетика" in stole
+    assert "Может быть" not in said("магия")  # not «Эмпатия»
+
+
 def test_empty_text_after_the_numbers_is_an_error() -> None:
     for text in ("", "  ", "+1", "vs 3"):
         with pytest.raises(EngineError):
