@@ -17,7 +17,8 @@ from .models import Character, Item, ItemKind, Stat, UseTiming
 _BOOST_KINDS = (ItemKind.ABILITY, ItemKind.HELP, ItemKind.ITEM)
 
 
-def _allowed_stats(character: Character, weapon_stats: Sequence[str]) -> tuple[Stat, ...]:
+def allowed_stats(character: Character, weapon_stats: Sequence[str]) -> tuple[Stat, ...]:
+    """The sheet's stats a weapon is used with (any stat when the weapon names none)."""
     folded = {s.casefold() for s in weapon_stats}
     return tuple(s for s in character.stats if not folded or s.name.casefold() in folded)
 
@@ -35,9 +36,7 @@ def attack_plans(character: Character, *, surprised: bool = False) -> tuple[Roll
             continue
         if surprised and not item.in_hand:
             continue
-        plans.extend(
-            RollPlan(stat.name, item.id) for stat in _allowed_stats(character, item.stats)
-        )
+        plans.extend(RollPlan(stat.name, item.id) for stat in allowed_stats(character, item.stats))
     plans.extend(RollPlan(stat.name) for stat in character.stats)
     return tuple(plans)
 

@@ -21,7 +21,7 @@ from engine.systems.sheet_rolls import (
 )
 from engine.text import msg, register_messages
 
-from .attacks import _allowed_stats
+from .attacks import allowed_stats
 from .gear import require_ready
 from .models import Item, ItemKind, Stat
 
@@ -63,7 +63,7 @@ def _gear_roll(
             msg("lifegear.sheetroll.not_rolled", item=html(item.name), stats=stats)
         )
     require_ready(item)
-    allowed = _allowed_stats(character, item.stats)
+    allowed = allowed_stats(character, item.stats)
     if not allowed:
         raise SheetRollError(
             msg(
