@@ -50,3 +50,19 @@ async def test_a_full_wizard_leaves_one_window_and_the_note(running: Harness, fl
         print(f"\nMEASURE {flow.__module__}: {left}")
     # the wizard's own message (its last step, the preview, now without buttons) + the note
     assert left == 2
+
+
+@pytest.mark.parametrize(
+    "flow",
+    [fate_flow, storyteller_flow, cliche_flow, lifegear_flow, matter_flow],
+    ids=["fate", "storyteller", "cliche", "lifegear", "matter"],
+)
+async def test_the_sent_window_is_the_sheet_not_a_preview(running: Harness, flow: Flow) -> None:
+    """Closing the dialog only took its buttons: the window still asked to «go back to any
+    step, or send it» with nothing to press. It now shows the sheet as sent."""
+    await flow(running)
+    _left, note = left_in_private_chat(running)
+    shown = [m for m in running.emu.bot_messages(ALICE) if not m.deleted]
+    window = [m for m in shown if m.message_id < note][-1]
+    assert window.text.startswith("✅ Done") and not window.has_keyboard
+    assert "Preview" not in window.text and "send it to the GM" not in window.text

@@ -61,6 +61,7 @@ from handlers.wizards.flow.kinds import (
 )
 from handlers.wizards.flow.opening import closed_at_start
 from handlers.wizards.flow.screens import Screens
+from handlers.wizards.flow.sent import show_sent
 from handlers.wizards.flow.stored import DRAFT, ERROR
 
 PAGES = "pages"  # {step key: page index}
@@ -138,12 +139,17 @@ class _Runtime:
 # --- handlers ---------------------------------------------------------------------------------
 
 
+_NEEDS_TEXT = N_("Type the answer in a message first.")
+_NEEDS_CHOICE = N_("Choose one first.")
+
+
 def _on_next(rt: _Runtime, step: Step) -> Press:
     async def handler(callback: CallbackQuery, widget: Any, manager: DialogManager) -> None:
         t, draft = _t(manager), _draft(manager)
         value = draft.get(step.key)
         if isinstance(step, Text | Choose) and step.required and not value:
-            rt.fail(manager, esc(t("This step needs an answer.")))
+            typed = isinstance(step, Text)  # say what the step takes, not only that it is empty
+            rt.fail(manager, esc(t(_NEEDS_TEXT if typed else _NEEDS_CHOICE)))
             return
         if isinstance(step, Custom) and step.needs and not value:
             rt.fail(manager, esc(t(step.needs)))
@@ -341,6 +347,9 @@ def _on_submit(rt: _Runtime) -> Press:
         sheet = rt.flow.build(_draft(manager), rt.options(manager))
         finish = rt.flow.finish or finish_wizard
         problems = await finish(manager, sheet)
+        if not problems and manager.current_stack().empty():  # sent, the wizard closed
+            t, locale = _t(manager), locale_of(manager)
+            await show_sent(callback, rt.flow.render(sheet, t, locale), t)
         if problems:
             reasons = violations_text(problems, locale_of(manager))
             refused = rt.flow.refused

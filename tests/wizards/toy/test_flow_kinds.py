@@ -71,8 +71,9 @@ async def test_every_step_kind_to_the_submit(toy: Player) -> None:
     await _open(p)
     assert "Step 1 of 9: Name" in p.text and "✖️ Cancel" in p.labels()
     await p.press("nx")  # a required step, still empty
-    assert p.last_answer.show_alert and p.last_answer.text == "This step needs an answer."
-    assert "This step needs an answer." in p.text
+    # it says what the step takes (a typed name), not only that it is empty
+    assert p.last_answer.show_alert and p.last_answer.text == "Type the answer in a message first."
+    assert "Type the answer in a message first." in p.text
     await p.say("/x")  # not a name
     assert "Step 1 of 9" in p.text and "1 to 64 characters" in p.text
     await p.say("Rex <the toy>")
