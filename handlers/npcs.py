@@ -4,6 +4,8 @@ one message; ``/npc`` alone explains the form and links the full wizard; the GM'
 
 from __future__ import annotations
 
+from html import escape
+
 from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
@@ -44,7 +46,8 @@ async def npc_command(
         if refused.reason == service.EMPTY:  # refused, with what a line looks like
             await _how_to(message, game, t, locale, uow, bot, refusal=t(refused.reason))
         else:
-            await message.answer(t(refused.reason))
+            args = {key: escape(value) for key, value in refused.args_.items()}
+            await message.answer(t(refused.reason, **args))
         return
     spec = SYSTEMS[stored.system]
     page = sheet_pages(stored.system, spec.load(stored.sheet, stored.schema_version), t, locale)

@@ -22,15 +22,19 @@ from engine.systems.npc import NpcFormError
 PAGE_SIZE: Final = 8
 ONLY_GM: Final = N_("Only the GM can do that.")
 GONE: Final = N_("That NPC is already retired.")
+NAME_TAKEN: Final = N_(
+    "The game already has «{name}». Give the NPC another name: /npc {name} 2: …"
+)
 EMPTY: Final = N_("Nothing to make an NPC of: the line has no name and no traits.")
 
 
 class NpcRefused(Exception):
     """A refused NPC action; ``reason`` is a msgid."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, **args: str) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.args_ = args  # the msgid's {placeholders}
 
 
 @dataclass(frozen=True)
@@ -69,15 +73,16 @@ async def create(
         raise NpcRefused(N_("This system has no quick NPCs: use the full form."))
     if not any(ch.isalnum() for ch in text):  # «:::», «, ;» — punctuation is no NPC
         raise NpcRefused(EMPTY)
-    taken = {
-        fold(c.name)
-        for c in await uow.characters.for_game(game.id, statuses=("active", "retired"))
-        if c.is_npc
-    }
+    rows = await uow.characters.for_game(game.id, statuses=("active", "retired"))
+    taken = {fold(c.name) for c in rows if c.is_npc}
     number = 1  # nameless mooks count from 1, past any taken name
     while fold(mook_name.format(n=number)) in taken:
         number += 1
     character = spec.npc_form.build(text, mook_name.format(n=number))
+    name = fold(sheet_name(character))
+    if same := next((c for c in rows if c.status == "active" and fold(c.name) == name), None):
+        # two of one name: /sheet, /r and the trackers could reach only one of them
+        raise NpcRefused(NAME_TAKEN, name=same.name)
     sheet = character.model_dump(mode="json")
     stored = await uow.characters.add(
         game_id=game.id, owner_user_id=None, is_npc=True, system=game.system,

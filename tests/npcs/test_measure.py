@@ -110,7 +110,8 @@ async def test_a_storyteller_npc_before_and_after(running: Harness) -> None:
 
     after = Count()
     start = after.sent(h)
-    h.emu.send_text(GM, GROUP, "/npc Стражник: Сила 3, Ловкость 2, Драка 3, Воля 4, страж ворот")
+    # another name: the first one is active (a second of one name is refused)
+    h.emu.send_text(GM, GROUP, "/npc Стражник 2: Сила 3, Ловкость 2, Драка 3, Воля 4, страж ворот")
     after.typed += 1
     await h.emu.wait_bot_message(GROUP, contains="Стражник", after=0)
     await h.emu.wait_idle()

@@ -177,3 +177,18 @@ async def test_the_first_nameless_mook_is_number_one(running: Harness) -> None:
     await _npc(running, "/npc Громила: Драка 3")
     await _npc(running, "/npc Бой 2")
     assert [s[0] for s in await _sheets(running)] == ["Громила", "Статист 1"]
+
+
+async def test_a_second_npc_of_an_active_name_is_refused_and_writes_nothing(
+    running: Harness,
+) -> None:
+    """A GM typing «/npc Громила» twice made two «Громила»: /sheet and /r reached only the
+    newer, empty one. The second is refused with another name to try; a retired name is free."""
+    seat_table(running)
+    await create_game(running, "fate")
+    await _npc(running, "/npc Громила: Драка 3")
+    answer = await _npc(running, "/npc громила")
+    assert "«Громила»" in answer and "/npc Громила 2: …" in answer
+    assert [name for name, _sheet, _status in await _sheets(running)] == ["Громила"]
+    await _npc(running, "/npc Громила 2: Драка 1")  # the line it offered is taken
+    assert [name for name, _s, _st in await _sheets(running)] == ["Громила", "Громила 2"]
