@@ -107,6 +107,16 @@ def zone(name: str) -> tzinfo:
         return UTC
 
 
+def zone_name(name: str) -> str:
+    """A time zone as a person reads it: «Europe/Moscow» as it is, but POSIX's sign-inverted
+    «Etc/GMT-5» (what «+5» is stored as) as «UTC+5», and «Etc/UTC» as «UTC»."""
+    if name in ("Etc/UTC", "Etc/GMT", "UTC"):
+        return "UTC"
+    if name.startswith("Etc/GMT") and name[7:8] in ("+", "-") and name[8:].isdigit():
+        return f"UTC{'+' if name[7] == '-' else MINUS}{int(name[8:])}"
+    return name
+
+
 def moment(when: datetime, where: tzinfo | str, *, year: bool = True) -> str:
     """A date and time on the game's clock: «04.12.2026 15:30» (without ``year``, «04.12
     15:30»); ``where`` is a zone or a zone's name."""

@@ -22,6 +22,7 @@ from bot.systems import SYSTEMS
 from db.repositories.games import GameDTO
 from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
+from engine import formats
 from handlers import wizards
 from handlers.callbacks import (
     ArchiveCancelCD,
@@ -250,7 +251,7 @@ async def set_timezone(
         )
         return
     await game_service.set_timezone(uow, game, zone)
-    await message.answer(t("Game time zone: {zone}.", zone=zone))
+    await message.answer(t("Game time zone: {zone}.", zone=formats.zone_name(zone)))
 
 
 async def archive(

@@ -11,6 +11,7 @@ from bot.systems import SYSTEMS
 from db.repositories.games import CharacterDTO, GameDTO, MemberDTO
 from db.repositories.rolls import Epoch
 from db.repositories.schedules import ScheduleDTO
+from engine import formats
 from handlers.callbacks import ArchiveCancelCD, ArchiveCD, CogmRemoveCD, GameOptionCD, NewGameCD
 from handlers.views import schedules as schedule_views
 from handlers.views.npcs import NpcListCD
@@ -133,8 +134,9 @@ def game_card(
                 hash=f"<code>{epoch.commitment[:16]}…</code>",
             )
         )
+    zone = escape(formats.zone_name(game.timezone))
     if schedules:
-        lines.append(t("Time zone: {zone}. Milestone schedules:", zone=escape(game.timezone)))
+        lines.append(t("Time zone: {zone}. Milestone schedules:", zone=zone))
         listed = [
             f"• {schedule_views.describe(t, game.system, s)}" for s in schedules[:SCHEDULES_SHOWN]
         ]
@@ -142,9 +144,7 @@ def game_card(
         if len(schedules) > SCHEDULES_SHOWN:
             lines.append(more(len(schedules) - SCHEDULES_SHOWN))
     else:
-        lines.append(
-            t("Time zone: {zone}. Milestone schedule: none yet.", zone=escape(game.timezone))
-        )
+        lines.append(t("Time zone: {zone}. Milestone schedule: none yet.", zone=zone))
     return clip_html("\n".join(lines))
 
 

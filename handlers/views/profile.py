@@ -3,6 +3,7 @@ from __future__ import annotations
 from html import escape
 
 from bot.i18n import Translator
+from engine import formats
 
 
 def ask_name(t: Translator) -> str:
@@ -28,5 +29,5 @@ def saved(t: Translator, name: str, zone: str) -> str:
     return t(
         "Saved: {name}, time zone {zone}.",
         name=f"<b>{escape(name)}</b>",
-        zone=f"<code>{escape(zone)}</code>",
+        zone=f"<code>{escape(formats.zone_name(zone))}</code>",
     )

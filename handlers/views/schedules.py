@@ -123,7 +123,8 @@ MAX_LISTED = 40
 
 
 def panel(t: Translator, system: str, timezone: str, schedules: list[ScheduleDTO]) -> str:
-    lines = [t("⏰ <b>Scheduled milestones</b> (time zone {zone})", zone=escape(timezone)), ""]
+    zone = escape(formats.zone_name(timezone))
+    lines = [t("⏰ <b>Scheduled milestones</b> (time zone {zone})", zone=zone), ""]
     if not schedules:
         lines.append(t("No schedules yet."))
     lines += [f"{i}. {describe(t, system, s)}" for i, s in enumerate(schedules[:MAX_LISTED], 1)]

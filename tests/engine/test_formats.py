@@ -38,3 +38,17 @@ def test_percentages_follow_the_locale() -> None:
 def test_a_moment_is_shown_in_the_games_time_zone() -> None:
     when = datetime(2026, 12, 4, 21, 30, tzinfo=UTC)
     assert formats.moment(when, ZoneInfo("Europe/Moscow")) == "05.12.2026 00:30"
+
+
+@pytest.mark.parametrize(
+    ("stored", "shown"),
+    [
+        ("Etc/GMT-5", "UTC+5"),  # «/timezone +5» answered «Etc/GMT-5»: minus, read as UTC−5
+        ("Etc/GMT+3", "UTC\u22123"),
+        ("Etc/UTC", "UTC"),
+        ("Europe/Moscow", "Europe/Moscow"),
+        ("America/Argentina/Buenos_Aires", "America/Argentina/Buenos_Aires"),
+    ],
+)
+def test_a_zone_reads_as_people_write_it(stored: str, shown: str) -> None:
+    assert formats.zone_name(stored) == shown
