@@ -40,7 +40,7 @@ from handlers.wizards.flow.own_widgets import (
     typed,
 )
 from handlers.wizards.flow.own_window import own_window
-from handlers.wizards.flow.records import Records, refused, remover
+from handlers.wizards.flow.records import Records, answered, appender, refused, remover
 from handlers.wizards.flow.wording import Wording
 
 # --- the draft, the engine's rules on it ------------------------------------------------------
@@ -68,11 +68,6 @@ def _ruled(rule: Callable[..., list[Violation]]) -> Callable[..., list[Violation
 
 
 # --- name and attributes -----------------------------------------------------------------------
-
-
-async def _set_name(manager: DialogManager, name: str) -> None:
-    _draft(manager)["name"] = name
-    await manager.switch_to(S.attrs)
 
 
 async def _attr_step(callback: CallbackQuery, button: Button, manager: DialogManager) -> None:
@@ -110,11 +105,13 @@ def _tools(manager: DialogManager) -> list[Any]:
     return tools
 
 
-async def _tool(manager: DialogManager, name: str) -> None:
-    if (item := CLICHES.current(manager)) is None:
-        await manager.switch_to(S.tools)
-    elif not refused(manager, rules.tool_refusal(Cliche.model_validate(item))):
-        item["tools"].append(Tool(name=name).model_dump(mode="json"))  # −1 die without it
+def _tool(name: str) -> dict[str, Any]:
+    return Tool(name=name).model_dump(mode="json")  # −1 die without it, by default
+
+
+def _tools_full(manager: DialogManager) -> list[Violation]:
+    item = CLICHES.current(manager)
+    return rules.tool_refusal(Cliche.model_validate(item)) if item else []
 
 
 async def _cycle_effect(manager: DialogManager, index: int) -> None:
@@ -125,19 +122,6 @@ async def _cycle_effect(manager: DialogManager, index: int) -> None:
 async def _tools_done(manager: DialogManager) -> None:
     back = manager.dialog_data.get("tools_back") == "card" and CLICHES.current(manager) is not None
     await manager.switch_to(S.card if back else S.tools)
-
-
-# --- hooks, backstory --------------------------------------------------------------------------
-
-
-async def _add_hook(manager: DialogManager, hook: str) -> None:
-    if not refused(manager, rules.hook_refusal(_sheet(manager))):
-        _draft(manager)["hooks"].append(hook)
-
-
-async def _set_story(manager: DialogManager, story: str) -> None:
-    _draft(manager)["backstory"] = story
-    await manager.switch_to(S.preview)
 
 
 # --- window data ---------------------------------------------------------------------------
@@ -230,10 +214,12 @@ def _window(state: State) -> Window:
 def _widgets() -> dict[str, tuple[Any, ...]]:
     """Each step's texts and buttons, by its key."""
     hooks: Entries = lambda m: _draft(m)["hooks"]  # noqa: E731
-    to_list, to_dice, entries = CLICHES.onward(), CLICHES.onward("cl_dice"), CLICHES.entries
-    open_card = indexed(entries, CLICHES.opener())
-    open_tools = indexed(entries, CLICHES.opener("tools_of", tools_back="tools"))
+    to_list, to_dice = CLICHES.onward(), CLICHES.onward("cl_dice")
+    open_card, open_tools = CLICHES.opener(), CLICHES.opener("tools_of", tools_back="tools")
     cycle = indexed(_tools, _cycle_effect)
+    add_tool = appender(_tools, _tools_full, _tool)
+    add_hook = appender(hooks, lambda m: rules.hook_refusal(_sheet(m)))
+    story = answered("backstory", "preview")
     own_tools: Act = lambda m: CLICHES.open(m, CLICHES.at(m), "tools_of", tools_back="card")  # noqa: E731
     return {
         "name": (
@@ -241,7 +227,7 @@ def _widgets() -> dict[str, tuple[Any, ...]]:
             T("What is your character's name? Type it (up to 64 characters)."),
             T("/cancel stops the wizard at any step."),
             T("Now: <b>{name}</b>. Type another name or press Next.", when="name"),
-            typed("nm", NAME_REFUSAL, _set_name),
+            typed("nm", NAME_REFUSAL, answered("name", "attrs")),
             go(NEXT, "nx", S.attrs, when="name"),
         ),
         "attrs": (
@@ -319,7 +305,9 @@ def _widgets() -> dict[str, tuple[Any, ...]]:
                 "happens without it (the GM has the last word); ❌ removes it."
             ),
             Format("\n{tool_list}"),
-            typed("tn", N_("A tool's name must be one line of 1 to {limit} characters."), _tool),
+            typed(
+                "tn", N_("A tool's name must be one line of 1 to {limit} characters."), add_tool
+            ),
             Column(pick("{item[n]}. {item[name]}: {item[effect]}", "te", "tool_items", cycle)),
             removers("tx", "tool_items", _tools, remover(_tools)),
             go(N_("✅ Done"), "dn", _tools_done),
@@ -332,7 +320,7 @@ def _widgets() -> dict[str, tuple[Any, ...]]:
                 "may grant bonus dice for good hooks."
             ),
             Format("\n{hook_list}"),
-            typed("hk", N_("A hook must be 1 to {limit} characters."), _add_hook, long=True),
+            typed("hk", N_("A hook must be 1 to {limit} characters."), add_hook, long=True),
             removers("hx", "hook_items", hooks, remover(hooks)),
             _nav(S.tools, go(NEXT, "nx", S.backstory)),
         ),
@@ -343,7 +331,7 @@ def _widgets() -> dict[str, tuple[Any, ...]]:
                 "(up to 500 characters). The GM may grant bonus dice for a strong backstory."
             ),
             T("Now: {backstory}", when="backstory"),
-            typed("bs", N_("The backstory must be 1 to {limit} characters."), _set_story, True),
+            typed("bs", N_("The backstory must be 1 to {limit} characters."), story, True),
             _nav(S.hooks, *_skip_keep("backstory", S.preview)),
         ),
     }

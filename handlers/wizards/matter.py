@@ -30,12 +30,13 @@ from handlers.wizards import matter_steps as steps
 from handlers.wizards.common import T, clean_name, clean_text
 from handlers.wizards.flow import Custom, Flow, Info, Screens, build_dialog, flow_states
 from handlers.wizards.flow.look import preview_button
-from handlers.wizards.flow.own_widgets import go
+from handlers.wizards.flow.own_widgets import go, pick
 from handlers.wizards.flow.own_window import Typed, own_window
-from handlers.wizards.flow.records import taken
+from handlers.wizards.flow.records import answered, taken
 from handlers.wizards.flow.wording import Wording
 
 UNFIT_NAME: Final = N_("A name is one line of 1 to {limit} characters, not starting with /.")
+NAME: Final = Typed("nm", clean_name, taken(answered("name", "skills", True)), UNFIT_NAME)
 ABILITY: Final = Typed("an", clean_name, taken(steps.ABILITIES.named()), UNFIT_NAME)
 NOTES: Final = Typed("ad", partial(clean_text, limit=200), taken(steps.ABILITIES.setter("notes")),
                      N_("Up to {limit} characters of text, please."), 200)  # fmt: skip
@@ -56,7 +57,7 @@ def _name_window(s: Any) -> list[Window]:
         T("Now: <b>{name}</b>", when="name"),
         SwitchTo(T("Keep this name ▶"), id="nk", state=s.skills, when="name"),
         *preview_button(FLOW, s.preview),
-        state=s.name, typed=Typed("nm", clean_name, steps.on_name, UNFIT_NAME),
+        state=s.name, typed=NAME,
     )]  # fmt: skip
 
 
@@ -70,7 +71,7 @@ def _matter_windows(s: Any) -> list[Window]:
         own_window(
             T("Step 4 of 4. <b>Matter</b> abilities of {name} (up to {max_abilities}); "
               "Silence blocks the magical and summoning ones.\n{abilities}"),
-            Group(_pick("rm", "removable", steps.on_remove_ability, "✖ {item[1]}"), width=2),
+            Group(pick("✖ {item[name]}", "rm", "removable", rec.remover()), width=2),
             go(N_("➕ Add an ability"), "ma", rec.add),  # refused past the most, in place
             Row(
                 SwitchTo(T("◀ Back"), id="mb", state=s.derived),

@@ -35,7 +35,7 @@ from handlers.views.sheets.matter import (
     violation_lines,
 )
 from handlers.wizards.common import finish_wizard, locale_of, tell_presser
-from handlers.wizards.flow import own_clear, own_draft, own_fail, own_switch
+from handlers.wizards.flow import own_clear, own_draft, own_fail
 from handlers.wizards.flow.custom import Shown
 from handlers.wizards.flow.dialog import DRAFT
 from handlers.wizards.flow.own_widgets import unchanged
@@ -136,7 +136,7 @@ async def window_data(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]
     return {
         "name": esc(character.name),
         "abilities": "\n".join(listed) or t("none yet"),
-        "removable": [(str(i), a.name[:24]) for i, a in enumerate(character.matter)],
+        "removable": [{"i": i, "name": a.name[:24]} for i, a in enumerate(character.matter)],
         "max_abilities": rules.MAX_ABILITIES,
         "kinds": [(k.value, t(KIND_NAMES[k])) for k in MatterKind],
         "ability": esc(ability.get("name", "")),
@@ -144,11 +144,6 @@ async def window_data(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]
 
 
 # --- callbacks -------------------------------------------------------------------------------
-
-
-async def on_name(message: Any, widget: Any, manager: DialogManager, name: str) -> None:
-    change(manager, sheet(manager).model_copy(update={"name": name}))
-    await own_switch(manager, "skills", onward=True)
 
 
 async def on_dot(callback: Any, widget: Any, manager: DialogManager, item_id: str) -> None:
@@ -178,13 +173,6 @@ async def on_dot(callback: Any, widget: Any, manager: DialogManager, item_id: st
         )
     change(manager, result)
     own_clear(manager)
-
-
-async def on_remove_ability(callback: Any, widget: Any, manager: DialogManager, item: str) -> None:
-    fewer = rules.remove_ability(sheet(manager), int(item))
-    if fewer is None:
-        return unchanged(manager)  # pressed twice on a stale keyboard
-    change(manager, fewer)
 
 
 async def finish(manager: DialogManager, character: Character) -> list[Violation]:

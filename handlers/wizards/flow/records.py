@@ -25,8 +25,16 @@ from aiogram_dialog import DialogManager
 
 from engine.common import Violation
 from handlers.wizards.common import locale_of, violations_text
-from handlers.wizards.flow.own import own_fail, own_switch
-from handlers.wizards.flow.own_widgets import Act, Entries, Handler, OnEntry, Store, settled
+from handlers.wizards.flow.own import own_draft, own_fail, own_switch
+from handlers.wizards.flow.own_widgets import (
+    Act,
+    Entries,
+    Handler,
+    OnEntry,
+    Store,
+    indexed,
+    settled,
+)
 
 CUR, ADDING = "cur", "adding"
 Explain = Callable[[Violation, str], str]
@@ -41,6 +49,30 @@ def refused(
     if problems:
         own_fail(manager, violations_text(problems, locale_of(manager), explain))
     return bool(problems)
+
+
+def answered(key: str, then: str, onward: bool = False) -> Store:
+    """A typed answer kept in the draft as ``key``, then on to the step ``then`` (``onward``:
+    back to the preview instead once it was reached, ``own_switch``)."""
+
+    async def store(manager: DialogManager, value: str) -> None:
+        own_draft(manager)[key] = value
+        await own_switch(manager, then, onward=onward)
+
+    return store
+
+
+def appender(
+    entries: Entries, full: Callable[[DialogManager], list[Violation]], make: Any = str
+) -> Store:
+    """A typed answer added to a list as ``make(answer)``, unless ``full`` (the engine's
+    reasons against one more) refuses it."""
+
+    async def store(manager: DialogManager, value: str) -> None:
+        if not refused(manager, full(manager)):
+            entries(manager).append(make(value))
+
+    return store
 
 
 def remover(entries: Entries) -> OnEntry:
@@ -90,13 +122,18 @@ class Records:
         manager.dialog_data.update({CUR: index, **marks})
         await own_switch(manager, key)
 
-    def opener(self, key: str = "", **marks: Any) -> OnEntry:
-        """A tap on an entry: its card (or the window ``key``), no longer adding."""
+    def opener(self, key: str = "", **marks: Any) -> Handler:
+        """A tap on an entry in a list (``pick``): its card (or the window ``key``), no longer
+        adding."""
 
         async def act(manager: DialogManager, index: int) -> None:
             await self.open(manager, index, key or self.card, **{ADDING: False, **marks})
 
-        return act
+        return indexed(self.entries, act)
+
+    def remover(self) -> Handler:
+        """A tap on an entry in a list that takes it out (a list without cards: «✖ name»)."""
+        return indexed(self.entries, remover(self.entries))
 
     def onward(self, part: str = "") -> Act:
         """On (or back) from a part: to ``part`` ("": the list) while the entry is being

@@ -19,7 +19,7 @@ from aiogram_dialog.widgets.text import Const, Format
 from engine.common import Violation
 from engine.text import msg, register_messages
 from handlers.wizards.flow import Flow, Screens, Text, flow_states, own_draft
-from handlers.wizards.flow.own_widgets import counter, go, indexed, pick, typed
+from handlers.wizards.flow.own_widgets import counter, go, pick, typed
 from handlers.wizards.flow.own_window import own_window
 from handlers.wizards.flow.records import Records
 from tests.conftest import Harness
@@ -76,7 +76,7 @@ def _windows(s: Any) -> list[Window]:
 
     return [
         window(s.pets, Format("Pets: {pets}"), Column(pick("{item[name]}", "pk", "items",
-               indexed(_pets, PETS.opener()))), go("Add", "add", PETS.add)),
+               PETS.opener())), go("Add", "add", PETS.add)),
         window(s.pet_name, Const("Name the pet."), Format("Now: {name}", when="name"),
                typed("pn", "A name of up to {limit}.", PETS.named(_twice)),
                go("Back", "bk", PETS.onward())),
