@@ -21,7 +21,7 @@ from aiogram_dialog.widgets.kbd import Button, Column, Keyboard, Row, SwitchTo
 from aiogram_dialog.widgets.text import Format
 
 from bot.i18n import N_, Translator
-from engine.common import Severity, Violation
+from engine.common import Violation
 from engine.systems.cliche import Character, Cliche, ClicheOptions, Tool, ToolEffect
 from engine.systems.cliche import allocation as rules
 from engine.systems.cliche.creation import validate_character
@@ -145,25 +145,16 @@ async def _getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
     d, t = _draft(manager), manager.middleware_data["t"]
     options, locale = _options(manager), locale_of(manager)
     item, hooks, sheet = CLICHES.current(manager), d["hooks"], draft.character(d)
-    problems = validate_character(sheet, options)
-    warnings = [
-        v for v in problems if v.severity is Severity.WARNING and v.field.startswith("cliches")
-    ]
     return {
         "name": esc(d.get("name") or ""),
-        "points": options.attribute_points,
-        "low": options.attribute_min,
-        "high": options.attribute_max,
+        **options.model_dump(),  # the game's numbers, as the texts name them
         "points_left": options.attribute_points - sum(d["attrs"].values()),
         **{f"{a}_v": d["attrs"][a] for a in draft.ATTRS},
-        "cap": options.creation_cap,
-        "at_cap": options.max_at_cap,
-        "novice": options.novice_threshold,
         "budget": sheet_view.budget_line(t, sheet, options),
         "cliche_list": sheet_view.cliche_summary(t, sheet),
         "tools_list": sheet_view.cliche_summary(t, sheet, with_tools=True),
         "cliche_items": [{**c, "i": i, "n": len(c["tools"])} for i, c in enumerate(d["cliches"])],
-        "warnings": violations_text(warnings, locale),
+        "warnings": violations_text(rules.warnings(sheet, options, "cliches"), locale),
         "cliche": esc(item["name"]) if item else "",
         "dice": int(item["dice"]) if item else 0,
         "dice_line": t.plural(  # «1 die», not «1 dice»
@@ -233,8 +224,9 @@ def _widgets() -> dict[str, tuple[Any, ...]]:
         "attrs": (
             T("<b>Attributes</b>"),
             T(
-                "Spread {points} points between Physical, Mental and Social, {low} to {high} "
-                "each. They describe the character; the rules give them no dice."
+                "Spread {attribute_points} points between Physical, Mental and Social, "
+                "{attribute_min} to {attribute_max} each. They describe the character; the "
+                "rules give them no dice."
             ),
             T("Points left: <b>{points_left}</b>"),
             counter("a0m", T("Physical: {physical_v}"), "a0", "a0p", _attr_step),
@@ -246,8 +238,9 @@ def _widgets() -> dict[str, tuple[Any, ...]]:
             T("<b>Clichés</b>"),
             T(
                 "A cliché is a role or knack rolled as d6: Soldier, Hacker, Gambler. At creation "
-                "each has 1 to {cap} dice, at most {at_cap} clichés have {cap}, and at least one "
-                "has {novice} or more. Tap a cliché to change it."
+                "each has 1 to {creation_cap} dice, at most {max_at_cap} clichés have "
+                "{creation_cap}, and at least one has {novice_threshold} or more. Tap a cliché "
+                "to change it."
             ),
             Format("\n{cliche_list}\n"),
             Format("{budget}"),

@@ -1,15 +1,16 @@
 """Creation one press at a time: the dice budget, the wizard's caps on list lengths (refused as
 ``cliche_refusal``, ``tool_refusal``, ``hook_refusal``), a tool's effect cycle, and which of
 ``validate_character``'s violations a single press (an attribute point, a die, a cliché's name)
-newly breaks and so may refuse. A sheet may be incomplete between presses (no cliché yet, the
-points not all spread): only what the press itself breaks is its refusal.
+newly breaks and so may refuse, and which of its warnings are about one part of the sheet. A
+sheet may be incomplete between presses (no cliché yet, the points not all spread): only what
+the press itself breaks is its refusal.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-from engine.common import Violation, errors_only
+from engine.common import NOTE, Severity, Violation, errors_only
 from engine.systems.cliche.creation import validate_character
 from engine.systems.cliche.sheet import Character, Cliche, ClicheOptions, ToolEffect
 from engine.text import msg
@@ -83,7 +84,17 @@ def next_effect(effect: ToolEffect) -> ToolEffect:
 def blocking(character: Character, options: ClicheOptions, prefix: str) -> list[Violation]:
     """The sheet's blocking violations about one part of it (``attributes``, ``cliches``)."""
     found = errors_only(validate_character(character, options))
-    return [v for v in found if v.field.startswith(prefix)]
+    return [v for v in found if v.field.removeprefix(NOTE).startswith(prefix)]
+
+
+def warnings(character: Character, options: ClicheOptions, prefix: str) -> list[Violation]:
+    """The sheet's warnings (what the GM weighs, ``NOTE``) about one part of it (``cliches``)."""
+    found = validate_character(character, options)
+    return [
+        v
+        for v in found
+        if v.severity is Severity.WARNING and v.field.removeprefix(NOTE).startswith(prefix)
+    ]
 
 
 def attribute_refusal(
