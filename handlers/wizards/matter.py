@@ -2,14 +2,11 @@
 
 Steps: name → skill dots (− / + per skill, within the game's budget and per-skill cap) →
 the values the engine derives (gauges, combat numbers, which skill resists which state) →
-Matter abilities (name, kind from the engine's ``MatterKind``, an optional line of notes) →
-the flow's preview (jump back to any step, submit to the GM). The skills (a ``Custom`` step:
-its grid of dots), the derived values (``Info``) and the preview are the flow's, keeping the
-released look (``flow.look``, ``Wording``, ``Flow.ids``); the name and the abilities (an entry
-asked part by part) keep windows of their own (``Screens``). The flow owns the states
-``MatterSG:<step>``, the draft, the refusals, «Cancel», resume after a restart and a returned
-sheet re-entered at its preview. Logic is in ``matter_steps``, rules in the engine
-(``engine.systems.matter.creation``).
+Matter abilities (``flow.records``: a name, a kind of the engine's ``MatterKind``, an optional
+line of notes) → the flow's preview. The skills (a ``Custom`` step), the derived values
+(``Info``) and the preview are the flow's, in the released look (``Wording``, ``Flow.ids``); the
+name and the abilities are windows of their own (``Screens``). Logic is in ``matter_steps``,
+rules in the engine (``engine.systems.matter.creation``).
 """
 
 from __future__ import annotations

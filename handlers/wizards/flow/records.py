@@ -163,7 +163,8 @@ class Records:
                 return
             if index < 0:
                 items.append(self.new(name))
-                return await self.open(manager, len(items) - 1, self.parts[1])
+                manager.dialog_data[CUR] = len(items) - 1
+                return await self.onward((*self.parts, "")[1])(manager)
             if (item := self.current(manager)) is not None:
                 item["name"] = name
             await self.onward()(manager)
