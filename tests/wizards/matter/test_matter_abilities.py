@@ -17,35 +17,33 @@ from tests.wizards.matter.test_matter_wizard import (
 )
 
 
-async def _add(h: Harness, name: str) -> None:
-    await tap(h, "Add an ability")
-    await wait_screen(h, "Name the Matter ability")
-    h.emu.send_text(ALICE, ALICE, name)
-    await wait_screen(h, f"What kind of Matter is «{name}»")
-    await tap(h, "other")
-    await wait_screen(h, "Describe")
-    await tap(h, "Skip")
-    await wait_screen(h, "Step 4 of 4")
+async def _moves(h: Harness, *moves: tuple[str, str]) -> None:
+    """Each move (a tap on a label, or «>text» typed) and what the screen then says."""
+    for move, then in moves:
+        if move.startswith(">"):
+            h.emu.send_text(ALICE, ALICE, move[1:])
+        else:
+            await tap(h, move)
+        await wait_screen(h, then)
+
+
+def _asked(name: str) -> tuple[tuple[str, str], ...]:
+    """«➕», then the ability's name: its kind is asked."""
+    return (("Add an ability", "Name the Matter ability"), (f">{name}", f"«{name}»"))
 
 
 async def test_abilities_asked_dropped_refused_and_removed(running: Harness) -> None:
     h = running
     await start_wizard(h)
     await named(h, "Vera")
-    await tap(h, "Next")
-    await wait_screen(h, "Step 3 of 4")
-    await tap(h, "Next")
-    await wait_screen(h, "Step 4 of 4")
-    await tap(h, "Add an ability")
-    await wait_screen(h, "Name the Matter ability")
-    h.emu.send_text(ALICE, ALICE, "Shield")
-    await wait_screen(h, "What kind of Matter is «Shield»")
+    await _moves(h, ("Next", "Step 3 of 4"), ("Next", "Step 4 of 4"), *_asked("Shield"))
+    assert "What kind of Matter is «Shield»" in screen(h).text
     await tap(h, "Back")  # named, not yet of a kind: nothing is kept
     listed = await wait_screen(h, "Step 4 of 4")
     assert "Shield" not in listed.text and "none yet" in listed.text
 
     for i in range(6):
-        await _add(h, f"A{i}")
+        await _moves(h, *_asked(f"A{i}"), ("other", "Describe"), ("Skip", "Step 4 of 4"))
     assert "6. A5 (other Matter)" in screen(h).text
     answer = await press_at(h, index_of(screen(h), "Add an ability"))
     assert answer.show_alert
