@@ -92,21 +92,13 @@ def _next_if_fine(part: str, target: State) -> Act:
 
 CLICHES = Records(
     "cliches", ("cl_name", "cl_dice", "cl_desc"), lambda m: _draft(m)["cliches"],
-    draft.new_cliche, _ruled(rules.cliche_refusal), card="card",
+    lambda name: rules.new_cliche(name).model_dump(mode="json"), _ruled(rules.cliche_refusal),
+    card="card",
 )  # fmt: skip
 
 
 _dice, _desc = CLICHES.stepper("dice", _ruled(rules.dice_refusal)), CLICHES.setter("description")
-
-
-def _tools(manager: DialogManager) -> list[Any]:
-    item = CLICHES.current(manager)
-    tools: list[Any] = item["tools"] if item else []
-    return tools
-
-
-def _tool(name: str) -> dict[str, Any]:
-    return Tool(name=name).model_dump(mode="json")  # −1 die without it, by default
+_tools = CLICHES.within("tools")
 
 
 def _tools_full(manager: DialogManager) -> list[Violation]:
@@ -208,7 +200,7 @@ def _widgets() -> dict[str, tuple[Any, ...]]:
     to_list, to_dice = CLICHES.onward(), CLICHES.onward("cl_dice")
     open_card, open_tools = CLICHES.opener(), CLICHES.opener("tools_of", tools_back="tools")
     cycle = indexed(_tools, _cycle_effect)
-    add_tool = appender(_tools, _tools_full, _tool)
+    add_tool = appender(_tools, _tools_full, lambda name: Tool(name=name).model_dump(mode="json"))
     add_hook = appender(hooks, lambda m: rules.hook_refusal(_sheet(m)))
     story = answered("backstory", "preview")
     own_tools: Act = lambda m: CLICHES.open(m, CLICHES.at(m), "tools_of", tools_back="card")  # noqa: E731

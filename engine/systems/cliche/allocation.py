@@ -48,6 +48,11 @@ def gm_bonus(character: Character, options: ClicheOptions) -> int:
     return max(0, options.base_dice - DEFAULT_BASE_DICE) + character.gm_bonus_dice
 
 
+def new_cliche(name: str) -> Cliche:
+    """A cliché as creation adds it: one die, the least it may hold."""
+    return Cliche(name=name, dice=1)
+
+
 def no_dice_left(character: Character, options: ClicheOptions) -> bool:
     """A new cliché takes one die: none is left when the budget is spent."""
     return dice_used(character) >= budget(character, options)
@@ -137,7 +142,7 @@ def name_refusal(
     """Why cliché ``index`` (or a new one, when ``index`` is -1) may not be called ``name``."""
     items = list(character.cliches)
     if index < 0:
-        items.append(Cliche(name=name, dice=1))
+        items.append(new_cliche(name))
     else:
         items[index] = items[index].model_copy(update={"name": name})
     candidate = character.model_copy(update={"cliches": tuple(items)})

@@ -122,6 +122,10 @@ class Records:
         manager.dialog_data.update({CUR: index, **marks})
         await own_switch(manager, key)
 
+    def within(self, field: str) -> Entries:
+        """The list ``field`` of the entry at hand (a cliché's tools): none without one."""
+        return lambda manager: (self.current(manager) or {}).get(field, [])
+
     def opener(self, key: str = "", **marks: Any) -> Handler:
         """A tap on an entry in a list (``pick``): its card (or the window ``key``), no longer
         adding."""

@@ -50,6 +50,7 @@ def test_an_attribute_point_and_a_clichés_name() -> None:
     ]
     assert rules.name_refusal(sheet, OPTIONS, 0, "Captain") == []
     assert rules.name_refusal(sheet, OPTIONS, -1, "Pilot") == []
+    assert rules.new_cliche("Pilot") == Cliche(name="Pilot", dice=1)  # the least it holds
 
 
 def test_a_tools_effect_cycles_through_every_effect() -> None:
