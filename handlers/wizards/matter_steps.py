@@ -39,7 +39,7 @@ from handlers.wizards.flow import own_clear, own_draft, own_fail
 from handlers.wizards.flow.custom import Shown
 from handlers.wizards.flow.dialog import DRAFT
 from handlers.wizards.flow.own_widgets import unchanged
-from handlers.wizards.flow.records import Records, taken
+from handlers.wizards.flow.records import Records, refused, taken
 from handlers.wizards.flow.start import current_options, returned_sheet
 
 logger = logging.getLogger(__name__)
@@ -168,9 +168,8 @@ async def on_dot(callback: Any, widget: Any, manager: DialogManager, item_id: st
         return unchanged(manager)
     if isinstance(result, list):  # over the cap or the budget: the engine's own words
         logger.info("matter wizard: + on %s refused by the engine", skill)
-        return own_fail(
-            manager, "⛔ " + esc("\n".join(render_violation(v, locale) for v in result))
-        )
+        refused(manager, result, render_violation)
+        return
     change(manager, result)
     own_clear(manager)
 
