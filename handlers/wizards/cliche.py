@@ -67,7 +67,7 @@ def _ruled(rule: Callable[..., list[Violation]]) -> Callable[..., list[Violation
     return lambda manager, *args: rule(_sheet(manager), _options(manager), *args)
 
 
-# --- name and attributes -----------------------------------------------------------------------
+# --- attributes --------------------------------------------------------------------------------
 
 
 async def _attr_step(callback: CallbackQuery, button: Button, manager: DialogManager) -> None:
