@@ -26,6 +26,7 @@ from engine.systems.cliche import Character, Cliche, ClicheOptions, Tool, ToolEf
 from engine.systems.cliche import allocation as rules
 from engine.systems.cliche.creation import validate_character
 from handlers.views.sheets import cliche as sheet_view
+from handlers.views.sheets.cliche import effect_label
 from handlers.wizards import cliche_draft as draft
 from handlers.wizards.common import T, WizardStart, esc, locale_of, violations_text
 from handlers.wizards.flow import Flow, Screens, build_dialog, flow_states, own_draft
@@ -119,14 +120,23 @@ async def _tools_done(manager: DialogManager) -> None:
 # --- window data ---------------------------------------------------------------------------
 
 
-def _tool_data(t: Translator, item: dict[str, Any] | None) -> dict[str, Any]:
-    tools = [Tool.model_validate(tool) for tool in (item["tools"] if item else [])]
+def _cliche_data(t: Translator, item: dict[str, Any] | None) -> dict[str, Any]:
+    """The cliché at hand, for its parts' windows, its card and its tools (an empty one
+    elsewhere)."""
+    cliche = Cliche.model_validate(item) if item else Cliche(name="", dice=0)
+    name, tools = esc(cliche.name), cliche.tools
     lines = [f"{i}. " + sheet_view.tool_line(t, tool) for i, tool in enumerate(tools, start=1)]
-    effects = [sheet_view.effect_label(t, tool.when_missing) for tool in tools]
     return {
+        "cliche": name,
+        "dice": cliche.dice,
+        "dice_line": t.plural(  # «1 die», not «1 dice»
+            "«{cliche}»: <b>{n}</b> die", "«{cliche}»: <b>{n}</b> dice", cliche.dice, cliche=name
+        ),
+        "description": esc(cliche.description),
+        "card": "\n".join(sheet_view.cliche_lines(t, cliche)),
         "tool_list": "\n".join(lines) if lines else t("No tools yet."),
         "tool_items": [
-            {"i": i, "n": i + 1, "name": tool.name, "effect": effects[i]}
+            {"i": i, "n": i + 1, "name": tool.name, "effect": effect_label(t, tool.when_missing)}
             for i, tool in enumerate(tools)
         ],
     }
@@ -136,7 +146,7 @@ async def _getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
     manager = dialog_manager
     d, t = _draft(manager), manager.middleware_data["t"]
     options, locale = _options(manager), locale_of(manager)
-    item, hooks, sheet = CLICHES.current(manager), d["hooks"], draft.character(d)
+    hooks, sheet = d["hooks"], draft.character(d)
     return {
         "name": esc(d.get("name") or ""),
         **options.model_dump(),  # the game's numbers, as the texts name them
@@ -147,19 +157,7 @@ async def _getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
         "tools_list": sheet_view.cliche_summary(t, sheet, with_tools=True),
         "cliche_items": [{**c, "i": i, "n": len(c["tools"])} for i, c in enumerate(d["cliches"])],
         "warnings": violations_text(rules.warnings(sheet, options, "cliches"), locale),
-        "cliche": esc(item["name"]) if item else "",
-        "dice": int(item["dice"]) if item else 0,
-        "dice_line": t.plural(  # «1 die», not «1 dice»
-            "«{cliche}»: <b>{n}</b> die",
-            "«{cliche}»: <b>{n}</b> dice",
-            int(item["dice"]),
-            cliche=esc(item["name"]),
-        )
-        if item
-        else "",
-        "description": esc(item["description"]) if item else "",
-        "card": "\n".join(sheet_view.cliche_lines(t, Cliche.model_validate(item))) if item else "",
-        **_tool_data(t, item),
+        **_cliche_data(t, CLICHES.current(manager)),
         "hook_list": "\n".join(f"{i}. {sheet_view.short(h)}" for i, h in enumerate(hooks, start=1))
         or t("No hooks yet."),
         "hook_items": [{"i": i, "n": i + 1} for i in range(len(hooks))],
