@@ -1,18 +1,16 @@
 """Character-creation wizard for the ``cliche`` system («Светлячок», Risus-style clichés).
 
-Steps: name → attributes (+/−, the game's points) → clichés (each: name typed, dice with +/−,
-description typed; several) → tools of the trade per cliché → hooks → backstory → the flow's
-preview (jump back to any step, submit to the GM). Each step is a ``Screens`` of the module's
-own windows (``flow.own_widgets``; a cliché's parts and its tools are the ``more`` windows of
-their step): the flow gives the states, the draft and its loading, the refusal once
-(``own_fail``), ``{review}`` once the preview sent the player back, and the preview itself;
-the draft is ``cliche_draft``, and every rule is the engine's (``validate_character``,
-``allocation``): a button that would break a rule is refused with the engine's reason shown
-in the window, and the wizard stays.
+Steps: name → attributes (+/−, the game's points) → clichés (``flow.records``: each asked its
+name, dice and description, then shown on its card) → tools of the trade per cliché → hooks →
+backstory → the flow's preview. Each step is a ``Screens`` of own windows in the wizard's
+released words and widget ids; the draft is ``cliche_draft``; every rule is the engine's
+(``validate_character``, ``allocation``): a press that would break one is refused with the
+engine's reason, and the wizard stays.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from aiogram import F, Router
@@ -23,18 +21,18 @@ from aiogram_dialog.widgets.kbd import Button, Column, Keyboard, Row, SwitchTo
 from aiogram_dialog.widgets.text import Format
 
 from bot.i18n import N_, Translator
-from engine.common import Severity, Violation
+from engine.common import Violation
 from engine.systems.cliche import Character, Cliche, ClicheOptions, Tool, ToolEffect
 from engine.systems.cliche import allocation as rules
 from engine.systems.cliche.creation import validate_character
 from handlers.views.sheets import cliche as sheet_view
+from handlers.views.sheets.cliche import effect_label
 from handlers.wizards import cliche_draft as draft
 from handlers.wizards.common import T, WizardStart, esc, locale_of, violations_text
-from handlers.wizards.flow import Flow, Screens, build_dialog, flow_states, own_draft, own_fail
+from handlers.wizards.flow import Flow, Screens, build_dialog, flow_states, own_draft
 from handlers.wizards.flow.own_widgets import (
     Act,
     Entries,
-    OnEntry,
     counter,
     go,
     indexed,
@@ -43,9 +41,10 @@ from handlers.wizards.flow.own_widgets import (
     typed,
 )
 from handlers.wizards.flow.own_window import own_window
+from handlers.wizards.flow.records import Records, answered, appender, refused, remover
 from handlers.wizards.flow.wording import Wording
 
-# --- the draft, the cliché at hand, refusals ------------------------------------------------
+# --- the draft, the engine's rules on it ------------------------------------------------------
 
 
 _draft = own_draft
@@ -56,13 +55,6 @@ def _upgrade(data: dict[str, Any], options: Any) -> draft.Draft:
     return {key: data[key] for key in draft.KEYS if key in data}
 
 
-def refused(manager: DialogManager, problems: list[Violation]) -> bool:
-    """Say the engine's ``problems`` (if any); whether there were any."""
-    if problems:
-        own_fail(manager, violations_text(problems, locale_of(manager)))
-    return bool(problems)
-
-
 def _options(manager: DialogManager) -> ClicheOptions:
     return ClicheOptions.model_validate(WizardStart.of(manager).options)
 
@@ -71,37 +63,19 @@ def _sheet(manager: DialogManager) -> Character:
     return draft.character(_draft(manager))
 
 
-def _at(manager: DialogManager) -> int:
-    return int(manager.dialog_data.get("cur", -1))
+def _ruled(rule: Callable[..., list[Violation]]) -> Callable[..., list[Violation]]:
+    """An ``allocation`` rule asked of the draft's sheet and the game's options."""
+    return lambda manager, *args: rule(_sheet(manager), _options(manager), *args)
 
 
-def _current(manager: DialogManager) -> dict[str, Any] | None:
-    """The cliché being edited, or None when the index is stale."""
-    index, items = _at(manager), _draft(manager)["cliches"]
-    return items[index] if 0 <= index < len(items) else None
-
-
-def _tools(manager: DialogManager) -> list[Any]:
-    item = _current(manager)
-    tools: list[Any] = item["tools"] if item else []
-    return tools
-
-
-# --- name and attributes -----------------------------------------------------------------------
-
-
-async def _set_name(manager: DialogManager, name: str) -> None:
-    _draft(manager)["name"] = name
-    await manager.switch_to(S.attrs)
+# --- attributes --------------------------------------------------------------------------------
 
 
 async def _attr_step(callback: CallbackQuery, button: Button, manager: DialogManager) -> None:
     # widget ids: a<index><m|p>, e.g. a0p = physical +1
     wid = button.widget_id or ""
     attr, step = draft.ATTRS[int(wid[1])], 1 if wid.endswith("p") else -1
-    if not refused(
-        manager, rules.attribute_refusal(_sheet(manager), _options(manager), attr, step)
-    ):
+    if not refused(manager, _ruled(rules.attribute_refusal)(manager, attr, step)):
         _draft(manager)["attrs"][attr] += step
 
 
@@ -109,79 +83,28 @@ def _next_if_fine(part: str, target: State) -> Act:
     """«Next» once the engine finds nothing blocking in this part of the sheet."""
 
     async def act(manager: DialogManager) -> None:
-        if not refused(manager, rules.blocking(_sheet(manager), _options(manager), part)):
+        if not refused(manager, _ruled(rules.blocking)(manager, part)):
             await manager.switch_to(target)
 
     return act
 
 
-# --- clichés: list, name, dice, description, card, tools ------------------------------------
+# --- clichés (``Records``: name, dice, description, card) and their tools ---------------------
+
+CLICHES = Records(
+    "cliches", ("cl_name", "cl_dice", "cl_desc"), lambda m: _draft(m)["cliches"],
+    lambda name: rules.new_cliche(name).model_dump(mode="json"), _ruled(rules.cliche_refusal),
+    card="card",
+)  # fmt: skip
 
 
-async def _open(manager: DialogManager, index: int, state: State, **marks: Any) -> None:
-    manager.dialog_data.update(cur=index, **marks)
-    await manager.switch_to(state)
+_dice, _desc = CLICHES.stepper("dice", _ruled(rules.dice_refusal)), CLICHES.setter("description")
+_tools = CLICHES.within("tools")
 
 
-def _onward(adding_to: State) -> Act:
-    """On (or back) from a part of the cliché: to ``adding_to`` while the cliché is being
-    added, else to its card; the list (once the cliché is gone, or as ``adding_to``) ends the
-    adding."""
-
-    async def act(manager: DialogManager) -> None:
-        here = _current(manager) is not None
-        adding = here and bool(manager.dialog_data.get("adding"))
-        target = adding_to if adding else S.card if here else S.cliches
-        manager.dialog_data["adding"] = adding and target != S.cliches
-        await manager.switch_to(target)
-
-    return act
-
-
-async def _add_cliche(manager: DialogManager) -> None:
-    if not refused(manager, rules.cliche_refusal(_sheet(manager), _options(manager))):
-        await _open(manager, -1, S.cl_name, adding=True)
-
-
-async def _set_cliche_name(manager: DialogManager, name: str) -> None:
-    d, index = _draft(manager), _at(manager)
-    if refused(manager, rules.name_refusal(_sheet(manager), _options(manager), index, name)):
-        return
-    if index < 0:
-        d["cliches"].append(draft.new_cliche(name))
-        return await _open(manager, len(d["cliches"]) - 1, S.cl_dice)
-    if (item := _current(manager)) is not None:
-        item["name"] = name
-    await _onward(S.cliches)(manager)
-
-
-async def _dice_step(callback: CallbackQuery, button: Button, manager: DialogManager) -> None:
-    item, step = _current(manager), 1 if button.widget_id == "dp" else -1
-    if item is None:
-        await manager.switch_to(S.cliches)
-    elif not refused(
-        manager, rules.dice_refusal(_sheet(manager), _options(manager), _at(manager), step)
-    ):
-        item["dice"] = int(item["dice"]) + step
-
-
-async def _set_desc(manager: DialogManager, text: str) -> None:
-    if (item := _current(manager)) is not None:
-        item["description"] = text
-    await _onward(S.cliches)(manager)
-
-
-async def _delete_cliche(manager: DialogManager) -> None:
-    if _current(manager) is not None:
-        _draft(manager)["cliches"].pop(_at(manager))
-    await _open(manager, -1, S.cliches)
-
-
-async def _tool(manager: DialogManager, name: str) -> None:
-    if (item := _current(manager)) is None:
-        await manager.switch_to(S.tools)
-    elif not refused(manager, rules.tool_refusal(Cliche.model_validate(item))):
-        item["tools"].append(Tool(name=name).model_dump(mode="json"))  # −1 die without it
+def _tools_full(manager: DialogManager) -> list[Violation]:
+    item = CLICHES.current(manager)
+    return rules.tool_refusal(Cliche.model_validate(item)) if item else []
 
 
 async def _cycle_effect(manager: DialogManager, index: int) -> None:
@@ -190,43 +113,30 @@ async def _cycle_effect(manager: DialogManager, index: int) -> None:
 
 
 async def _tools_done(manager: DialogManager) -> None:
-    back = manager.dialog_data.get("tools_back") == "card" and _current(manager) is not None
+    back = manager.dialog_data.get("tools_back") == "card" and CLICHES.current(manager) is not None
     await manager.switch_to(S.card if back else S.tools)
-
-
-# --- hooks, backstory --------------------------------------------------------------------------
-
-
-async def _add_hook(manager: DialogManager, hook: str) -> None:
-    if not refused(manager, rules.hook_refusal(_sheet(manager))):
-        _draft(manager)["hooks"].append(hook)
-
-
-def _dropper(entries: Entries) -> OnEntry:
-    """❌ on a list's entry (a tool, a hook): it is taken out."""
-
-    async def drop(manager: DialogManager, index: int) -> None:
-        entries(manager).pop(index)
-
-    return drop
-
-
-async def _set_story(manager: DialogManager, story: str) -> None:
-    _draft(manager)["backstory"] = story
-    await manager.switch_to(S.preview)
 
 
 # --- window data ---------------------------------------------------------------------------
 
 
-def _tool_data(t: Translator, item: dict[str, Any] | None) -> dict[str, Any]:
-    tools = [Tool.model_validate(tool) for tool in (item["tools"] if item else [])]
+def _cliche_data(t: Translator, item: dict[str, Any] | None) -> dict[str, Any]:
+    """The cliché at hand, for its parts' windows, its card and its tools (an empty one
+    elsewhere)."""
+    cliche = Cliche.model_validate(item) if item else Cliche(name="", dice=0)
+    name, tools = esc(cliche.name), cliche.tools
     lines = [f"{i}. " + sheet_view.tool_line(t, tool) for i, tool in enumerate(tools, start=1)]
-    effects = [sheet_view.effect_label(t, tool.when_missing) for tool in tools]
     return {
+        "cliche": name,
+        "dice": cliche.dice,
+        "dice_line": t.plural(  # «1 die», not «1 dice»
+            "«{cliche}»: <b>{n}</b> die", "«{cliche}»: <b>{n}</b> dice", cliche.dice, cliche=name
+        ),
+        "description": esc(cliche.description),
+        "card": "\n".join(sheet_view.cliche_lines(t, cliche)),
         "tool_list": "\n".join(lines) if lines else t("No tools yet."),
         "tool_items": [
-            {"i": i, "n": i + 1, "name": tool.name, "effect": effects[i]}
+            {"i": i, "n": i + 1, "name": tool.name, "effect": effect_label(t, tool.when_missing)}
             for i, tool in enumerate(tools)
         ],
     }
@@ -236,39 +146,18 @@ async def _getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
     manager = dialog_manager
     d, t = _draft(manager), manager.middleware_data["t"]
     options, locale = _options(manager), locale_of(manager)
-    item, hooks, sheet = _current(manager), d["hooks"], draft.character(d)
-    problems = validate_character(sheet, options)
-    warnings = [
-        v for v in problems if v.severity is Severity.WARNING and v.field.startswith("cliches")
-    ]
+    hooks, sheet = d["hooks"], draft.character(d)
     return {
         "name": esc(d.get("name") or ""),
-        "points": options.attribute_points,
-        "low": options.attribute_min,
-        "high": options.attribute_max,
+        **options.model_dump(),  # the game's numbers, as the texts name them
         "points_left": options.attribute_points - sum(d["attrs"].values()),
         **{f"{a}_v": d["attrs"][a] for a in draft.ATTRS},
-        "cap": options.creation_cap,
-        "at_cap": options.max_at_cap,
-        "novice": options.novice_threshold,
         "budget": sheet_view.budget_line(t, sheet, options),
         "cliche_list": sheet_view.cliche_summary(t, sheet),
         "tools_list": sheet_view.cliche_summary(t, sheet, with_tools=True),
         "cliche_items": [{**c, "i": i, "n": len(c["tools"])} for i, c in enumerate(d["cliches"])],
-        "warnings": violations_text(warnings, locale),
-        "cliche": esc(item["name"]) if item else "",
-        "dice": int(item["dice"]) if item else 0,
-        "dice_line": t.plural(  # «1 die», not «1 dice»
-            "«{cliche}»: <b>{n}</b> die",
-            "«{cliche}»: <b>{n}</b> dice",
-            int(item["dice"]),
-            cliche=esc(item["name"]),
-        )
-        if item
-        else "",
-        "description": esc(item["description"]) if item else "",
-        "card": "\n".join(sheet_view.cliche_lines(t, Cliche.model_validate(item))) if item else "",
-        **_tool_data(t, item),
+        "warnings": violations_text(rules.warnings(sheet, options, "cliches"), locale),
+        **_cliche_data(t, CLICHES.current(manager)),
         "hook_list": "\n".join(f"{i}. {sheet_view.short(h)}" for i, h in enumerate(hooks, start=1))
         or t("No hooks yet."),
         "hook_items": [{"i": i, "n": i + 1} for i in range(len(hooks))],
@@ -305,27 +194,29 @@ def _window(state: State) -> Window:
 
 def _widgets() -> dict[str, tuple[Any, ...]]:
     """Each step's texts and buttons, by its key."""
-    _cliches: Entries = lambda m: _draft(m)["cliches"]  # noqa: E731
     hooks: Entries = lambda m: _draft(m)["hooks"]  # noqa: E731
-    to_list, to_dice = _onward(S.cliches), _onward(S.cl_dice)
-    open_card = indexed(_cliches, lambda m, i: _open(m, i, S.card, adding=False))
-    open_tools = indexed(_cliches, lambda m, i: _open(m, i, S.tools_of, tools_back="tools"))
+    to_list, to_dice = CLICHES.onward(), CLICHES.onward("cl_dice")
+    open_card, open_tools = CLICHES.opener(), CLICHES.opener("tools_of", tools_back="tools")
     cycle = indexed(_tools, _cycle_effect)
-    own_tools: Act = lambda m: _open(m, _at(m), S.tools_of, tools_back="card")  # noqa: E731
+    add_tool = appender(_tools, _tools_full, lambda name: Tool(name=name).model_dump(mode="json"))
+    add_hook = appender(hooks, lambda m: rules.hook_refusal(_sheet(m)))
+    story = answered("backstory", "preview")
+    own_tools: Act = lambda m: CLICHES.open(m, CLICHES.at(m), "tools_of", tools_back="card")  # noqa: E731
     return {
         "name": (
             T("<b>New character — Firefly (clichés)</b>"),
             T("What is your character's name? Type it (up to 64 characters)."),
             T("/cancel stops the wizard at any step."),
             T("Now: <b>{name}</b>. Type another name or press Next.", when="name"),
-            typed("nm", NAME_REFUSAL, _set_name),
+            typed("nm", NAME_REFUSAL, answered("name", "attrs")),
             go(NEXT, "nx", S.attrs, when="name"),
         ),
         "attrs": (
             T("<b>Attributes</b>"),
             T(
-                "Spread {points} points between Physical, Mental and Social, {low} to {high} "
-                "each. They describe the character; the rules give them no dice."
+                "Spread {attribute_points} points between Physical, Mental and Social, "
+                "{attribute_min} to {attribute_max} each. They describe the character; the "
+                "rules give them no dice."
             ),
             T("Points left: <b>{points_left}</b>"),
             counter("a0m", T("Physical: {physical_v}"), "a0", "a0p", _attr_step),
@@ -337,28 +228,29 @@ def _widgets() -> dict[str, tuple[Any, ...]]:
             T("<b>Clichés</b>"),
             T(
                 "A cliché is a role or knack rolled as d6: Soldier, Hacker, Gambler. At creation "
-                "each has 1 to {cap} dice, at most {at_cap} clichés have {cap}, and at least one "
-                "has {novice} or more. Tap a cliché to change it."
+                "each has 1 to {creation_cap} dice, at most {max_at_cap} clichés have "
+                "{creation_cap}, and at least one has {novice_threshold} or more. Tap a cliché "
+                "to change it."
             ),
             Format("\n{cliche_list}\n"),
             Format("{budget}"),
             Format("{warnings}", when="warnings"),
             Column(pick("{item[name]} ({item[dice]})", "cl", "cliche_items", open_card)),
-            go(N_("➕ Add a cliché"), "add", _add_cliche),  # refuses past the most
+            go(N_("➕ Add a cliché"), "add", CLICHES.add),  # refuses past the most
             _nav(S.attrs, go(NEXT, "nx", _next_if_fine("cliches", S.tools))),
         ),
         "cl_name": (
             T("Type the cliché's name (up to 64 characters), e.g. <i>Soldier</i>, <i>Hacker</i>."),
             T("Now: <b>{cliche}</b>.", when="cliche"),
-            typed("cn", NAME_REFUSAL, _set_cliche_name),
+            typed("cn", NAME_REFUSAL, CLICHES.named(_ruled(rules.name_refusal))),
             go(BACK, "bk", to_list),
         ),
         "cl_dice": (
             T("How many dice does «{cliche}» have? Use ➖ and ➕."),
             Format("{dice_line}"),
             Format("{budget}"),
-            counter("dm", Format("🎲 {dice}"), "dv", "dp", _dice_step),
-            _nav(to_list, go(NEXT, "nx", _onward(S.cl_desc))),
+            counter("dm", Format("🎲 {dice}"), "dv", "dp", _dice),
+            _nav(to_list, go(NEXT, "nx", CLICHES.onward("cl_desc"))),
         ),
         "cl_desc": (
             T(
@@ -366,7 +258,7 @@ def _widgets() -> dict[str, tuple[Any, ...]]:
                 "(up to 500 characters)."
             ),
             T("Now: {description}", when="description"),
-            typed("cd", N_("The description must be 1 to {limit} characters."), _set_desc, True),
+            typed("cd", N_("The description must be 1 to {limit} characters."), _desc, True),
             _nav(to_dice, *_skip_keep("description", to_list)),
         ),
         "card": (
@@ -376,7 +268,7 @@ def _widgets() -> dict[str, tuple[Any, ...]]:
             Row(go(N_("✏️ Name"), "rn", S.cl_name), go(N_("🎲 Dice"), "dc", S.cl_dice)),
             Row(go(N_("📝 Description"), "de", S.cl_desc), go(N_("🔧 Tools"), "tl", own_tools)),
             Row(
-                go(N_("🗑 Delete"), "del", _delete_cliche), go(N_("◀️ To the list"), "bk", S.cliches)
+                go(N_("🗑 Delete"), "del", CLICHES.delete), go(N_("◀️ To the list"), "bk", S.cliches)
             ),
         ),
         "tools": (
@@ -396,9 +288,11 @@ def _widgets() -> dict[str, tuple[Any, ...]]:
                 "happens without it (the GM has the last word); ❌ removes it."
             ),
             Format("\n{tool_list}"),
-            typed("tn", N_("A tool's name must be one line of 1 to {limit} characters."), _tool),
+            typed(
+                "tn", N_("A tool's name must be one line of 1 to {limit} characters."), add_tool
+            ),
             Column(pick("{item[n]}. {item[name]}: {item[effect]}", "te", "tool_items", cycle)),
-            removers("tx", "tool_items", _tools, _dropper(_tools)),
+            removers("tx", "tool_items", _tools, remover(_tools)),
             go(N_("✅ Done"), "dn", _tools_done),
         ),
         "hooks": (
@@ -409,8 +303,8 @@ def _widgets() -> dict[str, tuple[Any, ...]]:
                 "may grant bonus dice for good hooks."
             ),
             Format("\n{hook_list}"),
-            typed("hk", N_("A hook must be 1 to {limit} characters."), _add_hook, long=True),
-            removers("hx", "hook_items", hooks, _dropper(hooks)),
+            typed("hk", N_("A hook must be 1 to {limit} characters."), add_hook, long=True),
+            removers("hx", "hook_items", hooks, remover(hooks)),
             _nav(S.tools, go(NEXT, "nx", S.backstory)),
         ),
         "backstory": (
@@ -420,7 +314,7 @@ def _widgets() -> dict[str, tuple[Any, ...]]:
                 "(up to 500 characters). The GM may grant bonus dice for a strong backstory."
             ),
             T("Now: {backstory}", when="backstory"),
-            typed("bs", N_("The backstory must be 1 to {limit} characters."), _set_story, True),
+            typed("bs", N_("The backstory must be 1 to {limit} characters."), story, True),
             _nav(S.hooks, *_skip_keep("backstory", S.preview)),
         ),
     }

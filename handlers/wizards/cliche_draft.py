@@ -49,7 +49,3 @@ def character(draft: Draft) -> Character:
         backstory=str(draft.get("backstory") or ""),
         gm_bonus_dice=int(draft.get("bonus") or 0),
     )
-
-
-def new_cliche(name: str) -> dict[str, Any]:
-    return Cliche(name=name, dice=1).model_dump(mode="json")

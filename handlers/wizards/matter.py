@@ -2,14 +2,11 @@
 
 Steps: name → skill dots (− / + per skill, within the game's budget and per-skill cap) →
 the values the engine derives (gauges, combat numbers, which skill resists which state) →
-Matter abilities (name, kind from the engine's ``MatterKind``, an optional line of notes) →
-the flow's preview (jump back to any step, submit to the GM). The skills (a ``Custom`` step:
-its grid of dots), the derived values (``Info``) and the preview are the flow's, keeping the
-released look (``flow.look``, ``Wording``, ``Flow.ids``); the name and the abilities (an entry
-asked part by part) keep windows of their own (``Screens``). The flow owns the states
-``MatterSG:<step>``, the draft, the refusals, «Cancel», resume after a restart and a returned
-sheet re-entered at its preview. Logic is in ``matter_steps``, rules in the engine
-(``engine.systems.matter.creation``).
+Matter abilities (``flow.records``: a name, a kind of the engine's ``MatterKind``, an optional
+line of notes) → the flow's preview. The skills (a ``Custom`` step), the derived values
+(``Info``) and the preview are the flow's, in the released look (``Wording``, ``Flow.ids``); the
+name and the abilities are windows of their own (``Screens``). Logic is in ``matter_steps``,
+rules in the engine (``engine.systems.matter.creation``).
 """
 
 from __future__ import annotations
@@ -20,7 +17,7 @@ from typing import Any, Final
 
 from aiogram import F, Router
 from aiogram_dialog import Window
-from aiogram_dialog.widgets.kbd import Button, Group, Row, Select, SwitchTo
+from aiogram_dialog.widgets.kbd import Group, Row, Select, SwitchTo
 from aiogram_dialog.widgets.text import Format
 
 from bot.i18n import N_
@@ -30,12 +27,15 @@ from handlers.wizards import matter_steps as steps
 from handlers.wizards.common import T, clean_name, clean_text
 from handlers.wizards.flow import Custom, Flow, Info, Screens, build_dialog, flow_states
 from handlers.wizards.flow.look import preview_button
+from handlers.wizards.flow.own_widgets import go, pick
 from handlers.wizards.flow.own_window import Typed, own_window
+from handlers.wizards.flow.records import answered, taken
 from handlers.wizards.flow.wording import Wording
 
 UNFIT_NAME: Final = N_("A name is one line of 1 to {limit} characters, not starting with /.")
-ABILITY: Final = Typed("an", clean_name, steps.on_ability_name, UNFIT_NAME)
-NOTES: Final = Typed("ad", partial(clean_text, limit=200), steps.on_notes,
+NAME: Final = Typed("nm", clean_name, taken(answered("name", "skills", True)), UNFIT_NAME)
+ABILITY: Final = Typed("an", clean_name, taken(steps.ABILITIES.named()), UNFIT_NAME)
+NOTES: Final = Typed("ad", partial(clean_text, limit=200), taken(steps.ABILITIES.setter("notes")),
                      N_("Up to {limit} characters of text, please."), 200)  # fmt: skip
 
 
@@ -54,7 +54,7 @@ def _name_window(s: Any) -> list[Window]:
         T("Now: <b>{name}</b>", when="name"),
         SwitchTo(T("Keep this name ▶"), id="nk", state=s.skills, when="name"),
         *preview_button(FLOW, s.preview),
-        state=s.name, typed=Typed("nm", clean_name, steps.on_name, UNFIT_NAME),
+        state=s.name, typed=NAME,
     )]  # fmt: skip
 
 
@@ -63,28 +63,25 @@ def _skill_cells() -> list[Any]:
 
 
 def _matter_windows(s: Any) -> list[Window]:
-    def back(widget_id: str) -> SwitchTo:  # from an ability's part to the list, unsaved
-        return SwitchTo(T("◀ Back"), id=widget_id, state=s.matter)
-
+    back, rec = N_("◀ Back"), steps.ABILITIES  # a part's «Back» leaves no half-asked ability
     return [
         own_window(
             T("Step 4 of 4. <b>Matter</b> abilities of {name} (up to {max_abilities}); "
               "Silence blocks the magical and summoning ones.\n{abilities}"),
-            Group(_pick("rm", "removable", steps.on_remove_ability, "✖ {item[1]}"), width=2),
-            Button(T("➕ Add an ability"), id="ma", on_click=steps.on_add_ability),
+            Group(pick("✖ {item[name]}", "rm", "removable", rec.remover()), width=2),
+            go(N_("➕ Add an ability"), "ma", rec.add),  # refused past the most, in place
             Row(
                 SwitchTo(T("◀ Back"), id="mb", state=s.derived),
                 SwitchTo(T("Preview ▶"), id="mn", state=s.preview),
             ),
             state=s.matter,
         ),
-        own_window(T("Name the Matter ability (a message, up to 64 characters)."), back("ab"),
-                   state=s.ab_name, typed=ABILITY),
+        own_window(T("Name the Matter ability (a message, up to 64 characters)."),
+                   go(back, "ab", rec.dropped), state=s.ab_name, typed=ABILITY),
         own_window(T("What kind of Matter is «{ability}»?"), _pick("ak", "kinds", steps.on_kind),
-                   back("kb"), state=s.ab_kind),
+                   go(back, "kb", rec.dropped), state=s.ab_kind),
         own_window(T("Describe «{ability}» in a line (up to 200 characters), or skip."),
-                   Button(T("Skip ▶"), id="as", on_click=steps.on_notes), state=s.ab_notes,
-                   typed=NOTES),
+                   go(N_("Skip ▶"), "as", rec.onward()), state=s.ab_notes, typed=NOTES),
     ]  # fmt: skip
 
 

@@ -35,15 +35,14 @@ from handlers.views.sheets.matter import (
     violation_lines,
 )
 from handlers.wizards.common import finish_wizard, locale_of, tell_presser
-from handlers.wizards.flow import own_clear, own_draft, own_fail, own_switch
+from handlers.wizards.flow import own_clear, own_draft, own_fail
 from handlers.wizards.flow.custom import Shown
 from handlers.wizards.flow.dialog import DRAFT
 from handlers.wizards.flow.own_widgets import unchanged
+from handlers.wizards.flow.records import Records, refused, taken
 from handlers.wizards.flow.start import current_options, returned_sheet
 
 logger = logging.getLogger(__name__)
-
-PENDING: Final = "pending"  # the Matter ability being added: {"name", "kind"}
 
 
 def load(sheet: dict[str, Any] | None, opts: MatterOptions) -> dict[str, Any]:
@@ -72,6 +71,15 @@ async def options(manager: DialogManager) -> MatterOptions:
 
 def _names(states: Sequence[StateDef], locale: str) -> str:
     return ", ".join(d.name_ru if locale == "ru" else d.name_en for d in states)
+
+
+# Matter abilities, asked name → kind → notes (``flow.records``), listed on the step «matter».
+ABILITIES: Final = Records(
+    "matter", ("ab_name", "ab_kind", "ab_notes"), lambda m: own_draft(m)["matter"],
+    lambda name: MatterAbility(name=name).model_dump(mode="json"),
+    lambda m: rules.ability_refusal(sheet(m)), explain=render_violation,
+)  # fmt: skip
+on_kind = taken(ABILITIES.setter("kind", "ab_notes", {k.value for k in MatterKind}.__contains__))
 
 
 # --- getters -----------------------------------------------------------------------------------
@@ -124,23 +132,18 @@ async def window_data(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]
         + (f" — {esc(a.notes)}" if a.notes else "")
         for i, a in enumerate(character.matter, 1)
     ]
-    pending = dialog_manager.dialog_data.get(PENDING) or {}
+    ability = ABILITIES.current(dialog_manager) or {}
     return {
         "name": esc(character.name),
         "abilities": "\n".join(listed) or t("none yet"),
-        "removable": [(str(i), a.name[:24]) for i, a in enumerate(character.matter)],
+        "removable": [{"i": i, "name": a.name[:24]} for i, a in enumerate(character.matter)],
         "max_abilities": rules.MAX_ABILITIES,
         "kinds": [(k.value, t(KIND_NAMES[k])) for k in MatterKind],
-        "ability": esc(pending.get("name", "")),
+        "ability": esc(ability.get("name", "")),
     }
 
 
 # --- callbacks -------------------------------------------------------------------------------
-
-
-async def on_name(message: Any, widget: Any, manager: DialogManager, name: str) -> None:
-    change(manager, sheet(manager).model_copy(update={"name": name}))
-    await own_switch(manager, "skills", onward=True)
 
 
 async def on_dot(callback: Any, widget: Any, manager: DialogManager, item_id: str) -> None:
@@ -165,51 +168,10 @@ async def on_dot(callback: Any, widget: Any, manager: DialogManager, item_id: st
         return unchanged(manager)
     if isinstance(result, list):  # over the cap or the budget: the engine's own words
         logger.info("matter wizard: + on %s refused by the engine", skill)
-        return own_fail(
-            manager, "⛔ " + esc("\n".join(render_violation(v, locale) for v in result))
-        )
+        refused(manager, result, render_violation)
+        return
     change(manager, result)
     own_clear(manager)
-
-
-async def on_add_ability(callback: Any, button: Any, manager: DialogManager) -> None:
-    """The button stays in its place: past the most abilities it says why."""
-    if len(sheet(manager).matter) >= rules.MAX_ABILITIES:
-        text = t_of(manager)("At most {limit} abilities here; the GM can add more later.",
-                             limit=rules.MAX_ABILITIES)  # fmt: skip
-        return own_fail(manager, "⛔ " + esc(text))
-    await own_switch(manager, "ab_name")
-
-
-async def on_remove_ability(callback: Any, widget: Any, manager: DialogManager, item: str) -> None:
-    fewer = rules.remove_ability(sheet(manager), int(item))
-    if fewer is None:
-        return unchanged(manager)  # pressed twice on a stale keyboard
-    change(manager, fewer)
-
-
-async def on_ability_name(message: Any, widget: Any, manager: DialogManager, name: str) -> None:
-    manager.dialog_data[PENDING] = {"name": name}
-    await own_switch(manager, "ab_kind")
-
-
-async def on_kind(callback: Any, widget: Any, manager: DialogManager, item_id: str) -> None:
-    pending = manager.dialog_data.get(PENDING)
-    if not pending or item_id not in {k.value for k in MatterKind}:
-        return await own_switch(manager, "matter")
-    pending["kind"] = item_id
-    await own_switch(manager, "ab_notes")
-
-
-async def on_notes(event: Any, widget: Any, manager: DialogManager, notes: str = "") -> None:
-    """The notes typed, or none («Skip»): the ability asked part by part is added."""
-    pending = manager.dialog_data.pop(PENDING, None) or {}
-    if "name" in pending and "kind" in pending:
-        ability = MatterAbility(
-            name=pending["name"], kind=MatterKind(pending["kind"]), notes=notes
-        )
-        change(manager, rules.add_ability(sheet(manager), ability) or sheet(manager))
-    await own_switch(manager, "matter")
 
 
 async def finish(manager: DialogManager, character: Character) -> list[Violation]:

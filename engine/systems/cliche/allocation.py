@@ -1,15 +1,16 @@
 """Creation one press at a time: the dice budget, the wizard's caps on list lengths (refused as
 ``cliche_refusal``, ``tool_refusal``, ``hook_refusal``), a tool's effect cycle, and which of
 ``validate_character``'s violations a single press (an attribute point, a die, a cliché's name)
-newly breaks and so may refuse. A sheet may be incomplete between presses (no cliché yet, the
-points not all spread): only what the press itself breaks is its refusal.
+newly breaks and so may refuse, and which of its warnings are about one part of the sheet. A
+sheet may be incomplete between presses (no cliché yet, the points not all spread): only what
+the press itself breaks is its refusal.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-from engine.common import Violation, errors_only
+from engine.common import NOTE, Severity, Violation, errors_only
 from engine.systems.cliche.creation import validate_character
 from engine.systems.cliche.sheet import Character, Cliche, ClicheOptions, ToolEffect
 from engine.text import msg
@@ -45,6 +46,11 @@ def budget(character: Character, options: ClicheOptions) -> int:
 def gm_bonus(character: Character, options: ClicheOptions) -> int:
     """The GM's bonus dice: the game's budget above the rules' 10, plus the sheet's own."""
     return max(0, options.base_dice - DEFAULT_BASE_DICE) + character.gm_bonus_dice
+
+
+def new_cliche(name: str) -> Cliche:
+    """A cliché as creation adds it: one die, the least it may hold."""
+    return Cliche(name=name, dice=1)
 
 
 def no_dice_left(character: Character, options: ClicheOptions) -> bool:
@@ -83,7 +89,17 @@ def next_effect(effect: ToolEffect) -> ToolEffect:
 def blocking(character: Character, options: ClicheOptions, prefix: str) -> list[Violation]:
     """The sheet's blocking violations about one part of it (``attributes``, ``cliches``)."""
     found = errors_only(validate_character(character, options))
-    return [v for v in found if v.field.startswith(prefix)]
+    return [v for v in found if v.field.removeprefix(NOTE).startswith(prefix)]
+
+
+def warnings(character: Character, options: ClicheOptions, prefix: str) -> list[Violation]:
+    """The sheet's warnings (what the GM weighs, ``NOTE``) about one part of it (``cliches``)."""
+    found = validate_character(character, options)
+    return [
+        v
+        for v in found
+        if v.severity is Severity.WARNING and v.field.removeprefix(NOTE).startswith(prefix)
+    ]
 
 
 def attribute_refusal(
@@ -126,7 +142,7 @@ def name_refusal(
     """Why cliché ``index`` (or a new one, when ``index`` is -1) may not be called ``name``."""
     items = list(character.cliches)
     if index < 0:
-        items.append(Cliche(name=name, dice=1))
+        items.append(new_cliche(name))
     else:
         items[index] = items[index].model_copy(update={"name": name})
     candidate = character.model_copy(update={"cliches": tuple(items)})

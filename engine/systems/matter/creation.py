@@ -3,9 +3,9 @@
 The engine checks a whole sheet (``validate_character``); a press adds the rules around it: a
 skill dot is refused with the engine's own violations (over the cap, over the budget), a dot
 below zero changes nothing, and a draft holds at most ``MAX_ABILITIES`` Matter abilities (the
-GM can add more after approval). A press returns the new sheet, the refusal, or ``None`` when
-nothing changes. What creation shows as it goes is derived here too: the dots left, the gauges
-and combat numbers, which skill resists which state.
+GM can add more after approval; ``ability_refusal`` says so). A press returns the new sheet,
+the refusal, or ``None`` when nothing changes. What creation shows as it goes is derived here
+too: the dots left, the gauges and combat numbers, which skill resists which state.
 """
 
 from __future__ import annotations
@@ -93,9 +93,16 @@ def press_dot(
     return [v for v in found if v.field in (f"skills.{skill}", "skills")] or changed
 
 
+def ability_refusal(character: Character) -> list[Violation]:
+    """Why no further Matter ability may be added in creation (``MAX_ABILITIES``)."""
+    if len(character.matter) < MAX_ABILITIES:
+        return []
+    return [Violation("matter", msg("matter.press.enough_abilities", limit=MAX_ABILITIES))]
+
+
 def add_ability(character: Character, ability: MatterAbility) -> Character | None:
     """The sheet with one more Matter ability, or ``None`` past ``MAX_ABILITIES``."""
-    if len(character.matter) >= MAX_ABILITIES:
+    if ability_refusal(character):
         return None
     return character.model_copy(update={"matter": (*character.matter, ability)})
 

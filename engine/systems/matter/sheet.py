@@ -42,6 +42,11 @@ register_messages(
             "ru": "«{skill}» уже на максимуме: {cap} ●.",
             "en": "“{skill}” already has {cap} dots: the cap is {cap}.",
         },
+        "matter.press.enough_abilities": {
+            "ru": "Больше способностей здесь не добавить (предел: {limit}), "
+            "мастер может добавить их позже.",
+            "en": "At most {limit} abilities here; the GM can add more later.",
+        },
         "matter.sheet.over_budget": {
             "ru": "Распределено {spent} ● навыков из {budget}.",
             "en": "{spent} skill dots spent of {budget}.",

@@ -50,6 +50,7 @@ def test_an_attribute_point_and_a_clichés_name() -> None:
     ]
     assert rules.name_refusal(sheet, OPTIONS, 0, "Captain") == []
     assert rules.name_refusal(sheet, OPTIONS, -1, "Pilot") == []
+    assert rules.new_cliche("Pilot") == Cliche(name="Pilot", dice=1)  # the least it holds
 
 
 def test_a_tools_effect_cycles_through_every_effect() -> None:
@@ -76,3 +77,11 @@ def test_the_wizards_caps_refuse_one_more_cliche_tool_or_hook() -> None:
     hooks = sheet.model_copy(update={"hooks": ("debt",) * rules.MAX_HOOKS})
     assert rules.hook_refusal(sheet) == []
     assert _keys(rules.hook_refusal(hooks)) == ["cliche.creation.enough_hooks"]
+
+
+def test_a_parts_warnings_include_the_gms_notes() -> None:
+    """The clichés step showed none of its warnings: they are filed as notes (``NOTE``)."""
+    crowd = make_character("Mal", *((f"C{i}", 1) for i in range(11)))
+    rich = OPTIONS.model_copy(update={"base_dice": 11})
+    assert _keys(rules.warnings(crowd, rich, "cliches")) == ["cliche.creation.many_cliches"]
+    assert rules.warnings(crowd, rich, "attributes") == []

@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine.systems.matter import MatterAbility, MatterKind, MatterOptions, new_character
 from engine.systems.matter.creation import (
     MAX_ABILITIES,
+    ability_refusal,
     add_ability,
     derived,
     dots_left,
@@ -65,6 +66,9 @@ def test_abilities_up_to_the_most_and_removal_of_an_existing_one() -> None:
         assert added is not None
         sheet = added
     assert add_ability(sheet, fire) is None
+    (full,) = ability_refusal(sheet)
+    assert full.render("ru").startswith("Больше способностей здесь не добавить (предел: 6)")
+    assert not ability_refusal(new_character("Vera"))
     fewer = remove_ability(sheet, 0)
     assert fewer is not None and len(fewer.matter) == MAX_ABILITIES - 1
     assert remove_ability(sheet, MAX_ABILITIES) is None and remove_ability(sheet, -1) is None

@@ -6,7 +6,7 @@ from bot.i18n import I18n
 from engine.systems.cliche import Attributes, Character, Cliche
 from handlers.views.sheets import render_sheet
 from tests.conftest import Harness
-from tests.wizards.cliche.test_cliche_wizard import press, say, to_clichés
+from tests.wizards.cliche.test_cliche_wizard import add_cliche, press, say, to_clichés
 
 
 async def test_one_die_is_one_die(running: Harness) -> None:
@@ -45,3 +45,14 @@ def test_a_quick_npc_sheet_has_no_zero_attributes_and_one_die_reads_one_die() ->
     two = pc.model_copy(update={"cliches": (Cliche(name="Feral", dice=2),)})
     en = render_sheet("cliche", two, I18n("ru").translator("en"), "en")
     assert "💪 Physical 4 · 🧠 Mental 3 · 🗣 Social 2" in en and "Clichés (2 dice):" in en
+
+
+async def test_the_clichés_step_shows_its_warnings(running: Harness) -> None:
+    """The list's warnings line never showed: the engine files its warnings as the GM's notes
+    (``note.cliches``), and the step looked for ``cliches`` only."""
+    await to_clichés(running, base_dice=11)
+    for i in range(10):
+        view = await add_cliche(running, f"C{i}", 1, None)
+    assert "looks odd" not in view.text
+    view = await add_cliche(running, "C10", 1, None)
+    assert "⚠️ More than 10 clichés (11) looks odd." in view.text
