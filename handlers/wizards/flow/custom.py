@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from aiogram_dialog import DialogManager
+from aiogram_dialog import DialogManager, ShowMode
 
 from engine.common import SheetModel
 from handlers.wizards.common import esc, refuse
@@ -55,7 +55,10 @@ def draft(manager: DialogManager) -> stored.Draft:
 def step_refused(manager: DialogManager, text: str) -> None:
     """``text`` (escaped) in the press's answer and on this step until the next good answer."""
     refuse(manager, text)
-    manager.dialog_data[ERROR] = {"at": manager.current_context().state.state, "text": text}
+    error = {"at": manager.current_context().state.state, "text": text}
+    if manager.dialog_data.get(ERROR) == error:  # on the screen already, press or message:
+        manager.show_mode = ShowMode.NO_UPDATE  # Telegram refuses an edit to identical content
+    manager.dialog_data[ERROR] = error  # a new value each time: ``own_widgets.settled`` sees it
 
 
 def step_fine(manager: DialogManager) -> None:

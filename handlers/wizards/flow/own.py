@@ -3,10 +3,10 @@ draft, a refusal shown as the standard steps show theirs, and a move to another 
 
 from __future__ import annotations
 
-from aiogram.types import CallbackQuery
-from aiogram_dialog import DialogManager, ShowMode
+from aiogram_dialog import DialogManager
 
-from handlers.wizards.common import REVIEW_KEY, refuse
+from handlers.wizards.common import REVIEW_KEY
+from handlers.wizards.flow.custom import step_refused
 from handlers.wizards.flow.dialog import ERROR, _draft
 from handlers.wizards.flow.kinds import Draft
 
@@ -18,13 +18,9 @@ def own_draft(manager: DialogManager) -> Draft:
 
 
 def own_fail(manager: DialogManager, text: str) -> None:
-    """Refuse on an own window: the press's answer and the message. The same refusal pressed
-    again redraws nothing (Telegram refuses an edit to identical content)."""
-    refuse(manager, text)
-    error = {"at": manager.current_context().state.state, "text": text}
-    if manager.dialog_data.get(ERROR) == error and isinstance(manager.event, CallbackQuery):
-        manager.show_mode = ShowMode.NO_UPDATE
-    manager.dialog_data[ERROR] = error  # a new value each time: ``own_widgets.settled`` sees it
+    """Refuse on an own window: the press's answer and the message. The same refusal again,
+    pressed or typed, redraws nothing (``step_refused``)."""
+    step_refused(manager, text)
 
 
 async def own_switch(manager: DialogManager, key: str, *, onward: bool = False) -> None:

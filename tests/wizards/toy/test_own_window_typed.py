@@ -60,3 +60,17 @@ async def test_a_file_to_an_own_typed_window_is_asked_for_text(note: Player) -> 
     assert "Note: none." in p.text and "Please answer with text, or /cancel." in p.text
     await p.say("tea")
     assert "Note: tea." in p.text and "Please answer" not in p.text
+
+
+async def test_the_same_refusal_again_sends_no_edit_telegram_would_refuse(note: Player) -> None:
+    """A second file (or the same unfit text) redrew the window unchanged, and Telegram
+    refused that edit («message is not modified»); now nothing is sent: it is on screen."""
+    p = note
+    await p.say("/notetoy")
+    for _ in range(2):
+        p.h.emu.send_document(ALICE, ALICE, "note.json", b"{}")
+        await p.h.emu.wait_idle()
+    await p.settled()
+    assert "Please answer with text, or /cancel." in p.text
+    failed = [c for c in p.h.emu.calls if not c.ok]
+    assert failed == []
