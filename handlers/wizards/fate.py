@@ -1,12 +1,6 @@
-"""Character-creation wizard for the ``fate`` system (seed 000, SPEC §1 "Character creation").
-
-Declared as a creation flow (``handlers/wizards/flow``), in the seed's order: name → concept →
-trouble → own adventure (phase), the flow's typed steps; then the four drawn here: crossings
-(tied to party members), skills (30 points, pages of 7 with −/+, the column), stunts (and the
-refresh trade), gear → preview. Every rule comes from ``engine.systems.fate``: a press that the
-engine refuses leaves the draft unchanged and the window shows the engine's reason; «Next»
-checks that step's rules (``fields``).
-"""
+"""The ``fate`` creation wizard as a flow (seed 000, SPEC §1): four aspects typed, crossings
+tied to party members, skills and gear pressed through ``engine.systems.fate.allocation``,
+stunts with the refresh trade, the preview."""
 
 from __future__ import annotations
 
@@ -48,12 +42,21 @@ from handlers.wizards.common import (
 )
 from handlers.wizards.flow import Allocate, Choice, Flow, Text, build_dialog, flow_states
 from handlers.wizards.flow import own_widgets as own
-from handlers.wizards.flow.custom import Custom, Shown, remove_last, step_fine, step_refused
+from handlers.wizards.flow.custom import (
+    Custom,
+    Shown,
+    remove_last,
+    sheet_so_far,
+    step_fine,
+    step_refused,
+    step_said,
+)
 from handlers.wizards.flow.custom import draft as draft_of
 from handlers.wizards.flow.kinds import DotPress, Draft
 from handlers.wizards.flow.wording import Wording
 
 SKILLS_PER_PAGE = 7  # 28 skills → 4 pages; 7 rows of −/+ still fit a phone screen
+MAX_CROSSINGS = 8  # enough for a large party; keeps the message short
 
 
 def _level(value: int) -> str:
@@ -61,16 +64,8 @@ def _level(value: int) -> str:
     return signed(value) if value else "+0"
 
 
-def _said(manager: DialogManager, msgid: str, **params: Any) -> None:
-    step_refused(manager, esc(manager.middleware_data["t"](msgid, **params)))
-
-
 def _party(manager: DialogManager) -> list[str]:
     return WizardStart.of(manager).party
-
-
-def _options(manager: DialogManager) -> FateOptions:
-    return FateOptions.model_validate(WizardStart.of(manager).options)
 
 
 # --- crossings -----------------------------------------------------------------------------------
@@ -79,7 +74,7 @@ def _options(manager: DialogManager) -> FateOptions:
 async def _pick_partner(manager: DialogManager, index: int) -> None:
     data = draft_of(manager)
     if data.get("cross_with") == index:
-        own.unchanged(manager)  # nothing to change
+        own.unchanged(manager)
         return
     data["cross_with"] = index
 
@@ -88,10 +83,10 @@ async def got_crossing(message: Message, widget: Any, manager: DialogManager, te
     data = draft_of(manager)
     aspect = clean_name(text)
     if aspect is None:
-        _said(manager, N_("One line, 1 to {limit} characters."), limit=NAME_MAX)
+        step_said(manager, N_("One line, 1 to {limit} characters."), limit=NAME_MAX)
         return
-    if len(data["crossings"]) >= draft.MAX_CROSSINGS:
-        _said(manager, N_("At most {limit} crossings."), limit=draft.MAX_CROSSINGS)
+    if len(data["crossings"]) >= MAX_CROSSINGS:
+        step_said(manager, N_("At most {limit} crossings."), limit=MAX_CROSSINGS)
         return
     data["crossings"] = [*data["crossings"], {"text": aspect, "with": data.get("cross_with")}]
     data["cross_with"] = None
@@ -175,29 +170,28 @@ def _skill_asks(sheet: Any, options: FateOptions, t: Translator, locale: str) ->
 
 
 async def got_stunt(message: Message, widget: Any, manager: DialogManager, text: str) -> None:
-    data = draft_of(manager)
-    stunt = None if text.lstrip().startswith("/") else allocation.parse_stunt(text, NAME_MAX)
-    if stunt is None or stunt.description.startswith("/"):  # a command is no stunt
-        _said(manager, N_("Write “Name: what it does” (name up to 64 characters)."))
+    stunt = allocation.parse_stunt(text, NAME_MAX)
+    if stunt is None:
+        step_said(manager, N_("Write “Name: what it does” (name up to 64 characters)."))
         return
-    added = allocation.add_stunt(draft.build(data), _options(manager), stunt)
-    if added is None or len(data["stunts"]) >= draft.MAX_STUNTS:
-        _said(manager, N_("No stunt slots left: trade a refresh point for one more."))
+    sheet, options = sheet_so_far(manager)
+    if allocation.add_stunt(sheet, options, stunt) is None:
+        step_said(manager, N_("No stunt slots left: trade a refresh point for one more."))
         return
-    data["stunts"] = [*data["stunts"], stunt.model_dump(mode="json")]
+    draft_of(manager)["stunts"].append(stunt.model_dump(mode="json"))
     step_fine(manager)
 
 
 async def _trade(delta: int, manager: DialogManager) -> None:
-    """A refresh point traded for a stunt slot (−1), or taken back (+1): the engine's rule."""
-    data = draft_of(manager)
-    after = allocation.trade_refresh(draft.build(data), _options(manager), delta)
+    """A refresh point traded for a stunt slot (−1), or taken back (+1)."""
+    sheet, options = sheet_so_far(manager)
+    after = allocation.trade_refresh(sheet, options, delta)
     if after is None:
-        _said(manager, N_("No refresh point is traded: there is none to take back."))
+        step_said(manager, N_("No refresh point is traded: there is none to take back."))
     elif isinstance(after, list):
         step_refused(manager, violations_text(after, locale_of(manager)))
     else:
-        data["refresh"] = after.refresh
+        draft_of(manager)["refresh"] = after.refresh
 
 
 def _stunt_data(shown: Shown) -> dict[str, Any]:
@@ -235,7 +229,7 @@ GEAR_NAMES = {
 
 
 def _gear_sources(t: Translator, locale: str) -> str:
-    """Where equipment points come from, from the engine's table (issue 36 item 11)."""
+    """Where equipment points come from, from the engine's table."""
     parts = []
     for per, skills in EQUIPMENT_SOURCES:
         names = ", ".join(skill_name(s.value, locale) for s in skills)
@@ -331,8 +325,8 @@ FLOW = Flow(
     options=FateOptions.model_validate,
     build=draft.build,
     load=draft.load,
-    validate=validate_character,  # type: ignore[arg-type]
-    render=render_sheet,  # type: ignore[arg-type]
+    validate=validate_character,
+    render=render_sheet,
     fields={
         "crossings": ("aspects.crossing",),
         "stunts": ("stunts", "refresh"),

@@ -1,14 +1,9 @@
-"""The ``lifegear`` ("lives = gear") creation wizard, declared as a flow: pick one of the GM's
-roles, name the character, see the gear (which is the lives), preview, submit to the GM.
-
-Roles are written by the GM first (``/roles``, see ``lifegear_roles``); with none the wizard
-says so and closes. The picked role is kept in the draft as JSON, so the preview and the
-submission use exactly the role the player saw, and a restart resumes at the same step.
-"""
+"""The ``lifegear`` ("lives = gear") creation wizard as a flow: one of the GM's roles (kept in
+the draft as the player saw it; ``/roles`` writes them), a name, the gear that is the lives."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Final
 
 from aiogram import Router
@@ -20,6 +15,8 @@ from engine.systems.lifegear import (
     Role,
     character_from_role,
     new_character,
+    role_of,
+    usable_count,
     validate_character,
 )
 from handlers.views.sheets import fit
@@ -52,17 +49,16 @@ WRITE_ROLES: Final = N_(
 )
 
 
-async def no_roles(uow: Any, game_id: int) -> str | None:
-    """Why a player's wizard cannot open yet (``Flow.unavailable``)."""
-    return None if await load_roles(uow, game_id) else NO_ROLES
+def _until_roles(said: str) -> Callable[[Any, int], Awaitable[str | None]]:
+    """``said`` while the game has no roles yet, else None."""
+
+    async def check(uow: Any, game_id: int) -> str | None:
+        return None if await load_roles(uow, game_id) else said
+
+    return check
 
 
-async def gm_setup(uow: Any, game_id: int) -> str | None:
-    """What the GM must do before anyone can make a character (``wizards.setup_needed``)."""
-    return None if await load_roles(uow, game_id) else WRITE_ROLES
-
-
-SETUP = gm_setup
+SETUP = _until_roles(WRITE_ROLES)  # the GM's task (``wizards.setup_needed``)
 
 
 def describe(choice: Choice, t: Translator) -> str:
@@ -91,7 +87,7 @@ def role_line(sheet: Any, options: Any, t: Translator, locale: str) -> str:
 
 def gear_lines(sheet: Any, options: Any, t: Translator, locale: str) -> str:
     gear = "\n".join(f"  {item_line(item, t, with_state=False)}" for item in sheet.gear)
-    lives = sum(1 for item in sheet.gear if item.usable)
+    lives = usable_count(sheet)
     return "\n".join(
         [
             f"<b>{esc(sheet.name or '—')}</b> — {esc(sheet.role or '—')}",
@@ -111,13 +107,9 @@ def build(draft: Draft, options: Any) -> Character:
 def load(sheet: dict[str, Any] | None, options: Any) -> Draft:
     """A sheet the GM returned: its name and the role it was made of (as the player saw it)."""
     returned = returned_sheet(Character, sheet, None)
-    if returned is None:
-        return {}
-    if not returned.role:
-        return {"name": returned.name}
-    role = Role(
-        name=returned.role, max_lives=returned.max_lives, stats=returned.stats, gear=returned.gear
-    )
+    role = role_of(returned) if returned is not None else None
+    if role is None:
+        return {"name": returned.name} if returned is not None else {}
     # the id is the role's name: shown as «Now», though no listed role is marked
     return {"name": returned.name, "role": role.name, ROLE_DATA: role.model_dump(mode="json")}
 
@@ -163,7 +155,7 @@ LIFEGEAR = Flow(
         "cancel": "__cancel__",
     },
     refused=N_("Not sent to the GM:\n{reasons}"),
-    unavailable=no_roles,
+    unavailable=_until_roles(NO_ROLES),
     upgrade=upgrade,
 )  # fmt: skip
 

@@ -20,7 +20,7 @@ from typing import Any
 from aiogram_dialog import DialogManager
 
 from engine.common import SheetModel
-from handlers.wizards.common import esc, refuse
+from handlers.wizards.common import WizardStart, esc, refuse
 from handlers.wizards.flow import stored
 from handlers.wizards.flow.stored import ERROR
 
@@ -56,6 +56,19 @@ def step_refused(manager: DialogManager, text: str) -> None:
     """``text`` (escaped) in the press's answer and on this step until the next good answer."""
     refuse(manager, text)
     manager.dialog_data[ERROR] = {"at": manager.current_context().state.state, "text": text}
+
+
+def step_said(manager: DialogManager, msgid: str, **params: Any) -> None:
+    """``step_refused`` with ``msgid`` translated (with ``params``) and escaped."""
+    step_refused(manager, esc(manager.middleware_data["t"](msgid, **params)))
+
+
+def sheet_so_far(manager: DialogManager) -> tuple[Any, Any]:
+    """The sheet the draft builds now and the game's options (a step's handler asks the engine
+    about them, as ``Shown`` gives them to its window data)."""
+    flow = stored.flow_of(manager)
+    options = flow.options(WizardStart.of(manager).options)
+    return flow.build(draft(manager), options), options
 
 
 def step_fine(manager: DialogManager) -> None:
