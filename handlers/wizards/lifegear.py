@@ -23,11 +23,11 @@ from handlers.views.sheets import fit
 from handlers.views.sheets.lifegear import item_line, render_sheet, role_summary, stats_line
 from handlers.wizards.common import NAME_MAX, clean_name, esc
 from handlers.wizards.flow import Choice, Choose, Flow, Info, Text, build_dialog, flow_states
+from handlers.wizards.flow.extra import SHOWN_MAX
 from handlers.wizards.flow.kinds import Draft, kept
 from handlers.wizards.flow.start import returned_sheet
 from handlers.wizards.lifegear_roles import create_roles_dialogs
 
-SHOWN_MAX = 3000  # the gear inside a wizard window leaves room for the texts around it
 ROLE_DATA = kept("role")
 
 

@@ -36,11 +36,11 @@ from handlers.wizards.common import (
 )
 from handlers.wizards.flow import Choice, Choose, Custom, Flow, Text, build_dialog, flow_states
 from handlers.wizards.flow.custom import Shown, draft, sheet_so_far, step_fine, step_refused
+from handlers.wizards.flow.extra import SHOWN_MAX
 from handlers.wizards.flow.kinds import Draft
 from handlers.wizards.flow.own_widgets import go, pick, removers
 
 QUICK_LIVES: Final = (3, 4, 5, 6, 8, 10)
-SHOWN_MAX: Final = 3000  # a long list inside a window leaves room for the texts around it
 KIND: Final = "kind"  # dialog_data: the kind of the item the next message adds
 
 
