@@ -7,9 +7,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from aiogram.types import Message
 from aiogram_dialog import DialogManager
-from aiogram_dialog.widgets.input import TextInput
 from aiogram_dialog.widgets.kbd import Button, Row
 
 from bot.i18n import N_, Translator
@@ -45,11 +43,12 @@ from handlers.wizards.flow import own_widgets as own
 from handlers.wizards.flow.custom import (
     Custom,
     Shown,
+    Typed,
     remove_last,
     sheet_so_far,
-    step_fine,
     step_refused,
     step_said,
+    typed_input,
 )
 from handlers.wizards.flow.custom import draft as draft_of
 from handlers.wizards.flow.kinds import DotPress, Draft
@@ -79,18 +78,15 @@ async def _pick_partner(manager: DialogManager, index: int) -> None:
     data["cross_with"] = index
 
 
-async def got_crossing(message: Message, widget: Any, manager: DialogManager, text: str) -> None:
-    data = draft_of(manager)
-    aspect = clean_name(text)
+def _crossing(typed: Typed) -> str | None:
+    data, aspect = typed.draft, clean_name(typed.text)
     if aspect is None:
-        step_said(manager, N_("One line, 1 to {limit} characters."), limit=NAME_MAX)
-        return
+        return typed.said(N_("One line, 1 to {limit} characters."), limit=NAME_MAX)
     if len(data["crossings"]) >= MAX_CROSSINGS:
-        step_said(manager, N_("At most {limit} crossings."), limit=MAX_CROSSINGS)
-        return
+        return typed.said(N_("At most {limit} crossings."), limit=MAX_CROSSINGS)
     data["crossings"] = [*data["crossings"], {"text": aspect, "with": data.get("cross_with")}]
     data["cross_with"] = None
-    step_fine(manager)
+    return None
 
 
 def _crossing_data(shown: Shown) -> dict[str, Any]:
@@ -119,7 +115,7 @@ def _crossing_data(shown: Shown) -> dict[str, Any]:
 
 def _crossing_widgets() -> list[Any]:
     return [
-        TextInput(id="in", on_success=got_crossing),
+        typed_input(_crossing),
         own.pick("{item[label]}", "pt", "party", own.indexed(_party, _pick_partner)),
         Button(T("↩️ Remove last"), id="rm",  # put, whatever is typed
                on_click=remove_last("crossings", N_("There is no crossing to remove yet."))),
@@ -169,17 +165,14 @@ def _skill_asks(sheet: Any, options: FateOptions, t: Translator, locale: str) ->
 # --- stunts and refresh --------------------------------------------------------------------------
 
 
-async def got_stunt(message: Message, widget: Any, manager: DialogManager, text: str) -> None:
-    stunt = allocation.parse_stunt(text, NAME_MAX)
+def _stunt(typed: Typed) -> str | None:
+    stunt = allocation.parse_stunt(typed.text, NAME_MAX)
     if stunt is None:
-        step_said(manager, N_("Write “Name: what it does” (name up to 64 characters)."))
-        return
-    sheet, options = sheet_so_far(manager)
-    if allocation.add_stunt(sheet, options, stunt) is None:
-        step_said(manager, N_("No stunt slots left: trade a refresh point for one more."))
-        return
-    draft_of(manager)["stunts"].append(stunt.model_dump(mode="json"))
-    step_fine(manager)
+        return typed.said(N_("Write “Name: what it does” (name up to 64 characters)."))
+    if allocation.add_stunt(typed.sheet, typed.options, stunt) is None:
+        return typed.said(N_("No stunt slots left: trade a refresh point for one more."))
+    typed.draft["stunts"].append(stunt.model_dump(mode="json"))
+    return None
 
 
 async def _trade(delta: int, manager: DialogManager) -> None:
@@ -209,7 +202,7 @@ def _stunt_widgets() -> list[Any]:
     # every button stays where it is whatever is typed or traded (issue 36 item 11): one that
     # cannot act now says why instead of disappearing from under the thumb
     return [
-        TextInput(id="in", on_success=got_stunt),
+        typed_input(_stunt),
         Row(
             Button(T("−1 refresh, +1 stunt"), id="tr", on_click=own.press(partial(_trade, -1))),
             Button(T("+1 refresh, −1 stunt"), id="ut", on_click=own.press(partial(_trade, +1))),

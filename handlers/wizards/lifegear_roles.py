@@ -13,7 +13,6 @@ from aiogram.filters import Command
 from aiogram.fsm.state import State, StatesGroup
 from aiogram.types import Message
 from aiogram_dialog import DialogManager, StartMode, Window
-from aiogram_dialog.widgets.input import TextInput
 from aiogram_dialog.widgets.kbd import Button, Cancel, Group, Select
 from aiogram_dialog.widgets.text import Format
 
@@ -31,11 +30,10 @@ from handlers.wizards.common import (
     WizardDialog,
     WizardStart,
     esc,
-    locale_of,
     violations_text,
 )
 from handlers.wizards.flow import Choice, Choose, Custom, Flow, Text, build_dialog, flow_states
-from handlers.wizards.flow.custom import Shown, draft, sheet_so_far, step_fine, step_refused
+from handlers.wizards.flow.custom import Shown, Typed, draft, step_fine, step_refused, typed_input
 from handlers.wizards.flow.extra import SHOWN_MAX
 from handlers.wizards.flow.kinds import Draft
 from handlers.wizards.flow.own_widgets import go, pick, removers
@@ -87,13 +85,10 @@ def lives_refusal(raw: str, t: Translator, _: Sequence[str]) -> str | None:
     return None
 
 
-async def got_stats(_: Message, __: Any, manager: DialogManager, text: str) -> None:
-    t, (role, _options) = manager.middleware_data["t"], sheet_so_far(manager)
-    stats, refused = role_lines.add_stats(role.stats, text)
-    draft(manager)["stats"] = [s.model_dump(mode="json") for s in stats]
-    step_fine(manager)
-    if refused:
-        step_refused(manager, "\n".join(refusal(r, t, locale_of(manager)) for r in refused))
+def _stats(typed: Typed) -> str | None:
+    stats, refused = role_lines.add_stats(typed.sheet.stats, typed.text)
+    typed.draft["stats"] = [s.model_dump(mode="json") for s in stats]
+    return "\n".join(refusal(r, typed.t, typed.locale) for r in refused) or None
 
 
 async def on_kind(_: Any, __: Any, manager: DialogManager, kind: str) -> None:
@@ -102,16 +97,15 @@ async def on_kind(_: Any, __: Any, manager: DialogManager, kind: str) -> None:
         step_fine(manager)
 
 
-async def got_item(_: Message, __: Any, manager: DialogManager, text: str) -> None:
+def _item(typed: Typed) -> str | None:
     """An item of the kind tapped last (a plain item by default): ``Name: dice or words``."""
-    kind = ItemKind(manager.dialog_data.get(KIND, ItemKind.ITEM.value))
-    added = role_lines.add_item(sheet_so_far(manager)[0], text, kind)
+    kind = ItemKind(typed.manager.dialog_data.get(KIND, ItemKind.ITEM.value))
+    added = role_lines.add_item(typed.sheet, typed.text, kind)
     if isinstance(added, role_lines.Problem):
-        step_refused(manager, manager.middleware_data["t"](ITEM_REFUSED[added], limit=MAX_GEAR))
-        return
-    draft(manager)["gear"] = [item.model_dump(mode="json") for item in added.gear]
-    manager.dialog_data.pop(KIND, None)
-    step_fine(manager)
+        return typed.t(ITEM_REFUSED[added], limit=MAX_GEAR)  # (its own <code>)
+    typed.draft["gear"] = [item.model_dump(mode="json") for item in added.gear]
+    typed.manager.dialog_data.pop(KIND, None)
+    return None
 
 
 def dropped(key: str, wid: str) -> Group:
@@ -172,7 +166,7 @@ def gear_widgets() -> list[Any]:
     return [
         Group(kinds, width=2),
         dropped("gear", "gd"),
-        TextInput("i", on_success=got_item),
+        typed_input(_item, "i"),
     ]
 
 
@@ -245,7 +239,7 @@ ROLE = Flow(
         Custom(
             "stats", N_("Stats"),
             N_("Role «{role_name}»: stats, rolled as dice. Send them one per line:"),
-            widgets=lambda: [TextInput("s", on_success=got_stats), dropped("stats", "sd")],
+            widgets=lambda: [typed_input(_stats, "s"), dropped("stats", "sd")],
             data=stats_data, needs=N_("Add at least one stat first."),
         ),
         Custom(

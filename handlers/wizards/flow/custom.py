@@ -17,10 +17,12 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from aiogram.types import Message
 from aiogram_dialog import DialogManager
+from aiogram_dialog.widgets.input import TextInput
 
 from engine.common import SheetModel
-from handlers.wizards.common import WizardStart, esc, refuse
+from handlers.wizards.common import WizardStart, esc, locale_of, refuse
 from handlers.wizards.flow import stored
 from handlers.wizards.flow.stored import ERROR
 
@@ -87,3 +89,40 @@ def remove_last(key: str, nothing: str) -> Callable[..., Awaitable[None]]:
         step_fine(manager)
 
     return handler
+
+
+@dataclass(frozen=True)
+class Typed:
+    """A message to a ``Custom`` step (``typed_input``): its text, the sheet so far, the game's
+    options, the translator and locale, and the manager (the draft, the party)."""
+
+    text: str
+    sheet: Any
+    options: Any
+    t: Any
+    locale: str
+    manager: DialogManager
+
+    @property
+    def draft(self) -> stored.Draft:
+        return draft(self.manager)
+
+    def said(self, msgid: str, **params: Any) -> str:
+        """A refusal in the step's words: ``msgid`` translated (with ``params``), escaped."""
+        return esc(self.t(msgid, **params))
+
+
+def typed_input(take: Callable[[Typed], str | None], wid: str = "in") -> TextInput[str]:
+    """The step's answer by message: ``take`` changes the draft as it takes it, or returns why
+    not (escaped HTML), said as the step's refusal (as ``Allocate.rule`` does for a press)."""
+
+    async def handler(message: Message, widget: Any, manager: DialogManager, text: str) -> None:
+        sheet, options = sheet_so_far(manager)
+        t, locale = manager.middleware_data["t"], locale_of(manager)
+        refused = take(Typed(text, sheet, options, t, locale, manager))
+        if refused:
+            step_refused(manager, refused)
+        else:
+            step_fine(manager)
+
+    return TextInput(id=wid, on_success=handler)

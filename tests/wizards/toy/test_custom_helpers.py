@@ -1,19 +1,20 @@
-"""What a ``Custom`` step's handlers share (``flow.custom``): the sheet so far with the game's
-options (``sheet_so_far``), a refusal by msgid (``step_said``), and ``own_widgets.removers``
-with its own label and row (a released «❌ name», two a row); on a toy over the emulator."""
+"""What a ``Custom`` step's handlers share (``flow.custom``): a typed answer taken or refused
+by the step's own rule (``typed_input``), the sheet so far with the game's options
+(``sheet_so_far``), a refusal by msgid (``step_said``), and ``own_widgets.removers`` with its
+own label and row (a released «❌ name», two a row); on a toy over the emulator."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
-from aiogram.types import Message
 from aiogram_dialog import DialogManager
-from aiogram_dialog.widgets.input import TextInput
+from aiogram_dialog.widgets.kbd import Button
+from aiogram_dialog.widgets.text import Const
 
 from engine.common import SheetModel
 from handlers.wizards.flow import Custom, Flow, flow_states
-from handlers.wizards.flow.custom import Shown, draft, sheet_so_far, step_fine, step_said
+from handlers.wizards.flow.custom import Shown, Typed, draft, sheet_so_far, step_said, typed_input
 from handlers.wizards.flow.own_widgets import removers
 from tests.conftest import Harness
 from tests.wizards.storyteller.driver import Player
@@ -21,14 +22,17 @@ from tests.wizards.toy.driven import play
 from tests.wizards.toy.toy import ToySheet
 
 
-async def _packed(message: Message, widget: Any, manager: DialogManager, text: str) -> None:
+def _packed(typed: Typed) -> str | None:
+    if len(typed.sheet.friends) >= typed.options["room"]:
+        return typed.said("The bag holds {room} <things>.", room=typed.options["room"])
+    typed.draft.setdefault("bag", []).append(typed.text)
+    return None
+
+
+async def _shake(callback: Any, widget: Any, manager: DialogManager) -> None:
     sheet, options = sheet_so_far(manager)
-    assert isinstance(sheet, ToySheet)
-    if len(sheet.friends) >= options["room"]:
-        step_said(manager, "The bag holds {room} <things>.", room=options["room"])
-        return
-    draft(manager).setdefault("bag", []).append(text)
-    step_fine(manager)
+    if not sheet.friends:
+        step_said(manager, "Nothing <in> a bag of {room}.", room=options["room"])
 
 
 async def _unpack(manager: DialogManager, index: int) -> None:
@@ -56,8 +60,9 @@ BAG = Flow(
     name="bag",
     steps=(
         Custom("bag", "Bag", "Pack the bag.", data=_shown, widgets=lambda: [
-            TextInput("in", on_success=_packed),
+            typed_input(_packed),
             removers("bx", "bag", _bag, _unpack, text="❌ {item[name]}", width=2),
+            Button(Const("shake"), id="sh", on_click=_shake),
         ]),
     ),
     options=lambda raw: dict(raw),
@@ -76,6 +81,9 @@ async def player(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> Player:
 async def test_a_custom_step_reads_the_sheet_and_refuses_by_msgid(player: Player) -> None:
     p = player
     await p.say("/bag")
+    await p.press("sh")  # nothing packed yet: the button says so, in the answer and the step
+    assert p.last_answer.show_alert and p.last_answer.text == "Nothing <in> a bag of 2."
+    assert "Nothing &lt;in&gt; a bag of 2." in p.message.html
     await p.say("rope")
     await p.say("lamp")
     assert "In the bag: 2" in p.text and p.labels()[:2] == ["❌ rope", "❌ lamp"]
