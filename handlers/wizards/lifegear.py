@@ -66,19 +66,15 @@ def describe(choice: Choice, t: Translator) -> str:
 
 
 def name_refusal(raw: str, t: Translator, party: Sequence[str]) -> str | None:
-    """The name step's own refusals: its length (told with the size sent), a name taken."""
-    name = clean_name(raw)
-    if name is None:
-        size = len(" ".join(raw.split()))
-        return t(
-            "The name must be one line of 1–{limit} characters, not a command "
-            "(yours has {size}). Try again.",
-            limit=NAME_MAX,
-            size=size,
-        )
-    if name.casefold() in {n.casefold() for n in party}:
-        return t("Another character here is already called «{name}».", name=esc(name))
-    return None
+    """A name that does not fit, told with the size sent."""
+    if clean_name(raw) is not None:
+        return None
+    return t(
+        "The name must be one line of 1–{limit} characters, not a command "
+        "(yours has {size}). Try again.",
+        limit=NAME_MAX,
+        size=len(" ".join(raw.split())),
+    )
 
 
 def role_line(sheet: Any, options: Any, t: Translator, locale: str) -> str:
@@ -133,6 +129,7 @@ LIFEGEAR = Flow(
         Text(
             "name", N_("Name"), N_("What is your character's name? Send it as a message."),
             limit=NAME_MAX, required=True, check=name_refusal, lines=role_line,
+            taken=N_("Another character here is already called «{name}»."),
         ),
         Info(
             "gear", N_("Gear"),

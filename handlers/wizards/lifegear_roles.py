@@ -71,14 +71,6 @@ def refusal(refused: role_lines.RefusedLine, t: Translator, locale: str) -> str:
 # --- the role's steps: typed answers and lists in the draft ---------------------------------
 
 
-def name_taken(raw: str, t: Translator, others: Sequence[str]) -> str | None:
-    """Another role of the game had that name when the editor opened (the save checks again)."""
-    name = " ".join(raw.split())
-    if name.casefold() in {n.casefold() for n in others}:
-        return t(service.TAKEN, name=esc(name))
-    return None
-
-
 def lives_refusal(raw: str, t: Translator, _: Sequence[str]) -> str | None:
     if role_lines.read_lives(raw) is None:
         return t("Max lives: type a whole number from 1 to {limit}.", limit=MAX_GEAR)
@@ -228,7 +220,7 @@ ROLE = Flow(
         Text(
             "role_name", N_("Role name"), N_("Role name? (one line, up to 64 characters)"),
             required=True, unfit=N_("The role name must be one line of 1–{limit} characters."),
-            check=name_taken,
+            taken=service.TAKEN,  # another role's, when the editor opened (the save checks again)
         ),
         Choose(
             "lives", N_("Lives"),
