@@ -44,7 +44,7 @@ from handlers.wizards.flow.custom import (
     Custom,
     Shown,
     Typed,
-    remove_last,
+    remove_last_button,
     sheet_so_far,
     step_refused,
     step_said,
@@ -117,9 +117,8 @@ def _crossing_widgets() -> list[Any]:
     return [
         typed_input(_crossing),
         own.pick("{item[label]}", "pt", "party", own.indexed(_party, _pick_partner)),
-        Button(T("↩️ Remove last"), id="rm",  # put, whatever is typed
-               on_click=remove_last("crossings", N_("There is no crossing to remove yet."))),
-    ]  # fmt: skip
+        remove_last_button("crossings", N_("There is no crossing to remove yet.")),
+    ]
 
 
 # --- skills and gear: the engine decides each press (``engine.systems.fate.allocation``) ----
@@ -207,9 +206,8 @@ def _stunt_widgets() -> list[Any]:
             Button(T("−1 refresh, +1 stunt"), id="tr", on_click=own.press(partial(_trade, -1))),
             Button(T("+1 refresh, −1 stunt"), id="ut", on_click=own.press(partial(_trade, +1))),
         ),
-        Button(T("↩️ Remove last"), id="rm",
-               on_click=remove_last("stunts", N_("There is no stunt to remove yet."))),
-    ]  # fmt: skip
+        remove_last_button("stunts", N_("There is no stunt to remove yet.")),
+    ]
 
 
 # --- gear ----------------------------------------------------------------------------------------

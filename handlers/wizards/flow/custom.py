@@ -20,9 +20,10 @@ from typing import Any
 from aiogram.types import Message
 from aiogram_dialog import DialogManager
 from aiogram_dialog.widgets.input import TextInput
+from aiogram_dialog.widgets.kbd import Button
 
 from engine.common import SheetModel
-from handlers.wizards.common import WizardStart, esc, locale_of, refuse
+from handlers.wizards.common import T, WizardStart, esc, locale_of, refuse
 from handlers.wizards.flow import stored
 from handlers.wizards.flow.stored import ERROR
 
@@ -89,6 +90,12 @@ def remove_last(key: str, nothing: str) -> Callable[..., Awaitable[None]]:
         step_fine(manager)
 
     return handler
+
+
+def remove_last_button(key: str, nothing: str) -> Button:
+    """«↩️ Remove last» (``rm``) of the draft's list ``key`` (``remove_last``), put whatever
+    the list holds, so no button moves from under the thumb."""
+    return Button(T("↩️ Remove last"), id="rm", on_click=remove_last(key, nothing))
 
 
 @dataclass(frozen=True)
