@@ -37,9 +37,10 @@ def own_refusal(manager: DialogManager, step: Any, raw: str) -> str | None:
 
 def _taken(manager: DialogManager, step: Any, raw: str) -> str | None:
     """``Text.taken``: a name one of the party has already, case aside."""
+    if not isinstance(step, Text) or not step.taken:
+        return None
     name = " ".join(raw.split())
-    party = {other.casefold() for other in WizardStart.of(manager).party}
-    if not isinstance(step, Text) or not step.taken or name.casefold() not in party:
+    if name.casefold() not in {other.casefold() for other in WizardStart.of(manager).party}:
         return None
     return esc(manager.middleware_data["t"](step.taken, name=name))
 
