@@ -1,21 +1,13 @@
-"""Character-creation wizard for the ``fate`` system (seed 000, SPEC §1 "Character creation").
-
-Declared as a creation flow (``handlers/wizards/flow``), in the seed's order: name → concept →
-trouble → own adventure (phase), the flow's typed steps; then the four drawn here: crossings
-(tied to party members), skills (30 points, pages of 7 with −/+, the column), stunts (and the
-refresh trade), gear → preview. Every rule comes from ``engine.systems.fate``: a press that the
-engine refuses leaves the draft unchanged and the window shows the engine's reason; «Next»
-checks that step's rules (``fields``).
-"""
+"""The ``fate`` creation wizard as a flow (seed 000, SPEC §1): four aspects typed, crossings
+tied to party members, skills and gear pressed through ``engine.systems.fate.allocation``,
+stunts with the refresh trade, the preview."""
 
 from __future__ import annotations
 
 from functools import partial
 from typing import Any
 
-from aiogram.types import Message
 from aiogram_dialog import DialogManager
-from aiogram_dialog.widgets.input import TextInput
 from aiogram_dialog.widgets.kbd import Button, Row
 
 from bot.i18n import N_, Translator
@@ -48,12 +40,22 @@ from handlers.wizards.common import (
 )
 from handlers.wizards.flow import Allocate, Choice, Flow, Text, build_dialog, flow_states
 from handlers.wizards.flow import own_widgets as own
-from handlers.wizards.flow.custom import Custom, Shown, remove_last, step_fine, step_refused
+from handlers.wizards.flow.custom import (
+    Custom,
+    Shown,
+    Typed,
+    remove_last_button,
+    sheet_so_far,
+    step_refused,
+    step_said,
+    typed_input,
+)
 from handlers.wizards.flow.custom import draft as draft_of
 from handlers.wizards.flow.kinds import DotPress, Draft
 from handlers.wizards.flow.wording import Wording
 
 SKILLS_PER_PAGE = 7  # 28 skills → 4 pages; 7 rows of −/+ still fit a phone screen
+MAX_CROSSINGS = 8  # enough for a large party; keeps the message short
 
 
 def _level(value: int) -> str:
@@ -61,16 +63,8 @@ def _level(value: int) -> str:
     return signed(value) if value else "+0"
 
 
-def _said(manager: DialogManager, msgid: str, **params: Any) -> None:
-    step_refused(manager, esc(manager.middleware_data["t"](msgid, **params)))
-
-
 def _party(manager: DialogManager) -> list[str]:
     return WizardStart.of(manager).party
-
-
-def _options(manager: DialogManager) -> FateOptions:
-    return FateOptions.model_validate(WizardStart.of(manager).options)
 
 
 # --- crossings -----------------------------------------------------------------------------------
@@ -79,23 +73,20 @@ def _options(manager: DialogManager) -> FateOptions:
 async def _pick_partner(manager: DialogManager, index: int) -> None:
     data = draft_of(manager)
     if data.get("cross_with") == index:
-        own.unchanged(manager)  # nothing to change
+        own.unchanged(manager)
         return
     data["cross_with"] = index
 
 
-async def got_crossing(message: Message, widget: Any, manager: DialogManager, text: str) -> None:
-    data = draft_of(manager)
-    aspect = clean_name(text)
+def _crossing(typed: Typed) -> str | None:
+    data, aspect = typed.draft, clean_name(typed.text)
     if aspect is None:
-        _said(manager, N_("One line, 1 to {limit} characters."), limit=NAME_MAX)
-        return
-    if len(data["crossings"]) >= draft.MAX_CROSSINGS:
-        _said(manager, N_("At most {limit} crossings."), limit=draft.MAX_CROSSINGS)
-        return
+        return typed.said(N_("One line, 1 to {limit} characters."), limit=NAME_MAX)
+    if len(data["crossings"]) >= MAX_CROSSINGS:
+        return typed.said(N_("At most {limit} crossings."), limit=MAX_CROSSINGS)
     data["crossings"] = [*data["crossings"], {"text": aspect, "with": data.get("cross_with")}]
     data["cross_with"] = None
-    step_fine(manager)
+    return None
 
 
 def _crossing_data(shown: Shown) -> dict[str, Any]:
@@ -124,11 +115,10 @@ def _crossing_data(shown: Shown) -> dict[str, Any]:
 
 def _crossing_widgets() -> list[Any]:
     return [
-        TextInput(id="in", on_success=got_crossing),
+        typed_input(_crossing),
         own.pick("{item[label]}", "pt", "party", own.indexed(_party, _pick_partner)),
-        Button(T("↩️ Remove last"), id="rm",  # put, whatever is typed
-               on_click=remove_last("crossings", N_("There is no crossing to remove yet."))),
-    ]  # fmt: skip
+        remove_last_button("crossings", N_("There is no crossing to remove yet.")),
+    ]
 
 
 # --- skills and gear: the engine decides each press (``engine.systems.fate.allocation``) ----
@@ -174,30 +164,26 @@ def _skill_asks(sheet: Any, options: FateOptions, t: Translator, locale: str) ->
 # --- stunts and refresh --------------------------------------------------------------------------
 
 
-async def got_stunt(message: Message, widget: Any, manager: DialogManager, text: str) -> None:
-    data = draft_of(manager)
-    stunt = None if text.lstrip().startswith("/") else allocation.parse_stunt(text, NAME_MAX)
-    if stunt is None or stunt.description.startswith("/"):  # a command is no stunt
-        _said(manager, N_("Write “Name: what it does” (name up to 64 characters)."))
-        return
-    added = allocation.add_stunt(draft.build(data), _options(manager), stunt)
-    if added is None or len(data["stunts"]) >= draft.MAX_STUNTS:
-        _said(manager, N_("No stunt slots left: trade a refresh point for one more."))
-        return
-    data["stunts"] = [*data["stunts"], stunt.model_dump(mode="json")]
-    step_fine(manager)
+def _stunt(typed: Typed) -> str | None:
+    stunt = allocation.parse_stunt(typed.text, NAME_MAX)
+    if stunt is None:
+        return typed.said(N_("Write “Name: what it does” (name up to 64 characters)."))
+    if allocation.add_stunt(typed.sheet, typed.options, stunt) is None:
+        return typed.said(N_("No stunt slots left: trade a refresh point for one more."))
+    typed.draft["stunts"].append(stunt.model_dump(mode="json"))
+    return None
 
 
 async def _trade(delta: int, manager: DialogManager) -> None:
-    """A refresh point traded for a stunt slot (−1), or taken back (+1): the engine's rule."""
-    data = draft_of(manager)
-    after = allocation.trade_refresh(draft.build(data), _options(manager), delta)
+    """A refresh point traded for a stunt slot (−1), or taken back (+1)."""
+    sheet, options = sheet_so_far(manager)
+    after = allocation.trade_refresh(sheet, options, delta)
     if after is None:
-        _said(manager, N_("No refresh point is traded: there is none to take back."))
+        step_said(manager, N_("No refresh point is traded: there is none to take back."))
     elif isinstance(after, list):
         step_refused(manager, violations_text(after, locale_of(manager)))
     else:
-        data["refresh"] = after.refresh
+        draft_of(manager)["refresh"] = after.refresh
 
 
 def _stunt_data(shown: Shown) -> dict[str, Any]:
@@ -215,14 +201,13 @@ def _stunt_widgets() -> list[Any]:
     # every button stays where it is whatever is typed or traded (issue 36 item 11): one that
     # cannot act now says why instead of disappearing from under the thumb
     return [
-        TextInput(id="in", on_success=got_stunt),
+        typed_input(_stunt),
         Row(
             Button(T("−1 refresh, +1 stunt"), id="tr", on_click=own.press(partial(_trade, -1))),
             Button(T("+1 refresh, −1 stunt"), id="ut", on_click=own.press(partial(_trade, +1))),
         ),
-        Button(T("↩️ Remove last"), id="rm",
-               on_click=remove_last("stunts", N_("There is no stunt to remove yet."))),
-    ]  # fmt: skip
+        remove_last_button("stunts", N_("There is no stunt to remove yet.")),
+    ]
 
 
 # --- gear ----------------------------------------------------------------------------------------
@@ -235,7 +220,7 @@ GEAR_NAMES = {
 
 
 def _gear_sources(t: Translator, locale: str) -> str:
-    """Where equipment points come from, from the engine's table (issue 36 item 11)."""
+    """Where equipment points come from, from the engine's table."""
     parts = []
     for per, skills in EQUIPMENT_SOURCES:
         names = ", ".join(skill_name(s.value, locale) for s in skills)
@@ -331,8 +316,8 @@ FLOW = Flow(
     options=FateOptions.model_validate,
     build=draft.build,
     load=draft.load,
-    validate=validate_character,  # type: ignore[arg-type]
-    render=render_sheet,  # type: ignore[arg-type]
+    validate=validate_character,
+    render=render_sheet,
     fields={
         "crossings": ("aspects.crossing",),
         "stunts": ("stunts", "refresh"),

@@ -1,8 +1,4 @@
-"""The FATE wizard's draft: JSON-safe ``dialog_data`` to and from the engine's ``Character``.
-
-The draft keeps only primitives (it is stored in Postgres and resumed after a restart); every
-rule question is answered by building a candidate ``Character`` and asking the engine.
-"""
+"""The FATE wizard's draft (JSON, resumed after a restart) to and from the engine's sheet."""
 
 from __future__ import annotations
 
@@ -20,8 +16,6 @@ from handlers.wizards.flow.start import returned_sheet
 Data = dict[str, Any]
 
 ROLES = {"concept": AspectRole.CONCEPT, "trouble": AspectRole.TROUBLE, "phase": AspectRole.PHASE}
-MAX_CROSSINGS = 8  # enough for a large party; keeps the message short
-MAX_STUNTS = 12  # far above any legal count (3 + refresh 3); a guard against flooding
 
 
 def load(sheet: dict[str, Any] | None, options: FateOptions) -> Data:

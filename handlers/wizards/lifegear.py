@@ -1,14 +1,9 @@
-"""The ``lifegear`` ("lives = gear") creation wizard, declared as a flow: pick one of the GM's
-roles, name the character, see the gear (which is the lives), preview, submit to the GM.
-
-Roles are written by the GM first (``/roles``, see ``lifegear_roles``); with none the wizard
-says so and closes. The picked role is kept in the draft as JSON, so the preview and the
-submission use exactly the role the player saw, and a restart resumes at the same step.
-"""
+"""The ``lifegear`` ("lives = gear") creation wizard as a flow: one of the GM's roles (kept in
+the draft as the player saw it; ``/roles`` writes them), a name, the gear that is the lives."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Final
 
 from aiogram import Router
@@ -20,17 +15,19 @@ from engine.systems.lifegear import (
     Role,
     character_from_role,
     new_character,
+    role_of,
+    usable_count,
     validate_character,
 )
 from handlers.views.sheets import fit
 from handlers.views.sheets.lifegear import item_line, render_sheet, role_summary, stats_line
 from handlers.wizards.common import NAME_MAX, clean_name, esc
 from handlers.wizards.flow import Choice, Choose, Flow, Info, Text, build_dialog, flow_states
+from handlers.wizards.flow.extra import SHOWN_MAX
 from handlers.wizards.flow.kinds import Draft, kept
 from handlers.wizards.flow.start import returned_sheet
 from handlers.wizards.lifegear_roles import create_roles_dialogs
 
-SHOWN_MAX = 3000  # the gear inside a wizard window leaves room for the texts around it
 ROLE_DATA = kept("role")
 
 
@@ -52,17 +49,16 @@ WRITE_ROLES: Final = N_(
 )
 
 
-async def no_roles(uow: Any, game_id: int) -> str | None:
-    """Why a player's wizard cannot open yet (``Flow.unavailable``)."""
-    return None if await load_roles(uow, game_id) else NO_ROLES
+def _until_roles(said: str) -> Callable[[Any, int], Awaitable[str | None]]:
+    """``said`` while the game has no roles yet, else None."""
+
+    async def check(uow: Any, game_id: int) -> str | None:
+        return None if await load_roles(uow, game_id) else said
+
+    return check
 
 
-async def gm_setup(uow: Any, game_id: int) -> str | None:
-    """What the GM must do before anyone can make a character (``wizards.setup_needed``)."""
-    return None if await load_roles(uow, game_id) else WRITE_ROLES
-
-
-SETUP = gm_setup
+SETUP = _until_roles(WRITE_ROLES)  # the GM's task (``wizards.setup_needed``)
 
 
 def describe(choice: Choice, t: Translator) -> str:
@@ -70,19 +66,15 @@ def describe(choice: Choice, t: Translator) -> str:
 
 
 def name_refusal(raw: str, t: Translator, party: Sequence[str]) -> str | None:
-    """The name step's own refusals: its length (told with the size sent), a name taken."""
-    name = clean_name(raw)
-    if name is None:
-        size = len(" ".join(raw.split()))
-        return t(
-            "The name must be one line of 1–{limit} characters, not a command "
-            "(yours has {size}). Try again.",
-            limit=NAME_MAX,
-            size=size,
-        )
-    if name.casefold() in {n.casefold() for n in party}:
-        return t("Another character here is already called «{name}».", name=esc(name))
-    return None
+    """A name that does not fit, told with the size sent."""
+    if clean_name(raw) is not None:
+        return None
+    return t(
+        "The name must be one line of 1–{limit} characters, not a command "
+        "(yours has {size}). Try again.",
+        limit=NAME_MAX,
+        size=len(" ".join(raw.split())),
+    )
 
 
 def role_line(sheet: Any, options: Any, t: Translator, locale: str) -> str:
@@ -91,7 +83,7 @@ def role_line(sheet: Any, options: Any, t: Translator, locale: str) -> str:
 
 def gear_lines(sheet: Any, options: Any, t: Translator, locale: str) -> str:
     gear = "\n".join(f"  {item_line(item, t, with_state=False)}" for item in sheet.gear)
-    lives = sum(1 for item in sheet.gear if item.usable)
+    lives = usable_count(sheet)
     return "\n".join(
         [
             f"<b>{esc(sheet.name or '—')}</b> — {esc(sheet.role or '—')}",
@@ -111,13 +103,9 @@ def build(draft: Draft, options: Any) -> Character:
 def load(sheet: dict[str, Any] | None, options: Any) -> Draft:
     """A sheet the GM returned: its name and the role it was made of (as the player saw it)."""
     returned = returned_sheet(Character, sheet, None)
-    if returned is None:
-        return {}
-    if not returned.role:
-        return {"name": returned.name}
-    role = Role(
-        name=returned.role, max_lives=returned.max_lives, stats=returned.stats, gear=returned.gear
-    )
+    role = role_of(returned) if returned is not None else None
+    if role is None:
+        return {"name": returned.name} if returned is not None else {}
     # the id is the role's name: shown as «Now», though no listed role is marked
     return {"name": returned.name, "role": role.name, ROLE_DATA: role.model_dump(mode="json")}
 
@@ -141,6 +129,7 @@ LIFEGEAR = Flow(
         Text(
             "name", N_("Name"), N_("What is your character's name? Send it as a message."),
             limit=NAME_MAX, required=True, check=name_refusal, lines=role_line,
+            taken=N_("Another character here is already called «{name}»."),
         ),
         Info(
             "gear", N_("Gear"),
@@ -163,7 +152,7 @@ LIFEGEAR = Flow(
         "cancel": "__cancel__",
     },
     refused=N_("Not sent to the GM:\n{reasons}"),
-    unavailable=no_roles,
+    unavailable=_until_roles(NO_ROLES),
     upgrade=upgrade,
 )  # fmt: skip
 

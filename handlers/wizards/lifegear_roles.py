@@ -1,12 +1,6 @@
-"""``lifegear`` roles: the GM writes them (``/roles`` in the private chat) before players create.
-
-A role is the seed's template (name, max lives, stats as dice expressions, starting gear), kept
-by ``bot.services.lifegear_roles``; the player's wizard (``handlers.wizards.lifegear``) offers
-them. The list of roles (and the game, for a GM of several) is a small dialog of its own; a
-role is written in a flow (``ROLE``) it starts: name, max lives, stats, gear, preview, where
-«Save» stores it (``Flow.finish``) and the list comes back saying so. A stored role opens at
-its preview (its JSON is the flow's start draft), so a restart resumes the editor where it was.
-"""
+"""``/roles``: the GM's list of a lifegear game's roles (``RolesSG``) and the flow that writes
+one (``ROLE``: name, max lives, stats, gear; «Save» stores it through
+``bot.services.lifegear_roles``)."""
 
 from __future__ import annotations
 
@@ -19,7 +13,6 @@ from aiogram.filters import Command
 from aiogram.fsm.state import State, StatesGroup
 from aiogram.types import Message
 from aiogram_dialog import DialogManager, StartMode, Window
-from aiogram_dialog.widgets.input import TextInput
 from aiogram_dialog.widgets.kbd import Button, Cancel, Group, Select
 from aiogram_dialog.widgets.text import Format
 
@@ -29,6 +22,7 @@ from db.repositories.users import UserDTO
 from engine.common import Violation, errors_only
 from engine.systems.lifegear import SYSTEM_ID, DiceExpressionError, ItemKind, Role, validate_role
 from engine.systems.lifegear import typed as role_lines
+from engine.systems.lifegear.typed import MAX_GEAR
 from handlers.views.sheets import fit
 from handlers.views.sheets import lifegear as view
 from handlers.wizards.common import (
@@ -36,16 +30,15 @@ from handlers.wizards.common import (
     WizardDialog,
     WizardStart,
     esc,
-    locale_of,
     violations_text,
 )
 from handlers.wizards.flow import Choice, Choose, Custom, Flow, Text, build_dialog, flow_states
-from handlers.wizards.flow.custom import Shown, draft, step_fine, step_refused
+from handlers.wizards.flow.custom import Shown, Typed, draft, step_fine, step_refused, typed_input
+from handlers.wizards.flow.extra import SHOWN_MAX
 from handlers.wizards.flow.kinds import Draft
-from handlers.wizards.flow.own_widgets import go, indexed, pick
+from handlers.wizards.flow.own_widgets import go, pick, removers
 
 QUICK_LIVES: Final = (3, 4, 5, 6, 8, 10)
-SHOWN_MAX: Final = 3000  # a long list inside a window leaves room for the texts around it
 KIND: Final = "kind"  # dialog_data: the kind of the item the next message adds
 
 
@@ -54,42 +47,40 @@ class RolesSG(StatesGroup):
     menu = State()
 
 
+REFUSED: Final = {
+    role_lines.Problem.DUPLICATE: N_("Stat «{name}» is already listed."),
+    role_lines.Problem.TOO_MANY: N_("At most {limit} stats."),
+    role_lines.Problem.FORM: N_("«{line}»: write a stat as <code>Name: dice</code>."),
+}
+
+
+ITEM_REFUSED: Final = {
+    role_lines.Problem.TOO_MANY: N_("At most {limit} gear items."),
+    role_lines.Problem.FORM: N_("Write the item as <code>Name</code> or <code>Name: 1d6</code>."),
+}
+
+
 def refusal(refused: role_lines.RefusedLine, t: Translator, locale: str) -> str:
     """Why a typed stat line is not taken (escaped HTML)."""
     if isinstance(refused.problem, DiceExpressionError):
         return f"«{esc(refused.name)}»: {esc(refused.problem.render(locale))}"
-    if refused.problem is role_lines.Problem.DUPLICATE:
-        return t("Stat «{name}» is already listed.", name=esc(refused.name))
-    if refused.problem is role_lines.Problem.TOO_MANY:
-        return t("At most {limit} stats.", limit=role_lines.MAX_STATS)
-    return t("«{line}»: write a stat as <code>Name: dice</code>.", line=esc(refused.line[:80]))
+    line, limit = esc(refused.line[:80]), role_lines.MAX_STATS
+    return t(REFUSED[refused.problem], name=esc(refused.name), line=line, limit=limit)
 
 
 # --- the role's steps: typed answers and lists in the draft ---------------------------------
 
 
-def name_taken(raw: str, t: Translator, others: Sequence[str]) -> str | None:
-    """Another role of the game has that name (``others``: theirs when the editor opened; the
-    save checks again against the stored ones)."""
-    name = " ".join(raw.split())
-    if name.casefold() in {n.casefold() for n in others}:
-        return t(service.TAKEN, name=esc(name))
-    return None
-
-
 def lives_refusal(raw: str, t: Translator, _: Sequence[str]) -> str | None:
     if role_lines.read_lives(raw) is None:
-        return t("Max lives: type a whole number from 1 to {limit}.", limit=role_lines.MAX_GEAR)
+        return t("Max lives: type a whole number from 1 to {limit}.", limit=MAX_GEAR)
     return None
 
 
-async def got_stats(_: Message, __: Any, manager: DialogManager, text: str) -> None:
-    t, role = manager.middleware_data["t"], build(draft(manager), None)
-    stats, refused = role_lines.add_stats(role.stats, text)
-    draft(manager)["stats"] = [s.model_dump(mode="json") for s in stats]
-    step_fine(manager)
-    if refused:
-        step_refused(manager, "\n".join(refusal(r, t, locale_of(manager)) for r in refused))
+def _stats(typed: Typed) -> str | None:
+    stats, refused = role_lines.add_stats(typed.sheet.stats, typed.text)
+    typed.draft["stats"] = [s.model_dump(mode="json") for s in stats]
+    return "\n".join(refusal(r, typed.t, typed.locale) for r in refused) or None
 
 
 async def on_kind(_: Any, __: Any, manager: DialogManager, kind: str) -> None:
@@ -98,32 +89,27 @@ async def on_kind(_: Any, __: Any, manager: DialogManager, kind: str) -> None:
         step_fine(manager)
 
 
-async def got_item(_: Message, __: Any, manager: DialogManager, text: str) -> None:
+def _item(typed: Typed) -> str | None:
     """An item of the kind tapped last (a plain item by default): ``Name: dice or words``."""
-    t, gear = manager.middleware_data["t"], draft(manager).setdefault("gear", [])
-    if len(gear) >= role_lines.MAX_GEAR:
-        step_refused(manager, t("At most {limit} gear items.", limit=role_lines.MAX_GEAR))
-        return
-    kind = ItemKind(manager.dialog_data.get(KIND, ItemKind.ITEM.value))
-    used = [str(g.get("id")) for g in gear]
-    stats = [str(s.get("name", "")) for s in draft(manager).get("stats", [])]
-    item = role_lines.read_item(text, kind, role_lines.next_item_id(used), stats)
-    if item is None:
-        step_refused(manager, t("Write the item as <code>Name</code> or <code>Name: 1d6</code>."))
-        return
-    gear.append(item.model_dump(mode="json"))
-    manager.dialog_data.pop(KIND, None)
-    step_fine(manager)
+    kind = ItemKind(typed.manager.dialog_data.get(KIND, ItemKind.ITEM.value))
+    added = role_lines.add_item(typed.sheet, typed.text, kind)
+    if isinstance(added, role_lines.Problem):
+        return typed.t(ITEM_REFUSED[added], limit=MAX_GEAR)  # (its own <code>)
+    typed.draft["gear"] = [item.model_dump(mode="json") for item in added.gear]
+    typed.manager.dialog_data.pop(KIND, None)
+    return None
 
 
-def removers(key: str, wid: str) -> Group:
+def dropped(key: str, wid: str) -> Group:
     """❌ per stat or item of the draft's list ``key``: a tap takes it out."""
 
     async def drop(manager: DialogManager, index: int) -> None:
         draft(manager)[key].pop(index)
 
-    entries = indexed(lambda manager: list(draft(manager).get(key) or []), drop)
-    return Group(pick("❌ {item[name]}", wid, key, entries), width=2)
+    def entries(manager: DialogManager) -> list[Any]:
+        return list(draft(manager).get(key) or [])
+
+    return removers(wid, key, entries, drop, text="❌ {item[name]}", width=2)
 
 
 def listed(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -171,8 +157,8 @@ def gear_widgets() -> list[Any]:
     kinds = Select(Format("{item[1]}"), "k", itemgetter(0), "kinds", on_click=on_kind)
     return [
         Group(kinds, width=2),
-        removers("gear", "gd"),
-        TextInput("i", on_success=got_item),
+        dropped("gear", "gd"),
+        typed_input(_item, "i"),
     ]
 
 
@@ -234,7 +220,7 @@ ROLE = Flow(
         Text(
             "role_name", N_("Role name"), N_("Role name? (one line, up to 64 characters)"),
             required=True, unfit=N_("The role name must be one line of 1–{limit} characters."),
-            check=name_taken,
+            taken=service.TAKEN,  # another role's, when the editor opened (the save checks again)
         ),
         Choose(
             "lives", N_("Lives"),
@@ -245,7 +231,7 @@ ROLE = Flow(
         Custom(
             "stats", N_("Stats"),
             N_("Role «{role_name}»: stats, rolled as dice. Send them one per line:"),
-            widgets=lambda: [TextInput("s", on_success=got_stats), removers("stats", "sd")],
+            widgets=lambda: [typed_input(_stats, "s"), dropped("stats", "sd")],
             data=stats_data, needs=N_("Add at least one stat first."),
         ),
         Custom(

@@ -21,6 +21,7 @@ from .models import Character, FateOptions, Skill, Stunt
 
 Press = Character | list[Violation]
 Rated = Literal["skills", "equipment"]
+MAX_STUNTS = 12  # far above the seed's count (3 + refresh 3)
 
 
 def column(character: Character) -> dict[int, int]:
@@ -44,18 +45,22 @@ def stunts_allowed(character: Character, options: FateOptions) -> int:
 
 def parse_stunt(text: str, name_limit: int = 64, text_limit: int = 500) -> Stunt | None:
     """A stunt as typed, ``Name: what it does`` (or just a name); None when the name is not
-    one line of 1..``name_limit`` characters or what it does is over ``text_limit``."""
+    one line of 1..``name_limit`` characters, what it does is over ``text_limit``, or either
+    begins with «/» (a chat command is no stunt)."""
     head, _, tail = text.partition(":")
     name, description = " ".join(head.split()), tail.strip()
     if not 0 < len(name) <= name_limit or len(description) > text_limit:
+        return None
+    if name.startswith("/") or description.startswith("/"):
         return None
     return Stunt(name=name, description=description)
 
 
 def add_stunt(character: Character, options: FateOptions, stunt: Stunt) -> Character | None:
     """``stunt`` written into a free slot; None when every slot the refresh pays for is taken
-    (a refresh point traded gives one more)."""
-    if len(character.stunts) >= stunts_allowed(character, options):
+    (a refresh point traded gives one more), or ``MAX_STUNTS`` are written whatever a game's
+    options allow (a guard against flooding the sheet)."""
+    if len(character.stunts) >= min(stunts_allowed(character, options), MAX_STUNTS):
         return None
     return character.model_copy(update={"stunts": (*character.stunts, stunt)})
 

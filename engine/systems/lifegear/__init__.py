@@ -38,7 +38,13 @@ from .combat import (
     start_pvp,
     stop_fight,
 )
-from .creation import character_from_role, new_character, validate_character, validate_role
+from .creation import (
+    character_from_role,
+    new_character,
+    role_of,
+    validate_character,
+    validate_role,
+)
 from .damage import (
     DamageOptions,
     DamageOutcome,
@@ -163,6 +169,7 @@ __all__ = [
     "rejudge_pvp",
     "repair_item",
     "replace_item",
+    "role_of",
     "roll",
     "roll_expr",
     "roll_expression",

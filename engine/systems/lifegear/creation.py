@@ -35,6 +35,17 @@ def character_from_role(role: Role, name: str) -> Character:
     )
 
 
+def role_of(character: Character) -> Role | None:
+    """The role a character was made of (its name, max lives, stats and gear), as the player
+    saw it; None for a character of no role."""
+    if not character.role:
+        return None
+    return Role(
+        name=character.role, max_lives=character.max_lives, stats=character.stats,
+        gear=character.gear,
+    )  # fmt: skip
+
+
 def _stat_violations(stats: tuple[Stat, ...], *, required: bool) -> list[Violation]:
     found: list[Violation] = []
     if required and not stats:

@@ -17,7 +17,7 @@ from typing import Final
 from .creation import MAX_LIVES_LIMIT
 from .dice import parse_dice
 from .errors import DiceExpressionError
-from .models import Item, ItemKind, Stat
+from .models import Item, ItemKind, Role, Stat
 
 NAME_MAX: Final = 64  # a stat's or an item's name: one line, as a character's name
 DESCRIPTION_MAX: Final = 200
@@ -28,9 +28,9 @@ MAX_GEAR: Final = MAX_LIVES_LIMIT  # usable gear never exceeds the max lives
 class Problem(StrEnum):
     """Why a typed stat line is refused (besides its dice, ``DiceExpressionError``)."""
 
-    FORM = "form"  # not ``Name: dice``
+    FORM = "form"  # not ``Name: dice`` (an item: not ``Name`` or ``Name: dice or words``)
     DUPLICATE = "duplicate"  # a stat of that name is listed already
-    TOO_MANY = "too_many"  # ``MAX_STATS`` are listed already
+    TOO_MANY = "too_many"  # ``MAX_STATS`` are listed already (items: ``MAX_GEAR``)
 
 
 @dataclass(frozen=True)
@@ -135,6 +135,19 @@ def next_item_id(used: Sequence[str]) -> str:
     while f"i{n}" in taken:
         n += 1
     return f"i{n}"
+
+
+def add_item(role: Role, text: str, kind: ItemKind) -> Role | Problem:
+    """``role`` with one more item as typed (``read_item``: the next free id, a weapon's stats
+    among the role's); ``Problem.TOO_MANY`` past ``MAX_GEAR`` items, ``Problem.FORM`` when the
+    text is not an item."""
+    if len(role.gear) >= MAX_GEAR:
+        return Problem.TOO_MANY
+    item_id = next_item_id([item.id for item in role.gear])
+    item = read_item(text, kind, item_id, [stat.name for stat in role.stats])
+    if item is None:
+        return Problem.FORM
+    return role.model_copy(update={"gear": (*role.gear, item)})
 
 
 def read_lives(text: str) -> int | None:

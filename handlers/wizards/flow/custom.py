@@ -17,10 +17,13 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from aiogram.types import Message
 from aiogram_dialog import DialogManager, ShowMode
+from aiogram_dialog.widgets.input import TextInput
+from aiogram_dialog.widgets.kbd import Button
 
 from engine.common import SheetModel
-from handlers.wizards.common import esc, refuse
+from handlers.wizards.common import T, WizardStart, esc, locale_of, refuse
 from handlers.wizards.flow import stored
 from handlers.wizards.flow.stored import ERROR
 
@@ -61,6 +64,19 @@ def step_refused(manager: DialogManager, text: str) -> None:
     manager.dialog_data[ERROR] = error  # a new value each time: ``own_widgets.settled`` sees it
 
 
+def step_said(manager: DialogManager, msgid: str, **params: Any) -> None:
+    """``step_refused`` with ``msgid`` translated (with ``params``) and escaped."""
+    step_refused(manager, esc(manager.middleware_data["t"](msgid, **params)))
+
+
+def sheet_so_far(manager: DialogManager) -> tuple[Any, Any]:
+    """The sheet the draft builds now and the game's options (a step's handler asks the engine
+    about them, as ``Shown`` gives them to its window data)."""
+    flow = stored.flow_of(manager)
+    options = flow.options(WizardStart.of(manager).options)
+    return flow.build(draft(manager), options), options
+
+
 def step_fine(manager: DialogManager) -> None:
     manager.dialog_data.pop(ERROR, None)
 
@@ -77,3 +93,46 @@ def remove_last(key: str, nothing: str) -> Callable[..., Awaitable[None]]:
         step_fine(manager)
 
     return handler
+
+
+def remove_last_button(key: str, nothing: str) -> Button:
+    """«↩️ Remove last» (``rm``) of the draft's list ``key`` (``remove_last``), put whatever
+    the list holds, so no button moves from under the thumb."""
+    return Button(T("↩️ Remove last"), id="rm", on_click=remove_last(key, nothing))
+
+
+@dataclass(frozen=True)
+class Typed:
+    """A message to a ``Custom`` step (``typed_input``): its text, the sheet so far, the game's
+    options, the translator and locale, and the manager (the draft, the party)."""
+
+    text: str
+    sheet: Any
+    options: Any
+    t: Any
+    locale: str
+    manager: DialogManager
+
+    @property
+    def draft(self) -> stored.Draft:
+        return draft(self.manager)
+
+    def said(self, msgid: str, **params: Any) -> str:
+        """A refusal in the step's words: ``msgid`` translated (with ``params``), escaped."""
+        return esc(self.t(msgid, **params))
+
+
+def typed_input(take: Callable[[Typed], str | None], wid: str = "in") -> TextInput[str]:
+    """The step's answer by message: ``take`` changes the draft as it takes it, or returns why
+    not (escaped HTML), said as the step's refusal (as ``Allocate.rule`` does for a press)."""
+
+    async def handler(message: Message, widget: Any, manager: DialogManager, text: str) -> None:
+        sheet, options = sheet_so_far(manager)
+        t, locale = manager.middleware_data["t"], locale_of(manager)
+        refused = take(Typed(text, sheet, options, t, locale, manager))
+        if refused:
+            step_refused(manager, refused)
+        else:
+            step_fine(manager)
+
+    return TextInput(id=wid, on_success=handler)

@@ -23,7 +23,7 @@ from typing import Any
 from aiogram import F
 from aiogram.fsm.state import State, StatesGroup
 from aiogram.types import CallbackQuery, Message
-from aiogram_dialog import DialogManager, Window
+from aiogram_dialog import DialogManager, ShowMode, Window
 from aiogram_dialog.widgets.input import MessageInput, TextInput
 from aiogram_dialog.widgets.kbd import Button, Group, ListGroup, Row, Select
 from aiogram_dialog.widgets.text import Const, Format, Multi
@@ -310,6 +310,9 @@ def _own_rule(
     if isinstance(outcome, str):
         rt.fail(manager, outcome)
         return
+    if outcome == draft and ERROR not in manager.dialog_data:  # nothing to redraw (− at 0)
+        manager.show_mode = ShowMode.NO_UPDATE  # Telegram refuses an edit to the same message
+        return
     manager.dialog_data[DRAFT] = outcome
     manager.dialog_data.pop(ERROR, None)
 
@@ -321,6 +324,7 @@ def _on_note(rt: _Runtime, step: Allocate) -> Press:
         sheet = rt.flow.build(_draft(manager), options)
         trait = str(getattr(manager, "item_id", ""))
         tell_presser(manager, step.note(sheet, options, trait, locale_of(manager)))
+        manager.show_mode = ShowMode.NO_UPDATE  # a toast: the message stays as it is
 
     return handler
 

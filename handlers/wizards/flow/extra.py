@@ -8,7 +8,7 @@ from typing import Any
 from aiogram_dialog import DialogManager
 
 from handlers.views.sheets import fit
-from handlers.wizards.common import WizardStart, locale_of
+from handlers.wizards.common import WizardStart, esc, locale_of
 from handlers.wizards.flow.kinds import Choice, Choose, Draft, Flow, Step, Text, kept
 
 SHOWN_MAX = 3000  # a listing inside a step leaves room for the texts around it
@@ -30,8 +30,19 @@ def extra_lines(
 def own_refusal(manager: DialogManager, step: Any, raw: str) -> str | None:
     """``Text.check``, ``Choose.check``: the step's own reason to refuse a typed answer."""
     if not isinstance(step, Text | Choose) or step.check is None:
+        return _taken(manager, step, raw)
+    found = step.check(raw, manager.middleware_data["t"], WizardStart.of(manager).party)
+    return found or _taken(manager, step, raw)
+
+
+def _taken(manager: DialogManager, step: Any, raw: str) -> str | None:
+    """``Text.taken``: a name one of the party has already, case aside."""
+    if not isinstance(step, Text) or not step.taken:
         return None
-    return step.check(raw, manager.middleware_data["t"], WizardStart.of(manager).party)
+    name = " ".join(raw.split())
+    if name.casefold() not in {other.casefold() for other in WizardStart.of(manager).party}:
+        return None
+    return esc(manager.middleware_data["t"](step.taken, name=name))
 
 
 def keep(draft: Draft, step: Choose, choices: tuple[Choice, ...], item: str) -> None:

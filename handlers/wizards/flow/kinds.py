@@ -51,6 +51,8 @@ class Text:
     check: Callable[[str, Any, Sequence[str]], str | None] | None = None
     # extra lines under the question, from the sheet so far (as ``Info.lines``)
     lines: Callable[[SheetModel, Any, Any, str], str] | None = None
+    # a msgid ({name}) refusing a name one of the party has already (case aside), after ``check``
+    taken: str = ""
 
 
 @dataclass(frozen=True)

@@ -111,9 +111,17 @@ def pick(text: str, wid: str, items: str, on_click: Handler) -> Select[int]:
     )  # fmt: skip
 
 
-def removers(wid: str, items: str, entries: Entries, act: OnEntry) -> Group:
-    """«❌ n» per entry of the window data's ``items`` (each with ``i`` and ``n``), five a row."""
-    return Group(pick("❌ {item[n]}", wid, items, indexed(entries, act)), width=5)
+def removers(
+    wid: str,
+    items: str,
+    entries: Entries,
+    act: OnEntry,
+    text: str = "❌ {item[n]}",
+    width: int = 5,
+) -> Group:
+    """«❌ n» per entry of the window data's ``items`` (each with ``i`` and ``n``), five a row;
+    ``text`` and ``width`` another label and row (a released «❌ name», two a row)."""
+    return Group(pick(text, wid, items, indexed(entries, act)), width=width)
 
 
 def counter(minus: str, label: Any, mid: str, plus: str, on_click: Handler) -> Row:

@@ -30,6 +30,11 @@ def register(flow: Flow, states: type[StatesGroup]) -> None:
     _FLOWS[states.__name__] = flow
 
 
+def flow_of(manager: DialogManager) -> Flow:
+    """The flow whose state the manager is in."""
+    return _FLOWS[manager.current_context().state.group.__name__]
+
+
 def draft(manager: DialogManager) -> Draft:
     """The flow's draft (read from a predecessor's shape the first time, if need be)."""
     data = manager.dialog_data

@@ -59,7 +59,7 @@ def test_a_typed_stunt_is_a_name_and_what_it_does() -> None:
     assert quick == Stunt(name="Quick hands", description="+2 to Crime when picking locks")
     assert allocation.parse_stunt("Ember ward") == Stunt(name="Ember ward")
     assert allocation.parse_stunt("Ember ward:  ") == Stunt(name="Ember ward")
-    for unfit in ("", ": no name", "x" * 65, "Long: " + "x" * 501):
+    for unfit in ("", ": no name", "x" * 65, "Long: " + "x" * 501, " /cancel", "Ward: /help"):
         assert allocation.parse_stunt(unfit) is None, unfit
 
 
@@ -69,3 +69,11 @@ def test_a_stunt_takes_a_free_slot() -> None:
     traded = full.model_copy(update={"refresh": 2})
     added = allocation.add_stunt(traded, OPTIONS, Stunt(name="One more"))
     assert added is not None and added.stunts[-1] == Stunt(name="One more")
+
+
+def test_no_more_than_twelve_stunts_whatever_the_options() -> None:
+    lavish = OPTIONS.model_copy(update={"base_stunts": 40})
+    twelve = _sheet(stunts=tuple(Stunt(name=f"S{i}") for i in range(allocation.MAX_STUNTS)))
+    assert allocation.add_stunt(twelve, lavish, Stunt(name="One more")) is None
+    eleven = twelve.model_copy(update={"stunts": twelve.stunts[:-1]})
+    assert allocation.add_stunt(eleven, lavish, Stunt(name="One more")) is not None

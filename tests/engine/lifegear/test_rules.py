@@ -48,6 +48,7 @@ from engine.systems.lifegear import (
     pvp_damage,
     pvp_round,
     rejudge_pvp,
+    role_of,
     roll,
     round_mode,
     set_state,
@@ -302,6 +303,12 @@ def test_validation_returns_everything_at_once() -> None:
         "lifegear.validate.no_stats",
     ]
     assert all(v.severity is Severity.ERROR for v in validate_role(role))
+
+
+def test_a_character_tells_the_role_it_was_made_of() -> None:
+    role = archer_role()
+    assert role_of(character_from_role(role, "X")) == role
+    assert role_of(new_character("X")) is None
 
 
 def test_role_gear_starts_ready() -> None:

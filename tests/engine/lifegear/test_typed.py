@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from engine.systems.lifegear import DiceExpressionError, ItemKind, Stat
+from engine.systems.lifegear import DiceExpressionError, ItemKind, Role, Stat
 from engine.systems.lifegear.typed import (
+    MAX_GEAR,
     MAX_STATS,
     Problem,
     RefusedLine,
+    add_item,
     add_stats,
     next_item_id,
     read_item,
@@ -62,3 +64,15 @@ def test_item_ids_are_short_and_unused() -> None:
 def test_max_lives_is_a_whole_number_in_bounds() -> None:
     assert read_lives(" 5 ") == 5 and read_lives("50") == 50
     assert [read_lives(x) for x in ("0", "51", "²", "-3", "five", "0005")] == [None] * 6
+
+
+def test_an_item_typed_into_a_role_takes_the_next_id_and_the_roles_stats() -> None:
+    role = Role(name="Scout", max_lives=5, stats=(Stat(name="Aim", dice="1d8"),))
+    first = add_item(role, "Bow: aim + 1d6", ItemKind.WEAPON)
+    assert isinstance(first, Role)
+    assert [(i.id, i.stats, i.dice) for i in first.gear] == [("i1", ("Aim",), "1d6")]
+    second = add_item(first, "Rope", ItemKind.ITEM)
+    assert isinstance(second, Role) and [i.id for i in second.gear] == ["i1", "i2"]
+    assert add_item(first, " /help", ItemKind.ITEM) is Problem.FORM
+    full = role.model_copy(update={"gear": second.gear * (MAX_GEAR // 2)})
+    assert add_item(full, "Rope", ItemKind.ITEM) is Problem.TOO_MANY

@@ -13,7 +13,7 @@ from db.uow import UnitOfWork
 from engine.systems.lifegear import Role
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, GM, GROUP, create_game, open_wizard, seat_table
-from tests.wizards.lifegear.helpers import count, press, say, widgets
+from tests.wizards.lifegear.helpers import count, press, say, widgets, write_role
 
 COGM = 1005
 
@@ -149,3 +149,13 @@ async def test_a_weapon_typed_with_its_stat_keeps_the_stat_and_the_dice(running:
         "Посох": (["Ловкость"], "", ""),
         "Праща": ([], "", "Сила + 1d4"),
     }
+
+
+async def test_a_second_role_of_the_same_name_is_refused(running: Harness) -> None:
+    seat_table(running)
+    await create_game(running, "lifegear", "Пустоши")
+    await write_role(running)
+    await press(running, GM, "new")
+    refused = await say(running, GM, " стрелок ")  # case and spaces aside
+    assert "Роль «стрелок» уже есть." in refused.text and "Название роли?" in refused.text
+    assert "максимум жизней" in (await say(running, GM, "Стрелок-2")).text

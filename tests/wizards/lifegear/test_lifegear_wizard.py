@@ -194,3 +194,17 @@ async def test_submission_the_engine_refuses_stays_at_the_preview(running: Harne
     assert "Not sent to the GM" in refused.text and "max lives is 2" in refused.text
     assert "ok" in widgets(refused)  # still the preview, ready for another try
     assert await count(running, "characters") == 0
+
+
+async def test_a_name_another_character_has_is_refused(running: Harness) -> None:
+    await _at_gear_step(running)
+    await press(running, ALICE, "gn")
+    await press(running, ALICE, "ok")
+    await approve_latest(running)
+    announcement = next(m for m in running.emu.bot_messages(GROUP) if "url" in str(m.reply_markup))
+    await open_wizard(running, BOB, announcement)
+    await settled(running)
+    await press(running, BOB, "r", "0")
+    refused = await say(running, BOB, "ROBIN")
+    assert "Another character here is already called «ROBIN»." in refused.text
+    assert "Lives: 2 of 5" in (await say(running, BOB, "Marian")).text
