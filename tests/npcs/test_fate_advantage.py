@@ -118,7 +118,7 @@ async def test_an_advantage_against_an_active_defenders_roll(running: Harness) -
 
     def total(start: str) -> int:
         line = next(x for x in text.splitlines() if x.startswith(start))
-        return int(line.rsplit("→ ", 1)[1])
+        return int(line.rsplit("→ ", 1)[1].replace("\u2212", "-"))  # a real minus: «−1»
 
     atk, dfn = total("✨ Ира создаёт"), total("🛡 Бран противодействует")
     assert 0 <= atk <= 8 and -2 <= dfn <= 6  # Скрытность +4 and Внимательность +2, 4dF each
