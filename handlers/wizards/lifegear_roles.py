@@ -8,43 +8,29 @@ from collections.abc import Sequence
 from operator import itemgetter
 from typing import Any, Final
 
-from aiogram import F, Router
-from aiogram.filters import Command
-from aiogram.fsm.state import State, StatesGroup
-from aiogram.types import Message
-from aiogram_dialog import DialogManager, StartMode, Window
-from aiogram_dialog.widgets.kbd import Button, Cancel, Group, Select
+from aiogram import Router
+from aiogram_dialog import DialogManager
+from aiogram_dialog.widgets.kbd import Button, Group, Select
 from aiogram_dialog.widgets.text import Format
 
 from bot.i18n import N_, Translator
 from bot.services import lifegear_roles as service
-from db.repositories.users import UserDTO
 from engine.common import Violation, errors_only
 from engine.systems.lifegear import SYSTEM_ID, DiceExpressionError, ItemKind, Role, validate_role
 from engine.systems.lifegear import typed as role_lines
 from engine.systems.lifegear.typed import MAX_GEAR
 from handlers.views.sheets import fit
 from handlers.views.sheets import lifegear as view
-from handlers.wizards.common import (
-    T,
-    WizardDialog,
-    WizardStart,
-    esc,
-    violations_text,
-)
+from handlers.wizards.common import T, WizardStart, esc, violations_text
 from handlers.wizards.flow import Choice, Choose, Custom, Flow, Text, build_dialog, flow_states
 from handlers.wizards.flow.custom import Shown, Typed, draft, step_fine, step_refused, typed_input
 from handlers.wizards.flow.extra import SHOWN_MAX
+from handlers.wizards.flow.gm_list import GmList, ListWords, list_states
 from handlers.wizards.flow.kinds import Draft
-from handlers.wizards.flow.own_widgets import go, pick, removers
+from handlers.wizards.flow.own_widgets import removers
 
 QUICK_LIVES: Final = (3, 4, 5, 6, 8, 10)
 KIND: Final = "kind"  # dialog_data: the kind of the item the next message adds
-
-
-class RolesSG(StatesGroup):
-    game = State()
-    menu = State()
 
 
 REFUSED: Final = {
@@ -261,104 +247,26 @@ RoleSG = flow_states(ROLE)
 
 # --- /roles: the list of roles --------------------------------------------------------------
 
-
-async def roles_command(
-    message: Message, dialog_manager: DialogManager, uow: Any, user: UserDTO, t: Translator
-) -> None:
-    if message.chat.type != "private":
-        await message.answer(t("Roles are written in the private chat with me: send me /roles."))
-        return
-    games = [
-        g
-        for g in await uow.games.games_of(user.id, roles=service.GM_ROLES)
-        if g.system == SYSTEM_ID
-    ]
-    if not games:
-        await message.answer(
-            t("You are not the GM of any «Lives = gear» game. Start one in a group: /newgame.")
-        )
-        return
-    data = {"games": [[g.id, g.title] for g in games]}
-    state = RolesSG.menu if len(games) == 1 else RolesSG.game
-    await dialog_manager.start(state, data=data, mode=StartMode.RESET_STACK)
-
-
-def games_of(manager: DialogManager) -> dict[int, str]:
-    """The GM's lifegear games as listed when /roles was sent: id → title."""
-    data = manager.start_data
-    games = data.get("games", []) if isinstance(data, dict) else []
-    return {int(g[0]): str(g[1]) for g in games}
-
-
-async def on_start(start_data: Any, manager: DialogManager) -> None:
-    games = games_of(manager)
-    if len(games) == 1:
-        manager.dialog_data["game_id"] = next(iter(games))
-
-
-async def on_game(_: Any, __: Any, manager: DialogManager, game_id: int) -> None:
-    if game_id in games_of(manager):
-        manager.dialog_data["game_id"] = game_id
-        await manager.switch_to(RolesSG.menu)
-
-
-async def open_role(manager: DialogManager, index: int | None = None) -> None:
-    """The role flow on the listed role ``index`` (its preview), or on a new one (None)."""
-    game_id = int(manager.dialog_data["game_id"])
-    roles = await service.load_roles(manager.middleware_data["uow"], game_id)
-    role = roles[index] if index is not None and 0 <= index < len(roles) else None
-    others = [r.name for r in roles if r is not role]
-    stored = role.model_dump(mode="json") if role else None
-    start = WizardStart(game_id, SYSTEM_ID, {}, party=others, draft=stored)
-    await manager.start(RoleSG.role_name, data=start.as_data())  # type: ignore[attr-defined]
-
-
-async def on_pick_role(_: Any, __: Any, manager: DialogManager, index: int) -> None:
-    await open_role(manager, index)
-
-
-async def on_role_done(start_data: Any, notice: Any, manager: DialogManager) -> None:
-    manager.dialog_data["notice"] = notice or ""
-
-
-async def game_getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
-    return {"games": [{"i": i, "name": name[:40]} for i, name in games_of(dialog_manager).items()]}
-
-
-async def menu_getter(dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
-    t, game_id = dialog_manager.middleware_data["t"], int(dialog_manager.dialog_data["game_id"])
-    roles = await service.load_roles(dialog_manager.middleware_data["uow"], game_id)
-    titles = games_of(dialog_manager)
-    shown = "\n".join(f"{i + 1}. {view.role_summary(r, t)}" for i, r in enumerate(roles))
-    return {
-        "title": esc(titles.get(game_id, "?")),
-        "roles_text": fit(shown, SHOWN_MAX) or t("No roles yet."),
-        "roles": [{"i": i, "name": r.name[:40]} for i, r in enumerate(roles)],
-        "can_add": len(roles) < service.MAX_ROLES,
-        "many_games": len(titles) > 1,
-        "notice": dialog_manager.dialog_data.pop("notice", ""),
-    }
+RolesSG = list_states("Roles")  # RolesSG:game, RolesSG:menu, as released
+ROLES = GmList(
+    "roles", SYSTEM_ID, RolesSG, RoleSG.role_name,  # type: ignore[attr-defined]
+    records=service.load_roles, line=view.role_summary, gm_roles=service.GM_ROLES,
+    cap=service.MAX_ROLES,
+    words=ListWords(
+        elsewhere=N_("Roles are written in the private chat with me: send me /roles."),
+        no_games=N_(
+            "You are not the GM of any «Lives = gear» game. Start one in a group: /newgame."
+        ),
+        which_game=N_("Which game's roles?"), head=N_("🎭 Roles of «{title}»"),
+        empty=N_("No roles yet."),
+        hint=N_(
+            "\nPlayers pick one of these roles in the creation wizard. Tap a role to edit it."
+        ),
+        new=N_("➕ New role"),
+    ),
+)  # fmt: skip
 
 
 def create_roles_dialogs() -> list[Router]:
     """``/roles`` (in a group it points to the private chat), the list of roles, a role."""
-    router = Router(name=__name__)
-    router.message.register(roles_command, Command("roles"))
-    menu = WizardDialog(
-        Window(
-            T("Which game's roles?"), Group(pick("{item[name]}", "g", "games", on_game)),
-            Cancel(T("Close")),
-            getter=game_getter, state=RolesSG.game,
-        ),
-        Window(
-            Format("{notice}\n", when=F["notice"]), T("🎭 Roles of «{title}»"),
-            Format("{roles_text}"),
-            T("\nPlayers pick one of these roles in the creation wizard. Tap a role to edit it."),
-            Group(pick("✏️ {item[name]}", "r", "roles", on_pick_role), width=1),
-            go("➕ New role", "new", open_role, when=F["can_add"]),
-            go("Another game", "og", RolesSG.game, when=F["many_games"]),
-            Cancel(T("Close")), getter=menu_getter, state=RolesSG.menu,
-        ),
-        on_start=on_start, on_process_result=on_role_done,
-    )  # fmt: skip
-    return [router, menu, build_dialog(ROLE, RoleSG)]
+    return [*ROLES.dialogs(), build_dialog(ROLE, RoleSG)]

@@ -1,0 +1,157 @@
+"""A GM's list of a game's records (lifegear's roles), a small dialog beside the record's flow.
+
+``/<command>`` in the private chat lists the games of the system the sender is GM of (in a
+group it points to the private chat); with one game it opens that game's list, else a tap on a
+game does (``og``: «Another game» back to the games). The list shows each record's line and a
+button per record (``r:<index>``) that opens the record's flow on it (the stored record as the
+start draft, so at its preview); «➕ New» (``new``, hidden at the cap) opens it empty. The notice
+the flow's ``done(result=…)`` brings back is shown once on the list. The states (``<Name>SG:game``,
+``:menu``) and widget ids are stored with open dialogs and carried by sent buttons: keep them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from aiogram import F, Router
+from aiogram.filters import Command
+from aiogram.fsm.state import State, StatesGroup
+from aiogram.types import Message
+from aiogram_dialog import DialogManager, StartMode, Window
+from aiogram_dialog.widgets.kbd import Cancel, Group
+from aiogram_dialog.widgets.text import Format
+
+from bot.i18n import Translator
+from db.repositories.users import UserDTO
+from handlers.views.sheets import fit
+from handlers.wizards.common import T, WizardDialog, WizardStart, esc
+from handlers.wizards.flow.extra import SHOWN_MAX
+from handlers.wizards.flow.own_widgets import go, pick
+
+GAME_ID, NOTICE = "game_id", "notice"  # dialog_data, stored with an open list
+
+
+def list_states(name: str) -> type[StatesGroup]:
+    """The list's ``StatesGroup`` ``<name>SG``: ``game`` (which game), ``menu`` (its list)."""
+    return type(f"{name}SG", (StatesGroup,), {"game": State(), "menu": State()})
+
+
+@dataclass(frozen=True)
+class ListWords:
+    """The list's words (msgids): the command in a group (``elsewhere``), no game of the
+    system (``no_games``), the games' question, the list's head ({title}), an empty list, the
+    hint under the list, «➕ New …»."""
+
+    elsewhere: str
+    no_games: str
+    which_game: str
+    head: str
+    empty: str
+    hint: str
+    new: str
+
+
+@dataclass(frozen=True)
+class GmList:
+    """``records(uow, game_id)``: the game's records (each with a ``name``, a pydantic model),
+    ``line(record, t)`` one in the list (escaped HTML); ``opens``: the record flow's first
+    state; ``cap``: no «New» at that many; ``gm_roles``: the members who may write them."""
+
+    command: str
+    system: str
+    states: Any  # ``list_states``
+    opens: State
+    records: Callable[[Any, int], Awaitable[Sequence[Any]]]
+    line: Callable[[Any, Translator], str]
+    gm_roles: tuple[str, ...]
+    cap: int
+    words: ListWords
+
+    def games(self, manager: DialogManager) -> dict[int, str]:
+        """The GM's games as listed when the command was sent: id → title."""
+        data = manager.start_data
+        games = data.get("games", []) if isinstance(data, dict) else []
+        return {int(g[0]): str(g[1]) for g in games}
+
+    async def command_sent(
+        self, message: Message, dialog_manager: DialogManager, uow: Any, user: UserDTO,
+        t: Translator,
+    ) -> None:  # fmt: skip
+        if message.chat.type != "private":
+            await message.answer(t(self.words.elsewhere))
+            return
+        mine = await uow.games.games_of(user.id, roles=self.gm_roles)
+        games = [g for g in mine if g.system == self.system]
+        if not games:
+            await message.answer(t(self.words.no_games))
+            return
+        data = {"games": [[g.id, g.title] for g in games]}
+        state = self.states.menu if len(games) == 1 else self.states.game
+        await dialog_manager.start(state, data=data, mode=StartMode.RESET_STACK)
+
+    async def on_start(self, start_data: Any, manager: DialogManager) -> None:
+        games = self.games(manager)
+        if len(games) == 1:
+            manager.dialog_data[GAME_ID] = next(iter(games))
+
+    async def on_game(self, _: Any, __: Any, manager: DialogManager, game_id: int) -> None:
+        if game_id in self.games(manager):
+            manager.dialog_data[GAME_ID] = game_id
+            await manager.switch_to(self.states.menu)
+
+    async def open(self, manager: DialogManager, index: int | None = None) -> None:
+        """The record flow on the listed record ``index`` (its preview), or on a new one."""
+        game_id = int(manager.dialog_data[GAME_ID])
+        records = await self.records(manager.middleware_data["uow"], game_id)
+        record = records[index] if index is not None and 0 <= index < len(records) else None
+        others = [r.name for r in records if r is not record]
+        stored = record.model_dump(mode="json") if record else None
+        start = WizardStart(game_id, self.system, {}, party=others, draft=stored)
+        await manager.start(self.opens, data=start.as_data())
+
+    async def on_pick(self, _: Any, __: Any, manager: DialogManager, index: int) -> None:
+        await self.open(manager, index)
+
+    async def on_done(self, start_data: Any, notice: Any, manager: DialogManager) -> None:
+        manager.dialog_data[NOTICE] = notice or ""
+
+    async def games_getter(self, dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
+        games = self.games(dialog_manager).items()
+        return {"games": [{"i": i, "name": name[:40]} for i, name in games]}
+
+    async def menu_getter(self, dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
+        t, game_id = dialog_manager.middleware_data["t"], int(dialog_manager.dialog_data[GAME_ID])
+        records = await self.records(dialog_manager.middleware_data["uow"], game_id)
+        titles = self.games(dialog_manager)
+        shown = "\n".join(f"{i + 1}. {self.line(r, t)}" for i, r in enumerate(records))
+        return {
+            "title": esc(titles.get(game_id, "?")),
+            "records_text": fit(shown, SHOWN_MAX) or t(self.words.empty),
+            "records": [{"i": i, "name": r.name[:40]} for i, r in enumerate(records)],
+            "can_add": len(records) < self.cap,
+            "many_games": len(titles) > 1,
+            "notice": dialog_manager.dialog_data.pop(NOTICE, ""),
+        }
+
+    def dialogs(self) -> list[Router]:
+        """The command's router (in a group it points to the private chat) and the list."""
+        router = Router(name=f"gm_list.{self.command}")
+        router.message.register(self.command_sent, Command(self.command))
+        menu = WizardDialog(
+            Window(
+                T(self.words.which_game), Group(pick("{item[name]}", "g", "games", self.on_game)),
+                Cancel(T("Close")), getter=self.games_getter, state=self.states.game,
+            ),
+            Window(
+                Format("{notice}\n", when=F["notice"]), T(self.words.head),
+                Format("{records_text}"), T(self.words.hint),
+                Group(pick("✏️ {item[name]}", "r", "records", self.on_pick), width=1),
+                go(self.words.new, "new", self.open, when=F["can_add"]),
+                go("Another game", "og", self.states.game, when=F["many_games"]),
+                Cancel(T("Close")), getter=self.menu_getter, state=self.states.menu,
+            ),
+            on_start=self.on_start, on_process_result=self.on_done,
+        )  # fmt: skip
+        return [router, menu]
