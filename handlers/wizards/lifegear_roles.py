@@ -10,24 +10,24 @@ from typing import Any, Final
 
 from aiogram import Router
 from aiogram_dialog import DialogManager
-from aiogram_dialog.widgets.kbd import Button, Group, Select
+from aiogram_dialog.widgets.kbd import Group, Select
 from aiogram_dialog.widgets.text import Format
 
 from bot.i18n import N_, Translator
 from bot.services import lifegear_roles as service
-from engine.common import Violation, errors_only
 from engine.systems.lifegear import SYSTEM_ID, DiceExpressionError, ItemKind, Role, validate_role
 from engine.systems.lifegear import typed as role_lines
 from engine.systems.lifegear.typed import MAX_GEAR
 from handlers.views.sheets import fit
 from handlers.views.sheets import lifegear as view
-from handlers.wizards.common import T, WizardStart, esc, violations_text
+from handlers.wizards.common import esc, violations_text
 from handlers.wizards.flow import Choice, Choose, Custom, Flow, Text, build_dialog, flow_states
-from handlers.wizards.flow.custom import Shown, Typed, draft, step_fine, step_refused, typed_input
+from handlers.wizards.flow.custom import Shown, Typed, draft, step_fine, typed_input
 from handlers.wizards.flow.extra import SHOWN_MAX
 from handlers.wizards.flow.gm_list import GmList, ListWords, list_states
 from handlers.wizards.flow.kinds import Draft
 from handlers.wizards.flow.own_widgets import removers
+from handlers.wizards.flow.records import remover
 
 QUICK_LIVES: Final = (3, 4, 5, 6, 8, 10)
 KIND: Final = "kind"  # dialog_data: the kind of the item the next message adds
@@ -89,13 +89,11 @@ def _item(typed: Typed) -> str | None:
 def dropped(key: str, wid: str) -> Group:
     """❌ per stat or item of the draft's list ``key``: a tap takes it out."""
 
-    async def drop(manager: DialogManager, index: int) -> None:
-        draft(manager)[key].pop(index)
-
     def entries(manager: DialogManager) -> list[Any]:
-        return list(draft(manager).get(key) or [])
+        listed: list[Any] = draft(manager).setdefault(key, [])
+        return listed
 
-    return removers(wid, key, entries, drop, text="❌ {item[name]}", width=2)
+    return removers(wid, key, entries, remover(entries), text="❌ {item[name]}", width=2)
 
 
 def listed(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -168,38 +166,6 @@ def load(stored: dict[str, Any] | None, options: Any) -> Draft:
     return {"role_name": role.pop("name"), "lives": str(role.pop("max_lives")), **role}
 
 
-def edited(manager: DialogManager) -> str:
-    """The stored name of the role being edited ("" for a new one)."""
-    return str((WizardStart.of(manager).draft or {}).get("name") or "")
-
-
-async def write(manager: DialogManager, role: Role | None) -> None:
-    """Save ``role`` (None: delete the one edited) as the GM; back to the list, or refused."""
-    t, user, name = manager.middleware_data["t"], manager.middleware_data["user"], edited(manager)
-    uow, game_id = manager.middleware_data["uow"], WizardStart.of(manager).game_id
-    try:
-        if role is None:
-            await service.delete_role(uow, game_id, user.id, name)
-        else:
-            await service.put_role(uow, game_id, user.id, role, name)
-    except service.RoleRefused as refused:
-        step_refused(manager, t(refused.reason, **{k: esc(v) for k, v in refused.params.items()}))
-        return
-    said = N_("Role «{name}» deleted.") if role is None else N_("Role «{name}» saved.")
-    await manager.done(result=t(said, name=esc(role.name if role else name)))
-
-
-async def save(manager: DialogManager, role: Any) -> list[Violation]:
-    problems = errors_only(validate_role(role))
-    if not problems:
-        await write(manager, role)
-    return problems
-
-
-async def on_delete(_: Any, __: Any, manager: DialogManager) -> None:
-    await write(manager, None)
-
-
 ROLE = Flow(
     name="role",
     steps=(
@@ -233,14 +199,12 @@ ROLE = Flow(
     render=lambda role, t, locale: view.role_details(role, t),  # type: ignore[arg-type]
     fields={"gear": ()},  # too much gear is shown at the preview and refused at «Save»
     submit_label=N_("💾 Save role"),
-    finish=save,
+    finish=lambda manager, role: ROLES.save(manager, role),
     ids={
         "stats.nx": "sn", "gear.nx": "gn", "preview.j0": "pn", "preview.j1": "pl",
         "preview.j2": "ps", "preview.j3": "pg", "preview.ok": "save",
     },
-    preview_widgets=lambda: [
-        Button(T("🗑 Delete role"), "del", on_click=on_delete, when=lambda d, w, m: bool(edited(m)))
-    ],
+    preview_widgets=lambda: [ROLES.delete_button(N_("🗑 Delete role"))],
 )  # fmt: skip
 RoleSG = flow_states(ROLE)
 
@@ -262,8 +226,11 @@ ROLES = GmList(
         hint=N_(
             "\nPlayers pick one of these roles in the creation wizard. Tap a role to edit it."
         ),
-        new=N_("➕ New role"),
+        new=N_("➕ New role"), saved=N_("Role «{name}» saved."),
+        deleted=N_("Role «{name}» deleted."),
     ),
+    put=service.put_role, delete=service.delete_role, refused=service.RoleRefused,
+    check=validate_role,
 )  # fmt: skip
 
 

@@ -4,9 +4,11 @@
 group it points to the private chat); with one game it opens that game's list, else a tap on a
 game does (``og``: «Another game» back to the games). The list shows each record's line and a
 button per record (``r:<index>``) that opens the record's flow on it (the stored record as the
-start draft, so at its preview); «➕ New» (``new``, hidden at the cap) opens it empty. The notice
-the flow's ``done(result=…)`` brings back is shown once on the list. The states (``<Name>SG:game``,
-``:menu``) and widget ids are stored with open dialogs and carried by sent buttons: keep them.
+start draft, so at its preview); «➕ New» (``new``, hidden at the cap) opens it empty. The record
+flow's submit (``save``) and delete button (``delete_button``) write it as the GM and return to
+the list with a notice, shown there once, or say the refusal on the step. The states
+(``<Name>SG:game``, ``:menu``) and widget ids are stored with open dialogs and carried by sent
+buttons: keep them.
 """
 
 from __future__ import annotations
@@ -20,13 +22,15 @@ from aiogram.filters import Command
 from aiogram.fsm.state import State, StatesGroup
 from aiogram.types import Message
 from aiogram_dialog import DialogManager, StartMode, Window
-from aiogram_dialog.widgets.kbd import Cancel, Group
+from aiogram_dialog.widgets.kbd import Button, Cancel, Group
 from aiogram_dialog.widgets.text import Format
 
 from bot.i18n import Translator
 from db.repositories.users import UserDTO
+from engine.common import Violation, errors_only
 from handlers.views.sheets import fit
 from handlers.wizards.common import T, WizardDialog, WizardStart, esc
+from handlers.wizards.flow.custom import step_refused
 from handlers.wizards.flow.extra import SHOWN_MAX
 from handlers.wizards.flow.own_widgets import go, pick
 
@@ -42,7 +46,7 @@ def list_states(name: str) -> type[StatesGroup]:
 class ListWords:
     """The list's words (msgids): the command in a group (``elsewhere``), no game of the
     system (``no_games``), the games' question, the list's head ({title}), an empty list, the
-    hint under the list, «➕ New …»."""
+    hint under the list, «➕ New …»; a record saved, deleted ({name})."""
 
     elsewhere: str
     no_games: str
@@ -51,13 +55,18 @@ class ListWords:
     empty: str
     hint: str
     new: str
+    saved: str = ""
+    deleted: str = ""
 
 
 @dataclass(frozen=True)
 class GmList:
     """``records(uow, game_id)``: the game's records (each with a ``name``, a pydantic model),
     ``line(record, t)`` one in the list (escaped HTML); ``opens``: the record flow's first
-    state; ``cap``: no «New» at that many; ``gm_roles``: the members who may write them."""
+    state; ``cap``: no «New» at that many; ``gm_roles``: the members who may write them.
+    ``put(uow, game_id, user_id, record, edited name)`` and ``delete(uow, game_id, user_id,
+    edited name)`` write one (``refused``: the exception they refuse with, its ``reason`` a
+    msgid and ``params``); ``check(record)``: the engine's violations, errors refuse the save."""
 
     command: str
     system: str
@@ -68,6 +77,10 @@ class GmList:
     gm_roles: tuple[str, ...]
     cap: int
     words: ListWords
+    put: Callable[[Any, int, int, Any, str], Awaitable[Any]] | None = None
+    delete: Callable[[Any, int, int, str], Awaitable[Any]] | None = None
+    refused: type[Exception] = Exception
+    check: Callable[[Any], list[Violation]] = lambda record: []
 
     def games(self, manager: DialogManager) -> dict[int, str]:
         """The GM's games as listed when the command was sent: id → title."""
@@ -134,6 +147,47 @@ class GmList:
             "many_games": len(titles) > 1,
             "notice": dialog_manager.dialog_data.pop(NOTICE, ""),
         }
+
+    @staticmethod
+    def edited(manager: DialogManager) -> str:
+        """In the record's flow: the stored name of the record edited ("" for a new one)."""
+        return str((WizardStart.of(manager).draft or {}).get("name") or "")
+
+    async def write(self, manager: DialogManager, record: Any) -> None:
+        """Save ``record`` (None: delete the one edited) as the GM; back to the list, or
+        refused on the step."""
+        t, user, name = (
+            manager.middleware_data["t"],
+            manager.middleware_data["user"],
+            self.edited(manager),
+        )
+        uow, game_id = manager.middleware_data["uow"], WizardStart.of(manager).game_id
+        try:
+            if record is None and self.delete is not None:
+                await self.delete(uow, game_id, user.id, name)
+            elif record is not None and self.put is not None:
+                await self.put(uow, game_id, user.id, record, name)
+        except self.refused as refused:
+            params = {k: esc(v) for k, v in getattr(refused, "params", {}).items()}
+            step_refused(manager, t(getattr(refused, "reason", ""), **params))
+            return
+        said = self.words.deleted if record is None else self.words.saved
+        await manager.done(result=t(said, name=esc(record.name if record else name)))
+
+    async def save(self, manager: DialogManager, record: Any) -> list[Violation]:
+        """The record flow's ``finish``: written unless the engine finds errors in it."""
+        problems = errors_only(self.check(record))
+        if not problems:
+            await self.write(manager, record)
+        return problems
+
+    def delete_button(self, label: str) -> Button:
+        """A button (``del``, ``label`` a msgid) under an edited record's preview deleting it."""
+
+        async def delete(callback: Any, button: Any, manager: DialogManager) -> None:
+            await self.write(manager, None)
+
+        return Button(T(label), "del", on_click=delete, when=lambda d, w, m: bool(self.edited(m)))
 
     def dialogs(self) -> list[Router]:
         """The command's router (in a group it points to the private chat) and the list."""

@@ -1,8 +1,10 @@
 """The GM's list of a game's records (``flow.gm_list``, lifegear's /roles) on a toy: a list of
 pets kept per game. The command in a group points to the private chat; a player who is no GM is
-told so; with one game the list opens at once, «New» starts the pet's flow and its notice comes
-back to the list once; a tap on a pet opens its flow at the preview, the other pets as the party;
-«New» is gone at the cap; with two games the games come first and «Another game» goes back."""
+told so; with one game the list opens at once, «New» starts the pet's flow, whose save and
+delete are the list's own (refused on the step by the engine's errors or the writer's reason),
+their notice back on the list once; a tap on a pet opens its flow at the preview, the other pets
+as the party; «New» is gone at the cap; with two games the games come first and «Another game»
+goes back."""
 
 from __future__ import annotations
 
@@ -14,7 +16,8 @@ from aiogram_dialog import DialogManager
 
 from db.database import create_session_factory
 from db.uow import UnitOfWork
-from engine.common import SheetModel, Violation
+from engine.common import Violation
+from engine.text import msg, register_messages
 from handlers.wizards.common import WizardStart
 from handlers.wizards.flow import Flow, Text, build_dialog, flow_states
 from handlers.wizards.flow.gm_list import GmList, ListWords, list_states
@@ -24,6 +27,7 @@ from tests.wizards.storyteller.driver import Player
 from tests.wizards.toy.driven import serve
 from tests.wizards.toy.toy import ToySheet
 
+register_messages({"toy.pets.odd": {"en": "Odd is no name.", "ru": "Odd — не имя."}})
 KEPT: dict[int, list[ToySheet]] = {}  # game id → its pets
 PARTY: list[list[str]] = []  # the party each opened pet's flow was started with
 
@@ -32,14 +36,25 @@ async def _pets(uow: Any, game_id: int) -> list[ToySheet]:
     return list(KEPT.get(game_id, []))
 
 
-async def _keep(manager: DialogManager, sheet: SheetModel) -> list[Violation]:
-    assert isinstance(sheet, ToySheet)
-    start = WizardStart.of(manager)
-    pets = KEPT.setdefault(start.game_id, [])
-    old = str((start.draft or {}).get("name") or "")
-    pets[:] = [p for p in pets if p.name != old] + [sheet]
-    await manager.done(result=f"Kept {sheet.name}.")
-    return []
+class Refused(Exception):
+    def __init__(self, reason: str, **params: Any) -> None:
+        super().__init__(reason)
+        self.reason, self.params = reason, params
+
+
+async def _put(uow: Any, game_id: int, user_id: int, pet: ToySheet, edited: str) -> None:
+    if pet.name == "Bad":
+        raise Refused("No {name} here.", name="<Bad>")  # a param: escaped
+    pets = KEPT.setdefault(game_id, [])
+    pets[:] = [p for p in pets if p.name != edited] + [pet]
+
+
+async def _delete(uow: Any, game_id: int, user_id: int, edited: str) -> None:
+    KEPT[game_id] = [p for p in KEPT.get(game_id, []) if p.name != edited]
+
+
+def _check(pet: ToySheet) -> list[Violation]:
+    return [Violation("name", msg("toy.pets.odd"))] if pet.name == "Odd" else []
 
 
 def _load(stored: dict[str, Any] | None, options: Any) -> dict[str, Any]:
@@ -58,8 +73,9 @@ PET = Flow(
     load=_load,
     validate=lambda sheet, o: [],
     render=lambda s, t, locale: f"pet {s.name}",  # type: ignore[attr-defined]
-    finish=_keep,
+    finish=lambda manager, pet: PETS.save(manager, pet),
     started=_started,
+    preview_widgets=lambda: [PETS.delete_button("Drop")],
 )
 PetSG = flow_states(PET)
 PetsSG = list_states("Pets")
@@ -69,9 +85,14 @@ PETS = GmList(
     words=ListWords(
         elsewhere="Pets live in the private chat.", no_games="No game of yours keeps pets.",
         which_game="Whose pets?", head="Pets of «{title}»", empty="No pets yet.",
-        hint="Tap a pet.", new="New pet",
+        hint="Tap a pet.", new="New pet", saved="Kept {name}.", deleted="Dropped {name}.",
     ),
+    put=_put, delete=_delete, refused=Refused, check=_check,
 )  # fmt: skip
+
+
+def _all() -> list[ToySheet]:
+    return [pet for pets in KEPT.values() for pet in pets]
 
 
 def _routers() -> list[Router]:
@@ -107,7 +128,15 @@ async def test_the_gm_lists_adds_and_opens_records(
     assert "Pets of «Toys»" in gm.text and "No pets yet." in gm.text and "Tap a pet." in gm.text
     assert "new" in _ids(gm) and "og" not in _ids(gm)
     await gm.press("new")
-    await gm.say("Rex")  # the last step: on to the preview
+    await gm.say("Bad")  # the last step: on to the preview
+    await gm.press("ok")
+    assert "No &lt;Bad&gt; here." in gm.message.html and "del" not in _ids(gm)  # (a new one)
+    await gm.press("j0")
+    await gm.say("Odd")
+    await gm.press("ok")
+    assert "Odd — не имя." in gm.text and KEPT == {}
+    await gm.press("j0")
+    await gm.say("Rex")
     await gm.press("ok")
     assert gm.text.startswith("Kept Rex.") and "1. a pet, Rex" in gm.text
     await gm.press("new")
@@ -117,7 +146,10 @@ async def test_the_gm_lists_adds_and_opens_records(
     await gm.press("r:0")
     assert "pet Rex" in gm.text and PARTY[-1] == ["Tom"]  # at its preview, the others named
     await gm.press("ok")
-    assert gm.text.startswith("Kept Rex.")
+    assert gm.text.startswith("Kept Rex.") and [p.name for p in _all()] == ["Tom", "Rex"]
+    await gm.press("r:0")
+    await gm.press("del")
+    assert gm.text.startswith("Dropped Tom.") and "1. a pet, Rex" in gm.text
     await gm.say("/pets")
     assert "Kept" not in gm.text  # the notice was shown once
 
