@@ -10,6 +10,7 @@ from engine.systems.fate import (
     FateOptions,
     allocation,
     new_character,
+    starting_fate_points,
 )
 from handlers.wizards.flow.start import returned_sheet
 
@@ -52,14 +53,14 @@ def build(data: Data, options: Any = None) -> Character:
     base: Data = dict(data.get("base") or {})
     kept = [a for a in base.get("aspects", []) if a.get("role") == AspectRole.EXTRA.value]
     refresh = int(data["refresh"])
-    fate_points = base.get("fate_points", refresh) if data.get("editing") else refresh
+    in_play = base.get("fate_points") if data.get("editing") else None
     fields: Data = {
         **base,
         "name": data["name"],
         "aspects": aspects + kept,
         "skills": {k: v for k, v in data["skills"].items() if v},
         "refresh": refresh,
-        "fate_points": max(0, fate_points),  # a new character starts with FP = refresh
+        "fate_points": starting_fate_points(refresh, in_play),
         "stunts": data["stunts"],
         "equipment": data["gear"],
     }

@@ -64,7 +64,12 @@ from engine.systems.fate.conflict import (
     transfer_free_invokes,
     use_free_invokes,
 )
-from engine.systems.fate.creation import column_violations, new_character, validate_character
+from engine.systems.fate.creation import (
+    column_violations,
+    new_character,
+    starting_fate_points,
+    validate_character,
+)
 from engine.systems.fate.derived import (
     EQUIPMENT_SOURCES,
     StressBox,
@@ -305,6 +310,7 @@ __all__ = [
     "split_attack",
     "start_conflict",
     "start_contest",
+    "starting_fate_points",
     "stress_box_count",
     "stress_track",
     "stress_tracks",

@@ -111,6 +111,13 @@ def new_character(name: str, *, options: FateOptions | None = None) -> Character
     return Character(name=name, refresh=opts.base_refresh, fate_points=opts.base_refresh)
 
 
+def starting_fate_points(refresh: int, in_play: int | None = None) -> int:
+    """The fate points of a sheet written in the creation wizard: a new (or returned, never
+    played) character starts with as many as its refresh; one edited in play keeps those it
+    holds (``in_play``). Never below zero."""
+    return max(0, refresh if in_play is None else in_play)
+
+
 def validate_character(
     character: Character, options: FateOptions | None = None, *, at_creation: bool = True
 ) -> list[Violation]:

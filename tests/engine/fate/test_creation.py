@@ -17,6 +17,7 @@ from engine.systems.fate import (
     Stunt,
     column_violations,
     new_character,
+    starting_fate_points,
     validate_character,
 )
 from tests.engine.fate.factories import sample
@@ -215,3 +216,10 @@ def test_stunts_owed_block_at_creation_only() -> None:
     assert [(v.field, v.severity) for v in in_play if "stunts" in v.field] == [
         ("stunts", Severity.WARNING)
     ]
+
+
+def test_a_written_sheet_starts_with_refresh_fate_points_unless_edited_in_play() -> None:
+    assert starting_fate_points(2) == 2  # new, or returned before it was played
+    assert starting_fate_points(2, in_play=5) == 5  # an approved sheet edited: kept
+    assert starting_fate_points(2, in_play=0) == 0
+    assert starting_fate_points(-1) == 0  # never below zero
