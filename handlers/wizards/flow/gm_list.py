@@ -6,7 +6,8 @@ game does (``og``: «Another game» back to the games). The list shows each reco
 button per record (``r:<index>``) that opens the record's flow on it (the stored record as the
 start draft, so at its preview); «➕ New» (``new``, hidden at the cap) opens it empty. The record
 flow's submit (``save``) and delete button (``delete_button``) write it as the GM and return to
-the list with a notice, shown there once, or say the refusal on the step. The states
+the list with a notice, shown there once, or say the refusal on the step. A message to the list
+says it takes buttons (once: the same again redraws nothing). The states
 (``<Name>SG:game``, ``:menu``) and widget ids are stored with open dialogs and carried by sent
 buttons: keep them.
 """
@@ -21,7 +22,7 @@ from aiogram import F, Router
 from aiogram.filters import Command
 from aiogram.fsm.state import State, StatesGroup
 from aiogram.types import Message
-from aiogram_dialog import DialogManager, StartMode, Window
+from aiogram_dialog import DialogManager, StartMode
 from aiogram_dialog.widgets.kbd import Button, Cancel, Group
 from aiogram_dialog.widgets.text import Format
 
@@ -32,7 +33,9 @@ from handlers.views.sheets import fit
 from handlers.wizards.common import T, WizardDialog, WizardStart, esc
 from handlers.wizards.flow.custom import step_refused
 from handlers.wizards.flow.extra import SHOWN_MAX
-from handlers.wizards.flow.own_widgets import go, pick
+from handlers.wizards.flow.own_widgets import go, pick, settled
+from handlers.wizards.flow.own_window import own_window
+from handlers.wizards.flow.stored import ERROR
 
 GAME_ID, NOTICE = "game_id", "notice"  # dialog_data, stored with an open list
 
@@ -189,23 +192,30 @@ class GmList:
 
         return Button(T(label), "del", on_click=delete, when=lambda d, w, m: bool(self.edited(m)))
 
+    async def error_getter(self, dialog_manager: DialogManager, **_: Any) -> dict[str, Any]:
+        """The last refusal (a message to the list: it takes buttons), on its window."""
+        error = dialog_manager.dialog_data.get(ERROR) or {}
+        here = error.get("at") == dialog_manager.current_context().state.state
+        return {"error": error.get("text", "") if here else ""}
+
     def dialogs(self) -> list[Router]:
         """The command's router (in a group it points to the private chat) and the list."""
         router = Router(name=f"gm_list.{self.command}")
         router.message.register(self.command_sent, Command(self.command))
         menu = WizardDialog(
-            Window(
-                T(self.words.which_game), Group(pick("{item[name]}", "g", "games", self.on_game)),
+            own_window(
+                T(self.words.which_game),
+                Group(pick("{item[name]}", "g", "games", settled(self.on_game))),
                 Cancel(T("Close")), getter=self.games_getter, state=self.states.game,
             ),
-            Window(
+            own_window(
                 Format("{notice}\n", when=F["notice"]), T(self.words.head),
                 Format("{records_text}"), T(self.words.hint),
-                Group(pick("✏️ {item[name]}", "r", "records", self.on_pick), width=1),
+                Group(pick("✏️ {item[name]}", "r", "records", settled(self.on_pick)), width=1),
                 go(self.words.new, "new", self.open, when=F["can_add"]),
                 go("Another game", "og", self.states.game, when=F["many_games"]),
                 Cancel(T("Close")), getter=self.menu_getter, state=self.states.menu,
             ),
-            on_start=self.on_start, on_process_result=self.on_done,
+            on_start=self.on_start, on_process_result=self.on_done, getter=self.error_getter,
         )  # fmt: skip
         return [router, menu]

@@ -4,7 +4,7 @@ told so; with one game the list opens at once, «New» starts the pet's flow, wh
 delete are the list's own (refused on the step by the engine's errors or the writer's reason),
 their notice back on the list once; a tap on a pet opens its flow at the preview, the other pets
 as the party; «New» is gone at the cap; with two games the games come first and «Another game»
-goes back."""
+goes back. A message to the list says it takes buttons, once."""
 
 from __future__ import annotations
 
@@ -127,7 +127,14 @@ async def test_the_gm_lists_adds_and_opens_records(
     await gm.say("/pets")  # one game: its list at once
     assert "Pets of «Toys»" in gm.text and "No pets yet." in gm.text and "Tap a pet." in gm.text
     assert "new" in _ids(gm) and "og" not in _ids(gm)
+    await gm.say("Rex")  # a name typed to the list, not to a pet's flow
+    hint = "Пожалуйста, пользуйтесь кнопками или /cancel."
+    assert gm.text.endswith(hint) and KEPT == {}
+    calls = len(harness.emu.calls)
+    await gm.say("Rex")  # the same again: nothing to redraw (Telegram refuses an equal edit)
+    assert all(c.ok for c in harness.emu.calls[calls:]) and gm.text.endswith(hint)
     await gm.press("new")
+    assert hint not in gm.text
     await gm.say("Bad")  # the last step: on to the preview
     await gm.press("ok")
     assert "No &lt;Bad&gt; here." in gm.message.html and "del" not in _ids(gm)  # (a new one)
