@@ -316,19 +316,22 @@ def _gain(t: Translator, what: str, asks: bool) -> str:
 
 
 def _cliche_rows(t: Translator, locale: str, cid: int, c: cliche.Character, asks: bool) -> Rows:
+    """Only the presses the cliché can take: ➖ while it has dice, ➕ (🙋) while it has lost
+    some — a full cliché's «Ask for a die» was offered only to be refused."""
     rows: Rows = []
     for i, item in enumerate(c.cliches[:ROWS_MAX]):
         key = service.item_key(item.name)
         name = _short(item.name)
-        rows.append(
-            [
-                _b(f"➖ {name}", ClicheDiceCD(character_id=cid, index=i, key=key, delta=-1)),
-                _b(
-                    "🙋 " + t("Ask for a die: {name}", name=name) if asks else f"➕ {name}",
-                    ClicheDiceCD(character_id=cid, index=i, key=key, delta=1),
-                ),
-            ]
-        )
+        row = []
+        if item.current > 0:
+            row.append(
+                _b(f"➖ {name}", ClicheDiceCD(character_id=cid, index=i, key=key, delta=-1))
+            )
+        if item.lost > 0:
+            gain = "🙋 " + t("Ask for a die: {name}", name=name) if asks else f"➕ {name}"
+            row.append(_b(gain, ClicheDiceCD(character_id=cid, index=i, key=key, delta=1)))
+        if row:
+            rows.append(row)
     return rows
 
 
