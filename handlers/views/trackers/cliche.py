@@ -371,8 +371,12 @@ def _summary(t: Translator, state: dict[str, Any], fight: engine.FightState) -> 
     lost: dict[str, int] = {}
     for record in fight.losses:
         lost[record.fighter] = lost.get(record.fighter, 0) + record.dice
-    lines = ["<b>" + t("Dice lost in this fight:") + "</b>"]
-    lines += [f"{_e(f.name)}: −{lost.get(f.key, 0)}" for f in fight.fighters]
+    # only who lost dice: a row of «−0» for everyone said nothing
+    losers = [f"{_e(f.name)}: −{lost[f.key]}" for f in fight.fighters if lost.get(f.key)]
+    if losers:
+        lines = ["<b>" + t("Dice lost in this fight:") + "</b>", *losers]
+    else:
+        lines = [t("No one lost dice in this fight.")]
     if fight.winner_side:
         lines.append(t("🏆 Side {side} wins; the winner decides the losers' fate.",
                        side=fight.winner_side))  # fmt: skip
