@@ -300,14 +300,19 @@ def _slot_rows(t: Translator, locale: str, cid: int, c: fate.Character, asks: bo
 def _storyteller_rows(
     t: Translator, locale: str, cid: int, c: storyteller.Character, asks: bool
 ) -> Rows:
+    """➖ while the pool has points, the gain while the engine would raise it (Willpower stops
+    at its rating): a full Willpower's «Ask» was offered only to answer «Already full»."""
     labels = {PoolName.WILLPOWER: t("Willpower"), PoolName.GLAMOUR: t("Glamour")}
-    return [
-        [
-            _b(f"➖ {labels[p]}", PoolCD(character_id=cid, trait=p, delta=-1)),
-            _b(_gain(t, labels[p], asks), PoolCD(character_id=cid, trait=p, delta=1)),
-        ]
-        for p in PoolName
-    ]
+    rows: Rows = []
+    for p in PoolName:
+        row = []
+        if getattr(c, p.value).pool > 0:
+            row.append(_b(f"➖ {labels[p]}", PoolCD(character_id=cid, trait=p, delta=-1)))
+        if storyteller.regain(c, p.value, 1)[0] != c:
+            row.append(_b(_gain(t, labels[p], asks), PoolCD(character_id=cid, trait=p, delta=1)))
+        if row:
+            rows.append(row)
+    return rows
 
 
 def _gain(t: Translator, what: str, asks: bool) -> str:

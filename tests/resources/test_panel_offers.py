@@ -6,7 +6,8 @@ from __future__ import annotations
 from bot.i18n import I18n
 from db.repositories.games import CharacterDTO
 from engine.common import SheetModel
-from engine.systems import cliche
+from engine.systems import cliche, storyteller
+from engine.systems.storyteller.sheet import PoolTrait
 from handlers.views import resources as views
 
 ALICE = 1001
@@ -45,3 +46,24 @@ def test_a_cliche_with_no_dice_left_offers_no_minus() -> None:
     spent = cliche.Cliche(name="Солдат", dice=2, lost=2)
     labels = _labels("cliche", _mal(spent))
     assert "➖ Солдат" not in labels and "🙋 Попросить кость: Солдат" in labels
+
+
+def _lily(willpower: tuple[int, int], glamour: tuple[int, int]) -> storyteller.Character:
+    return storyteller.new_character("Лилия").model_copy(
+        update={
+            "willpower": PoolTrait(rating=willpower[0], pool=willpower[1]),
+            "glamour": PoolTrait(rating=glamour[0], pool=glamour[1]),
+        }
+    )
+
+
+def test_a_full_willpower_offers_no_ask_and_an_empty_one_no_minus() -> None:
+    labels = _labels("storyteller", _lily(willpower=(5, 5), glamour=(4, 0)))
+    assert "➖ Воля" in labels and "🙋 Попросить: Воля" not in labels
+    assert "➖ Гламур" not in labels and "🙋 Попросить: Гламур" in labels
+
+
+def test_glamour_above_its_rating_may_still_be_asked_for() -> None:
+    """The engine lets temporary Glamour pass the rating (up to 10), so the ask stays."""
+    labels = _labels("storyteller", _lily(willpower=(5, 4), glamour=(4, 4)))
+    assert "🙋 Попросить: Воля" in labels and "🙋 Попросить: Гламур" in labels
