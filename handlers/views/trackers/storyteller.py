@@ -150,11 +150,12 @@ def health_line(t: Translator, sheet: st.Character) -> str:
 
 
 def _result(t: Translator, net: int) -> str:
-    words = result_of(net).name_msg.render(t.locale)
+    """«Умеренный успех» once (it read «Успех, Умеренный успех»); a failure or a botch by
+    its name."""
     degree = st.degree_of(net)
-    if degree is not None:
-        words += ", " + degree.name_msg.render(t.locale)
-    return escape(words)
+    if degree is None:
+        return escape(result_of(net).name_msg.render(t.locale))
+    return escape(t("{degree} success", degree=degree.name_msg.render(t.locale)))
 
 
 def _faces(faces: list[int]) -> str:
@@ -187,8 +188,8 @@ def event_line(t: Translator, state: dict[str, Any], e: dict[str, Any]) -> str:
         return t(
             "🎲 {name}: {pool} ({dice}) vs {d}{wp}: {faces} → {net}, {result}",
             name=_name(state, e["who"]), pool=pool_label(t, e["attr"], e["ab"]),
-            dice=e["dice"], d=e["d"], wp=wp, faces=_faces(e["faces"]), net=e["net"],
-            result=_result(t, e["net"]),
+            dice=e["dice"], d=e["d"], wp=wp, faces=_faces(e["faces"]),
+            net=formats.number(e["net"]), result=_result(t, e["net"]),
         )  # fmt: skip
     if kind in ("hurt", "heal"):
         level = escape(msg(f"storyteller.health.{e['level']}").render(t.locale))
