@@ -339,7 +339,8 @@ def _back(t: Translator, tracker: TrackerDTO) -> list[InlineKeyboardButton]:
 def chooser_keyboard(
     t: Translator, tracker: TrackerDTO, view: ZtViewCD, sheet: st.Character | None
 ) -> InlineKeyboardMarkup:
-    """The buttons of one chooser screen; every choice carries what was chosen before."""
+    """The buttons of one chooser screen; every choice carries what was chosen before.
+    ``sheet``: the actor's (attribute, ability), or on the health screen the chosen one's."""
     tid, v, state = tracker.id, tracker.version, tracker.state
     rows: list[list[InlineKeyboardButton]] = []
 
@@ -394,12 +395,16 @@ def chooser_keyboard(
             for op, kind in (("b", DamageKind.BASHING), ("l", DamageKind.LETHAL),
                              ("a", DamageKind.AGGRAVATED))
         ])  # fmt: skip
-        rows.append([
+        # healing only the kinds the track holds: «−✱» on no aggravated damage only refused
+        heals = [
             button("−" + BOX[kind] + " " + t(KIND_NAME[kind]),
-                    ZtHealthCD(tracker_id=tid, v=v, c=view.c, op=op))
+                   ZtHealthCD(tracker_id=tid, v=v, c=view.c, op=op))
             for op, kind in (("hb", DamageKind.BASHING), ("hl", DamageKind.LETHAL),
                              ("ha", DamageKind.AGGRAVATED))
-        ])  # fmt: skip
+            if sheet is None or kind in sheet.health.boxes
+        ]  # fmt: skip
+        if heals:
+            rows.append(heals)
         soaks = [
             button(t("🛡 {n} bashing, soak", n=n), ZtHealthCD(tracker_id=tid, v=v, c=view.c,
                                                               op=f"s{n}"))
