@@ -163,7 +163,8 @@ def _fate_text(t: Translator, locale: str, c: fate.Character) -> list[str]:
         cons = taken.get(slot)
         if cons is None and slot is SlotId.EXTREME:
             continue
-        shown = f"«{_e(cons.text)}»" if cons else "—"
+        # the nature chosen on taking it (💪, 🧠, ✨) stays in sight, not only in the sheet's data
+        shown = f"«{_e(cons.text)}» {NATURE_ICON[cons.nature]}" if cons else "—"
         lines.append(f"🩹 {_e(engine_name(slot, locale))} ({fate.slot_value(slot)}): {shown}")
     return lines
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.i18n import I18n
 from db.repositories.games import CharacterDTO
 from engine.common import SheetModel
-from engine.systems import cliche, storyteller
+from engine.systems import cliche, fate, storyteller
 from engine.systems.storyteller.sheet import PoolTrait
 from handlers.views import resources as views
 
@@ -67,3 +67,11 @@ def test_glamour_above_its_rating_may_still_be_asked_for() -> None:
     """The engine lets temporary Glamour pass the rating (up to 10), so the ask stays."""
     labels = _labels("storyteller", _lily(willpower=(5, 4), glamour=(4, 4)))
     assert "🙋 Попросить: Воля" in labels and "🙋 Попросить: Гламур" in labels
+
+
+def test_a_taken_consequence_shows_its_nature() -> None:
+    """It read «🩹 лёгкое (2): «Ожог руки»»: the 🧠 chosen on taking it was gone."""
+    burn = fate.Consequence(slot=fate.SlotId.MILD, text="Ожог руки", nature=fate.Nature.MENTAL)
+    vera = fate.new_character("Вера").model_copy(update={"consequences": (burn,)})
+    text = views.panel_text(I18n("ru").translator("ru"), "ru", _row("fate", "Вера"), vera)
+    assert "🩹 лёгкое (2): «Ожог руки» 🧠" in text, text
