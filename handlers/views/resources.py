@@ -254,12 +254,10 @@ def _b(text: str, data: CallbackData) -> InlineKeyboardButton:
 
 def _fate_rows(t: Translator, locale: str, cid: int, c: fate.Character, asks: bool) -> Rows:
     gain = "🙋 " + t("Ask for FP") if asks else "➕ " + t("Gain FP")
-    rows: Rows = [
-        [
-            _b("➖ " + t("Spend FP"), FatePointCD(character_id=cid, delta=-1)),
-            _b(gain, FatePointCD(character_id=cid, delta=1)),
-        ]
-    ]
+    points = [_b(gain, FatePointCD(character_id=cid, delta=1))]
+    if c.fate_points > 0:  # at 0 «Spend FP» only answered «not enough»
+        points.insert(0, _b("➖ " + t("Spend FP"), FatePointCD(character_id=cid, delta=-1)))
+    rows: Rows = [points]
     for view in fate.stress_tracks(c):
         row = []
         for box in view.boxes:

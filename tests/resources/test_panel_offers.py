@@ -75,3 +75,10 @@ def test_a_taken_consequence_shows_its_nature() -> None:
     vera = fate.new_character("Вера").model_copy(update={"consequences": (burn,)})
     text = views.panel_text(I18n("ru").translator("ru"), "ru", _row("fate", "Вера"), vera)
     assert "🩹 лёгкое (2): «Ожог руки» 🧠" in text, text
+
+
+def test_no_fate_points_offers_no_spend() -> None:
+    broke = fate.new_character("Вера").model_copy(update={"fate_points": 0})
+    labels = _labels("fate", broke)
+    assert "➖ Потратить ОС" not in labels and "🙋 Попросить ОС" in labels
+    assert "➖ Потратить ОС" in _labels("fate", broke.model_copy(update={"fate_points": 1}))
