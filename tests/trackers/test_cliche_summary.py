@@ -1,11 +1,12 @@
-"""The end of a cliché fight names who lost dice: it listed every fighter, «Рейвер: −0»."""
+"""The end of a cliché fight names who lost dice: it listed every fighter, «Рейвер: −0»; a
+round's loss read «💔 Бандит теряет 1: Стрелок»."""
 
 from __future__ import annotations
 
 from bot.i18n import I18n
 from engine.systems import cliche
 from engine.systems.cliche import fight
-from handlers.views.trackers.cliche import _summary
+from handlers.views.trackers.cliche import _summary, log_line
 
 
 def _fighter(key: str, side: str) -> fight.Fighter:
@@ -32,3 +33,10 @@ def test_only_who_lost_dice_is_listed() -> None:
     lines = _summary(t, {}, _ended(hit))
     assert "−0" not in "\n".join(lines)
     assert lines[1:] == ["Рейвер: −2"]
+
+
+def test_a_loss_line_reads_the_cliche_and_its_dice() -> None:
+    """It read «💔 Бандит теряет 1: Стрелок» — one of what? — or «теряет 2: Стрелок»."""
+    t = I18n("ru").translator("ru")
+    entry = {"k": "loss", "who": "Бандит", "c": "Стрелок", "dice": 2, "why": "pump"}
+    assert log_line(t, entry) == "💔 Бандит: Стрелок −2 (накачка)"
