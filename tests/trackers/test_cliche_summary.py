@@ -40,3 +40,9 @@ def test_a_loss_line_reads_the_cliche_and_its_dice() -> None:
     t = I18n("ru").translator("ru")
     entry = {"k": "loss", "who": "Бандит", "c": "Стрелок", "dice": 2, "why": "pump"}
     assert log_line(t, entry) == "💔 Бандит: Стрелок −2 (накачка)"
+
+
+def test_a_defenders_win_puts_the_winners_score_first() -> None:
+    t = I18n("ru").translator("ru")
+    entry = {"k": "won", "who": "Рейвер", "a": 10, "d": 14, "dice": 1, "kind": "plain"}
+    assert log_line(t, entry) == "✅ Рейвер побеждает 14:10"

@@ -202,7 +202,9 @@ def log_line(t: Translator, entry: dict[str, Any]) -> str:
     if k == "tie":
         return t("🤝 Tie {a}:{d}, nobody loses: roll again.", a=entry["a"], d=entry["d"])
     if k == "won":
-        line = t("✅ {who} wins {a}:{d}", who=_e(entry["who"]), a=entry["a"], d=entry["d"])
+        # the winner's score first: a defender's win read «Рейвер побеждает 10:14»
+        high, low = sorted((entry["a"], entry["d"]), reverse=True)
+        line = t("✅ {who} wins {a}:{d}", who=_e(entry["who"]), a=high, d=low)
         if entry["kind"] in ("graded", "inappropriate_graded"):
             line += t(" (hard hit: 1d6 = {face})", face=entry["faces"][0])
         if entry["kind"] in ("inappropriate", "inappropriate_graded"):
