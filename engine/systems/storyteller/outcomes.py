@@ -27,7 +27,7 @@ register_messages(
         # one bracket, not «(успехов: 1) (с автоматическим успехом за Волю)»
         "storyteller.reading.net_degree_willpower": {
             "ru": "{degree} (успехов: {net}, из них один — за Волю)",
-            "en": "{degree} success ({net} net successes, one of them from Willpower)",
+            "en": "{degree} success ({net} net successes), one of them from Willpower",
         },
         "storyteller.chance.success": {"ru": "успех", "en": "success"},
         "storyteller.chance.two": {"ru": "от двух успехов", "en": "2+ successes"},
