@@ -1,5 +1,5 @@
 """The end of a cliché fight names who lost dice: it listed every fighter, «Рейвер: −0»; a
-round's loss read «💔 Бандит теряет 1: Стрелок»."""
+round's loss read «💔 Бандит теряет 1: Стрелок» (one of what?)."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ def test_a_loss_line_reads_the_cliche_and_its_dice() -> None:
     """It read «💔 Бандит теряет 1: Стрелок» — one of what? — or «теряет 2: Стрелок»."""
     t = I18n("ru").translator("ru")
     entry = {"k": "loss", "who": "Бандит", "c": "Стрелок", "dice": 2, "why": "pump"}
-    assert log_line(t, entry) == "💔 Бандит: Стрелок −2 (накачка)"
+    assert log_line(t, entry) == "💔 Бандит: Стрелок, кости −2 (накачка)"
 
 
 def test_a_defenders_win_puts_the_winners_score_first() -> None:
