@@ -35,6 +35,15 @@ class PanelRepo:
             {"c": character_id, "chat": chat_id, "m": message_id, "l": locale[:8]},
         )
 
+    async def relabel(self, chat_id: int, locale: str) -> None:
+        """The chat's language changed: its open panels are redrawn in the new one (they kept
+        the language they were opened in, so a grant redrew an English table's panel in
+        Russian)."""
+        await self._session.execute(
+            text("UPDATE res_panels SET locale = :l WHERE chat_id = :chat"),
+            {"chat": chat_id, "l": locale[:8]},
+        )
+
     async def of(self, character_ids: Iterable[int]) -> list[PanelDTO]:
         ids = sorted(set(character_ids))
         if not ids:

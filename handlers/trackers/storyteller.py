@@ -209,9 +209,10 @@ async def _draw_chooser(
     cd: views.ZtViewCD,
 ) -> None:  # fmt: skip
     """The scene with chooser ``cd``'s prompt and buttons in place of its own."""
-    actor = service.actor_id(tracker.state)
-    found = await service.sheets(uow, [actor]) if actor is not None else {}
-    sheet = found[actor][1] if actor in found else None
+    # the health screen acts on the character chosen there, the others on the actor
+    whose = cd.c if cd.s == "k" else service.actor_id(tracker.state)
+    found = await service.sheets(uow, [whose]) if whose is not None else {}
+    sheet = found[whose][1] if whose in found else None
     text, _keyboard = await render(uow, chat_t, tracker)
     prompt = views.chooser_prompt(chat_t, tracker.state, cd)
     await edit_text(

@@ -47,15 +47,20 @@ def request_button(t: Translator, character_id: int) -> InlineKeyboardButton:
     )
 
 
+def _fate_traits(character: fate.Character, locale: str) -> list[Trait]:
+    """By level, then by the name shown (the English keys' order put «Воздух» before
+    «Внимательность»); only the skills above +0, unless there are none."""
+    names = {s: msg(f"fate.skill.{s.value}").render(locale) for s in fate.Skill}
+    ranked = sorted(fate.Skill, key=lambda s: (-character.skill(s), names[s].lower()))
+    shown = [s for s in ranked if character.skill(s) > 0] or ranked
+    return [Trait(f"{names[s]} {fate.signed(character.skill(s))}", names[s]) for s in shown]
+
+
 def traits(system: str, character: SheetModel, locale: str) -> list[Trait]:
     """What the GM may ask for, from the sheet, in a fixed order."""
     found: list[Trait] = []
     if isinstance(character, fate.Character):
-        ranked = sorted(fate.Skill, key=lambda s: (-character.skill(s), s.value))
-        shown = [s for s in ranked if character.skill(s) > 0] or ranked
-        for skill in shown:
-            name = msg(f"fate.skill.{skill.value}").render(locale)
-            found.append(Trait(f"{name} {fate.signed(character.skill(skill))}", name))
+        found += _fate_traits(character, locale)
     elif isinstance(character, storyteller.Character):
         for attribute in Attribute:
             name = trait_name(attribute.value).render(locale)

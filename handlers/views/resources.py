@@ -163,7 +163,8 @@ def _fate_text(t: Translator, locale: str, c: fate.Character) -> list[str]:
         cons = taken.get(slot)
         if cons is None and slot is SlotId.EXTREME:
             continue
-        shown = f"«{_e(cons.text)}»" if cons else "—"
+        # the nature chosen on taking it (💪, 🧠, ✨) stays in sight, not only in the sheet's data
+        shown = f"«{_e(cons.text)}» {NATURE_ICON[cons.nature]}" if cons else "—"
         lines.append(f"🩹 {_e(engine_name(slot, locale))} ({fate.slot_value(slot)}): {shown}")
     return lines
 
@@ -253,12 +254,10 @@ def _b(text: str, data: CallbackData) -> InlineKeyboardButton:
 
 def _fate_rows(t: Translator, locale: str, cid: int, c: fate.Character, asks: bool) -> Rows:
     gain = "🙋 " + t("Ask for FP") if asks else "➕ " + t("Gain FP")
-    rows: Rows = [
-        [
-            _b("➖ " + t("Spend FP"), FatePointCD(character_id=cid, delta=-1)),
-            _b(gain, FatePointCD(character_id=cid, delta=1)),
-        ]
-    ]
+    points = [_b(gain, FatePointCD(character_id=cid, delta=1))]
+    if c.fate_points > 0:  # at 0 «Spend FP» only answered «not enough»
+        points.insert(0, _b("➖ " + t("Spend FP"), FatePointCD(character_id=cid, delta=-1)))
+    rows: Rows = [points]
     for view in fate.stress_tracks(c):
         row = []
         for box in view.boxes:
@@ -300,14 +299,19 @@ def _slot_rows(t: Translator, locale: str, cid: int, c: fate.Character, asks: bo
 def _storyteller_rows(
     t: Translator, locale: str, cid: int, c: storyteller.Character, asks: bool
 ) -> Rows:
+    """➖ while the pool has points, the gain while the engine would raise it (Willpower stops
+    at its rating): a full Willpower's «Ask» was offered only to answer «Already full»."""
     labels = {PoolName.WILLPOWER: t("Willpower"), PoolName.GLAMOUR: t("Glamour")}
-    return [
-        [
-            _b(f"➖ {labels[p]}", PoolCD(character_id=cid, trait=p, delta=-1)),
-            _b(_gain(t, labels[p], asks), PoolCD(character_id=cid, trait=p, delta=1)),
-        ]
-        for p in PoolName
-    ]
+    rows: Rows = []
+    for p in PoolName:
+        row = []
+        if getattr(c, p.value).pool > 0:
+            row.append(_b(f"➖ {labels[p]}", PoolCD(character_id=cid, trait=p, delta=-1)))
+        if storyteller.regain(c, p.value, 1)[0] != c:
+            row.append(_b(_gain(t, labels[p], asks), PoolCD(character_id=cid, trait=p, delta=1)))
+        if row:
+            rows.append(row)
+    return rows
 
 
 def _gain(t: Translator, what: str, asks: bool) -> str:
@@ -316,19 +320,22 @@ def _gain(t: Translator, what: str, asks: bool) -> str:
 
 
 def _cliche_rows(t: Translator, locale: str, cid: int, c: cliche.Character, asks: bool) -> Rows:
+    """Only the presses the cliché can take: ➖ while it has dice, ➕ (🙋) while it has lost
+    some — a full cliché's «Ask for a die» was offered only to be refused."""
     rows: Rows = []
     for i, item in enumerate(c.cliches[:ROWS_MAX]):
         key = service.item_key(item.name)
         name = _short(item.name)
-        rows.append(
-            [
-                _b(f"➖ {name}", ClicheDiceCD(character_id=cid, index=i, key=key, delta=-1)),
-                _b(
-                    "🙋 " + t("Ask for a die: {name}", name=name) if asks else f"➕ {name}",
-                    ClicheDiceCD(character_id=cid, index=i, key=key, delta=1),
-                ),
-            ]
-        )
+        row = []
+        if item.current > 0:
+            row.append(
+                _b(f"➖ {name}", ClicheDiceCD(character_id=cid, index=i, key=key, delta=-1))
+            )
+        if item.lost > 0:
+            gain = "🙋 " + t("Ask for a die: {name}", name=name) if asks else f"➕ {name}"
+            row.append(_b(gain, ClicheDiceCD(character_id=cid, index=i, key=key, delta=1)))
+        if row:
+            rows.append(row)
     return rows
 
 
@@ -537,6 +544,15 @@ KIND_LABEL: Final[dict[str, str]] = {
     "storyteller.glamour.regain": N_("Glamour restored"),
     "cliche.dice.lose": N_("cliché die lost"),
     "cliche.dice.restore": N_("cliché die restored"),
+    # changes made on a card or in a fight: /history said only «изменён лист»
+    "fate.invoke": N_("aspect invoked"),
+    "fate.conflict.absorb": N_("harm absorbed in a conflict"),
+    "fate.conflict.concede": N_("conceded a conflict"),
+    "fate.conflict.end": N_("conflict over"),
+    "cliche.pump": N_("cliché pumped"),
+    "storyteller.wp.spend": N_("Willpower spent"),
+    "storyteller.health.damage": N_("damage taken"),
+    "storyteller.health.heal": N_("damage healed"),
     "lifegear.item.spent": N_("item spent"),
     "lifegear.item.broken": N_("item broken"),
     "lifegear.item.ready": N_("item ready again"),

@@ -329,7 +329,7 @@ async def test_a_cliches_dice_are_kosti_on_the_panel_too(table: Harness) -> None
     panel = await _panel(table, GM, "Мал")
     key = item_key("Солдат")
     gain = views.ClicheDiceCD(character_id=cid, index=0, key=key, delta=1).pack()
-    refused = await _press(table, GM, panel, gain)
+    refused = await press_data(table, GM, panel, gain)  # not offered (nothing lost): a stale press
     assert refused.text == "Потерянных костей нет."
     lose = views.ClicheDiceCD(character_id=cid, index=0, key=key, delta=-1).pack()
     answer = await _press(table, GM, panel, lose)

@@ -1,5 +1,6 @@
 """The conflict's log shows Fate dice and totals with a real minus: an attack read
-«(Бой): +--0 → -1», hyphens where the sheet and the ladder write «−1»."""
+«(Бой): +--0 → -1», hyphens where the sheet and the ladder write «−1». The faces are
+bracketed and spaced, «[0 0 0 +]»: «000+ → 4» read like a number."""
 
 from __future__ import annotations
 
@@ -17,10 +18,14 @@ def _line(locale: str, dice: str, total: int) -> str:
 
 
 def test_a_negative_attack_reads_with_a_real_minus() -> None:
-    assert _line("ru", "+--0", -1) == "⚔️ Мира нападает, цель — Громила (Бой): +−−0 → −1"
+    assert _line("ru", "+--0", -1) == "⚔️ Мира нападает, цель — Громила (Бой): [+ − − 0] → −1"
     english = _line("en", "+--0", -1)
-    assert english.endswith("+−−0 → −1") and "-" not in english
+    assert english.endswith("[+ − − 0] → −1") and "-" not in english
 
 
 def test_a_positive_total_stays_as_it_was() -> None:
-    assert _line("ru", "++0+", 5).endswith("(Бой): ++0+ → 5")
+    assert _line("ru", "++0+", 5).endswith("(Бой): [+ + 0 +] → 5")
+
+
+def test_zeros_never_read_as_a_number() -> None:
+    assert _line("ru", "000+", 4).endswith("(Бой): [0 0 0 +] → 4")

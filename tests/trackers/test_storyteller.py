@@ -7,6 +7,7 @@ from __future__ import annotations
 from engine.dice.source import ScriptedSource
 from engine.systems import storyteller
 from engine.systems.storyteller import DamageKind
+from handlers.views.trackers.storyteller import ZtHealthCD
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, BOB, GM, GROUP, create_game, seat_table
 from tests.helpers.table import press_data
@@ -215,7 +216,9 @@ async def test_soak_incapacitation_and_repost(running: Harness) -> None:
     await tap(h, GM, msg, "ztv", "⬅️")
     await tap(h, GM, msg, "ztv", "🩸")
     await tap(h, GM, msg, "ztv", "Гоблин")
-    answer = await press_data(h, GM, msg, data(msg, "zth", "−/"))
+    assert "−/" not in str(msg.reply_markup)  # not offered: no bashing damage to heal
+    forged = ZtHealthCD(tracker_id=(await tracker(h))["id"], v=version, c=goblin, op="hb")
+    answer = await press_data(h, GM, msg, forged.pack())
     assert answer.show_alert and (await tracker(h))["version"] == version
     # One more lethal level: the goblin is incapacitated and his turns are skipped.
     await tap(h, GM, msg, "zth", "+X")

@@ -589,10 +589,13 @@ async def _resolve(
     for gain, owner in ((fate.gain_of(result), attacker), (fate.gain_of(defence), defender)):
         if gain.boost and gain.beneficiary is fate.Beneficiary.ACTOR:
             conflict = _boost(conflict, owner, t)
-    _log(
-        state, N_("{outcome}: {shifts} shifts, harm {hit}."),
-        outcome=result.outcome.value, shifts=fate.signed(result.shifts), hit=hit,
-    )  # fmt: skip
+    if hit > 0:
+        _log(
+            state, N_("{outcome}: {shifts} shifts, harm {hit}."),
+            outcome=result.outcome.value, shifts=fate.signed(result.shifts), hit=hit,
+        )  # fmt: skip
+    else:  # «Ничья: сдвигов 0, урон 0.» said nothing twice
+        _log(state, N_("{outcome}: no harm."), outcome=result.outcome.value)
     _put(state, conflict)
     if hit <= 0:
         state["pending"] = None

@@ -248,13 +248,15 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "ru": "{name}: участник команды бросает клише («Солдат»).",
         "en": "{name}: a team member rolls a cliché («Soldier»).",
     },
+    # a change's name, shown as «{what}: 4 → 5»: no colon of its own (it read «Клише
+    # «Солдат»: кости: 4 → 5»)
     "cliche.change.cliche_dice": {
-        "ru": "Клише «{name}»: кости",
-        "en": "Cliché “{name}”: dice",
+        "ru": "Кости клише «{name}»",
+        "en": "Dice of “{name}”",
     },
     "cliche.change.cliche_lost": {
-        "ru": "Клише «{name}»: потеряно костей",
-        "en": "Cliché “{name}”: dice lost",
+        "ru": "Потерянные кости клише «{name}»",
+        "en": "Lost dice of “{name}”",
     },
     # the outcome of one roll (outcomes.py)
     "cliche.reading.total": {"ru": "С бонусом: {total}", "en": "With the bonus: {total}"},

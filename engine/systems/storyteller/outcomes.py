@@ -24,9 +24,10 @@ register_messages(
             "ru": "{degree} (успехов: {net})",
             "en": "{degree} success ({net} net successes)",
         },
-        "storyteller.reading.willpower": {
-            "ru": "{words} (с автоматическим успехом за Волю)",
-            "en": "{words} (with the automatic success from Willpower)",
+        # one bracket, not «(успехов: 1) (с автоматическим успехом за Волю)»
+        "storyteller.reading.net_degree_willpower": {
+            "ru": "{degree} (успехов: {net}, из них один — за Волю)",
+            "en": "{degree} success ({net} net successes), one of them from Willpower",
         },
         "storyteller.chance.success": {"ru": "успех", "en": "success"},
         "storyteller.chance.two": {"ru": "от двух успехов", "en": "2+ successes"},
@@ -87,14 +88,14 @@ class StorytellerRules:
             return PLAIN.read(ask, result)
         degree = degree_of(pool.net)
         # A success names its degree and counts its successes; a failure or a botch has none
-        # to count (never «Провал: успехов −1»).
+        # to count (never «Провал: успехов −1»). Willpower's success is never cancelled, so a
+        # roll with it is always a success, and says which of its successes Willpower bought.
+        key = "net_degree_willpower" if ask.willpower else "net_degree"
         words = (
-            msg("storyteller.reading.net_degree", net=pool.net, degree=degree.name_msg)
+            msg(f"storyteller.reading.{key}", net=pool.net, degree=degree.name_msg)
             if degree is not None
             else pool.result.name_msg
         )
-        if ask.willpower:
-            words = msg("storyteller.reading.willpower", words=words)
         text: Msg = msg(
             "storyteller.reading.words",
             difficulty=difficulty,

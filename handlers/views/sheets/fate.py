@@ -60,6 +60,8 @@ def skill_lines(character: Character, locale: str) -> list[str]:
 
 
 def _stunts(character: Character, t: Translator) -> list[str]:
+    if not character.stunts and not character.refresh and not character.fate_points:
+        return []  # a quick NPC's «Трюки (обновление 0, очки судьбы 0)» said nothing
     head = t("<b>Stunts</b> (refresh {refresh}, fate points {fp})").format(
         refresh=character.refresh, fp=character.fate_points
     )
@@ -89,9 +91,11 @@ def derived_lines(character: Character, t: Translator, locale: str) -> list[str]
     return lines
 
 
-def _gear(character: Character, t: Translator) -> list[str]:
+def _gear_line(character: Character, t: Translator) -> list[str]:
     eq = character.equipment
-    lines = [
+    if not gear_cost(eq) and not equipment_points(character):
+        return []  # a quick NPC's «(0 of 0 points): melee 0, ranged 0, armor 0» said nothing
+    return [
         t.plural(  # «1 of 1 point», «2 of 4 points»
             "<b>Gear</b> ({cost} of {n} point): melee {melee}, ranged {ranged}, armor {armor}",
             "<b>Gear</b> ({cost} of {n} points): melee {melee}, ranged {ranged}, armor {armor}",
@@ -102,6 +106,10 @@ def _gear(character: Character, t: Translator) -> list[str]:
             armor=eq.armor,
         )
     ]
+
+
+def _gear(character: Character, t: Translator) -> list[str]:
+    lines = _gear_line(character, t)
     if character.artifacts or artifact_points(character):
         names = ", ".join(_e(a.name or a.kind.value) for a in character.artifacts) or "—"
         lines.append(

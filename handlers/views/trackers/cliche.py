@@ -202,7 +202,9 @@ def log_line(t: Translator, entry: dict[str, Any]) -> str:
     if k == "tie":
         return t("🤝 Tie {a}:{d}, nobody loses: roll again.", a=entry["a"], d=entry["d"])
     if k == "won":
-        line = t("✅ {who} wins {a}:{d}", who=_e(entry["who"]), a=entry["a"], d=entry["d"])
+        # the winner's score first: a defender's win read «Рейвер побеждает 10:14»
+        high, low = sorted((entry["a"], entry["d"]), reverse=True)
+        line = t("✅ {who} wins {a}:{d}", who=_e(entry["who"]), a=high, d=low)
         if entry["kind"] in ("graded", "inappropriate_graded"):
             line += t(" (hard hit: 1d6 = {face})", face=entry["faces"][0])
         if entry["kind"] in ("inappropriate", "inappropriate_graded"):
@@ -371,8 +373,12 @@ def _summary(t: Translator, state: dict[str, Any], fight: engine.FightState) -> 
     lost: dict[str, int] = {}
     for record in fight.losses:
         lost[record.fighter] = lost.get(record.fighter, 0) + record.dice
-    lines = ["<b>" + t("Dice lost in this fight:") + "</b>"]
-    lines += [f"{_e(f.name)}: −{lost.get(f.key, 0)}" for f in fight.fighters]
+    # only who lost dice: a row of «−0» for everyone said nothing
+    losers = [f"{_e(f.name)}: −{lost[f.key]}" for f in fight.fighters if lost.get(f.key)]
+    if losers:
+        lines = ["<b>" + t("Dice lost in this fight:") + "</b>", *losers]
+    else:
+        lines = [t("No one lost dice in this fight.")]
     if fight.winner_side:
         lines.append(t("🏆 Side {side} wins; the winner decides the losers' fate.",
                        side=fight.winner_side))  # fmt: skip

@@ -198,8 +198,9 @@ def log_line(t: Translator, entry: dict[str, Any]) -> str:
         params["how"] = absorb_label(t, params["how"])
     if "diff" in params:
         params["diff"] = difficulty_label(int(params["diff"]), t.locale)
-    if isinstance(params.get("dice"), str):  # the faces «+-0-»: a real minus, as totals have
-        params["dice"] = params["dice"].replace("-", formats.MINUS)
+    if isinstance(params.get("dice"), str):  # the faces «+-0-» as «[+ − 0 −]»: a real minus,
+        # as totals have, and spaced, so «000+» never reads as a number
+        params["dice"] = "[" + " ".join(params["dice"].replace("-", formats.MINUS)) + "]"
     if isinstance(params.get("total"), int):  # «→ −1», never the hyphen «→ -1»
         params["total"] = formats.number(params["total"])
     return t(entry["m"], **{k: _e(v) for k, v in params.items()})

@@ -150,11 +150,12 @@ def health_line(t: Translator, sheet: st.Character) -> str:
 
 
 def _result(t: Translator, net: int) -> str:
-    words = result_of(net).name_msg.render(t.locale)
+    """«Умеренный успех» once (it read «Успех, Умеренный успех»); a failure or a botch by
+    its name."""
     degree = st.degree_of(net)
-    if degree is not None:
-        words += ", " + degree.name_msg.render(t.locale)
-    return escape(words)
+    if degree is None:
+        return escape(result_of(net).name_msg.render(t.locale))
+    return escape(t("{degree} success", degree=degree.name_msg.render(t.locale)))
 
 
 def _faces(faces: list[int]) -> str:
@@ -187,8 +188,8 @@ def event_line(t: Translator, state: dict[str, Any], e: dict[str, Any]) -> str:
         return t(
             "🎲 {name}: {pool} ({dice}) vs {d}{wp}: {faces} → {net}, {result}",
             name=_name(state, e["who"]), pool=pool_label(t, e["attr"], e["ab"]),
-            dice=e["dice"], d=e["d"], wp=wp, faces=_faces(e["faces"]), net=e["net"],
-            result=_result(t, e["net"]),
+            dice=e["dice"], d=e["d"], wp=wp, faces=_faces(e["faces"]),
+            net=formats.number(e["net"]), result=_result(t, e["net"]),
         )  # fmt: skip
     if kind in ("hurt", "heal"):
         level = escape(msg(f"storyteller.health.{e['level']}").render(t.locale))
@@ -338,7 +339,8 @@ def _back(t: Translator, tracker: TrackerDTO) -> list[InlineKeyboardButton]:
 def chooser_keyboard(
     t: Translator, tracker: TrackerDTO, view: ZtViewCD, sheet: st.Character | None
 ) -> InlineKeyboardMarkup:
-    """The buttons of one chooser screen; every choice carries what was chosen before."""
+    """The buttons of one chooser screen; every choice carries what was chosen before.
+    ``sheet``: the actor's (attribute, ability), or on the health screen the chosen one's."""
     tid, v, state = tracker.id, tracker.version, tracker.state
     rows: list[list[InlineKeyboardButton]] = []
 
@@ -393,12 +395,16 @@ def chooser_keyboard(
             for op, kind in (("b", DamageKind.BASHING), ("l", DamageKind.LETHAL),
                              ("a", DamageKind.AGGRAVATED))
         ])  # fmt: skip
-        rows.append([
+        # healing only the kinds the track holds: «−✱» on no aggravated damage only refused
+        heals = [
             button("−" + BOX[kind] + " " + t(KIND_NAME[kind]),
-                    ZtHealthCD(tracker_id=tid, v=v, c=view.c, op=op))
+                   ZtHealthCD(tracker_id=tid, v=v, c=view.c, op=op))
             for op, kind in (("hb", DamageKind.BASHING), ("hl", DamageKind.LETHAL),
                              ("ha", DamageKind.AGGRAVATED))
-        ])  # fmt: skip
+            if sheet is None or kind in sheet.health.boxes
+        ]  # fmt: skip
+        if heals:
+            rows.append(heals)
         soaks = [
             button(t("🛡 {n} bashing, soak", n=n), ZtHealthCD(tracker_id=tid, v=v, c=view.c,
                                                               op=f"s{n}"))

@@ -78,7 +78,7 @@ def test_end_of_adventure_milestone_rolls_used_clichés() -> None:
     assert updated.cliche("Контрабандист").dice == 3
     assert updated.cliche("Бабник").dice == 1
     assert [(c.field, c.before, c.after) for c in changes] == [("cliches.Капитан.dice", 2, 3)]
-    assert changes[0].what.render("ru") == "Клише «Капитан»: кости"
+    assert changes[0].what.render("ru") == "Кости клише «Капитан»"
 
 
 def test_wow_milestone_needs_a_source() -> None:
