@@ -151,3 +151,14 @@ async def test_a_gm_without_admin_rights_sets_the_game_language(running: Harness
     emu.send_text(BOB, GROUP, "/lang ru")
     done = await emu.wait_bot_message(GROUP, after=refused.message_id)
     assert done.text == "Язык: Русский."
+
+
+async def test_the_system_picker_says_what_each_title_does_not(running: Harness) -> None:
+    """«Жизни = снаряжение — снаряжение — это ваши жизни» said its title twice; the line now
+    tells what else the system is (the seed: roles, wounds that break things, stat dice)."""
+    seat_table(running)
+    running.emu.send_text(GM, GROUP, "/newgame Saga")
+    picker = await running.emu.wait_bot_message(GROUP)
+    line = next(x for x in picker.text.splitlines() if "Жизни = снаряжение" in x)
+    assert "роли от мастера; раны ломают снаряжение; кубики характеристик" in line
+    assert line.count("снаряжение") == 2  # the title's, and the wounds'
