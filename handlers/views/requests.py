@@ -1,7 +1,9 @@
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 from html import escape
 
 from aiogram.filters.callback_data import CallbackData
@@ -13,7 +15,9 @@ from bot.services.request_options import Offer
 from bot.services.requests import PressResult
 from db.repositories.requests import RequestDTO
 from engine import formats
+from engine.dice.parser import parse
 from engine.dice.render import display_notation, render_html, without_repeated
+from engine.errors import EngineError
 from engine.systems.base import Chances, Reading, pool_threshold, success_pool
 from handlers.callbacks import (
     InvokeBackCD,
@@ -37,15 +41,33 @@ def _what(t: Translator, request: RequestDTO) -> str:
         if pool_threshold(pool) == request.target_number:
             notation = f"{pool.count}d{pool.sides}"
     what = f"<code>{escape(notation)}</code>"
-    if request.trait and notation in request.trait:  # a title with its dice already
-        what = f"<b>{escape(request.trait)}</b>"  # (lifegear: «Стрельба (1d8+1d6+3)»)
-    elif request.trait:
-        what = f"<b>{escape(request.trait)}</b> ({what})"
+    trait = _with_dice(request.trait, notation, request.options) if request.trait else None
+    if trait and notation in trait:  # a title with its dice already
+        what = f"<b>{escape(trait)}</b>"  # (lifegear: «Стрельба (1d8+1d6+3)»)
+    elif trait:
+        what = f"<b>{escape(trait)}</b> ({what})"
     if request.target_number is not None:
         what += " " + t("vs {target}", target=f"<b>{request.target_number}</b>")
     if request.note and request.note != request.trait:  # a trait request's note is its name
         what += f" — {escape(request.note)}"
     return what
+
+
+_TITLE_DICE = re.compile(r"(?P<name>.*\S) \((?P<dice>[^()]*\d[^()]*)\)")
+
+
+def _with_dice(title: str, notation: str, options: dict[str, Any]) -> str:
+    """A title that names its dice («Стрельба (1d8+3)») with the dice now rolled and the stat
+    now chosen: a weapon on the card changed them (``options``, ``request_options.choose``),
+    and «Стрельба (1d8+3) (1d8+1d6+3)» said both."""
+    found = _TITLE_DICE.fullmatch(title)
+    if found is None or found["dice"] == notation:
+        return title
+    try:
+        parse(found["dice"])
+    except EngineError:
+        return title  # a name that only ends in brackets
+    return f"{options.get('stat') or found['name']} ({notation})"
 
 
 def local_time(when: datetime, zone: str) -> str:
