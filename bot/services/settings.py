@@ -11,5 +11,4 @@ async def set_language(
         await uow.users.set_locale(user_id, locale)
     else:
         await uow.chats.set_locale(chat_id, locale)
-    await uow.panels.relabel(chat_id, locale)  # a private chat's id is its user's
     await uow.commit()
