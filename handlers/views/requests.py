@@ -214,6 +214,16 @@ def usage(t: Translator, example: str) -> str:
     return f"{one}\n{several}"
 
 
+def unknown_players(t: Translator, usernames: list[str]) -> str:
+    """@names the bot cannot match to anyone: it knows a user once they write in the chat."""
+    names = ", ".join(f"@{escape(name)}" for name in usernames)
+    return t(
+        "I don't know {names} yet: I learn a player's @name when they write in this chat. "
+        "Or reply to their message with /request.",
+        names=names,
+    )
+
+
 def invoke_menu_keyboard(t: Translator, request_id: int) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(
         inline_keyboard=[
