@@ -53,7 +53,7 @@ def _what(t: Translator, request: RequestDTO) -> str:
     return what
 
 
-_TITLE_DICE = re.compile(r"(?P<name>.*\S) \((?P<dice>[^()]*\d[^()]*)\)")
+_TITLE_DICE = re.compile(r"(?P<name>.*\S) \((?P<dice>[^()]*\d[dDкК]\d[^()]*)\)")  # dice, not a level
 
 
 def _with_dice(title: str, notation: str, options: dict[str, Any]) -> str:
