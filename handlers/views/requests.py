@@ -53,7 +53,8 @@ def _what(t: Translator, request: RequestDTO) -> str:
     return what
 
 
-_TITLE_DICE = re.compile(r"(?P<name>.*\S) \((?P<dice>[^()]*\d[dDкК]\d[^()]*)\)")  # dice, not a level
+# a title ending in its dice in brackets («Стрельба (1d8+3)»), not a level («Жестокость (3)»)
+_TITLE_DICE = re.compile(r"(?P<name>.*\S) \((?P<dice>[^()]*\d[dDкК]\d[^()]*)\)")
 
 
 def _with_dice(title: str, notation: str, options: dict[str, Any]) -> str:
