@@ -29,7 +29,7 @@ from handlers.callbacks import (
 )
 from handlers.views.dice import ROLL_BODY_LIMIT, percent, short_hash
 from handlers.views.request_options import option_lines, option_rows
-from handlers.views.safe import clip_html
+from handlers.views.safe import clip_html, clip_list
 
 
 def _what(t: Translator, request: RequestDTO) -> str:
@@ -215,9 +215,14 @@ def usage(t: Translator, example: str) -> str:
     return f"{one}\n{several}"
 
 
+USERNAME_MAX = 32
+NAMES_ROOM = 600
+
+
 def unknown_players(t: Translator, usernames: list[str]) -> str:
     """@names the bot cannot match to anyone: it knows a user once they write in the chat."""
-    names = ", ".join(f"@{escape(name)}" for name in usernames)
+    shown = [f"@{escape(name[:USERNAME_MAX])}" for name in usernames]  # Telegram's: 32
+    names = clip_list(shown, room=NAMES_ROOM, more=lambda n: t("… and {n} more", n=n))
     return t(
         "I don't know {names} yet: I learn a player's @name when they write in this chat. "
         "Or reply to their message with /request.",
