@@ -192,9 +192,7 @@ async def export_log(message: Message, t: Translator, uow: UnitOfWork) -> None:
         return
     content, entries = exported
     document = BufferedInputFile(content, filename="roll-log.json")
-    await message.answer_document(
-        document, caption=t("Roll log: {n} entries. Check it with /verify.", n=entries)
-    )
+    await message.answer_document(document, caption=views.log_caption(t, entries))
 
 
 async def reveal(message: Message, t: Translator, uow: UnitOfWork) -> None:

@@ -118,7 +118,7 @@ async def _create(
 
 
 async def _card(
-    game: GameDTO, t: Translator, uow: UnitOfWork, bot: Bot
+    game: GameDTO, t: Translator, uow: UnitOfWork, bot: Bot, viewer: int
 ) -> tuple[str, InlineKeyboardMarkup]:
     members = await uow.games.members(game.id)
     characters = await uow.characters.for_game(game.id, statuses=("pending", "returned", "active"))
@@ -129,13 +129,14 @@ async def _card(
     me = await bot.me()
     link = views.deep_link(me.username or "", token)
     text = views.game_card(t, game, members, characters, epoch, schedules)
-    return text, views.game_keyboard(t, link, game, members)
+    return text, views.game_keyboard(t, link, game, members, viewer)
 
 
 async def show_game(
     message: Message, game: GameDTO, t: Translator, uow: UnitOfWork, bot: Bot
 ) -> None:
-    text, keyboard = await _card(game, t, uow, bot)
+    viewer = message.from_user.id if message.from_user else 0
+    text, keyboard = await _card(game, t, uow, bot, viewer)
     await message.answer(text, reply_markup=keyboard)
 
 
@@ -237,7 +238,7 @@ async def remove_cogm_button(
         notify(callback_answer, t("That person is not a co-GM."), alert=True)
         return
     notify(callback_answer, t("No longer a co-GM."))
-    text, keyboard = await _card(game, t, uow, bot)
+    text, keyboard = await _card(game, t, uow, bot, game.gm_user_id)  # the GM pressed
     await edit_text(message, text, keyboard)
 
 

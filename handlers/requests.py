@@ -59,6 +59,10 @@ async def new_request(
         uow, game, replied_to=author.id if author and not author.is_bot else None,
         mentioned=mentioned, usernames=usernames, text=rest,
     )  # fmt: skip
+    if not targets and usernames:  # every @name unknown: not a wrong syntax, say which
+        unknown = await request_service.unknown_usernames(uow, usernames)
+        await message.answer(views.unknown_players(t, unknown or usernames))
+        return
     if not targets or not args:
         if author is not None and not author.is_bot and not (command.args or "").strip():
             # a reply with nothing more: what can this player's character roll?

@@ -291,7 +291,10 @@ async def own_resources(
         if entry.archived:
             line += "\n" + views.archived_line(t)
         await message.answer(views.panel_text(t, locale, entry.character, sheet, line=line))
-    await message.answer(views.own_resources_hint(t, len(owned), OWN_PANELS))
+    live = any(not e.archived for e in owned[:OWN_PANELS])
+    hint = views.own_resources_hint(t, len(owned), OWN_PANELS, changeable=live)
+    if hint:
+        await message.answer(hint)
 
 
 OWN_PANELS = 5

@@ -105,6 +105,12 @@ async def targets_of(
     return list(dict.fromkeys(targets)), text.strip()
 
 
+async def unknown_usernames(uow: UnitOfWork, usernames: list[str]) -> list[str]:
+    """The @usernames a ``/request`` names that the bot has never seen write (``targets_of``
+    leaves them out): the GM is told, not shown the usage as if nothing were named."""
+    return [name for name in usernames if await uow.users.by_username(name) is None]
+
+
 NAME_WORDS = 4  # words of a character's name a /request may start with
 
 

@@ -72,7 +72,7 @@ async def roll_logged(
     ``RollIdTaken`` is raised with nothing written — never the other roll's result.
     """
     parsed = parse(text, stored=stored)  # before any write: bad input changes nothing
-    label = parsed.label or None
+    label = clip_label(parsed.label)
     while True:  # twice at most: a head read without the lock may have moved (``append``)
         head = await uow.rolls.head_for_append(chat_id, roll_id)
         if head.existing is not None:
@@ -101,6 +101,17 @@ async def roll_logged(
     if commit:
         await uow.commit()
     return LoggedRoll(entry, _labelled(result, label), label, False, epoch if opened else None)
+
+
+LABEL_MAX = 256  # the log's label column; the notation allows longer text after the dice
+
+
+def clip_label(label: str) -> str | None:
+    """A roll's label as the log stores it: a text past the column's size is cut with «…»
+    (a long comment after the dice is still a roll, not a failure)."""
+    if len(label) <= LABEL_MAX:
+        return label or None
+    return label[: LABEL_MAX - 1].rstrip() + "…"
 
 
 def _same_roll(stored: StoredRoll, expression: str, label: str | None) -> bool:

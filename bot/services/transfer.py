@@ -21,6 +21,7 @@ from bot.i18n import N_
 from bot.services import characters as character_service
 from bot.services import milestones, own_characters
 from bot.services import verify as verify_service
+from bot.services.names import fold
 from bot.services.verify import LIMITS as LOG_LIMITS
 from bot.services.verify import game_name
 from bot.systems import SHEET_UPGRADES, SYSTEMS
@@ -197,6 +198,16 @@ async def prepare_character(
     ):
         await uow.rollback()
         raise ImportRefused(N_("This file was already imported into this game: nothing new."))
+    name = parsed.characters[0].name
+    present = await uow.characters.for_game(game.id, statuses=("pending", "returned", "active"))
+    if any(fold(c.name) == fold(name) for c in present):
+        # an export brought back into its own game would stand beside itself: two «Zed»
+        await uow.rollback()  # nor is the file claimed
+        raise ImportRefused(
+            N_("«{name}» is already in this game. A character's file is for another game of "
+               "the same system."),
+            name=name,
+        )  # fmt: skip
     now = datetime.now(UTC)
     history = tuple(
         {**entry, "created_at": parse_time(entry["created_at"], now)}

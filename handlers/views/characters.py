@@ -7,6 +7,7 @@ from html import escape
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.i18n import N_, Translator
+from bot.services import milestones
 from bot.services.characters import Change
 from bot.services.names import Ambiguous, NotFound
 from db.repositories.games import CharacterDTO
@@ -177,13 +178,21 @@ def history(t: Translator, character: CharacterDTO, changes: list[Change], zone:
     return "\n".join([head, listed]) if listed else head
 
 
+def _milestone(t: Translator, system: str, kind: str) -> str:
+    """«milestone: Full rest» — which one, as /milestone named it (a kind this bot no longer
+    has, from an imported game, stays «milestone»)."""
+    if kind not in milestones.kinds(system):
+        return t("milestone")
+    return t("milestone: {title}", title=t(milestones.kind_title(system, kind)))
+
+
 def _change_lines(t: Translator, system: str, change: Change, zone: str) -> str:
     if not change.from_ledger:
         what = t(KIND_NAMES.get(change.kind, change.kind))
     elif change.kind == "undo":
         what = t("undo")
     elif change.kind.startswith("milestone."):
-        what = t("milestone")
+        what = _milestone(t, system, change.kind.removeprefix("milestone."))
     else:
         label = KIND_LABEL.get(change.kind)
         what = t(label) if label else t("sheet changed")

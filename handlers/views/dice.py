@@ -161,14 +161,25 @@ def revealed(t: Translator, result: Revealed) -> str:
     )
 
 
+def log_caption(t: Translator, entries: int) -> str:
+    """Under ``/log export``'s file («1 entry», not «1 entries»)."""
+    return t.plural(
+        "Roll log: {n} entry. Check it with /verify.",
+        "Roll log: {n} entries. Check it with /verify.",
+        entries,
+    )
+
+
 def verify_report(t: Translator, locale: str, report: VerifyReport | None) -> str:
     if report is None:
         return t("No rolls in this chat yet.")
     if report.ok:
-        return t(
-            "✅ The log is intact: {entries} entries, hash chain unbroken, "
-            "{recomputed} rolls recomputed from revealed seeds. Unrevealed epochs: {open}.",
-            entries=report.entries,
+        return t.plural(
+            "✅ The log is intact: {n} entry, hash chain unbroken, "
+            "rolls recomputed from revealed seeds: {recomputed}. Unrevealed epochs: {open}.",
+            "✅ The log is intact: {n} entries, hash chain unbroken, "
+            "rolls recomputed from revealed seeds: {recomputed}. Unrevealed epochs: {open}.",
+            report.entries,
             recomputed=report.recomputed,
             open=", ".join(str(e) for e in report.unrevealed_epochs) or "—",
         )

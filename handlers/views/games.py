@@ -156,12 +156,17 @@ NAME_SHOWN = 24  # characters of a name on a button
 
 
 def game_keyboard(
-    t: Translator, link: str, game: GameDTO, members: list[MemberDTO]
+    t: Translator, link: str, game: GameDTO, members: list[MemberDTO], viewer: int
 ) -> InlineKeyboardMarkup:
-    """«Create character» for everyone; the GM's own buttons (archive, and one per co-GM to
-    take the powers back) are checked again when pressed."""
+    """«Create character» for everyone; the NPC list for the GM and co-GMs; the GM's own
+    buttons (archive, and one per co-GM to take the powers back) for the GM. Drawn for whoever
+    asked for the card — a player's copy has no buttons that would only refuse them — and every
+    press is checked again."""
     rows = [[InlineKeyboardButton(text="🧙 " + t("Create character"), url=link)]]
-    for member in members:
+    is_gm = viewer == game.gm_user_id
+    if not is_gm and not any(m.user_id == viewer and m.role == "cogm" for m in members):
+        return InlineKeyboardMarkup(inline_keyboard=rows)
+    for member in members if is_gm else ():
         if member.role == "cogm":
             name = member.name if len(member.name) <= NAME_SHOWN else member.name[:23] + "…"
             data = CogmRemoveCD(game_id=game.id, user_id=member.user_id)
@@ -169,8 +174,9 @@ def game_keyboard(
             rows.append([InlineKeyboardButton(text=text, callback_data=data.pack())])
     npcs = NpcListCD().pack()
     rows.append([InlineKeyboardButton(text="🎭 " + t("NPC list"), callback_data=npcs)])
-    archive = ArchiveCD(game_id=game.id, confirm=False)
-    rows.append([InlineKeyboardButton(text="🗄 " + t("Archive"), callback_data=archive.pack())])
+    if is_gm:
+        archive = ArchiveCD(game_id=game.id, confirm=False)
+        rows.append([InlineKeyboardButton(text="🗄 " + t("Archive"), callback_data=archive.pack())])
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 

@@ -1,8 +1,10 @@
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from datetime import datetime
 from html import escape
+from typing import Any
 
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
@@ -13,7 +15,9 @@ from bot.services.request_options import Offer
 from bot.services.requests import PressResult
 from db.repositories.requests import RequestDTO
 from engine import formats
+from engine.dice.parser import parse
 from engine.dice.render import display_notation, render_html, without_repeated
+from engine.errors import EngineError
 from engine.systems.base import Chances, Reading, pool_threshold, success_pool
 from handlers.callbacks import (
     InvokeBackCD,
@@ -25,7 +29,7 @@ from handlers.callbacks import (
 )
 from handlers.views.dice import ROLL_BODY_LIMIT, percent, short_hash
 from handlers.views.request_options import option_lines, option_rows
-from handlers.views.safe import clip_html
+from handlers.views.safe import clip_html, clip_list
 
 
 def _what(t: Translator, request: RequestDTO) -> str:
@@ -37,15 +41,34 @@ def _what(t: Translator, request: RequestDTO) -> str:
         if pool_threshold(pool) == request.target_number:
             notation = f"{pool.count}d{pool.sides}"
     what = f"<code>{escape(notation)}</code>"
-    if request.trait and notation in request.trait:  # a title with its dice already
-        what = f"<b>{escape(request.trait)}</b>"  # (lifegear: «Стрельба (1d8+1d6+3)»)
-    elif request.trait:
-        what = f"<b>{escape(request.trait)}</b> ({what})"
+    trait = _with_dice(request.trait, notation, request.options) if request.trait else None
+    if trait and notation in trait:  # a title with its dice already
+        what = f"<b>{escape(trait)}</b>"  # (lifegear: «Стрельба (1d8+1d6+3)»)
+    elif trait:
+        what = f"<b>{escape(trait)}</b> ({what})"
     if request.target_number is not None:
         what += " " + t("vs {target}", target=f"<b>{request.target_number}</b>")
     if request.note and request.note != request.trait:  # a trait request's note is its name
         what += f" — {escape(request.note)}"
     return what
+
+
+# a title ending in its dice in brackets («Стрельба (1d8+3)»), not a level («Жестокость (3)»)
+_TITLE_DICE = re.compile(r"(?P<name>.*\S) \((?P<dice>[^()]*\d[dDкК]\d[^()]*)\)")
+
+
+def _with_dice(title: str, notation: str, options: dict[str, Any]) -> str:
+    """A title that names its dice («Стрельба (1d8+3)») with the dice now rolled and the stat
+    now chosen: a weapon on the card changed them (``options``, ``request_options.choose``),
+    and «Стрельба (1d8+3) (1d8+1d6+3)» said both."""
+    found = _TITLE_DICE.fullmatch(title)
+    if found is None or found["dice"] == notation:
+        return title
+    try:
+        parse(found["dice"])
+    except EngineError:
+        return title  # a name that only ends in brackets
+    return f"{options.get('stat') or found['name']} ({notation})"
 
 
 def local_time(when: datetime, zone: str) -> str:
@@ -190,6 +213,21 @@ def usage(t: Translator, example: str) -> str:
         example=example,
     )
     return f"{one}\n{several}"
+
+
+USERNAME_MAX = 32
+NAMES_ROOM = 600
+
+
+def unknown_players(t: Translator, usernames: list[str]) -> str:
+    """@names the bot cannot match to anyone: it knows a user once they write in the chat."""
+    shown = [f"@{escape(name[:USERNAME_MAX])}" for name in usernames]  # Telegram's: 32
+    names = clip_list(shown, room=NAMES_ROOM, more=lambda n: t("… and {n} more", n=n))
+    return t(
+        "I don't know {names} yet: I learn a player's @name when they write in this chat. "
+        "Or reply to their message with /request.",
+        names=names,
+    )
 
 
 def invoke_menu_keyboard(t: Translator, request_id: int) -> InlineKeyboardMarkup:

@@ -637,12 +637,20 @@ def no_own_resources(t: Translator) -> str:
     )
 
 
-def own_resources_hint(t: Translator, count: int, shown: int) -> str:
-    text = t("To change resources, send /res in the game's group: the panel has buttons there.")
+def own_resources_hint(t: Translator, count: int, shown: int, *, changeable: bool) -> str:
+    """Under the private panels: where they are changed — unless every one shown is archived
+    or retired (changed by no one: the hint would send the player to a panel that refuses) —
+    and how many are not shown. Empty when there is nothing to say."""
+    lines = []
     if count > shown:
-        more = t.plural(
-            "{n} more character is not shown here.", "{n} more characters are not shown here.",
-            count - shown,
+        lines.append(
+            t.plural(
+                "{n} more character is not shown here.", "{n} more characters are not shown here.",
+                count - shown,
+            )
         )  # fmt: skip
-        text = f"{more}\n{text}"
-    return text
+    if changeable:
+        lines.append(
+            t("To change resources, send /res in the game's group: the panel has buttons there.")
+        )
+    return "\n".join(lines)

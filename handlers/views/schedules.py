@@ -112,8 +112,11 @@ def kind_title(t: Translator, system: str, kind: str) -> str:
 def describe(t: Translator, system: str, schedule: ScheduleDTO) -> str:
     day_and_time = when(t, schedule.weekday, schedule.minute_of_day)
     line = f"{day_and_time} — {escape(kind_title(t, system, schedule.kind))}"
-    if schedule.remind_minutes:
-        line += ", " + t("reminder {n} min before", n=schedule.remind_minutes)
+    minutes = schedule.remind_minutes
+    if minutes and minutes % 60 == 0:  # as the button offered it: «Remind 1 h before»
+        line += ", " + t("reminder {n} h before", n=minutes // 60)
+    elif minutes:
+        line += ", " + t("reminder {n} min before", n=minutes)
     return line
 
 

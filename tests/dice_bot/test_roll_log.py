@@ -71,6 +71,25 @@ async def test_bad_notation_is_explained_and_logs_nothing(running: Harness) -> N
     assert await _count(running.engine, "SELECT count(*) FROM rolls") == 0
 
 
+async def test_a_label_longer_than_the_log_keeps_is_clipped_not_a_failure(
+    running: Harness,
+) -> None:
+    """A comment of 400 letters after the dice fits the notation's limit but not the log's
+    label column: the roll is made, its label cut with «…» (it failed with «Sorry, something
+    went wrong»), and a redelivery replays the same entry."""
+    _setup(running)
+    emu = running.emu
+    sent = emu.send_text(ALICE, GROUP, "/r 1d20 " + "a" * 400)
+    result = await emu.wait_bot_message(GROUP, contains="Log #1")
+    assert "a" * 50 in result.text and "went wrong" not in result.text
+    emu.redeliver(sent.update_id)
+    await emu.wait_idle()
+    async with running.engine.connect() as conn:
+        labels = (await conn.execute(text("SELECT label FROM rolls"))).scalars().all()
+    assert len(labels) == 1 and len(labels[0]) == roll_service.LABEL_MAX
+    assert labels[0].endswith("…")
+
+
 async def test_a_redelivered_roll_is_not_rolled_again(running: Harness) -> None:
     _setup(running)
     emu = running.emu

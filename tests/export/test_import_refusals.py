@@ -99,6 +99,16 @@ async def test_the_same_file_imports_once(running: Harness) -> None:
     assert await _characters(h) == 2 and await _imports(h) == 1
 
 
+async def test_a_character_brought_back_into_its_own_game_is_refused(running: Harness) -> None:
+    """A player's export imported into the game it came from was sent to the GM as a second
+    «Кира» beside the first: refused by name, nothing stored, the file not taken."""
+    h = running
+    data = await _table(h, "lifegear")
+    answer = await send_file(h, ALICE, GROUP, data)
+    assert f"«{OLD}»" in answer.text and "another game" in answer.text, answer.text
+    assert await _characters(h) == 1 and await _imports(h) == 0
+
+
 async def test_creation_rules_list_every_violation_and_store_nothing(running: Harness) -> None:
     h = running
     data = await _table(h)

@@ -7,6 +7,8 @@ import io
 import re
 from pathlib import Path
 
+from sqlalchemy import text as sql
+
 from sandbox import run_sandbox
 from tests.conftest import Harness
 from tests.export.helpers import legal_sheet, new_game, seat_tables
@@ -33,6 +35,9 @@ async def test_an_export_is_saved_and_imported_by_its_path(
     path = Path(saved.group(1))
     assert path.parent == tmp_path and path.read_bytes().startswith(b"{")
 
+    # Retired meanwhile: a live «Кира» would refuse her own file back into this game.
+    async with h.engine.begin() as conn:
+        await conn.execute(sql("UPDATE characters SET status = 'retired'"))
     out = io.StringIO()
     script = f"/chat group\n/import {path}\n/import {tmp_path / 'nothing.json'}\n"
     await run_sandbox(

@@ -67,3 +67,19 @@ async def test_a_retired_character_is_read_in_the_group(running: Harness) -> Non
     # the live one keeps its panel with buttons
     live = await tb.send_for_buttons(h, ALICE, "/res", "run:")
     assert "Вереск" in live.text
+
+
+async def test_private_res_of_archived_characters_sends_no_one_to_change_them(
+    running: Harness,
+) -> None:
+    """/res in private with only an archived game's character ended with «To change
+    resources, send /res in the game's group» — where the panel refuses every press."""
+    h = running
+    seat_table(h)
+    await create_game(h, "lifegear", "Рынок")
+    await tb.insert_character(h, "lifegear", legal_sheet("lifegear", "Зед"))
+    await _archive(h)
+    sent = h.emu.send_text(ALICE, ALICE, "/res")
+    await h.emu.wait_idle()
+    said = [m.text for m in h.emu.bot_messages(ALICE) if m.message_id > sent.message_id]
+    assert len(said) == 1 and "Зед" in said[0] and "Archived" in said[0], said

@@ -40,8 +40,9 @@ async def _appoint(h: Harness, user: int) -> None:
     assert await _role(h, user) == "cogm"
 
 
-async def _card(h: Harness, user: int) -> ChatMessage:
-    return await send_for_buttons(h, user, "/game", "arc:")
+async def _card(h: Harness, user: int, prefix: str = "arc:") -> ChatMessage:
+    """The /game card ``user`` asked for: the GM's has «Archive», a co-GM's the NPC list."""
+    return await send_for_buttons(h, user, "/game", prefix)
 
 
 async def test_a_cogm_is_refused_the_gms_own_powers(running: Harness) -> None:
@@ -57,7 +58,7 @@ async def test_a_cogm_is_refused_the_gms_own_powers(running: Harness) -> None:
     refused = await running.emu.wait_bot_message(GROUP, after=said.message_id)
     assert refused.text == COGM_REFUSAL and await _role(running, ALICE) is None
 
-    card = await _card(running, BOB)
+    card = await _card(running, BOB, "nls")
     gid = await game_id(running)
     for data in (
         ArchiveCD(game_id=gid, confirm=False).pack(),
@@ -111,3 +112,21 @@ async def test_the_gm_removes_a_cogm_who_then_runs_nothing(running: Harness) -> 
     assert await scalar(running, "SELECT count(*) FROM game_members WHERE role = 'cogm'") == 0
     refused = await send_and_answer(running, BOB, "/milestone")
     assert refused.text == EN("Only the GM can do that.")
+
+
+def _kinds(card: ChatMessage) -> list[str]:
+    """What a card's buttons do: ``url`` for «Create character», else the data's prefix."""
+    return ["url" if "url" in b else b["callback_data"].split(":")[0] for b in buttons(card)]
+
+
+async def test_the_game_card_has_only_the_buttons_its_asker_may_press(running: Harness) -> None:
+    """/game asked by a player showed «NPC list» and «Archive», which only answered «Only the
+    GM can do that»: a player's copy has «Create character» alone, a co-GM's adds the NPC list,
+    the GM's the archive and the co-GM's removal."""
+    seat_table(running)
+    await create_game(running, "matter", "Пепел")
+    await _appoint(running, BOB)
+    player = await send_and_answer(running, ALICE, "/game")
+    assert _kinds(player) == ["url"]
+    assert _kinds(await _card(running, BOB, "nls")) == ["url", "nls"]
+    assert _kinds(await _card(running, GM)) == ["url", "cgr", "nls", "arc"]

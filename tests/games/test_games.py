@@ -81,7 +81,7 @@ async def test_gm_only_options_and_archive(running: Harness) -> None:
     emu.send_text(GM, GROUP, "/timezone +3")
     await emu.wait_bot_message(GROUP, contains="UTC+3")  # not POSIX «Etc/GMT-3» (a minus)
 
-    emu.send_text(ALICE, GROUP, "/game")
+    emu.send_text(GM, GROUP, "/game")  # the GM's copy has the archive button; Alice presses it
     card = await emu.wait_for(
         lambda: next(
             (

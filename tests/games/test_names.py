@@ -99,7 +99,7 @@ async def test_join_and_leave_use_the_name(running: Harness) -> None:
     assert "Лина" in said and "Лиса" in said and ("несколько" in said or "Several" in said)
     # 9a: the monster exists; it is fought, it does not join
     said = (await tb.send_and_answer(h, GM, "/join Шакал")).text
-    assert "монстр" in said and "не присоединяется" in said, said
+    assert "чудовище" in said and "не присоединяется" in said, said
     assert (await tb.tracker_row(h))["version"] == version
 
     # a prefix names Лина, who fights already (a fight takes every fighter from the start)

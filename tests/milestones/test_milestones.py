@@ -390,3 +390,15 @@ def test_a_huge_table_fits_one_message() -> None:
     assert plan.fingerprint not in text  # the fingerprint rides on the confirm button
     confirm = views.preview_keyboard(t, plan).inline_keyboard[0][0].callback_data
     assert confirm == views.MilestoneConfirmCD(kind="minor", fp=plan.fingerprint).pack()
+
+
+async def test_history_names_which_milestone(running: Harness) -> None:
+    """/history read «веха · Мастер» for any milestone: it names the one applied, as
+    /milestone did («веха: Малая веха»)."""
+    h = running
+    await _table(h, "fate", _fate_table())
+    preview = await _preview(h, "minor")
+    await _press(h, GM, preview, "mlc:")
+    said = await tb.send_and_answer(h, GM, "/history Мира")
+    title = I18n("ru").translator("ru")(service.kind_title("fate", "minor"))
+    assert f"веха: {title} · " in said.text, said.text

@@ -115,3 +115,13 @@ async def test_a_characters_name_names_its_player(running: Harness) -> None:
         running, f"SELECT count(*) FROM roll_requests WHERE target_user_id = {ANNA}"
     )
     assert targets == 2
+
+
+async def test_only_unknown_names_say_so_not_the_usage(running: Harness) -> None:
+    """«/request @dave Атлетика» for a @name the bot never saw answered with the usage, as if
+    the command were miswritten: it names whom it does not know and how it learns them."""
+    _seat(running)
+    await create_game(running, "fate", "Хроники")
+    (said,) = await _cards(running, "/request @nobody_here 4dF+2 vs 2", 1)
+    assert "@nobody_here" in said.text and "напишет в этом чате" in said.text  # type: ignore[attr-defined]
+    assert await _count(running, "SELECT count(*) FROM roll_requests") == 0

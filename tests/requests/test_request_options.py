@@ -157,6 +157,8 @@ async def test_lifegear_weapon_and_stat(running: Harness) -> None:
     assert await scalar(running, "SELECT expression FROM roll_requests") == "1d8+1d6+3"
     assert "Лук" in card.text
     assert percent(distribution("1d8+1d6+3").p_at_least(10)) in card.text
+    # the title names the dice rolled now, once (it read «Стрельба (1d8+3) (1d8+1d6+3)»)
+    assert "Стрельба (1d8+1d6+3)" in card.text and "(1d8+3)" not in card.text
     stats = [d for d in _data(card, "rqw:") if d.endswith(":-2:1:-1")]
     assert len(stats) == 1  # the bow also takes Ловкость
     edits = card.edits
@@ -164,6 +166,7 @@ async def test_lifegear_weapon_and_stat(running: Harness) -> None:
     await running.emu.wait_for(lambda: card.edits > edits)
     assert await scalar(running, "SELECT expression FROM roll_requests") == "1d10+1d6"
     assert percent(distribution("1d10+1d6").p_at_least(10)) in card.text
+    assert "Ловкость (1d10+1d6)" in card.text and "Стрельба (" not in card.text
 
     aim_toggle = f"rqw:{rid}:-2:-1:2"
     assert aim_toggle in _data(card, "rqw:") and "Меткость" in str(card.reply_markup)

@@ -50,7 +50,7 @@ async def test_gm_adds_and_deletes_schedules_players_refused(running: Harness) -
     assert "напомнить" in tb.current(h, panel).text.lower()
     await _press(h, GM, tb.current(h, panel), "scs:minor:6:1260:60")
     listed = tb.current(h, panel)
-    assert "каждое воскресенье в 21:00" in listed.text and "за 60 мин" in listed.text
+    assert "каждое воскресенье в 21:00" in listed.text and "напоминание за 1 ч" in listed.text
     assert await _rows(h) == [("minor", 6, 1260, 60)]
 
     # Every day, a typed time, no reminder.

@@ -11,6 +11,7 @@ from bot.services.sheet_rolls import (
     outcome_words,
     plan_sheet_roll,
 )
+from bot.systems import SYSTEMS
 from engine.common import SheetModel
 from engine.dice.evaluator import roll
 from engine.dice.parser import parse
@@ -369,6 +370,16 @@ def test_lifegear_stats_and_defence() -> None:
     with pytest.raises(SheetRollError) as caught:
         plan_sheet_roll("lifegear", lifegear_hero(), "Стрельбв vs 10", "ru")
     assert "Стрельба" in caught.value.render("ru")
+
+
+def test_lifegear_usage_example_is_in_the_readers_language() -> None:
+    """/request's usage in an English lifegear game read «/request Стрельба vs 10»."""
+    from engine.systems.sheet_rolls import shorthand_example
+
+    blank = SYSTEMS["lifegear"].new_character("?")
+    rolls = SYSTEMS["lifegear"].sheet_rolls
+    assert shorthand_example(rolls, blank, "en") == "Shooting vs 10"
+    assert shorthand_example(rolls, blank, "ru") == "Стрельба vs 10"
 
 
 def test_normalize() -> None:

@@ -339,7 +339,7 @@ async def test_an_item_used_after_the_result_can_turn_a_miss_into_a_hit(table: H
     assert "Лина добавляет Озарение" in text_now and "«Огр» повержен" in text_now
     assert states(await sheet(table, lina)) == {"Озарение": "spent", "Плащ": "ready"}
     await press(table, GM, mid, "Завершить")
-    assert "Бой окончен: монстр «Огр» повержен (Лина)" in shown(table, mid)
+    assert "Бой окончен: чудовище «Огр» повержено (Лина)" in shown(table, mid)
     assert await ledger_kinds(table) == ["lifegear.boost"]
 
 

@@ -102,11 +102,14 @@ def _gear_named(character: lifegear.Character, text: str) -> Item | None:
     return max(found, key=lambda item: len(item.name), default=None)
 
 
+_EXAMPLE = ("Shooting vs 10", "Стрельба vs 10")  # a sheet with no stats: the usage's example
+
+
 def _plan_lifegear(character: lifegear.Character, text: str, locale: str) -> SheetRoll:
     names = [s.name for s in character.stats]
     gear_names = [item.name for item in character.gear]
     rest, target = split_user_named(text, names + gear_names)
-    require(rest, html(names[0]) if names else "Стрельба vs 10")
+    require(rest, html(names[0]) if names else _EXAMPLE[locale == "ru"])
     index = Names((str(i), (s.name,)) for i, s in enumerate(character.stats))
     key = index.find(rest)
     if key is None:

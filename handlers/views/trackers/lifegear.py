@@ -196,11 +196,12 @@ def _awaited(
             continue
         opts = service.options(fighter, pending)
         lines.append(
-            t(
-                "⏳ {name} takes {damage} damage: choose {need} items ({chosen} chosen)",
+            t.plural(
+                "⏳ {name} takes {damage} damage: choose {n} item ({chosen} chosen)",
+                "⏳ {name} takes {damage} damage: choose {n} items ({chosen} chosen)",
+                opts.must_choose,
                 name=_e(fighter.name),
                 damage=pending["dmg"],
-                need=opts.must_choose,
                 chosen=len(pending["pick"]),
             )
         )
