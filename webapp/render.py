@@ -44,13 +44,18 @@ def _ledger_line(entry: LedgerDTO, x: Ctx, zone: tzinfo, page: Page) -> str:
 def _roll_line(roll: LogEntry) -> str:
     outcome = f" · {esc(roll.outcome)}" if roll.outcome else ""
     return (
-        f'<li data-roll="{roll.seq}"><code>{esc(roll.expression)}</code> = <b>{roll.result}</b>'
+        f'<li data-roll="{roll.seq}"><code>{esc(roll.expression)}</code> = '
+        f"<b>{formats.number(roll.result)}</b>"
         f'{outcome} <small class="muted">#{roll.seq} {esc(roll.subject)}</small></li>'
     )
 
 
+def _empty(text: str) -> list[str]:
+    return [f'<div class="muted">{esc(text)}</div>']
+
+
 def sheet_html(page: Page, t: Translator, locale: str) -> str:
-    x = Ctx(t, locale, page.entry.asks)
+    x = Ctx(t, locale, page.entry.asks, frozen=page.entry.archived)
     character, game = page.entry.character, page.entry.game
     system = t(SYSTEMS[character.system].title)
     npc = f' <small class="chip">{esc(t("NPC"))}</small>' if character.is_npc else ""
@@ -66,13 +71,15 @@ def sheet_html(page: Page, t: Translator, locale: str) -> str:
         f"<ul class='log'>{''.join(_ledger_line(e, x, zone, page) for e in page.ledger)}</ul>"
     ]
     rolls = [f"<ul class='log'>{''.join(_roll_line(r) for r in page.rolls)}</ul>"]
-    empty = [f'<div class="muted">{esc(t("Nothing yet."))}</div>']
+    # an empty list says what would fill it, not just that it is empty
+    no_changes = _empty(t("No changes yet: presses here and on /res are listed, newest first."))
+    no_rolls = _empty(t("No rolls yet: the character's rolls in the game's chat show here."))
     return "".join(
         [
             head,
             body,
-            section(t("Recent changes"), ledger if page.ledger else empty, cls="ledger"),
-            section(t("Rolls"), rolls if page.rolls else empty, cls="rolls"),
+            section(t("Recent changes"), ledger if page.ledger else no_changes, cls="ledger"),
+            section(t("Rolls"), rolls if page.rolls else no_rolls, cls="rolls"),
         ]
     )
 
@@ -85,5 +92,6 @@ def list_item(entry: Entry, t: Translator, user_id: int) -> dict[str, Any]:
         "game": entry.game.title,
         "system": t(SYSTEMS[c.system].title),
         "own": c.owner_user_id == user_id and not c.is_npc,
+        "npc": c.is_npc,
         "archived": entry.archived,
     }

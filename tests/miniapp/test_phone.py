@@ -5,14 +5,15 @@ concept stands under the name."""
 
 from __future__ import annotations
 
+import pytest
 from sqlalchemy import text
 
 from bot.services.rolls import roll_logged
 from db.database import create_session_factory
 from db.uow import UnitOfWork
-from engine.systems import lifegear
+from engine.systems import fate, lifegear
 from engine.systems.lifegear import Item, ItemKind
-from tests.games.helpers import ALICE, GROUP, create_game, seat_table
+from tests.games.helpers import ALICE, GM, GROUP, create_game, seat_table
 from tests.helpers.table import insert_character
 from tests.miniapp.browser import Browser, needs_browser
 from tests.miniapp.cases import CASES
@@ -146,3 +147,50 @@ async def test_a_busy_sheet_stays_light(mini_app: MiniApp, browser: Browser) -> 
     assert shown == [LEDGER_SHOWN, ROLLS_SHOWN]
     await _measure(browser, "fate-20-ledger-50-rolls")
     await browser.screenshot("fate-busy")
+
+
+# Tap targets smaller than a thumb (40 px each way) and anything drawn past the screen's edge.
+CRAMPED = """
+const w = window.innerWidth, found = {small: [], past: []};
+for (const e of document.querySelectorAll('#app button, #app a')) {
+  const r = e.getBoundingClientRect();
+  if (r.width && (r.width < 40 || r.height < 40))
+    found.small.push(`${e.textContent.trim()} ${Math.round(r.width)}x${Math.round(r.height)}`);
+}
+for (const e of document.querySelectorAll('#app *'))
+  if (e.getBoundingClientRect().right > w + 0.5) found.past.push(e.textContent.slice(0, 20));
+return found;
+"""
+
+
+@pytest.mark.parametrize("system", list(CASES))
+async def test_every_button_takes_a_thumb_at_360_px(
+    mini_app: MiniApp, browser: Browser, system: str
+) -> None:
+    await browser.resize(360)
+    try:
+        await _open(mini_app, browser, system, CASES[system].make())
+        assert await browser.js(CRAMPED) == {"small": [], "past": []}
+        await browser.screenshot(f"{system}-360")
+    finally:
+        await browser.resize()
+
+
+async def test_the_gms_list_marks_npcs_and_the_archived(
+    mini_app: MiniApp, browser: Browser
+) -> None:
+    h = mini_app.h
+    seat_table(h)
+    await create_game(h, "fate", "Кампания")
+    await insert_character(h, "fate", CASES["fate"].make(), owner=ALICE)
+    await insert_character(h, "fate", fate.new_character("Громила"), owner=GM, npc=True)
+    async with h.engine.begin() as conn:
+        await conn.execute(text("UPDATE games SET archived_at = now()"))
+    await browser.open(mini_app.url(GM, theme=LIGHT, language="ru"))
+    await browser.wait("return document.body.dataset.view === 'list'")
+    lines = await browser.js(
+        "return [...document.querySelectorAll('.list a small')].map(s => s.innerText)"
+    )
+    assert lines == ["Кампания · Фэйт (FATE) · 🗄 в архиве",
+                     "Кампания · Фэйт (FATE) · НПС · 🗄 в архиве"], lines  # fmt: skip
+    assert await browser.js(CRAMPED) == {"small": [], "past": []}

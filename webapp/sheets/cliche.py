@@ -22,7 +22,7 @@ def _cliche(index: int, item: cliche.Cliche, x: Ctx) -> str:
     line = row(
         name,
         _dice(item),
-        act("−1", {**op, "delta": -1}, kind="minus"),
+        act("−1", {**op, "delta": -1}, x, kind="minus"),
         gain({**op, "delta": 1}, x),
     )
     details = [esc(item.description)] if item.description else []

@@ -7,7 +7,7 @@ from bot.services.resources import item_key
 from engine.systems import lifegear
 from engine.systems.lifegear import ItemState
 from handlers.views.sheets.lifegear import STATE_LABEL, item_line, stats_line
-from webapp.sheets.base import Ctx, act, esc, meter, row, section
+from webapp.sheets.base import Ctx, act, esc, gain, meter, row, section
 
 
 def _buttons(index: int, item: lifegear.Item, x: Ctx) -> list[str]:
@@ -15,13 +15,15 @@ def _buttons(index: int, item: lifegear.Item, x: Ctx) -> list[str]:
     op = {"kind": "gear", "index": index, "key": item_key(item.id)}
     if item.state is not ItemState.READY:
         label = t("Repair") if item.state in (ItemState.BROKEN, ItemState.LOST) else t("Ready")
-        return [act(esc(label), {**op, "state": ItemState.READY.value}, kind="plus")]
+        # ready again is a gain: a player's press asks the GM, and says so
+        return [gain({**op, "state": ItemState.READY.value}, x, esc(label))]
     spent, broken = ItemState.SPENT, ItemState.BROKEN
     # "→ spent": the state a press puts the item in, as on the panel
-    shown = [act("→ " + esc(t(STATE_LABEL[spent])), {**op, "state": spent.value}, kind="minus")]
+    label = "→ " + esc(t(STATE_LABEL[spent]))
+    shown = [act(label, {**op, "state": spent.value}, x, kind="minus")]
     if item.kind.material:
         label = "→ " + esc(t(STATE_LABEL[broken]))
-        shown.append(act(label, {**op, "state": broken.value}, kind="minus"))
+        shown.append(act(label, {**op, "state": broken.value}, x, kind="minus"))
     return shown
 
 

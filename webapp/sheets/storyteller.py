@@ -26,7 +26,7 @@ def _pool(trait: storyteller.PoolTrait, key: str, x: Ctx) -> str:
     return row(
         _name(key, x),
         f'<span data-field="{key}">{meter(trait.pool, trait.rating)}</span>',
-        act("−1", {"kind": "pool", "trait": key, "delta": -1}, kind="minus"),
+        act("−1", {"kind": "pool", "trait": key, "delta": -1}, x, kind="minus"),
         gain({"kind": "pool", "trait": key, "delta": 1}, x),
     )
 

@@ -93,9 +93,12 @@
     root.appendChild(box);
     rendered("refused");
   }
+  // The server's words in the user's language; never a bare status code or a body that is
+  // not ours (a proxy's error page): the page's own «something went wrong» instead.
   function failed(res) {
-    return res.json().then(function (b) { failed.title = b.title; return b.error || String(res.status); },
-                           function () { return String(res.status); });
+    var fallback = state.ui.error || state.ui.failed || "…";
+    return res.json().then(function (b) { failed.title = b.title; return (b && b.error) || fallback; },
+                           function () { return fallback; });
   }
   function deny(res) { return failed(res).then(function (t) { refused(t, failed.title); }); }
 
@@ -114,8 +117,12 @@
           var a = el("a");
           a.href = "#";
           a.dataset.character = c.id;
-          a.appendChild(el("b", null, c.name + (c.own ? "" : "")));
-          a.appendChild(el("small", null, c.game + " · " + c.system + (c.own ? " · " + body.ui.own : "")));
+          a.appendChild(el("b", null, c.name));
+          var marks = [c.game, c.system];
+          if (c.own) marks.push(body.ui.own);
+          if (c.npc) marks.push(body.ui.npc);
+          if (c.archived) marks.push("🗄 " + body.ui.archived);  // read only, as its sheet says
+          a.appendChild(el("small", null, marks.join(" · ")));
           a.addEventListener("click", function (ev) { ev.preventDefault(); showSheet(c.id); });
           list.appendChild(a);
         });
