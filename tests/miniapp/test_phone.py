@@ -194,3 +194,20 @@ async def test_the_gms_list_marks_npcs_and_the_archived(
     assert lines == ["Кампания · Фэйт (FATE) · 🗄 в архиве",
                      "Кампания · Фэйт (FATE) · НПС · 🗄 в архиве"], lines  # fmt: skip
     assert await browser.js(CRAMPED) == {"small": [], "past": []}
+
+
+async def test_a_proxys_error_page_is_not_shown_as_a_status(
+    mini_app: MiniApp, browser: Browser
+) -> None:
+    """A press answered by something that is not the bot (a proxy's 502 page) toasts the
+    page's own words in the user's language, never «502»."""
+    await _open(mini_app, browser, "fate", CASES["fate"].make())
+    await browser.js(
+        "window.fetch = () => Promise.resolve(new Response('<h1>Bad Gateway</h1>', "
+        "{status: 502, headers: {'Content-Type': 'text/html'}}));"
+        "document.querySelector('button.act').click()"
+    )
+    toast = await browser.wait(
+        "const t = document.getElementById('toast'); return !t.hidden && t.innerText"
+    )
+    assert toast == "Что-то пошло не так, попробуйте чуть позже.", toast
