@@ -3,7 +3,7 @@ the ledger's recent entries and the character's rolls; all user text escaped."""
 
 from __future__ import annotations
 
-from datetime import tzinfo
+from datetime import datetime, tzinfo
 from typing import Any
 
 from bot.i18n import Translator
@@ -41,12 +41,14 @@ def _ledger_line(entry: LedgerDTO, x: Ctx, zone: tzinfo, page: Page) -> str:
     )
 
 
-def _roll_line(roll: LogEntry) -> str:
+def _roll_line(roll: LogEntry, zone: tzinfo) -> str:
+    """The roll, its result and outcome, then whose and when (as a change's line says it)."""
     outcome = f" · {esc(roll.outcome)}" if roll.outcome else ""
+    when = formats.moment(datetime.fromisoformat(roll.created_at), zone, year=False)
     return (
         f'<li data-roll="{roll.seq}"><code>{esc(roll.expression)}</code> = '
-        f"<b>{formats.number(roll.result)}</b>"
-        f'{outcome} <small class="muted">#{roll.seq} {esc(roll.subject)}</small></li>'
+        f"<b>{formats.number(roll.result)}</b>{outcome} "
+        f'<small class="muted">#{roll.seq} {esc(roll.subject)} · {when}</small></li>'
     )
 
 
@@ -70,7 +72,7 @@ def sheet_html(page: Page, t: Translator, locale: str) -> str:
     ledger = [
         f"<ul class='log'>{''.join(_ledger_line(e, x, zone, page) for e in page.ledger)}</ul>"
     ]
-    rolls = [f"<ul class='log'>{''.join(_roll_line(r) for r in page.rolls)}</ul>"]
+    rolls = [f"<ul class='log'>{''.join(_roll_line(r, zone) for r in page.rolls)}</ul>"]
     # an empty list says what would fill it, not just that it is empty
     no_changes = _empty(t("No changes yet: presses here and on /res are listed, newest first."))
     no_rolls = _empty(t("No rolls yet: the character's rolls in the game's chat show here."))

@@ -136,3 +136,30 @@ async def test_a_state_off_says_it_asks(mini_app: MiniApp) -> None:
     )
     page = await _asks(mini_app, "matter", kai)
     assert re.search(r'class="act minus ask"[^>]*title="Ask the GM"[^>]*>🙋 ✖<', page), page
+
+
+async def test_a_roll_says_when(mini_app: MiniApp) -> None:
+    """A roll's line ends with its moment on the game's clock, as a change's line does."""
+    cid = await _table(mini_app)
+    async with UnitOfWork(create_session_factory(mini_app.h.engine)) as uow:
+        await roll_logged(
+            uow, chat_id=GROUP, roll_id="t:2", text="2d6", actor="Alice", subject="Ира",
+            actor_user_id=ALICE,
+        )  # fmt: skip
+    status, body, _ = await mini_app.call(f"api/sheet/{cid}", user=ALICE)
+    assert status == 200
+    line = re.search(r"<li data-roll=[^>]*>(.*?)</li>", body["html"], re.S)
+    assert line is not None and re.search(r"Ира · \d\d\.\d\d \d\d:\d\d</small>$", line.group(1))
+
+
+async def test_a_stat_and_its_dice_share_a_row(mini_app: MiniApp) -> None:
+    seat_table(mini_app.h)
+    await create_game(mini_app.h, "lifegear", "Кампания")
+    stats = (lifegear.Stat(name="Сила", dice="1d8+3"), lifegear.Stat(name="Стрельба", dice="1d6"))
+    hero = lifegear.new_character("Лина").model_copy(update={"max_lives": 3, "stats": stats})
+    cid = await insert_character(mini_app.h, "lifegear", hero, owner=ALICE)
+    status, body, _ = await mini_app.call(f"api/sheet/{cid}", user=ALICE)
+    assert status == 200
+    for name, dice in (("Сила", "1d8\\+3"), ("Стрельба", "1d6")):
+        pattern = rf'<span class="label">{name}</span><span class="value"><code>{dice}</code>'
+        assert re.search(pattern, body["html"]), body["html"]
