@@ -21,6 +21,7 @@ from engine.systems.matter.sheet import ActiveState
 from engine.systems.matter.states import StateId
 from tests.games.helpers import ALICE, GROUP, create_game, seat_table
 from tests.helpers.table import insert_character, ledger_kinds, stored_sheet
+from tests.miniapp.cases import CASES
 from tests.miniapp.conftest import MiniApp
 from tests.miniapp.test_api import _table, _version
 
@@ -163,3 +164,36 @@ async def test_a_stat_and_its_dice_share_a_row(mini_app: MiniApp) -> None:
     for name, dice in (("Сила", "1d8\\+3"), ("Стрельба", "1d6")):
         pattern = rf'<span class="label">{name}</span><span class="value"><code>{dice}</code>'
         assert re.search(pattern, body["html"]), body["html"]
+
+
+DISABLED = re.compile(r'<button [^>]*title="([^"]*)"[^>]*disabled>([^<]*)<')
+
+
+@pytest.mark.parametrize(
+    ("system", "expected"),
+    [
+        ("fate", [("−1", "Не хватает очков судьбы: нужно 1, есть 0.")]),
+        ("storyteller", [("🙋 +1", "Уже максимум.")]),  # Glamour 4/4; Willpower 4/5 is open
+        ("cliche", [("🙋 +1", "Уже максимум."), ("🙋 +1", "Уже максимум.")]),
+        ("matter", [("🙋 +1", "Уже максимум.")]),
+    ],
+)
+async def test_a_button_that_could_only_refuse_is_drawn_off(
+    mini_app: MiniApp, system: str, expected: list[tuple[str, str]]
+) -> None:
+    """At a pool's top (or with nothing left to spend) its button is disabled and says why in
+    the panel's or the engine's words, instead of a press that only answers «Already full»."""
+    seat_table(mini_app.h)
+    await create_game(mini_app.h, system, "Кампания")
+    hero = CASES[system].make()
+    if system == "fate":
+        hero = hero.model_copy(update={"fate_points": 0})
+    cid = await insert_character(mini_app.h, system, hero, owner=ALICE)
+    status, body, _ = await mini_app.call(
+        f"api/sheet/{cid}", init_data=mini_app.init_data(ALICE, language="ru")
+    )
+    assert status == 200
+    found = [(label, title) for title, label in DISABLED.findall(body["html"])]
+    assert [label for label, _ in found] == [label for label, _ in expected], found
+    for (_, title), (_, words) in zip(found, expected, strict=True):
+        assert title.startswith(words), found

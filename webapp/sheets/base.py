@@ -24,24 +24,36 @@ def esc(value: object) -> str:
     return html.escape(str(value), quote=True)
 
 
-def act(label: str, op: dict[str, Any], x: Ctx, *, kind: str = "", title: str = "") -> str:
+def act(
+    label: str, op: dict[str, Any], x: Ctx, *, kind: str = "", title: str = "", off: str = ""
+) -> str:
     """A button the page posts as ``op``; the server checks everything again. None on a
-    frozen (archived) sheet: a button that could only be refused is not offered."""
+    frozen (archived) sheet: a button that could only be refused is not offered. ``off``:
+    why it does nothing now (a pool at its top or empty): drawn disabled, saying why."""
     if x.frozen:
         return ""
     data = esc(json.dumps(op, separators=(",", ":")))
     cls = f"act {kind}".strip()
+    title = off or title
     hint = f' title="{esc(title)}" aria-label="{esc(title)}"' if title else ""
-    return f'<button type="button" class="{cls}" data-op="{data}"{hint}>{label}</button>'
+    disabled = " disabled" if off else ""
+    return f'<button type="button" class="{cls}" data-op="{data}"{hint}{disabled}>{label}</button>'
 
 
-def gain(op: dict[str, Any], x: Ctx, label: str = "+1", *, kind: str = "plus") -> str:
+def gain(
+    op: dict[str, Any], x: Ctx, label: str = "+1", *, kind: str = "plus", off: str = ""
+) -> str:
     """A press that gains («+1», an item ready, a state off): where the panel's says it asks
     the GM, so does this one («🙋 +1»); the press opens a request in the game's chat (the
     server decides again)."""
     if not x.asks:
-        return act(label, op, x, kind=kind)
-    return act(f"🙋 {label}", op, x, kind=f"{kind} ask", title=x.t("Ask the GM"))
+        return act(label, op, x, kind=kind, off=off)
+    return act(f"🙋 {label}", op, x, kind=f"{kind} ask", title=x.t("Ask the GM"), off=off)
+
+
+def full(x: Ctx, value: int, top: int) -> str:
+    """Why a «+1» does nothing: the value is at its top."""
+    return x.t("Already at the maximum.") if value >= top else ""
 
 
 def section(title: str, body: Iterable[str], *, cls: str = "") -> str:

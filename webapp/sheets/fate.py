@@ -6,6 +6,7 @@ from bot.services.resources import CLEARABLE_TRACKS
 from engine import formats
 from engine.systems import fate
 from engine.systems.fate import SlotId, TrackKind, ladder_label, signed, slot_value
+from engine.text import msg
 from handlers.views.sheets.fate import engine_name, skill_name
 from webapp.sheets.base import Ctx, act, chips, esc, gain, row, section
 
@@ -18,9 +19,16 @@ def _points(c: fate.Character, x: Ctx) -> str:
     return row(
         esc(t("Fate points")) + f" <small>{refresh}</small>",
         value,
-        act("−1", {"kind": "fate_points", "delta": -1}, x, kind="minus"),
+        act("−1", {"kind": "fate_points", "delta": -1}, x, kind="minus", off=_none_left(c, x)),
         gain({"kind": "fate_points", "delta": 1}, x),
     )
+
+
+def _none_left(c: fate.Character, x: Ctx) -> str:
+    """Why «−1» does nothing: no fate point to spend (the engine's own words)."""
+    if c.fate_points > 0:
+        return ""
+    return msg("fate.fp.not_enough", need=1, have=c.fate_points).render(x.locale)
 
 
 def _aspects(c: fate.Character, x: Ctx) -> list[str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine.systems import matter
 from engine.systems.matter import STATES, effective_trait
 from handlers.views.sheets.matter import COMBAT, GAUGES, KIND_NAMES, ordered_skills, trait_name
-from webapp.sheets.base import Ctx, act, chips, dots, esc, gain, meter, row, section
+from webapp.sheets.base import Ctx, act, chips, dots, esc, full, gain, meter, row, section
 
 DOTS_MAX = 5
 
@@ -20,7 +20,7 @@ def _gauge(c: matter.Character, gauge: str, x: Ctx) -> str:
         esc(trait_name(gauge, x.locale)),
         shown,
         act("−1", {"kind": "health", "delta": -1}, x, kind="minus"),
-        gain({"kind": "health", "delta": 1}, x),
+        gain({"kind": "health", "delta": 1}, x, off=full(x, value, top)),
     )
 
 
