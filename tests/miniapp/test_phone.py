@@ -5,6 +5,8 @@ concept stands under the name."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from sqlalchemy import text
 
@@ -211,3 +213,14 @@ async def test_a_proxys_error_page_is_not_shown_as_a_status(
         "const t = document.getElementById('toast'); return !t.hidden && t.innerText"
     )
     assert toast == "Что-то пошло не так, попробуйте чуть позже.", toast
+
+
+async def test_back_shows_the_list_even_of_one(mini_app: MiniApp, browser: Browser) -> None:
+    """A lone character opens at once; «← All characters» then shows the list (it reopened
+    the same sheet, so the button did nothing)."""
+    await _open(mini_app, browser, "fate", CASES["fate"].make())
+    await browser.js("document.getElementById('back').click()")
+    await browser.wait("return document.body.dataset.view === 'list'")
+    await asyncio.sleep(1)  # the list stays: nothing opens the sheet again
+    assert await browser.js("return document.body.dataset.view") == "list"
+    assert await browser.js("return document.querySelectorAll('.list a').length") == 1

@@ -102,7 +102,9 @@
   }
   function deny(res) { return failed(res).then(function (t) { refused(t, failed.title); }); }
 
-  function showList() {
+  // ``opening``: the page's first view, where a lone character opens at once; «← All
+  // characters» shows the list even then (it used to reopen the same sheet: a dead button).
+  function showList(opening) {
     stopPoll();
     state.id = null;
     return api("api/characters").then(function (res) {
@@ -129,7 +131,7 @@
         if (!body.characters.length) list.appendChild(el("p", "muted", body.ui.empty));
         root.appendChild(list);
         rendered("list");
-        if (body.characters.length === 1) return showSheet(body.characters[0].id);
+        if (opening === true && body.characters.length === 1) return showSheet(body.characters[0].id);
       });
     }, function () { toast(state.ui.failed || "…"); });
   }
@@ -140,7 +142,7 @@
     root.innerHTML = body.html;  // built on the server, every user string escaped there
     var back = el("button", "nav", "← " + (state.ui.back || ""));
     back.id = "back";
-    back.addEventListener("click", showList);
+    back.addEventListener("click", function () { showList(false); });
     root.insertBefore(back, root.firstChild);
     var name = root.querySelector("h1");
     if (name) document.title = name.textContent;  // the page's title is the character's name
@@ -191,6 +193,6 @@
   if (!initData) {
     api("api/characters").then(function (res) { return deny(res); });
   } else {
-    showList();
+    showList(true);
   }
 })();
