@@ -1,7 +1,10 @@
 """The Mini App as a phone shows it (issue 33, item 10), in headless Chromium at 390 px: no
 word of a gear row breaks, the page's title is the character's and Russian, grey hint text
 reads at 4.5:1 against what it sits on with Telegram's light colours, and the storyteller
-concept stands under the name."""
+concept stands under the name. At 360 px, in both themes, every button takes a thumb (40 px
+each way), nothing passes the screen's edge and every text reads at 4.5:1; the GM's list marks
+NPCs and the archived; «← All characters» leads to the list; an error that is not the bot's
+toasts the page's own words."""
 
 from __future__ import annotations
 
@@ -20,31 +23,43 @@ from tests.helpers.table import insert_character
 from tests.miniapp.browser import Browser, needs_browser
 from tests.miniapp.cases import CASES
 from tests.miniapp.conftest import MiniApp
-from tests.miniapp.test_browser import LIGHT, _measure
+from tests.miniapp.test_browser import DARK, LIGHT, _measure
 from webapp.service import LEDGER_SHOWN, ROLLS_SHOWN
 
 pytestmark = needs_browser
 
-# Every text element's colour against the background it is drawn on (the nearest ancestor
-# with one), by WCAG's formula; the lowest few, with their text.
+# Every text element's colour against what is drawn under it (its own and its ancestors'
+# backgrounds composed: a chip's is translucent), by WCAG's formula; the lowest few, with
+# their text. Colours are read through a canvas: a computed color-mix() is «color(srgb …)»,
+# which a parse of «rgb(…)» numbers misread as near black.
 CONTRAST = """
-function lin(c) { c /= 255; return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4); }
-function rgb(s) { const m = s.match(/[\\d.]+/g).map(Number); return m; }
-function lum(s) {
-  const [r, g, b] = rgb(s); return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+const cv = document.createElement('canvas'); cv.width = cv.height = 1;
+const cx = cv.getContext('2d', {willReadFrequently: true});
+function rgba(s) {  // any CSS colour (rgb(), color(srgb …), color-mix results) as [r, g, b, a]
+  cx.clearRect(0, 0, 1, 1); cx.fillStyle = '#000'; cx.fillStyle = s; cx.fillRect(0, 0, 1, 1);
+  const d = cx.getImageData(0, 0, 1, 1).data; return [d[0], d[1], d[2], d[3] / 255];
 }
-function bg(el) {
+function over(top, under) {
+  const a = top[3]; return [0, 1, 2].map(i => top[i] * a + under[i] * (1 - a)).concat(1);
+}
+function bg(el) {  // the colour drawn under el: its own and its ancestors' backgrounds composed
+  const layers = [];
   for (; el; el = el.parentElement) {
-    const c = getComputedStyle(el).backgroundColor;
-    if (c && !c.startsWith('rgba(0, 0, 0, 0)') && c !== 'transparent' && rgb(c)[3] !== 0) return c;
+    const c = rgba(getComputedStyle(el).backgroundColor);
+    if (c[3] > 0) layers.push(c);
+    if (c[3] === 1) break;
   }
-  return getComputedStyle(document.body).backgroundColor;
+  let under = [255, 255, 255, 1];
+  for (const layer of layers.reverse()) under = over(layer, under);
+  return under;
 }
+function lin(c) { c /= 255; return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4); }
+function lum([r, g, b]) { return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b); }
 const found = [];
 for (const el of document.querySelectorAll('#app *')) {
   const own = [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
   if (!own || el.closest('button')) continue;
-  const a = lum(getComputedStyle(el).color), b = lum(bg(el));
+  const under = bg(el), a = lum(over(rgba(getComputedStyle(el).color), under)), b = lum(under);
   const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
   found.push([Math.round(ratio * 100) / 100, el.tagName, el.textContent.trim().slice(0, 30)]);
 }
@@ -174,6 +189,12 @@ async def test_every_button_takes_a_thumb_at_360_px(
         await _open(mini_app, browser, system, CASES[system].make())
         assert await browser.js(CRAMPED) == {"small": [], "past": []}
         await browser.screenshot(f"{system}-360")
+        for theme in (LIGHT, DARK):
+            await browser.open(mini_app.url(ALICE, theme=theme, language="en"))
+            await browser.wait("return document.body.dataset.view === 'sheet'")
+            assert await browser.js(CRAMPED) == {"small": [], "past": []}
+            lowest = await browser.js(CONTRAST)
+            assert lowest[0][0] >= 4.5, lowest
     finally:
         await browser.resize()
 
