@@ -25,6 +25,7 @@ def _ledger_line(entry: LedgerDTO, x: Ctx, zone: tzinfo, page: Page) -> str:
     who asked for it), when in the game's time zone."""
     label = KIND_LABEL.get(entry.kind)
     what = x.t(label) if label else entry.kind
+    what = what[:1].upper() + what[1:]  # the line's head: «Отмечена ячейка стресса»
     system = page.entry.character.system
     changes = [c for c in entry.diff if isinstance(c, dict)]
     told = "; ".join(sheet_changes.describe(x.t, x.locale, system, changes)[:DIFF_SHOWN])

@@ -88,7 +88,9 @@
     root.replaceChildren();
     var box = el("div", "refused");
     box.id = "refused";
-    box.appendChild(el("h1", null, "🔒 " + (title || state.ui.refused_title || "")));
+    title = title || state.ui.refused_title || "";
+    document.title = title;  // not the page's Russian placeholder, in the user's language
+    box.appendChild(el("h1", null, "🔒 " + title));
     box.appendChild(el("p", null, text));
     root.appendChild(box);
     rendered("refused");
