@@ -75,17 +75,24 @@ async def test_the_ledger_names_a_player_the_bot_never_met(mini_app: MiniApp) ->
     assert str(ALICE) not in re.sub(r"<[^>]+>", "", line.group(1))
 
 
-async def test_a_negative_roll_has_a_real_minus(mini_app: MiniApp) -> None:
-    cid = await _table(mini_app)
-    async with UnitOfWork(create_session_factory(mini_app.h.engine)) as uow:
+async def _rolled(app: MiniApp, expression: str) -> str:
+    """The page's roll line after Ира rolled ``expression`` in the game's chat."""
+    cid = await _table(app)
+    async with UnitOfWork(create_session_factory(app.h.engine)) as uow:
         await roll_logged(
-            uow, chat_id=GROUP, roll_id="t:1", text="4dF-6", actor="Alice", subject="Ира",
+            uow, chat_id=GROUP, roll_id="t:1", text=expression, actor="Alice", subject="Ира",
             actor_user_id=ALICE,
         )  # fmt: skip
-    status, body, _ = await mini_app.call(f"api/sheet/{cid}", user=ALICE)
+    status, body, _ = await app.call(f"api/sheet/{cid}", user=ALICE)
     assert status == 200
-    shown = re.search(r"<li data-roll=[^>]*>.*?<b>([^<]*)</b>", body["html"], re.S)
-    assert shown is not None, body["html"]
+    line = re.search(r"<li data-roll=[^>]*>(.*?)</li>", body["html"], re.S)
+    assert line is not None, body["html"]
+    return line.group(1)
+
+
+async def test_a_negative_roll_has_a_real_minus(mini_app: MiniApp) -> None:
+    shown = re.search(r"<b>([^<]*)</b>", await _rolled(mini_app, "4dF-6"))
+    assert shown is not None
     # 4dF−6 is −2 at most: the page's minus is the formatter's, not a hyphen
     assert shown.group(1).startswith(formats.MINUS) and "-" not in shown.group(1)
 
@@ -141,16 +148,8 @@ async def test_a_state_off_says_it_asks(mini_app: MiniApp) -> None:
 
 async def test_a_roll_says_when(mini_app: MiniApp) -> None:
     """A roll's line ends with its moment on the game's clock, as a change's line does."""
-    cid = await _table(mini_app)
-    async with UnitOfWork(create_session_factory(mini_app.h.engine)) as uow:
-        await roll_logged(
-            uow, chat_id=GROUP, roll_id="t:2", text="2d6", actor="Alice", subject="Ира",
-            actor_user_id=ALICE,
-        )  # fmt: skip
-    status, body, _ = await mini_app.call(f"api/sheet/{cid}", user=ALICE)
-    assert status == 200
-    line = re.search(r"<li data-roll=[^>]*>(.*?)</li>", body["html"], re.S)
-    assert line is not None and re.search(r"Ира · \d\d\.\d\d \d\d:\d\d</small>$", line.group(1))
+    line = await _rolled(mini_app, "2d6")
+    assert re.search(r"Ира · \d\d\.\d\d \d\d:\d\d</small>$", line), line
 
 
 async def test_a_stat_and_its_dice_share_a_row(mini_app: MiniApp) -> None:
@@ -166,7 +165,7 @@ async def test_a_stat_and_its_dice_share_a_row(mini_app: MiniApp) -> None:
         assert re.search(pattern, body["html"]), body["html"]
 
 
-DISABLED = re.compile(r'<button [^>]*title="([^"]*)"[^>]*disabled>([^<]*)<')
+DISABLED = re.compile(r'<button [^>]*data-off="([^"]*)" disabled>([^<]*)<')
 
 
 @pytest.mark.parametrize(

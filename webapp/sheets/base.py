@@ -29,14 +29,15 @@ def act(
 ) -> str:
     """A button the page posts as ``op``; the server checks everything again. None on a
     frozen (archived) sheet: a button that could only be refused is not offered. ``off``:
-    why it does nothing now (a pool at its top or empty): drawn disabled, saying why."""
+    why it does nothing now (a pool at its top or empty): drawn disabled, saying why (the
+    hint if it has none of its own, and ``data-off``)."""
     if x.frozen:
         return ""
     data = esc(json.dumps(op, separators=(",", ":")))
     cls = f"act {kind}".strip()
-    title = off or title
+    title = title or off
     hint = f' title="{esc(title)}" aria-label="{esc(title)}"' if title else ""
-    disabled = " disabled" if off else ""
+    disabled = f' data-off="{esc(off)}" disabled' if off else ""
     return f'<button type="button" class="{cls}" data-op="{data}"{hint}{disabled}>{label}</button>'
 
 
