@@ -75,7 +75,11 @@ def sheet_html(page: Page, t: Translator, locale: str) -> str:
     ]
     rolls = [f"<ul class='log'>{''.join(_roll_line(r, zone) for r in page.rolls)}</ul>"]
     # an empty list says what would fill it, not just that it is empty
-    no_changes = _empty(t("No changes yet: presses here and on /res are listed, newest first."))
+    no_changes = _empty(
+        t("No changes were recorded.")  # an archived sheet changes no more
+        if page.entry.archived
+        else t("No changes yet: presses here and on /res are listed, newest first.")
+    )
     no_rolls = _empty(t("No rolls yet: the character's rolls in the game's chat show here."))
     return "".join(
         [

@@ -116,6 +116,8 @@ async def test_an_archived_sheet_offers_no_button(mini_app: MiniApp) -> None:
     status, body, _ = await mini_app.call(f"api/sheet/{cid}", user=ALICE)
     assert status == 200 and not ACT_BUTTON.search(body["html"]), body["html"]
     assert 'class="box marked"' in body["html"]  # the stress boxes are still shown
+    # nothing will be pressed here any more: the empty ledger promises nothing
+    assert "No changes were recorded." in body["html"] and "/res" not in body["html"]
     status, listed, _ = await mini_app.call("api/characters", user=ALICE)
     assert listed["ui"]["archived"] == "archived" and listed["characters"][0]["archived"]
 
