@@ -3,7 +3,7 @@ the ledger's recent entries and the character's rolls; all user text escaped."""
 
 from __future__ import annotations
 
-from datetime import tzinfo
+from datetime import datetime, tzinfo
 from typing import Any
 
 from bot.i18n import Translator
@@ -25,6 +25,7 @@ def _ledger_line(entry: LedgerDTO, x: Ctx, zone: tzinfo, page: Page) -> str:
     who asked for it), when in the game's time zone."""
     label = KIND_LABEL.get(entry.kind)
     what = x.t(label) if label else entry.kind
+    what = what[:1].upper() + what[1:]  # the line's head: «Отмечена ячейка стресса»
     system = page.entry.character.system
     changes = [c for c in entry.diff if isinstance(c, dict)]
     told = "; ".join(sheet_changes.describe(x.t, x.locale, system, changes)[:DIFF_SHOWN])
@@ -41,16 +42,23 @@ def _ledger_line(entry: LedgerDTO, x: Ctx, zone: tzinfo, page: Page) -> str:
     )
 
 
-def _roll_line(roll: LogEntry) -> str:
+def _roll_line(roll: LogEntry, zone: tzinfo) -> str:
+    """The roll, its result and outcome, then whose and when (as a change's line says it)."""
     outcome = f" · {esc(roll.outcome)}" if roll.outcome else ""
+    when = formats.moment(datetime.fromisoformat(roll.created_at), zone, year=False)
     return (
-        f'<li data-roll="{roll.seq}"><code>{esc(roll.expression)}</code> = <b>{roll.result}</b>'
-        f'{outcome} <small class="muted">#{roll.seq} {esc(roll.subject)}</small></li>'
+        f'<li data-roll="{roll.seq}"><code>{esc(roll.expression)}</code> = '
+        f"<b>{formats.number(roll.result)}</b>{outcome} "
+        f'<small class="muted">#{roll.seq} {esc(roll.subject)} · {when}</small></li>'
     )
 
 
+def _empty(text: str) -> list[str]:
+    return [f'<div class="muted">{esc(text)}</div>']
+
+
 def sheet_html(page: Page, t: Translator, locale: str) -> str:
-    x = Ctx(t, locale, page.entry.asks)
+    x = Ctx(t, locale, page.entry.asks, frozen=page.entry.archived)
     character, game = page.entry.character, page.entry.game
     system = t(SYSTEMS[character.system].title)
     npc = f' <small class="chip">{esc(t("NPC"))}</small>' if character.is_npc else ""
@@ -65,14 +73,20 @@ def sheet_html(page: Page, t: Translator, locale: str) -> str:
     ledger = [
         f"<ul class='log'>{''.join(_ledger_line(e, x, zone, page) for e in page.ledger)}</ul>"
     ]
-    rolls = [f"<ul class='log'>{''.join(_roll_line(r) for r in page.rolls)}</ul>"]
-    empty = [f'<div class="muted">{esc(t("Nothing yet."))}</div>']
+    rolls = [f"<ul class='log'>{''.join(_roll_line(r, zone) for r in page.rolls)}</ul>"]
+    # an empty list says what would fill it, not just that it is empty
+    no_changes = _empty(
+        t("No changes were recorded.")  # an archived sheet changes no more
+        if page.entry.archived
+        else t("No changes yet: presses here and on /res are listed, newest first.")
+    )
+    no_rolls = _empty(t("No rolls yet: the character's rolls in the game's chat show here."))
     return "".join(
         [
             head,
             body,
-            section(t("Recent changes"), ledger if page.ledger else empty, cls="ledger"),
-            section(t("Rolls"), rolls if page.rolls else empty, cls="rolls"),
+            section(t("Recent changes"), ledger if page.ledger else no_changes, cls="ledger"),
+            section(t("Rolls"), rolls if page.rolls else no_rolls, cls="rolls"),
         ]
     )
 
@@ -85,5 +99,6 @@ def list_item(entry: Entry, t: Translator, user_id: int) -> dict[str, Any]:
         "game": entry.game.title,
         "system": t(SYSTEMS[c.system].title),
         "own": c.owner_user_id == user_id and not c.is_npc,
+        "npc": c.is_npc,
         "archived": entry.archived,
     }

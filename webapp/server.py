@@ -23,9 +23,10 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.delivery import Delivery
-from bot.i18n import I18n, Translator, resolve_locale
+from bot.i18n import N_, I18n, Translator, resolve_locale
 from bot.panels import PanelRedraw
 from bot.services import grants, resources
+from db.repositories.users import TelegramUser
 from db.uow import UnitOfWork
 from engine.errors import EngineError
 from handlers.views import grants as grant_views
@@ -39,6 +40,7 @@ STATIC: Final = Path(__file__).parent / "static"
 FILES: Final = {"app.css": "text/css", "app.js": "text/javascript"}
 PREFIX: Final = "/app/"
 POLL_SECONDS: Final = 3
+NOT_YOURS: Final = N_("This character is not available to you.")
 
 
 @dataclass(frozen=True)
@@ -110,6 +112,15 @@ async def _translator(uow: UnitOfWork, request: web.Request) -> tuple[Translator
     return deps.i18n.translator(locale), name
 
 
+async def _known(uow: UnitOfWork, user: auth.WebAppUser) -> None:
+    """A user the bot has not met in a chat yet is remembered by the name Telegram signed,
+    so the ledger's line names them, not their id (the chat's middleware does the same)."""
+    if await uow.users.get(user.id) is None:
+        await uow.users.upsert(
+            TelegramUser(user.id, user.first_name, None, None, user.language_code)
+        )
+
+
 def _ui(t: Translator) -> dict[str, str]:
     """The page's own words in the user's language."""
     return {
@@ -118,6 +129,9 @@ def _ui(t: Translator) -> dict[str, str]:
         "empty": t("No characters yet: create one with «Create character» on /game."),
         "own": t("yours"),
         "failed": t("No connection; trying again."),
+        "error": t("Something went wrong; try again in a moment."),
+        "npc": t("NPC"),
+        "archived": t("archived"),
         "refused_title": t("Access denied"),
     }
 
@@ -171,10 +185,12 @@ def _etag(entry: service.Entry, mark: str, locale: str) -> str:
 
 
 def _character_id(request: web.Request) -> int:
+    """The id in the path; anything else is a character that does not exist (``NotFound``:
+    the same worded answer as for one that is not the user's)."""
     try:
         return int(request.match_info["character_id"])
     except ValueError as error:
-        raise web.HTTPNotFound() from error
+        raise service.NotFound from error
 
 
 async def sheet(request: web.Request) -> web.StreamResponse:
@@ -184,7 +200,7 @@ async def sheet(request: web.Request) -> web.StreamResponse:
         try:
             entry = await service.entry_for(uow, user.id, _character_id(request))
         except service.NotFound:
-            return _error(404, t("This character is not available to you."))
+            return _error(404, t(NOT_YOURS))
         etag = _etag(entry, await service.roll_mark(uow, entry), t.locale)
         if request.headers.get("If-None-Match") == etag:
             return web.Response(status=304, headers={"ETag": etag})
@@ -203,6 +219,10 @@ def _sheet_response(page: service.Page, t: Translator, etag: str, **extra: Any) 
     return web.json_response(body, headers={"ETag": etag, "Cache-Control": "no-cache"})
 
 
+class NotAnAction(Exception):
+    """The body is not an action the page's buttons send."""
+
+
 async def _body(request: web.Request) -> tuple[int, resources.Op]:
     try:
         raw = json.loads(await request.text())
@@ -212,25 +232,26 @@ async def _body(request: web.Request) -> tuple[int, resources.Op]:
         return version, ops.parse(raw["op"])
     except (ValueError, KeyError, TypeError) as error:
         # only a modified client sends this: the page's own buttons carry valid operations
-        raise web.HTTPBadRequest(
-            text='{"error": "not an action"}', content_type="application/json"
-        ) from error
+        raise NotAnAction from error
 
 
 async def action(request: web.Request) -> web.StreamResponse:
     deps = request.app[DEPS]
     user: auth.WebAppUser = request[USER]
-    character_id = _character_id(request)
-    version, op = await _body(request)
     async with UnitOfWork(deps.session_factory) as uow:
         t, name = await _translator(uow, request)
         try:
+            character_id = _character_id(request)
+            version, op = await _body(request)
+            await _known(uow, user)
             done = await service.act(
                 uow, user_id=user.id, character_id=character_id, version=version, op=op,
                 actor_name=name, locale=t.locale,
             )  # fmt: skip
         except service.NotFound:
-            return _error(404, t("This character is not available to you."))
+            return _error(404, t(NOT_YOURS))
+        except NotAnAction:
+            return _error(400, t("This is not a button of the page; nothing was changed."))
         except resources.Refused as refused:
             return _error(409, t(refused.reason))
         except EngineError as error:

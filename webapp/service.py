@@ -143,7 +143,8 @@ async def page(uow: UnitOfWork, entry: Entry) -> Page:
     people: dict[int, str] = {}
     for user_id in {i for e in ledger for i in (e.actor_user_id, e.asked_by_user_id) if i}:
         user = await uow.users.get(user_id)
-        people[user_id] = user.name if user is not None else str(user_id)
+        if user is not None:  # one the bot never met is left unnamed, never shown as an id
+            people[user_id] = user.name
     return Page(entry, resources.load(entry.character), ledger, rolls, people)
 
 

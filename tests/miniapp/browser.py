@@ -55,6 +55,11 @@ class Browser:
             {"width": WIDTH, "height": HEIGHT, "deviceScaleFactor": 1, "mobile": True},
         )
 
+    async def resize(self, width: int = WIDTH, height: int = HEIGHT) -> None:
+        """A phone of another size (360 px: the narrowest common Android width)."""
+        metrics = {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True}
+        await self.call(self.driver.execute_cdp_cmd, "Emulation.setDeviceMetricsOverride", metrics)
+
     async def call(self, fn: Any, *args: Any) -> Any:
         return await asyncio.to_thread(fn, *args)
 

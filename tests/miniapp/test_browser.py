@@ -98,6 +98,7 @@ async def test_forged_init_data_shows_the_refusal_page(
     await browser.open(forged)
     text = await browser.wait("return document.getElementById('refused')?.innerText")
     assert "Telegram" in text and "Ира" not in await browser.js("return document.body.innerHTML")
+    assert await browser.js("return document.title") == "Доступ закрыт"
     await browser.screenshot("refused")
 
 

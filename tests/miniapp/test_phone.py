@@ -1,47 +1,65 @@
 """The Mini App as a phone shows it (issue 33, item 10), in headless Chromium at 390 px: no
 word of a gear row breaks, the page's title is the character's and Russian, grey hint text
 reads at 4.5:1 against what it sits on with Telegram's light colours, and the storyteller
-concept stands under the name."""
+concept stands under the name. At 360 px, in both themes, every button takes a thumb (40 px
+each way), nothing passes the screen's edge and every text reads at 4.5:1; the GM's list marks
+NPCs and the archived; «← All characters» leads to the list; an error that is not the bot's
+toasts the page's own words."""
 
 from __future__ import annotations
 
+import asyncio
+
+import pytest
 from sqlalchemy import text
 
 from bot.services.rolls import roll_logged
 from db.database import create_session_factory
 from db.uow import UnitOfWork
-from engine.systems import lifegear
+from engine.systems import fate, lifegear
 from engine.systems.lifegear import Item, ItemKind
-from tests.games.helpers import ALICE, GROUP, create_game, seat_table
+from tests.games.helpers import ALICE, GM, GROUP, create_game, seat_table
 from tests.helpers.table import insert_character
 from tests.miniapp.browser import Browser, needs_browser
 from tests.miniapp.cases import CASES
 from tests.miniapp.conftest import MiniApp
-from tests.miniapp.test_browser import LIGHT, _measure
+from tests.miniapp.test_browser import DARK, LIGHT, _measure
 from webapp.service import LEDGER_SHOWN, ROLLS_SHOWN
 
 pytestmark = needs_browser
 
-# Every text element's colour against the background it is drawn on (the nearest ancestor
-# with one), by WCAG's formula; the lowest few, with their text.
+# Every text element's colour against what is drawn under it (its own and its ancestors'
+# backgrounds composed: a chip's is translucent), by WCAG's formula; the lowest few, with
+# their text. Colours are read through a canvas: a computed color-mix() is «color(srgb …)»,
+# which a parse of «rgb(…)» numbers misread as near black.
 CONTRAST = """
-function lin(c) { c /= 255; return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4); }
-function rgb(s) { const m = s.match(/[\\d.]+/g).map(Number); return m; }
-function lum(s) {
-  const [r, g, b] = rgb(s); return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+const cv = document.createElement('canvas'); cv.width = cv.height = 1;
+const cx = cv.getContext('2d', {willReadFrequently: true});
+function rgba(s) {  // any CSS colour (rgb(), color(srgb …), color-mix results) as [r, g, b, a]
+  cx.clearRect(0, 0, 1, 1); cx.fillStyle = '#000'; cx.fillStyle = s; cx.fillRect(0, 0, 1, 1);
+  const d = cx.getImageData(0, 0, 1, 1).data; return [d[0], d[1], d[2], d[3] / 255];
 }
-function bg(el) {
+function over(top, under) {
+  const a = top[3]; return [0, 1, 2].map(i => top[i] * a + under[i] * (1 - a)).concat(1);
+}
+function bg(el) {  // the colour drawn under el: its own and its ancestors' backgrounds composed
+  const layers = [];
   for (; el; el = el.parentElement) {
-    const c = getComputedStyle(el).backgroundColor;
-    if (c && !c.startsWith('rgba(0, 0, 0, 0)') && c !== 'transparent' && rgb(c)[3] !== 0) return c;
+    const c = rgba(getComputedStyle(el).backgroundColor);
+    if (c[3] > 0) layers.push(c);
+    if (c[3] === 1) break;
   }
-  return getComputedStyle(document.body).backgroundColor;
+  let under = [255, 255, 255, 1];
+  for (const layer of layers.reverse()) under = over(layer, under);
+  return under;
 }
+function lin(c) { c /= 255; return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4); }
+function lum([r, g, b]) { return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b); }
 const found = [];
 for (const el of document.querySelectorAll('#app *')) {
   const own = [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
   if (!own || el.closest('button')) continue;
-  const a = lum(getComputedStyle(el).color), b = lum(bg(el));
+  const under = bg(el), a = lum(over(rgba(getComputedStyle(el).color), under)), b = lum(under);
   const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
   found.push([Math.round(ratio * 100) / 100, el.tagName, el.textContent.trim().slice(0, 30)]);
 }
@@ -146,3 +164,84 @@ async def test_a_busy_sheet_stays_light(mini_app: MiniApp, browser: Browser) -> 
     assert shown == [LEDGER_SHOWN, ROLLS_SHOWN]
     await _measure(browser, "fate-20-ledger-50-rolls")
     await browser.screenshot("fate-busy")
+
+
+# Tap targets smaller than a thumb (40 px each way) and anything drawn past the screen's edge.
+CRAMPED = """
+const w = window.innerWidth, found = {small: [], past: []};
+for (const e of document.querySelectorAll('#app button, #app a')) {
+  const r = e.getBoundingClientRect();
+  if (r.width && (r.width < 40 || r.height < 40))
+    found.small.push(`${e.textContent.trim()} ${Math.round(r.width)}x${Math.round(r.height)}`);
+}
+for (const e of document.querySelectorAll('#app *'))
+  if (e.getBoundingClientRect().right > w + 0.5) found.past.push(e.textContent.slice(0, 20));
+return found;
+"""
+
+
+@pytest.mark.parametrize("system", list(CASES))
+async def test_every_button_takes_a_thumb_at_360_px(
+    mini_app: MiniApp, browser: Browser, system: str
+) -> None:
+    await browser.resize(360)
+    try:
+        await _open(mini_app, browser, system, CASES[system].make())
+        assert await browser.js(CRAMPED) == {"small": [], "past": []}
+        await browser.screenshot(f"{system}-360")
+        for theme in (LIGHT, DARK):
+            await browser.open(mini_app.url(ALICE, theme=theme, language="en"))
+            await browser.wait("return document.body.dataset.view === 'sheet'")
+            assert await browser.js(CRAMPED) == {"small": [], "past": []}
+            lowest = await browser.js(CONTRAST)
+            assert lowest[0][0] >= 4.5, lowest
+    finally:
+        await browser.resize()
+
+
+async def test_the_gms_list_marks_npcs_and_the_archived(
+    mini_app: MiniApp, browser: Browser
+) -> None:
+    h = mini_app.h
+    seat_table(h)
+    await create_game(h, "fate", "Кампания")
+    await insert_character(h, "fate", CASES["fate"].make(), owner=ALICE)
+    await insert_character(h, "fate", fate.new_character("Громила"), owner=GM, npc=True)
+    async with h.engine.begin() as conn:
+        await conn.execute(text("UPDATE games SET archived_at = now()"))
+    await browser.open(mini_app.url(GM, theme=LIGHT, language="ru"))
+    await browser.wait("return document.body.dataset.view === 'list'")
+    lines = await browser.js(
+        "return [...document.querySelectorAll('.list a small')].map(s => s.innerText)"
+    )
+    assert lines == ["Кампания · Фэйт (FATE) · 🗄 в архиве",
+                     "Кампания · Фэйт (FATE) · НПС · 🗄 в архиве"], lines  # fmt: skip
+    assert await browser.js(CRAMPED) == {"small": [], "past": []}
+
+
+async def test_a_proxys_error_page_is_not_shown_as_a_status(
+    mini_app: MiniApp, browser: Browser
+) -> None:
+    """A press answered by something that is not the bot (a proxy's 502 page) toasts the
+    page's own words in the user's language, never «502»."""
+    await _open(mini_app, browser, "fate", CASES["fate"].make())
+    await browser.js(
+        "window.fetch = () => Promise.resolve(new Response('<h1>Bad Gateway</h1>', "
+        "{status: 502, headers: {'Content-Type': 'text/html'}}));"
+        "document.querySelector('button.act').click()"
+    )
+    toast = await browser.wait(
+        "const t = document.getElementById('toast'); return !t.hidden && t.innerText"
+    )
+    assert toast == "Что-то пошло не так, попробуйте чуть позже.", toast
+
+
+async def test_back_shows_the_list_even_of_one(mini_app: MiniApp, browser: Browser) -> None:
+    """A lone character opens at once; «← All characters» then shows the list (it reopened
+    the same sheet, so the button did nothing)."""
+    await _open(mini_app, browser, "fate", CASES["fate"].make())
+    await browser.js("document.getElementById('back').click()")
+    await browser.wait("return document.body.dataset.view === 'list'")
+    await asyncio.sleep(1)  # the list stays: nothing opens the sheet again
+    assert await browser.js("return document.body.dataset.view") == "list"
+    assert await browser.js("return document.querySelectorAll('.list a').length") == 1

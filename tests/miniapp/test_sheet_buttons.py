@@ -41,3 +41,4 @@ async def test_a_ledger_line_says_who_and_which_box(mini_app: MiniApp) -> None:
     assert line is not None, body["html"]
     words = re.sub(r"<[^>]+>", "", line.group(1))
     assert "Physical stress" in words and "1" in words and "Alice" in words, words
+    assert words.startswith("Stress box marked"), words  # the line's head is capitalised

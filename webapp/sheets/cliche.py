@@ -6,13 +6,18 @@ from bot.services.resources import item_key
 from engine import formats
 from engine.systems import cliche
 from handlers.views.sheets.cliche import attributes_line, tool_line
-from webapp.sheets.base import Ctx, act, esc, gain, row, section
+from webapp.sheets.base import Ctx, act, esc, full, gain, row, section
 
 
 def _dice(item: cliche.Cliche) -> str:
     faces = '<i class="die on"></i>' * item.current + '<i class="die"></i>' * item.lost
     count = formats.pool(item.current, item.dice)
     return f'<span class="dice" data-value="{item.current}">{faces}</span> {count}'
+
+
+def _none_left(item: cliche.Cliche, x: Ctx) -> str:
+    """Why «−1» does nothing: every die is lost (the panel's own words)."""
+    return x.t("No dice left to lose.") if item.current <= 0 else ""
 
 
 def _cliche(index: int, item: cliche.Cliche, x: Ctx) -> str:
@@ -22,8 +27,8 @@ def _cliche(index: int, item: cliche.Cliche, x: Ctx) -> str:
     line = row(
         name,
         _dice(item),
-        act("−1", {**op, "delta": -1}, kind="minus"),
-        gain({**op, "delta": 1}, x),
+        act("−1", {**op, "delta": -1}, x, kind="minus", off=_none_left(item, x)),
+        gain({**op, "delta": 1}, x, off=full(x, item.current, item.dice)),
     )
     details = [esc(item.description)] if item.description else []
     details += [tool_line(x.t, tool) for tool in item.tools]

@@ -6,6 +6,7 @@ from bot.services.resources import CLEARABLE_TRACKS
 from engine import formats
 from engine.systems import fate
 from engine.systems.fate import SlotId, TrackKind, ladder_label, signed, slot_value
+from engine.text import msg
 from handlers.views.sheets.fate import engine_name, skill_name
 from webapp.sheets.base import Ctx, act, chips, esc, gain, row, section
 
@@ -18,9 +19,16 @@ def _points(c: fate.Character, x: Ctx) -> str:
     return row(
         esc(t("Fate points")) + f" <small>{refresh}</small>",
         value,
-        act("−1", {"kind": "fate_points", "delta": -1}, kind="minus"),
+        act("−1", {"kind": "fate_points", "delta": -1}, x, kind="minus", off=_none_left(c, x)),
         gain({"kind": "fate_points", "delta": 1}, x),
     )
+
+
+def _none_left(c: fate.Character, x: Ctx) -> str:
+    """Why «−1» does nothing: no fate point to spend (the engine's own words)."""
+    if c.fate_points > 0:
+        return ""
+    return msg("fate.fp.not_enough", need=1, have=c.fate_points).render(x.locale)
 
 
 def _aspects(c: fate.Character, x: Ctx) -> list[str]:
@@ -44,13 +52,14 @@ def _pyramid(c: fate.Character, x: Ctx) -> list[str]:
     ]
 
 
-def _box(kind: TrackKind, value: int, marked: bool) -> str:
+def _box(kind: TrackKind, value: int, marked: bool, x: Ctx) -> str:
     state = "marked" if marked else "free"
     label = f"{value} {formats.stress_track([marked])}"  # as the chat's buttons: «1 ☐»
-    if marked and kind not in CLEARABLE_TRACKS:  # the accumulator recharges at a milestone
+    # the accumulator recharges at a milestone; an archived sheet changes no more
+    if (marked and kind not in CLEARABLE_TRACKS) or x.frozen:
         return f'<span class="box {state}">{label}</span>'
     op = {"kind": "stress", "track": kind.value, "box": value, "mark": not marked}
-    return act(label, op, kind=f"box {state}")
+    return act(label, op, x, kind=f"box {state}")
 
 
 def _stress(c: fate.Character, x: Ctx) -> list[str]:
@@ -58,7 +67,7 @@ def _stress(c: fate.Character, x: Ctx) -> list[str]:
         row(
             esc(engine_name(view.kind, x.locale)),
             f'<span class="boxes" data-track="{view.kind.value}" data-marks="{view.render()}">'
-            + "".join(_box(view.kind, b.value, b.marked) for b in view.boxes)
+            + "".join(_box(view.kind, b.value, b.marked, x) for b in view.boxes)
             + "</span>",
         )
         for view in fate.stress_tracks(c)
@@ -76,7 +85,7 @@ def _consequences(c: fate.Character, x: Ctx) -> list[str]:
         if cons is None:
             lines.append(row(name, '<span class="muted">—</span>'))
             continue
-        clear = act("✖", {"kind": "clear_consequence", "slot": slot.value}, kind="minus")
+        clear = act("✖", {"kind": "clear_consequence", "slot": slot.value}, x, kind="minus")
         lines.append(row(name, f"«{esc(cons.text)}»", clear))
     return lines
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine.systems import matter
 from engine.systems.matter import STATES, effective_trait
 from handlers.views.sheets.matter import COMBAT, GAUGES, KIND_NAMES, ordered_skills, trait_name
-from webapp.sheets.base import Ctx, act, chips, dots, esc, gain, meter, row, section
+from webapp.sheets.base import Ctx, act, chips, dots, esc, full, gain, meter, row, section
 
 DOTS_MAX = 5
 
@@ -19,8 +19,8 @@ def _gauge(c: matter.Character, gauge: str, x: Ctx) -> str:
     return row(
         esc(trait_name(gauge, x.locale)),
         shown,
-        act("−1", {"kind": "health", "delta": -1}, kind="minus"),
-        gain({"kind": "health", "delta": 1}, x),
+        act("−1", {"kind": "health", "delta": -1}, x, kind="minus"),
+        gain({"kind": "health", "delta": 1}, x, off=full(x, value, top)),
     )
 
 
@@ -29,7 +29,8 @@ def _states(c: matter.Character, x: Ctx) -> list[str]:
     for active in c.states:
         found = STATES[active.state]
         name = found.name_ru if x.locale == "ru" else found.name_en
-        off = act("✖", {"kind": "state_off", "state": active.state.value}, kind="minus")
+        # taking a state off is a gain: a player's press asks the GM, and says so
+        off = gain({"kind": "state_off", "state": active.state.value}, x, "✖", kind="minus")
         lines.append(row(esc(name), "", off))
     return lines or ['<div class="muted">—</div>']
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 from engine import formats
 from engine.systems import storyteller
 from engine.systems.storyteller import ATTRIBUTE_GROUPS, AbilityGroup, TraitKind, health_name
+from engine.text import msg
 from handlers.views.sheets.storyteller import KITHS, SEEMINGS, choice_name
-from webapp.sheets.base import Ctx, act, dots, esc, gain, meter, row, section
+from webapp.sheets.base import Ctx, act, dots, esc, full, gain, meter, row, section
 
 DOTS_MAX = 5
 
@@ -23,11 +24,14 @@ def _dotted(items: list[tuple[str, int]], x: Ctx, *, keep_zero: bool = False) ->
 
 
 def _pool(trait: storyteller.PoolTrait, key: str, x: Ctx) -> str:
+    # an empty pool: the engine's own refusal, said before the press
+    low = msg(f"storyteller.sheet.pool_too_low.{key}", have=trait.pool, need=1)
+    empty = "" if trait.pool > 0 else low.render(x.locale)
     return row(
         _name(key, x),
         f'<span data-field="{key}">{meter(trait.pool, trait.rating)}</span>',
-        act("−1", {"kind": "pool", "trait": key, "delta": -1}, kind="minus"),
-        gain({"kind": "pool", "trait": key, "delta": 1}, x),
+        act("−1", {"kind": "pool", "trait": key, "delta": -1}, x, kind="minus", off=empty),
+        gain({"kind": "pool", "trait": key, "delta": 1}, x, off=full(x, trait.pool, trait.rating)),
     )
 
 

@@ -88,18 +88,25 @@
     root.replaceChildren();
     var box = el("div", "refused");
     box.id = "refused";
-    box.appendChild(el("h1", null, "🔒 " + (title || state.ui.refused_title || "")));
+    title = title || state.ui.refused_title || "";
+    document.title = title;  // not the page's Russian placeholder, in the user's language
+    box.appendChild(el("h1", null, "🔒 " + title));
     box.appendChild(el("p", null, text));
     root.appendChild(box);
     rendered("refused");
   }
+  // The server's words in the user's language; never a bare status code or a body that is
+  // not ours (a proxy's error page): the page's own «something went wrong» instead.
   function failed(res) {
-    return res.json().then(function (b) { failed.title = b.title; return b.error || String(res.status); },
-                           function () { return String(res.status); });
+    var fallback = state.ui.error || state.ui.failed || "…";
+    return res.json().then(function (b) { failed.title = b.title; return (b && b.error) || fallback; },
+                           function () { return fallback; });
   }
   function deny(res) { return failed(res).then(function (t) { refused(t, failed.title); }); }
 
-  function showList() {
+  // ``opening``: the page's first view, where a lone character opens at once; «← All
+  // characters» shows the list even then (it used to reopen the same sheet: a dead button).
+  function showList(opening) {
     stopPoll();
     state.id = null;
     return api("api/characters").then(function (res) {
@@ -114,15 +121,19 @@
           var a = el("a");
           a.href = "#";
           a.dataset.character = c.id;
-          a.appendChild(el("b", null, c.name + (c.own ? "" : "")));
-          a.appendChild(el("small", null, c.game + " · " + c.system + (c.own ? " · " + body.ui.own : "")));
+          a.appendChild(el("b", null, c.name));
+          var marks = [c.game, c.system];
+          if (c.own) marks.push(body.ui.own);
+          if (c.npc) marks.push(body.ui.npc);
+          if (c.archived) marks.push("🗄 " + body.ui.archived);  // read only, as its sheet says
+          a.appendChild(el("small", null, marks.join(" · ")));
           a.addEventListener("click", function (ev) { ev.preventDefault(); showSheet(c.id); });
           list.appendChild(a);
         });
         if (!body.characters.length) list.appendChild(el("p", "muted", body.ui.empty));
         root.appendChild(list);
         rendered("list");
-        if (body.characters.length === 1) return showSheet(body.characters[0].id);
+        if (opening === true && body.characters.length === 1) return showSheet(body.characters[0].id);
       });
     }, function () { toast(state.ui.failed || "…"); });
   }
@@ -133,7 +144,7 @@
     root.innerHTML = body.html;  // built on the server, every user string escaped there
     var back = el("button", "nav", "← " + (state.ui.back || ""));
     back.id = "back";
-    back.addEventListener("click", showList);
+    back.addEventListener("click", function () { showList(false); });
     root.insertBefore(back, root.firstChild);
     var name = root.querySelector("h1");
     if (name) document.title = name.textContent;  // the page's title is the character's name
@@ -184,6 +195,6 @@
   if (!initData) {
     api("api/characters").then(function (res) { return deny(res); });
   } else {
-    showList();
+    showList(true);
   }
 })();
