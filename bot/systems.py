@@ -165,7 +165,7 @@ SYSTEMS: Final[dict[str, SystemSpec]] = {
             npc_form=FATE_NPC,
         ),
         SystemSpec(
-            "lifegear", N_("Lives = gear"), N_("roles from the GM; wounds break your gear; stat dice"),
+            "lifegear", N_("Lives = gear"), N_("GM's roles; wounds break your gear; stat dice"),
             lifegear.Character, lifegear.LifegearOptions, lifegear.SCHEMA_VERSION,
             lifegear.new_character, lifegear.validate_character, rules=LIFEGEAR_RULES,
             sheet_rolls=lifegear_rolls.SHEET_ROLLS, milestones=lifegear_profile.MILESTONES,
