@@ -58,7 +58,7 @@ HOLD_NOTES = {
     ),
     TOPIC_GONE: N_(
         "The topic of «{title}» was deleted: the bot posts nothing for the game and scheduled "
-        "milestones wait. Archive the game with /game and start a new one in another topic."
+        "milestones wait. Send /game in any other topic of the group to archive it."
     ),
     REMOVED: N_(
         "The bot was removed from «{chat}»: nothing is posted for «{title}» and scheduled "

@@ -205,3 +205,12 @@ class CardForCD(CallbackData, prefix="cdf"):
     slot: int
     n: int
     go: bool
+
+
+class GoneTopicArchiveCD(CallbackData, prefix="gta"):
+    """The GM archives a game whose forum topic was deleted, from another topic (the game's
+    own cannot be written in any more): ``step`` "ask" shows the question, "yes" archives,
+    "no" keeps it."""
+
+    game_id: int
+    step: str

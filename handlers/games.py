@@ -23,7 +23,7 @@ from db.repositories.games import GameDTO
 from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
 from engine import formats
-from handlers import wizards
+from handlers import topics, wizards
 from handlers.callbacks import (
     ArchiveCancelCD,
     ArchiveCD,
@@ -137,6 +137,9 @@ async def show_game(
 ) -> None:
     viewer = message.from_user.id if message.from_user else 0
     text, keyboard = await _card(game, t, uow, bot, viewer)
+    if game.thread_id is not None or message.chat.is_forum:  # another topic's game, gone
+        gone = topics.gone_games(await uow.games.live_in_chat(game.chat_id), viewer)
+        keyboard = topics.with_archive_buttons(t, keyboard, gone)
     await message.answer(text, reply_markup=keyboard)
 
 
@@ -149,8 +152,10 @@ async def no_game(message: Message, t: Translator, uow: UnitOfWork, bot: Bot) ->
             return
         await message.answer(topic_views.topics_off(t, elsewhere))
         return
-    if elsewhere:
-        await message.answer(topic_views.games_elsewhere(t, elsewhere))
+    if elsewhere:  # the GM's games whose topic was deleted are archived from here
+        gone = topics.gone_games(elsewhere, message.from_user.id if message.from_user else 0)
+        text = topic_views.games_elsewhere(t, elsewhere)
+        await message.answer(text, reply_markup=topics.with_archive_buttons(t, None, gone))
         return
     await message.answer(t("No game in this chat yet. Start one with /newgame."))
 

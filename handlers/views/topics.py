@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from html import escape
 
+from bot.delivery import TOPIC_GONE
 from bot.i18n import Translator
 from bot.systems import SYSTEMS
 from db.repositories.games import GameDTO
@@ -27,6 +28,8 @@ def games_elsewhere(t: Translator, games: list[GameDTO]) -> str:
         link = None if game.thread_id is None else topic_link(game.chat_id, game.thread_id)
         if game.thread_id is None:
             lines.append(t("• {game} — in «General»", game=title))
+        elif game.held == TOPIC_GONE:
+            lines.append(t("• {game} — its topic was deleted", game=title))
         elif link is not None:
             lines.append(t('• {game} — <a href="{link}">its topic</a>', game=title, link=link))
         else:
