@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import text
 
@@ -148,3 +148,16 @@ async def held(h: Harness, game_id: int) -> str | None:
     async with h.engine.connect() as conn:
         found = await conn.execute(text("SELECT held FROM games WHERE id = :g"), {"g": game_id})
         return found.scalar_one()  # type: ignore[no-any-return]
+
+
+async def delete_topic_found(h: Harness, thread_id: int) -> None:
+    """The topic is deleted (Telegram tells bots nothing), and the bot finds it out when a
+    request's deadline notice is refused there: the game is held as ``topic_gone``."""
+    emu = h.emu
+    said = emu.send_text(ALICE, FORUM, "тут", thread_id=thread_id)
+    emu.send_text(GM, FORUM, "/request 3d6 in 2h", reply_to=said.message_id)
+    await emu.wait_for(lambda: any("⏳" in m.text for m in in_topic(h, thread_id)))
+    emu.delete_topic(FORUM, thread_id)
+    async with h.engine.connect() as conn:
+        deadline = (await conn.execute(text("SELECT max(deadline) FROM roll_requests"))).scalar()
+    await jobs.request_deadlines(context=job_context(h, deadline - timedelta(minutes=30)))

@@ -5,15 +5,12 @@ forged or repeated press changes nothing."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from sqlalchemy import text
 
-from bot import jobs
 from handlers.callbacks import GoneTopicArchiveCD
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, GM, buttons
-from tests.topics.helpers import FORUM, forum_table, held, in_topic, job_context, last_id
+from tests.topics.helpers import FORUM, delete_topic_found, forum_table, held, in_topic, last_id
 from tgemu import ChatMessage
 
 
@@ -41,13 +38,7 @@ async def test_the_gm_archives_a_game_whose_topic_was_deleted_from_another(
 ) -> None:
     h, emu = running, running.emu
     forum = await forum_table(h)
-    said = emu.send_text(ALICE, FORUM, "тут", thread_id=forum.shadows)
-    emu.send_text(GM, FORUM, "/request 3d6 in 2h", reply_to=said.message_id)
-    await emu.wait_for(lambda: any("⏳" in m.text for m in in_topic(h, forum.shadows)))
-    emu.delete_topic(FORUM, forum.shadows)
-    async with h.engine.connect() as conn:
-        deadline = (await conn.execute(text("SELECT max(deadline) FROM roll_requests"))).scalar()
-    await jobs.request_deadlines(context=job_context(h, deadline - timedelta(minutes=30)))
+    await delete_topic_found(h, forum.shadows)
     note = await emu.wait_for(
         lambda: next((m for m in emu.bot_messages(GM) if "удалили" in m.text), None)
     )

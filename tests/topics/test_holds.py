@@ -21,6 +21,7 @@ from tests.topics.helpers import (
     DUE,
     FORUM,
     daily_schedule,
+    delete_topic_found,
     fate_character,
     forum_table,
     held,
@@ -93,13 +94,7 @@ async def test_a_refused_post_holds_the_game_once(running: Harness) -> None:
     assert _gm_told(h, "закрыта") == 1
 
     # a deleted topic: the request deadline's notice finds no thread
-    said = emu.send_text(ALICE, FORUM, "тут", thread_id=forum.shadows)
-    emu.send_text(GM, FORUM, "/request 3d6 in 2h", reply_to=said.message_id)
-    await emu.wait_for(lambda: any("⏳" in m.text for m in in_topic(h, forum.shadows)))
-    emu.delete_topic(FORUM, forum.shadows)
-    async with h.engine.connect() as conn:
-        deadline = (await conn.execute(text("SELECT max(deadline) FROM roll_requests"))).scalar()
-    await jobs.request_deadlines(context=job_context(h, deadline - timedelta(minutes=30)))
+    await delete_topic_found(h, forum.shadows)
     await emu.wait_for(lambda: _gm_told(h, "удалили") == 1)
     assert await held(h, forum.shadows_game) == "topic_gone"
     assert emu.calls_to("sendMessage")[-2].description == "Bad Request: message thread not found"
