@@ -21,8 +21,9 @@ _MODIFIER_WORD: Final = re.compile(
     r"(?:[\d<>=]|$|\s)",
     re.I,
 )
-# Dice cut short before their sides ("2d", "3к+1"): a count, then d/к/д and no letter after it.
-_DIE_WITHOUT_SIDES: Final = re.compile(r"\d+[dкд](?![^\W\d_])", re.I)
+# Dice cut short before their sides ("2d", "3к+1", a bare "d"): an optional count, then d/к/д
+# and no letter after it (no sheet names a trait «d»).
+_DIE_WITHOUT_SIDES: Final = re.compile(r"\d*[dкд](?![^\W\d_])", re.I)
 _POOL_ALIAS: Final = re.compile(r"^\d+(?:cod|wod)", re.I)
 _STARTS_LIKE_NOTATION: Final = "+-−*/×%<>=[;!"
 
@@ -72,7 +73,7 @@ _HINTS: Final[tuple[tuple[re.Pattern[str], str, str], ...]] = tuple(
 def starts_as_notation(text: str) -> bool:
     """The text opens with a dice term (``2d6 +``, ``4к6``): notation, never a sheet's trait
     name, so what cannot be read in it is a notation error, not an unknown trait. A die cut
-    short before its sides (``2d``) is notation too: no trait is named «2d»."""
+    short before its sides (``2d``, a bare ``d``) is notation too: no trait is named «2d»."""
     stripped = text.strip()
     return DICE_TERM.match(stripped) is not None or _DIE_WITHOUT_SIDES.match(stripped) is not None
 

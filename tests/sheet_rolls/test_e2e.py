@@ -245,6 +245,18 @@ async def test_a_die_without_sides_is_a_notation_error_not_a_trait(running: Harn
     assert await scalar(running, "SELECT count(*) FROM rolls") == 0
 
 
+async def test_a_bare_die_letter_is_a_notation_error_not_a_trait(running: Harness) -> None:
+    """«/r d» (a die with neither count nor sides) read «На листе нет «d». Есть: Стрельба…»;
+    it is notation cut short, answered as such."""
+    hero = lifegear.Character(name="Ли", stats=(lifegear.Stat(name="Стрельба", dice="1d8+3"),))
+    await _start(running, "lifegear", hero)
+    for typed in ("d", "д", "к+2"):
+        said = ((await _reply_to(running, ALICE, f"/r {typed}")).text or "").strip()
+        assert said in _notation_errors(typed), said
+        assert "На листе нет" not in said
+    assert await scalar(running, "SELECT count(*) FROM rolls") == 0
+
+
 def _ranger() -> lifegear.Character:
     return lifegear.Character(
         name="Эльза",
