@@ -56,7 +56,8 @@ async def _gone_game(
     if message is None:
         return None
     game = await uow.games.get(data.game_id)
-    if game is None or game.chat_id != message.chat.id or game.archived:
+    gone = game is not None and game.held == TOPIC_GONE and not game.archived
+    if game is None or not gone or game.chat_id != message.chat.id:
         notify(callback_answer, t("This button is no longer active."), alert=True)
         return None
     if game.gm_user_id != query.from_user.id:
