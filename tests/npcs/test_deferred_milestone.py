@@ -14,6 +14,7 @@ from db.database import create_session_factory
 from db.uow import UnitOfWork
 from tests.conftest import Harness
 from tests.games.helpers import GM, GROUP, buttons, create_game, seat_table
+from tests.helpers.table import tracker_row
 from tests.schedules.helpers import (
     Clock,
     fate_points,
@@ -60,7 +61,14 @@ async def _press(h: Harness, message: ChatMessage, prefix: str) -> None:
 async def _open_conflict(h: Harness) -> ChatMessage:
     mark = _last_id(h)
     h.emu.send_text(GM, GROUP, "/conflict Склад: Темно")
-    return await h.emu.wait_bot_message(GROUP, after=mark)
+    posted = await h.emu.wait_bot_message(GROUP, after=mark)
+    # The tracker is committed with its message's id just after the message is sent: a job
+    # fired in between would find no open fight (a race of the test, not of the bot).
+    for _ in range(200):
+        if (await tracker_row(h))["message_id"] == posted.message_id:
+            return posted
+        await asyncio.sleep(0.02)
+    raise AssertionError("the conflict was never committed")
 
 
 async def test_a_scheduled_milestone_waits_for_the_fight(running: Harness) -> None:
