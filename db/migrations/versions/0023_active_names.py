@@ -71,7 +71,7 @@ def upgrade() -> None:
     if renamed:
         bind.execute(
             sa.text(
-                "UPDATE characters SET name = :name, "
+                "UPDATE characters SET name = CAST(:name AS varchar), "
                 "sheet = jsonb_set(sheet, '{name}', to_jsonb(CAST(:name AS text)), false) "
                 "WHERE id = :id"
             ),
