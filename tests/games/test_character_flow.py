@@ -79,6 +79,17 @@ async def _submit_via_wizard(h: Harness, user: int, first_message: Any) -> None:
     await h.emu.wait_callback_answer(pressed.callback_query_id)
 
 
+async def _knight_approved(h: Harness, announcement: Any, user: int, line: str) -> str:
+    """Alice's «Рыцарь» submitted and approved; the edit link's token of ``line`` (a /sheet)
+    sent by ``user``."""
+    await _submit_via_wizard(h, ALICE, await open_wizard(h, ALICE, announcement))
+    await approve_latest(h)
+    last = h.emu.last_bot_message(GROUP)
+    h.emu.send_text(user, GROUP, line)
+    sheet = await h.emu.wait_bot_message(GROUP, contains="Рыцарь", after=last.message_id)
+    return str(next(b["url"] for b in buttons(sheet) if "url" in b).split("start=")[1])
+
+
 async def test_submit_approve_sheet_propose_accept_history(table: Harness) -> None:
     emu = table.emu
     announcement = await create_game(table, "matter", "Замок")
@@ -145,12 +156,7 @@ async def test_return_with_comment_then_resubmit_from_the_draft(table: Harness) 
 async def test_gm_edits_directly_and_creates_an_npc(table: Harness) -> None:
     emu = table.emu
     announcement = await create_game(table, "matter", "Замок")
-    await _submit_via_wizard(table, ALICE, await open_wizard(table, ALICE, announcement))
-    await approve_latest(table)
-    last = emu.last_bot_message(GROUP)
-    emu.send_text(GM, GROUP, "/sheet Рыцарь")
-    sheet = await emu.wait_bot_message(GROUP, contains="Рыцарь", after=last.message_id)
-    token = next(b["url"] for b in buttons(sheet) if "url" in b).split("start=")[1]
+    token = await _knight_approved(table, announcement, GM, "/sheet Рыцарь")
     emu.send_text(GM, GM, f"/start {token}")
     await _submit_via_wizard(table, GM, await emu.wait_bot_message(GM))
     await emu.wait_bot_message(GROUP, contains="Рыцарь II")
@@ -230,12 +236,7 @@ async def test_a_second_character_replaces_the_first_and_a_cogm_stays_cogm(
 async def test_a_stale_proposal_cannot_undo_a_newer_edit(table: Harness) -> None:
     emu = table.emu
     announcement = await create_game(table, "matter", "Замок")
-    await _submit_via_wizard(table, ALICE, await open_wizard(table, ALICE, announcement))
-    await approve_latest(table)
-    last = emu.last_bot_message(GROUP)
-    emu.send_text(ALICE, GROUP, "/sheet")
-    sheet = await emu.wait_bot_message(GROUP, contains="Рыцарь", after=last.message_id)
-    token = next(b["url"] for b in buttons(sheet) if "url" in b).split("start=")[1]
+    token = await _knight_approved(table, announcement, ALICE, "/sheet")
     emu.send_text(ALICE, ALICE, f"/start {token}")  # Alice opens the editor at v1 …
     alice_editor = await emu.wait_bot_message(ALICE, contains="stand-in", after=4)
     emu.send_text(GM, GM, f"/start {token}")  # … the GM edits directly to v2 …
@@ -305,12 +306,7 @@ async def test_a_rename_to_an_active_name_is_refused_by_edit_and_by_proposal(
     announcement = await create_game(table, "matter", "Замок")
     emu.send_text(GM, GROUP, "/npc Рыцарь II: Жестокость 1")
     await emu.wait_bot_message(GROUP, contains="Рыцарь II")
-    await _submit_via_wizard(table, ALICE, await open_wizard(table, ALICE, announcement))
-    await approve_latest(table)
-    last = emu.last_bot_message(GROUP)
-    emu.send_text(ALICE, GROUP, "/sheet")
-    sheet = await emu.wait_bot_message(GROUP, contains="Рыцарь", after=last.message_id)
-    token = next(b["url"] for b in buttons(sheet) if "url" in b).split("start=")[1]
+    token = await _knight_approved(table, announcement, ALICE, "/sheet")
     opened = emu.send_text(ALICE, ALICE, f"/start {token}")  # Alice proposes «Рыцарь II»
     editor = await emu.wait_bot_message(ALICE, contains="stand-in", after=opened.message_id)
     await _submit_via_wizard(table, ALICE, editor)
