@@ -16,6 +16,7 @@ own name changes with the row's; versions and history stay as they were.
 """
 
 from collections.abc import Sequence
+from typing import Any
 
 import sqlalchemy as sa
 from alembic import op
@@ -38,7 +39,7 @@ def _numbered(name: str, number: int) -> str:
     return name[: NAME_MAX - len(suffix)].rstrip() + suffix
 
 
-def _renames(rows: Sequence[sa.Row]) -> dict[int, str]:
+def _renames(rows: Sequence[sa.Row[Any]]) -> dict[int, str]:
     """id → new name for the later of the active characters whose names compare equal."""
     taken: dict[int, set[str]] = {}
     for row in rows:
