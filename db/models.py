@@ -246,6 +246,9 @@ class GameMember(SQLModel, table=True):
     joined_at: datetime = _created()
 
 
+ACTIVE_NAME_INDEX = "characters_active_name"
+
+
 class Character(SQLModel, table=True):
     """A character sheet: JSONB validated by the system's engine model, versioned."""
 
@@ -268,6 +271,15 @@ class Character(SQLModel, table=True):
             unique=True,
             postgresql_where=text("status = 'active' AND NOT is_npc"),
         ),
+        # /sheet, /r and the trackers reach a character by name: two active ones of one name
+        # (NPCs or not) would leave one out of reach (migration 0023)
+        Index(
+            ACTIVE_NAME_INDEX,
+            "game_id",
+            "name_key",
+            unique=True,
+            postgresql_where=text("status = 'active'"),
+        ),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -276,6 +288,8 @@ class Character(SQLModel, table=True):
     is_npc: bool = Field(default=False, sa_column_kwargs={"server_default": "false"})
     system: str = Field(sa_column=Column(String(16), nullable=False))
     name: str = Field(sa_column=Column(String(64), nullable=False))
+    # ``engine.common.name_key(name)``, written with every name (``CharacterRepo``)
+    name_key: str = Field(sa_column=Column(Text, nullable=False))
     status: str = Field(sa_column=Column(String(16), nullable=False))
     sheet: dict[str, Any] = Field(sa_column=Column(JSONB, nullable=False))
     schema_version: int = Field(default=1, nullable=False)

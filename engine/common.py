@@ -6,6 +6,7 @@
 * ``Violation`` — one broken creation rule, as a translatable message; validators return all.
 * ``Change`` — one line of a change list ("fate points 1 → 3"), shown in milestone notices.
 * ``Severity`` — a violation blocks creation (``ERROR``) or only warns (``WARNING``).
+* ``name_key`` — a character's name as names are compared (a game holds one active per key).
 """
 
 from __future__ import annotations
@@ -16,9 +17,30 @@ from enum import StrEnum
 from pydantic import BaseModel, ConfigDict
 
 from engine.formats import ValueKind
-from engine.text import Msg
+from engine.text import Msg, register_messages
 
 JsonScalar = str | int | float | bool | None
+
+register_messages(
+    {
+        "sheet.name_taken": {
+            "ru": "В игре уже есть «{name}»: дайте персонажу другое имя.",
+            "en": "The game already has «{name}»: give the character another name.",
+        },
+    }
+)
+
+
+def name_key(name: str) -> str:
+    """A name as compared: case, ё/е and runs of spaces aside. The database keeps it beside
+    each character's name (``characters.name_key``): a game holds one active character per key.
+    """
+    return " ".join(name.casefold().replace("ё", "е").split())
+
+
+def name_taken(name: str) -> Violation:
+    """Another active character of the game has this name (the wizard stays on its step)."""
+    return Violation("name", Msg("sheet.name_taken", {"name": name}))
 
 
 class SheetModel(BaseModel):

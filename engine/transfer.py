@@ -192,6 +192,10 @@ register_messages(
             "ru": "«{name}»: у этого игрока в файле уже есть активный персонаж.",
             "en": "«{name}»: this player already has an active character in the file.",
         },
+        "transfer.same_name": {
+            "ru": "«{name}»: в файле два активных персонажа с таким именем.",
+            "en": "«{name}»: two active characters in the file have this name.",
+        },
         "transfer.log_bad": {
             "ru": "Журнал бросков в файле не проходит проверку: {problem}",
             "en": "The roll log in the file does not check out: {problem}",

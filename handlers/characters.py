@@ -114,7 +114,11 @@ async def approve(
     if current is None or current.game_id != game.id:
         notify(callback_answer, t("This button is no longer active."), alert=True)
         return
-    approved = await character_service.approve(uow, current.id, user.id)
+    try:
+        approved = await character_service.approve(uow, current.id, user.id)
+    except character_service.CharacterError as error:  # a taken name: the sheet stays pending
+        notify(callback_answer, t(error.reason, **error.params), alert=True)
+        return
     if approved is None:
         notify(callback_answer, t("Already decided."))
         return
@@ -218,7 +222,7 @@ async def decide_proposal(
             uow, callback_data.proposal_id, user.id, accept=callback_data.accept
         )
     except character_service.CharacterError as error:
-        notify(callback_answer, t(error.reason), alert=True)
+        notify(callback_answer, t(error.reason, **error.params), alert=True)
         return
     if decided is None:
         notify(callback_answer, t("Already decided."))

@@ -20,7 +20,7 @@ from bot.systems import SYSTEMS
 from db.repositories.games import CharacterDTO, GameDTO
 from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
-from engine.common import SheetModel, Violation
+from engine.common import SheetModel, Violation, name_taken
 from handlers.views import characters as views
 from handlers.views.sheets import render_sheet
 
@@ -53,11 +53,14 @@ async def submit_from_wizard(
     if blocking:
         return blocking
     if start.character_id is not None:
-        await _submit_edit(uow, bot, i18n, t, game, start, user, character)
-        return []
-    submitted = await character_service.submit(
-        uow, game=game, author_user_id=user.id, character=character, npc=npc, history=history
-    )
+        return await _submit_edit(uow, bot, i18n, t, game, start, user, character)
+    try:
+        submitted = await character_service.submit(
+            uow, game=game, author_user_id=user.id, character=character, npc=npc,
+            history=history,
+        )  # fmt: skip
+    except character_service.NameInUse as taken:  # an NPC's name: the wizard stays open
+        return [name_taken(taken.name)]
     t_group = await _chat_translator(uow, i18n, game.chat_id)
     stored = submitted.character
     if npc:
@@ -88,27 +91,30 @@ async def submit_from_wizard(
 async def _submit_edit(
     uow: UnitOfWork, bot: Bot, i18n: I18n, t: Translator, game: GameDTO, start: WizardStart,
     user: UserDTO, character: SheetModel,
-) -> None:  # fmt: skip
-    """The GM's edit applies at once; the owner's waits for the GM as a proposal."""
+) -> list[Violation]:  # fmt: skip
+    """The GM's edit applies at once; the owner's waits for the GM as a proposal. A name
+    another active character has is returned as a problem (the wizard stays open)."""
     current = await uow.characters.get(start.character_id or 0)
     is_gm = await game_service.is_gm(uow, game, user.id)
     if current is None or not character_service.can_edit(current, user.id, is_gm=is_gm):
         await bot.send_message(user.id, t("You cannot edit this character."))
-        return
+        return []
     t_group = await _chat_translator(uow, i18n, game.chat_id)
     if is_gm:
         try:
             updated = await character_service.edit(
                 uow, current.id, user.id, character, base_version=start.base_version
             )
+        except character_service.NameInUse as taken:
+            return [name_taken(taken.name)]
         except character_service.CharacterError as error:
             await bot.send_message(user.id, t(error.reason))
-            return
+            return []
         await Delivery.beside(uow, i18n).post(
             bot, game, views.gm_edited(t_group, updated, user.name)
         )
         await bot.send_message(user.id, views.edit_saved(t, updated))
-        return
+        return []
     proposal = await character_service.propose(
         uow, current, user.id, character, base_version=start.base_version
     )
@@ -119,6 +125,7 @@ async def _submit_edit(
         reply_markup=views.proposal_keyboard(t_group, proposal.id),
     )  # fmt: skip
     await bot.send_message(user.id, views.proposal_sent(t, current))
+    return []
 
 
 def _sheet_html(character: CharacterDTO, t: Translator, locale: str, *, limit: int = 4096) -> str:

@@ -9,7 +9,7 @@ from typing import Any
 
 from bot.i18n import N_
 from bot.systems import SYSTEMS
-from db.repositories.games import CharacterDTO, GameDTO, ProposalDTO, VersionDTO
+from db.repositories.games import CharacterDTO, GameDTO, NameTaken, ProposalDTO, VersionDTO
 from db.repositories.ledger import LedgerDTO
 from db.repositories.transfer import TransferRepo
 from db.uow import UnitOfWork
@@ -18,10 +18,34 @@ from engine.common import SheetModel, Violation
 NAME_MAX = 64
 
 
+# Two active characters of one name in a game: /sheet, /r and the trackers could reach only
+# one. The database refuses it (``characters_active_name``); these say so.
+NAME_TAKEN = N_("The game already has «{name}»: give the character another name.")
+APPROVAL_NAME_TAKEN = N_(
+    "«{name}» is already active in this game. Return the sheet with a comment asking for "
+    "another name."
+)
+PROPOSAL_NAME_TAKEN = N_(
+    "«{name}» is already in this game: reject the change and ask for another name."
+)
+
+
 class CharacterError(Exception):
-    def __init__(self, reason: str) -> None:
+    """A refused change; ``reason`` is a msgid, ``params`` its {placeholders}."""
+
+    def __init__(self, reason: str, **params: str) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.params = params
+
+
+class NameInUse(CharacterError):
+    """The change would make an active character of a name another active one of the game
+    holds; nothing was written (the unit of work is rolled back)."""
+
+    def __init__(self, reason: str, name: str) -> None:
+        super().__init__(reason, name=name)
+        self.name = name
 
 
 @dataclass(frozen=True)
@@ -70,16 +94,20 @@ async def submit(
     if spec.blocking(character, options, npc=npc, in_play=history is not None):
         raise CharacterError(N_("The sheet breaks the creation rules."))
     sheet = character.model_dump(mode="json")
-    stored = await uow.characters.add(
-        game_id=game.id,
-        owner_user_id=None if npc else author_user_id,
-        is_npc=npc,
-        system=game.system,
-        name=sheet_name(character),
-        status="active" if npc else "pending",
-        sheet=sheet,
-        schema_version=spec.schema_version,
-    )
+    try:
+        stored = await uow.characters.add(
+            game_id=game.id,
+            owner_user_id=None if npc else author_user_id,
+            is_npc=npc,
+            system=game.system,
+            name=sheet_name(character),
+            status="active" if npc else "pending",
+            sheet=sheet,
+            schema_version=spec.schema_version,
+        )
+    except NameTaken:  # an NPC is active at once
+        await uow.rollback()
+        raise NameInUse(NAME_TAKEN, sheet_name(character)) from None
     await uow.characters.add_version(
         stored.id, 1, author_user_id=author_user_id, kind="create", diff=[], sheet=sheet
     )
@@ -96,18 +124,26 @@ async def submit(
 
 
 async def approve(uow: UnitOfWork, character_id: int, gm_user_id: int) -> CharacterDTO | None:
-    """Pending → active (once, however many presses); the owner's previous one retires."""
+    """Pending → active (once, however many presses); the owner's previous one retires.
+    Raises ``NameInUse`` when another active character of the game has its name: the sheet
+    stays pending (the GM returns it for another name) and nothing changes."""
     current = await uow.characters.get(character_id, for_update=True)
     if current is None or current.status != "pending":
         return None
     if current.owner_user_id is not None:
-        # First the old one retires: the one-active-per-player index is checked at once.
+        # First the old one retires: the one-active-per-player index is checked at once (and
+        # the old one may bear the new one's name).
         await uow.characters.retire_active(
             current.game_id, current.owner_user_id, except_id=character_id
         )
-    if not await uow.characters.set_status(
-        character_id, expected=("pending",), status="active", comment=None
-    ):
+    try:
+        done = await uow.characters.set_status(
+            character_id, expected=("pending",), status="active", comment=None
+        )
+    except NameTaken:
+        await uow.rollback()
+        raise NameInUse(APPROVAL_NAME_TAKEN, current.name) from None
+    if not done:
         await uow.rollback()
         return None
     await uow.characters.add_version(
@@ -143,17 +179,22 @@ async def edit(
     base_version: int | None = None,
 ) -> CharacterDTO:
     """The GM's direct edit, versioned with its diff. ``base_version`` is the version the editor
-    was opened on: if the sheet changed since, the edit is refused rather than overwriting."""
+    was opened on: if the sheet changed since, the edit is refused rather than overwriting.
+    Renaming an active character to a name another active one has raises ``NameInUse``."""
     current = await uow.characters.get(character_id, for_update=True)
     if current is None:
         raise CharacterError(N_("No such character."))
     new_sheet = character.model_dump(mode="json")
-    version = await uow.characters.replace_sheet(
-        character_id,
-        expected_version=current.version if base_version is None else base_version,
-        name=sheet_name(character),
-        sheet=new_sheet, schema_version=SYSTEMS[current.system].schema_version,
-    )  # fmt: skip
+    try:
+        version = await uow.characters.replace_sheet(
+            character_id,
+            expected_version=current.version if base_version is None else base_version,
+            name=sheet_name(character),
+            sheet=new_sheet, schema_version=SYSTEMS[current.system].schema_version,
+        )  # fmt: skip
+    except NameTaken:
+        await uow.rollback()
+        raise NameInUse(NAME_TAKEN, sheet_name(character)) from None
     if version is None:
         raise CharacterError(N_("The sheet changed meanwhile; open it again."))
     await uow.characters.add_version(
@@ -208,11 +249,15 @@ async def decide(
     if not accept:
         await uow.commit()
         return proposal, current
-    version = await uow.characters.replace_sheet(
-        current.id, expected_version=current.version,
-        name=str(proposal.sheet.get("name") or current.name)[:NAME_MAX], sheet=proposal.sheet,
-        schema_version=SYSTEMS[current.system].schema_version,
-    )  # fmt: skip
+    name = str(proposal.sheet.get("name") or current.name)[:NAME_MAX]
+    try:
+        version = await uow.characters.replace_sheet(
+            current.id, expected_version=current.version, name=name, sheet=proposal.sheet,
+            schema_version=SYSTEMS[current.system].schema_version,
+        )  # fmt: skip
+    except NameTaken:  # the proposal stays pending: the GM rejects it
+        await uow.rollback()
+        raise NameInUse(PROPOSAL_NAME_TAKEN, name) from None
     assert version is not None  # the row is locked: nobody changed it meanwhile
     await uow.characters.add_version(
         current.id, version, author_user_id=proposal.author_user_id, kind="edit",

@@ -9,15 +9,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from db.repositories.games import CharacterDTO
+from engine.common import name_key
 
 # The liveliest first: a returned or retired draft never stands beside the live character
 # of the same name.
 _STATUS_ORDER = {"active": 0, "pending": 1, "returned": 2, "retired": 3}
 
 
-def fold(name: str) -> str:
-    """A name as compared: case, ё/е and runs of spaces aside."""
-    return " ".join(name.casefold().replace("ё", "е").split())
+# A name as compared: case, ё/е and runs of spaces aside. The one fold the database's
+# unique index of active names compares by (``characters.name_key``).
+fold = name_key
 
 
 def distinct(characters: Sequence[CharacterDTO]) -> list[CharacterDTO]:

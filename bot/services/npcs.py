@@ -15,7 +15,7 @@ from bot.services.characters import sheet_name
 from bot.services.games import is_gm
 from bot.services.names import fold
 from bot.systems import SYSTEMS
-from db.repositories.games import CharacterDTO, GameDTO
+from db.repositories.games import CharacterDTO, GameDTO, NameTaken
 from db.uow import UnitOfWork
 from engine.systems.npc import NpcFormError
 
@@ -65,7 +65,7 @@ async def create(
     """The NPC of the GM's line, active at once. ``mook_name`` names a nameless one; it
     holds ``{n}``, the first number from 1 no NPC of the game is called by. Raises
     ``NpcFormError`` for a line the system cannot read, ``NpcRefused`` for a line of
-    punctuation only (nothing is written)."""
+    punctuation only or a name an active character of the game has (nothing is written)."""
     if not await is_gm(uow, game, user_id):
         raise NpcRefused(ONLY_GM)
     spec = SYSTEMS[game.system]
@@ -84,11 +84,15 @@ async def create(
         # two of one name: /sheet, /r and the trackers could reach only one of them
         raise NpcRefused(NAME_TAKEN, name=same.name)
     sheet = character.model_dump(mode="json")
-    stored = await uow.characters.add(
-        game_id=game.id, owner_user_id=None, is_npc=True, system=game.system,
-        name=sheet_name(character), status="active", sheet=sheet,
-        schema_version=spec.schema_version,
-    )  # fmt: skip
+    try:
+        stored = await uow.characters.add(
+            game_id=game.id, owner_user_id=None, is_npc=True, system=game.system,
+            name=sheet_name(character), status="active", sheet=sheet,
+            schema_version=spec.schema_version,
+        )  # fmt: skip
+    except NameTaken:  # made meanwhile (a second /npc at once): the database's unique index
+        await uow.rollback()
+        raise NpcRefused(NAME_TAKEN, name=sheet_name(character)) from None
     await uow.characters.add_version(
         stored.id, 1, author_user_id=user_id, kind="create", diff=[], sheet=sheet
     )

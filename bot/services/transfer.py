@@ -223,7 +223,13 @@ def _check_cast(parsed: ImportFile, options: SheetModel) -> list[Msg | Violation
     spec = SYSTEMS[parsed.system]
     found: list[Msg | Violation] = list(parsed.problems)
     active: set[int] = set()
+    names: set[str] = set()  # one active character per name (``characters_active_name``)
     for character in parsed.characters:
+        if character.sheet is not None and character.status == "active":
+            name = character_service.sheet_name(character.sheet)
+            if fold(name) in names:
+                found.append(Msg("transfer.same_name", {"name": name}))
+            names.add(fold(name))
         if character.sheet is None or character.is_npc:
             continue
         for violation in spec.blocking(character.sheet, options, in_play=True):

@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func, select, text, update
 from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import aliased
 from sqlalchemy.orm.util import identity_key
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import (
+    ACTIVE_NAME_INDEX,
     Character,
     CharacterProposal,
     CharacterVersion,
@@ -26,6 +29,7 @@ from db.models import (
     User,
     utcnow,
 )
+from engine.common import name_key
 
 
 @dataclass(frozen=True)
@@ -110,6 +114,33 @@ def _character(row: Character) -> CharacterDTO:
 
 
 _UNKNOWN = object()
+
+
+class NameTaken(Exception):
+    """Another active character of the game has ``name`` (as ``name_key`` compares; None: the
+    caller's own character's name): the database's unique index refused the write. The
+    transaction is spoilt: roll it back."""
+
+    def __init__(self, name: str | None) -> None:
+        super().__init__(name)
+        self.name = name
+
+
+def _named(name: str) -> dict[str, str]:
+    """A character's name with its key: every write of a name goes through here."""
+    return {"name": name, "name_key": name_key(name)}
+
+
+@contextmanager
+def _one_active_name(name: str | None) -> Iterator[None]:
+    """The unique index of active names refusing the statement raises ``NameTaken``."""
+    try:
+        yield
+    except IntegrityError as error:
+        cause = getattr(error.orig, "__cause__", None)
+        if getattr(cause, "constraint_name", None) == ACTIVE_NAME_INDEX:
+            raise NameTaken(name) from error
+        raise
 
 
 class GameRepo:
@@ -446,12 +477,14 @@ class CharacterRepo:
         sheet: dict[str, Any],
         schema_version: int,
     ) -> CharacterDTO:
+        """Raises ``NameTaken`` for an active character of a name the game's active ones hold."""
         row = Character(
             game_id=game_id, owner_user_id=owner_user_id, is_npc=is_npc, system=system,
-            name=name, status=status, sheet=sheet, schema_version=schema_version,
+            status=status, sheet=sheet, schema_version=schema_version, **_named(name),
         )  # fmt: skip
         self._session.add(row)
-        await self._session.flush()
+        with _one_active_name(name):
+            await self._session.flush()
         return _character(row)
 
     async def get(self, character_id: int, *, for_update: bool = False) -> CharacterDTO | None:
@@ -516,14 +549,16 @@ class CharacterRepo:
     async def set_status(
         self, character_id: int, *, expected: tuple[str, ...], status: str, comment: str | None
     ) -> bool:
-        """Conditional: only from an expected status, so two presses cannot both apply."""
+        """Conditional: only from an expected status, so two presses cannot both apply.
+        Raises ``NameTaken`` when the character would be active beside one of its name."""
         stmt = (
             update(Character)
             .where(col(Character.id) == character_id, col(Character.status).in_(expected))
             .values(status=status, review_comment=comment, updated_at=func.now())
             .returning(col(Character.id))
         )
-        return (await self._session.execute(stmt)).scalar_one_or_none() is not None
+        with _one_active_name(None):
+            return (await self._session.execute(stmt)).scalar_one_or_none() is not None
 
     async def retire_active(self, game_id: int, owner_user_id: int, *, except_id: int) -> None:
         stmt = (
@@ -561,14 +596,18 @@ class CharacterRepo:
         sheet: dict[str, Any],
         schema_version: int,
     ) -> int | None:
-        """Optimistic: the sheet changes only if nobody changed it since it was read."""
+        """Optimistic: the sheet changes only if nobody changed it since it was read. Raises
+        ``NameTaken`` when an active character would take a name another active one holds."""
         stmt = (
             update(Character)
             .where(col(Character.id) == character_id, col(Character.version) == expected_version)
-            .values(sheet=sheet, name=name, version=expected_version + 1, updated_at=func.now())
+            .values(
+                sheet=sheet, version=expected_version + 1, updated_at=func.now(), **_named(name)
+            )
             .returning(col(Character.version))
         )
-        return (await self._session.execute(stmt)).scalar_one_or_none()
+        with _one_active_name(name):
+            return (await self._session.execute(stmt)).scalar_one_or_none()
 
     async def add_version(
         self,

@@ -134,3 +134,15 @@ async def test_a_forged_roll_log_is_refused(running: Harness, tmp_path: Path) ->
     answer = await send_file(h, GM, FRESH, forged)
     assert "журнал бросков" in answer.text.lower() or "roll log" in answer.text, answer.text
     assert await _count(h, "games") == games and await _count(h, "imports") == 0
+
+    # Two active characters of one name (a file from before the unique index of names):
+    # /sheet and /r could reach only one, so the file is refused saying which.
+    twice: dict[str, Any] = json.loads(data)
+    guard = twice["npcs"][0]
+    other = {**guard, "ref": guard["ref"] + 1000, "name": "стражник"}
+    twice["npcs"].append({**other, "sheet": {**guard["sheet"], "name": "стражник"}})
+    twice.pop("sha256")
+    twice["sha256"] = content_hash(twice)
+    answer = await send_file(h, GM, FRESH, json.dumps(twice, ensure_ascii=False).encode())
+    assert "«стражник»: в файле два активных персонажа с таким именем." in answer.text, answer.text
+    assert await _count(h, "games") == games and await _count(h, "imports") == 0

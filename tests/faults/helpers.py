@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from bot.systems import SYSTEMS
 from db.database import create_session_factory
 from db.uow import UnitOfWork
+from engine.common import name_key
 from engine.dice.verify import verify_export
 from engine.systems import fate
 from tgemu import BotAPIEmulator, EmuEvent
@@ -225,12 +226,13 @@ async def insert_character(engine: AsyncEngine, game_id: int, owner: int, sheet:
         )
         row = await conn.execute(
             text(
-                "INSERT INTO characters (game_id, owner_user_id, is_npc, system, name, status, "
-                "sheet, schema_version, version) VALUES (:g, :u, false, :system, :name, "
-                "'active', CAST(:sheet AS jsonb), :schema, 1) RETURNING id"
+                "INSERT INTO characters (game_id, owner_user_id, is_npc, system, name, "
+                "name_key, status, sheet, schema_version, version) VALUES (:g, :u, false, "
+                ":system, :name, :key, 'active', CAST(:sheet AS jsonb), :schema, 1) RETURNING id"
             ),
             {
                 "g": game_id, "u": owner, "system": "fate", "name": sheet.name,
+                "key": name_key(sheet.name),
                 "sheet": sheet.model_dump_json(), "schema": SYSTEMS["fate"].schema_version,
             },
         )  # fmt: skip

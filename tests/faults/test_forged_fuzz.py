@@ -38,7 +38,7 @@ from bot.services import willpower
 from bot.systems import SYSTEMS
 from db.database import create_session_factory
 from db.uow import UnitOfWork
-from engine.common import SheetModel
+from engine.common import SheetModel, name_key
 from engine.systems import cliche, fate, lifegear, matter, storyteller
 from engine.systems.lifegear import Item, ItemKind
 from engine.systems.storyteller.sheet import PoolTrait
@@ -110,12 +110,13 @@ async def _character(
     async with engine.begin() as conn:
         row = await conn.execute(
             text(
-                "INSERT INTO characters (game_id, owner_user_id, is_npc, system, name, status, "
-                "sheet, schema_version, version) VALUES (:g, :u, false, :system, :name, "
-                ":status, CAST(:sheet AS jsonb), :schema, 1) RETURNING id"
+                "INSERT INTO characters (game_id, owner_user_id, is_npc, system, name, "
+                "name_key, status, sheet, schema_version, version) VALUES (:g, :u, false, "
+                ":system, :name, :key, :status, CAST(:sheet AS jsonb), :schema, 1) RETURNING id"
             ),
             {
                 "g": game_id, "u": owner, "system": system, "name": getattr(sheet, "name", "?"),
+                "key": name_key(getattr(sheet, "name", "?")),
                 "status": status, "sheet": sheet.model_dump_json(),
                 "schema": SYSTEMS[system].schema_version,
             },

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import uuid
 
+import pytest
 from alembic.script import ScriptDirectory
 from sqlalchemy import text
+from sqlalchemy.exc import IntegrityError
 
 from db.database import alembic_config, create_engine, migrate
 from tests.conftest import create_database, drop_database, with_database
@@ -43,6 +45,77 @@ async def test_stairway_every_revision(admin_url: str) -> None:
         assert await _tables(engine) <= {"alembic_version"}
         await migrate(engine, action="upgrade", revision="head")
         assert {"users", "chats", "processed_updates", "fsm_states"} <= await _tables(engine)
+    finally:
+        await engine.dispose()
+        await drop_database(admin_url, name)
+
+
+async def test_active_names_migration_numbers_old_duplicates(admin_url: str) -> None:
+    """0023: a game's active characters whose names compare equal (case, ё/е, spaces aside)
+    were made before the unique index; the first made keeps its name, each later one gets the
+    next free « 2», « 3»… (a retired «Громила 2» keeps its own), in the sheet too. Pending
+    sheets and other games are left as they are; then the index refuses a new duplicate."""
+    name = f"names_{uuid.uuid4().hex[:10]}"
+    await create_database(admin_url, name)
+    engine = create_engine(with_database(admin_url, name))
+    long = "Я" * 64
+    cast = [  # (game, name, status)
+        (1, "Громила", "active"),
+        (1, "громила", "active"),
+        (1, "Громила 2", "retired"),
+        (1, "Громила", "pending"),
+        (1, "ГРОМИЛА", "active"),
+        (1, "Старый ёж", "active"),
+        (1, "старый  Еж", "active"),
+        (1, long, "active"),
+        (1, long.lower(), "active"),
+        (2, "Громила", "active"),
+    ]
+    try:
+        await migrate(engine, action="upgrade", revision="0022")
+        async with engine.begin() as conn:
+            for game in (1, 2):
+                await conn.execute(
+                    text(
+                        "INSERT INTO games (id, chat_id, system, title, gm_user_id, timezone) "
+                        "VALUES (:g, :chat, 'fate', 'Игра', 1, 'UTC')"
+                    ),
+                    {"g": game, "chat": -game},
+                )
+            for game, who, status in cast:
+                await conn.execute(
+                    text(
+                        "INSERT INTO characters (game_id, is_npc, system, name, status, sheet, "
+                        "schema_version, version) VALUES (:g, true, 'fate', :name, :status, "
+                        "CAST(:sheet AS jsonb), 1, 1)"
+                    ),
+                    {"g": game, "name": who, "status": status, "sheet": f'{{"name": "{who}"}}'},
+                )
+        await migrate(engine, action="upgrade", revision="head")
+        async with engine.connect() as conn:
+            rows = (
+                await conn.execute(
+                    text("SELECT name, sheet->>'name', name_key FROM characters ORDER BY id")
+                )
+            ).all()
+        assert [r[0] for r in rows] == [
+            "Громила", "громила 3", "Громила 2", "Громила", "ГРОМИЛА 4", "Старый ёж",
+            "старый  Еж 2",
+            long, "я" * 62 + " 2", "Громила",
+        ]  # fmt: skip
+        assert all(r[0] == r[1] for r in rows)  # the sheet's name changed with the row's
+        assert (
+            rows[1][2] == "громила 3" and rows[4][2] == "громила 4" and rows[6][2] == "старый еж 2"
+        )
+        async with engine.connect() as conn:
+            with pytest.raises(IntegrityError, match="characters_active_name"):
+                await conn.execute(
+                    text(
+                        "INSERT INTO characters (game_id, is_npc, system, name, name_key, "
+                        "status, sheet, schema_version, version) VALUES (1, true, 'fate', "
+                        "'Старый Ёж', 'старый еж', 'active', '{}', 1, 1)"
+                    )
+                )
     finally:
         await engine.dispose()
         await drop_database(admin_url, name)

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from aiogram.fsm.state import State, StatesGroup
-from aiogram.types import CallbackQuery
+from aiogram.types import CallbackQuery, Message
 from aiogram_dialog import Dialog, DialogManager, Window
 from aiogram_dialog.widgets.kbd import Button
 from aiogram_dialog.widgets.text import Const
@@ -21,7 +21,7 @@ from sqlalchemy import text
 
 import handlers.wizards as wizards
 from engine.systems import matter
-from handlers.wizards.common import WizardStart, finish_wizard
+from handlers.wizards.common import WizardStart, finish_wizard, violations_text
 from tests.conftest import Harness
 from tests.games.helpers import (
     ALICE,
@@ -43,11 +43,15 @@ class StandInSG(StatesGroup):
 
 async def _submit(query: CallbackQuery, button: Button, manager: DialogManager) -> None:
     start = WizardStart.of(manager)
-    sheet = start.draft or matter.new_character("Рыцарь").model_dump(mode="json")
+    # Bob's own name: a game holds one active character of a name
+    name = "Оруженосец" if query.from_user.id == BOB else "Рыцарь"
+    sheet = start.draft or matter.new_character(name).model_dump(mode="json")
     character = matter.Character.model_validate(sheet)
     if start.character_id is not None:  # an edit: change something visible
         character = character.model_copy(update={"name": character.name + " II"})
-    await finish_wizard(manager, character)
+    problems = await finish_wizard(manager, character)
+    if problems and isinstance(query.message, Message):  # refused: the wizard stays open
+        await query.message.answer(violations_text(problems, "ru"))
 
 
 def _stand_in() -> Any:
@@ -73,6 +77,17 @@ async def table(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> Harness:
 async def _submit_via_wizard(h: Harness, user: int, first_message: Any) -> None:
     pressed = h.emu.press_button(user, user, first_message.message_id, 0)
     await h.emu.wait_callback_answer(pressed.callback_query_id)
+
+
+async def _knight_approved(h: Harness, announcement: Any, user: int, line: str) -> str:
+    """Alice's «Рыцарь» submitted and approved; the edit link's token of ``line`` (a /sheet)
+    sent by ``user``."""
+    await _submit_via_wizard(h, ALICE, await open_wizard(h, ALICE, announcement))
+    await approve_latest(h)
+    last = h.emu.last_bot_message(GROUP)
+    h.emu.send_text(user, GROUP, line)
+    sheet = await h.emu.wait_bot_message(GROUP, contains="Рыцарь", after=last.message_id)
+    return str(next(b["url"] for b in buttons(sheet) if "url" in b).split("start=")[1])
 
 
 async def test_submit_approve_sheet_propose_accept_history(table: Harness) -> None:
@@ -141,12 +156,7 @@ async def test_return_with_comment_then_resubmit_from_the_draft(table: Harness) 
 async def test_gm_edits_directly_and_creates_an_npc(table: Harness) -> None:
     emu = table.emu
     announcement = await create_game(table, "matter", "Замок")
-    await _submit_via_wizard(table, ALICE, await open_wizard(table, ALICE, announcement))
-    await approve_latest(table)
-    last = emu.last_bot_message(GROUP)
-    emu.send_text(GM, GROUP, "/sheet Рыцарь")
-    sheet = await emu.wait_bot_message(GROUP, contains="Рыцарь", after=last.message_id)
-    token = next(b["url"] for b in buttons(sheet) if "url" in b).split("start=")[1]
+    token = await _knight_approved(table, announcement, GM, "/sheet Рыцарь")
     emu.send_text(GM, GM, f"/start {token}")
     await _submit_via_wizard(table, GM, await emu.wait_bot_message(GM))
     await emu.wait_bot_message(GROUP, contains="Рыцарь II")
@@ -226,12 +236,7 @@ async def test_a_second_character_replaces_the_first_and_a_cogm_stays_cogm(
 async def test_a_stale_proposal_cannot_undo_a_newer_edit(table: Harness) -> None:
     emu = table.emu
     announcement = await create_game(table, "matter", "Замок")
-    await _submit_via_wizard(table, ALICE, await open_wizard(table, ALICE, announcement))
-    await approve_latest(table)
-    last = emu.last_bot_message(GROUP)
-    emu.send_text(ALICE, GROUP, "/sheet")
-    sheet = await emu.wait_bot_message(GROUP, contains="Рыцарь", after=last.message_id)
-    token = next(b["url"] for b in buttons(sheet) if "url" in b).split("start=")[1]
+    token = await _knight_approved(table, announcement, ALICE, "/sheet")
     emu.send_text(ALICE, ALICE, f"/start {token}")  # Alice opens the editor at v1 …
     alice_editor = await emu.wait_bot_message(ALICE, contains="stand-in", after=4)
     emu.send_text(GM, GM, f"/start {token}")  # … the GM edits directly to v2 …
@@ -243,3 +248,74 @@ async def test_a_stale_proposal_cannot_undo_a_newer_edit(table: Harness) -> None
     answer = await emu.wait_callback_answer(pressed.callback_query_id)
     assert answer.show_alert and answer.text
     assert await scalar(table, "SELECT version FROM characters") == 2
+
+
+async def _press(h: Harness, message: Any, prefix: str) -> Any:
+    """The GM presses the button of ``message`` whose data starts with ``prefix``."""
+    index = next(
+        i for i, b in enumerate(buttons(message)) if b["callback_data"].startswith(prefix)
+    )
+    pressed = h.emu.press_button(GM, GROUP, message.message_id, index)
+    return await h.emu.wait_callback_answer(pressed.callback_query_id)
+
+
+async def _names(h: Harness) -> str:
+    return str(
+        await scalar(
+            h, "SELECT string_agg(name || ':' || status, ',' ORDER BY id) FROM characters"
+        )
+    )
+
+
+async def test_a_sheet_of_an_active_name_waits_and_an_npc_of_one_is_refused(
+    table: Harness,
+) -> None:
+    """/sheet, /r and the trackers reach a character by name: a game holds one active
+    character of a name. Bob's «Оруженосец» beside the GM's NPC of that name is not approved
+    (the GM is told why; it stays pending, to be returned for another name), and the GM's
+    NPC wizard of a taken name keeps the wizard open saying so."""
+    emu = table.emu
+    announcement = await create_game(table, "matter", "Замок")
+    emu.send_text(GM, GROUP, "/npc Оруженосец: Жестокость 1")
+    await emu.wait_bot_message(GROUP, contains="Оруженосец")
+    await _submit_via_wizard(table, BOB, await open_wizard(table, BOB, announcement))
+    card = await emu.wait_for(
+        lambda: next((m for m in emu.bot_messages(GROUP) if "apv:" in str(m.reply_markup)), None)
+    )
+    answer = await _press(table, card, "apv:")
+    assert answer.show_alert and "«Оруженосец» уже есть в игре" in answer.text
+    assert await _names(table) == "Оруженосец:active,Оруженосец:pending"
+    assert any(b["callback_data"].startswith("ret:") for b in buttons(card))  # can return it
+
+    await _submit_via_wizard(table, ALICE, await open_wizard(table, ALICE, announcement))
+    await approve_latest(table)  # «Рыцарь»: a name of its own
+    asked = emu.send_text(GM, GROUP, "/npc")
+    npc_msg = await emu.wait_bot_message(GROUP, after=asked.message_id)
+    npc_token = next(b["url"] for b in buttons(npc_msg) if "url" in b).split("start=")[1]
+    emu.send_text(GM, GM, f"/start {npc_token}")
+    await _submit_via_wizard(table, GM, await emu.wait_bot_message(GM, contains="stand-in"))
+    said = await emu.wait_bot_message(GM, contains="⛔")
+    assert "В игре уже есть «Рыцарь»: дайте персонажу другое имя." in said.text
+    assert await _names(table) == "Оруженосец:active,Оруженосец:pending,Рыцарь:active"
+
+
+async def test_a_rename_to_an_active_name_is_refused_by_edit_and_by_proposal(
+    table: Harness,
+) -> None:
+    emu = table.emu
+    announcement = await create_game(table, "matter", "Замок")
+    emu.send_text(GM, GROUP, "/npc Рыцарь II: Жестокость 1")
+    await emu.wait_bot_message(GROUP, contains="Рыцарь II")
+    token = await _knight_approved(table, announcement, ALICE, "/sheet")
+    opened = emu.send_text(ALICE, ALICE, f"/start {token}")  # Alice proposes «Рыцарь II»
+    editor = await emu.wait_bot_message(ALICE, contains="stand-in", after=opened.message_id)
+    await _submit_via_wizard(table, ALICE, editor)
+    proposal = await emu.wait_bot_message(GROUP, contains="Предложены")
+    answer = await _press(table, proposal, "prp:")
+    assert answer.show_alert and "«Рыцарь II» уже есть в игре" in answer.text
+    emu.send_text(GM, GM, f"/start {token}")  # the GM's own edit to «Рыцарь II»
+    await _submit_via_wizard(table, GM, await emu.wait_bot_message(GM, contains="stand-in"))
+    said = await emu.wait_bot_message(GM, contains="⛔")
+    assert "«Рыцарь II»" in said.text
+    assert await _names(table) == "Рыцарь II:active,Рыцарь:active"
+    assert await scalar(table, "SELECT status FROM character_proposals") == "pending"

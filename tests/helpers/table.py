@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import text
 
 from bot.systems import SYSTEMS
-from engine.common import SheetModel
+from engine.common import SheetModel, name_key
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, GROUP, buttons
 from tgemu import CallbackAnswer, ChatMessage
@@ -71,9 +71,9 @@ async def insert_character(
     async with h.engine.begin() as conn:
         row = await conn.execute(
             text(
-                "INSERT INTO characters (game_id, owner_user_id, is_npc, system, name, status, "
-                "sheet, schema_version, version) VALUES (:g, :u, :npc, :system, :name, "
-                ":status, CAST(:sheet AS jsonb), :schema, 1) RETURNING id"
+                "INSERT INTO characters (game_id, owner_user_id, is_npc, system, name, "
+                "name_key, status, sheet, schema_version, version) VALUES (:g, :u, :npc, "
+                ":system, :name, :key, :status, CAST(:sheet AS jsonb), :schema, 1) RETURNING id"
             ),
             {
                 "g": gid,
@@ -81,6 +81,7 @@ async def insert_character(
                 "npc": npc,
                 "system": system,
                 "name": getattr(character, "name", "") or "Hero",
+                "key": name_key(getattr(character, "name", "") or "Hero"),
                 "status": status,
                 "sheet": character.model_dump_json(),
                 "schema": SYSTEMS[system].schema_version,

@@ -14,7 +14,7 @@ from bot.services import milestones as service
 from bot.systems import SYSTEMS
 from db.database import create_session_factory
 from db.uow import UnitOfWork
-from engine.common import Change, SheetModel
+from engine.common import Change, SheetModel, name_key
 from engine.systems import cliche, fate, lifegear, matter, storyteller
 from engine.text import msg
 from handlers.views import milestones as views
@@ -37,13 +37,14 @@ async def _insert(engine: AsyncEngine, game_id: int, system: str, sheet: SheetMo
             )
         row = await conn.execute(
             text(
-                "INSERT INTO characters (game_id, owner_user_id, is_npc, system, name, status, "
-                "sheet, schema_version, version) VALUES (:g, :u, :npc, :system, :name, "
-                "'active', CAST(:sheet AS jsonb), :schema, 1) RETURNING id"
+                "INSERT INTO characters (game_id, owner_user_id, is_npc, system, name, "
+                "name_key, status, sheet, schema_version, version) VALUES (:g, :u, :npc, "
+                ":system, :name, :key, 'active', CAST(:sheet AS jsonb), :schema, 1) RETURNING id"
             ),
             {
                 "g": game_id, "u": owner, "npc": owner is None, "system": system,
                 "name": getattr(sheet, "name", "") or "Hero", "sheet": sheet.model_dump_json(),
+                "key": name_key(getattr(sheet, "name", "") or "Hero"),
                 "schema": SYSTEMS[system].schema_version,
             },
         )  # fmt: skip

@@ -12,6 +12,7 @@ import time
 
 import pytest
 
+from engine.common import SheetModel
 from handlers.views import grants as grant_views
 from handlers.views import resources as views
 from tests.games.helpers import ALICE, BOB, GM, GROUP, buttons, create_game, seat_table
@@ -84,8 +85,12 @@ async def test_without_valid_init_data_nothing_is_shown(mini_app: MiniApp) -> No
 
 async def test_each_user_sees_their_own_and_the_gm_sees_the_game(mini_app: MiniApp) -> None:
     alice = await _table(mini_app)
-    bob = await insert_character(mini_app.h, "fate", CASES["fate"].make(), owner=BOB)
-    npc = await insert_character(mini_app.h, "fate", CASES["fate"].make(), owner=GM, npc=True)
+
+    def named(name: str) -> SheetModel:  # a game holds one active character of a name
+        return CASES["fate"].make().model_copy(update={"name": name})
+
+    bob = await insert_character(mini_app.h, "fate", named("Бран"), owner=BOB)
+    npc = await insert_character(mini_app.h, "fate", named("Страж"), owner=GM, npc=True)
     seen = {}
     for user in (ALICE, BOB, GM):
         status, body, _ = await mini_app.call("api/characters", user=user)

@@ -4,12 +4,16 @@ are refused, and the GM's paged list (from /game too) retires an NPC after askin
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
 from sqlalchemy import text
 
+from bot.services import npcs
 from bot.systems import SYSTEMS
+from db.database import create_session_factory
+from db.uow import UnitOfWork
 from tests.conftest import Harness
 from tests.games.helpers import ALICE, GM, GROUP, buttons, create_game, seat_table
 from tests.helpers.table import scalar
@@ -192,3 +196,50 @@ async def test_a_second_npc_of_an_active_name_is_refused_and_writes_nothing(
     assert [name for name, _sheet, _status in await _sheets(running)] == ["Громила"]
     await _npc(running, "/npc Громила 2: Драка 1")  # the line it offered is taken
     assert [name for name, _s, _st in await _sheets(running)] == ["Громила", "Громила 2"]
+
+
+async def test_two_npcs_of_one_name_at_once_make_one_and_a_refusal(running: Harness) -> None:
+    """Two «/npc Громила» at the same moment: each reads the game's characters before the
+    other writes, so both pass the read. The database's unique index of active names lets
+    one in; the other is refused in the same words, having written nothing. Made certain
+    here: the first holds its commit until the second waits on its row."""
+    seat_table(running)
+    await create_game(running, "fate")
+    factory = create_session_factory(running.engine)
+    inserted, release = asyncio.Event(), asyncio.Event()
+    async with UnitOfWork(factory) as first, UnitOfWork(factory) as second:
+        game = await first.games.live_for_chat(GROUP)
+        assert game is not None
+        commit = first.commit
+
+        async def held_commit() -> None:
+            inserted.set()
+            await release.wait()
+            await commit()
+
+        first.commit = held_commit  # type: ignore[method-assign]
+
+        def make(uow: UnitOfWork) -> asyncio.Task[Any]:
+            return asyncio.create_task(
+                npcs.create(uow, game, user_id=GM, text="Громила: Драка 3", mook_name="{n}")
+            )
+
+        made = make(first)
+        await inserted.wait()
+        refused = make(second)
+        async with running.engine.connect() as conn:  # the second waits on the first's row
+            for _ in range(500):
+                waiting = await conn.scalar(
+                    text("SELECT count(*) FROM pg_locks WHERE NOT granted")
+                )
+                if waiting or refused.done():
+                    break
+                await asyncio.sleep(0.01)
+        assert waiting, "the second /npc did not reach its insert"
+        release.set()
+        stored = await made
+        with pytest.raises(npcs.NpcRefused) as error:
+            await refused
+    assert (error.value.reason, error.value.args_) == (npcs.NAME_TAKEN, {"name": "Громила"})
+    assert [(n, st) for n, _s, st in await _sheets(running)] == [("Громила", "active")]
+    assert stored.name == "Громила"

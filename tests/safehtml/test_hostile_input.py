@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import text
 
+from engine.common import name_key
 from engine.dice.odds import distribution
 from engine.systems import fate
 from tests.conftest import Harness
@@ -101,10 +102,16 @@ async def _crowd(h: Harness, count: int) -> list[str]:
             await conn.execute(
                 text(
                     "INSERT INTO characters (game_id, owner_user_id, is_npc, system, name, "
-                    "status, sheet, schema_version, version) VALUES (:g, :u, true, 'fate', "
-                    ":name, 'active', CAST(:sheet AS jsonb), 1, 1)"
+                    "name_key, status, sheet, schema_version, version) VALUES (:g, :u, true, "
+                    "'fate', :name, :key, 'active', CAST(:sheet AS jsonb), 1, 1)"
                 ),
-                {"g": gid, "u": GM, "name": name, "sheet": _hero(name).model_dump_json()},
+                {
+                    "g": gid,
+                    "u": GM,
+                    "name": name,
+                    "key": name_key(name),
+                    "sheet": _hero(name).model_dump_json(),
+                },
             )
     return names
 

@@ -65,9 +65,9 @@ async def _tables(engine: AsyncEngine, emu: BotAPIEmulator) -> list[tuple[int, i
         ).all()
         await conn.execute(
             text(
-                "INSERT INTO characters (game_id, owner_user_id, is_npc, system, name, status, "
-                "sheet, schema_version, version) "
-                "SELECT g.id, 1000 + c, false, 'fate', 'Мира ' || c, 'active', "
+                "INSERT INTO characters (game_id, owner_user_id, is_npc, system, name, "
+                "name_key, status, sheet, schema_version, version) "
+                "SELECT g.id, 1000 + c, false, 'fate', 'Мира ' || c, 'мира ' || c, 'active', "
                 "CAST(:sheet AS jsonb), 1, 1 "
                 "FROM unnest(CAST(:ids AS int[])) AS g(id), generate_series(1, :per) c"
             ),

@@ -14,6 +14,7 @@ from bot.services import schedules as schedule_service
 from bot.systems import SYSTEMS
 from db.database import create_session_factory
 from db.uow import UnitOfWork
+from engine.common import name_key
 from engine.systems import fate
 from handlers.views import job_notices
 from tests.conftest import Harness
@@ -105,11 +106,12 @@ async def fate_character(h: Harness, game_id: int, owner: int = ALICE, name: str
         )
         row = await conn.execute(
             text(
-                "INSERT INTO characters (game_id, owner_user_id, is_npc, system, name, status, "
-                "sheet, schema_version, version) VALUES (:g, :u, false, 'fate', :name, "
-                "'active', CAST(:sheet AS jsonb), :schema, 1) RETURNING id"
+                "INSERT INTO characters (game_id, owner_user_id, is_npc, system, name, "
+                "name_key, status, sheet, schema_version, version) VALUES (:g, :u, false, "
+                "'fate', :name, :key, 'active', CAST(:sheet AS jsonb), :schema, 1) RETURNING id"
             ),
-            {"g": game_id, "u": owner, "name": name, "sheet": sheet.model_dump_json(),
+            {"g": game_id, "u": owner, "name": name, "key": name_key(name),
+             "sheet": sheet.model_dump_json(),
              "schema": SYSTEMS["fate"].schema_version},
         )  # fmt: skip
         return int(row.scalar_one())
