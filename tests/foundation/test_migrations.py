@@ -81,8 +81,8 @@ async def test_group_language_backfill(admin_url: str) -> None:
                 )
                 await conn.execute(
                     text(
-                        "INSERT INTO games (chat_id, system, title, gm_user_id, timezone, archived_at) "
-                        "VALUES (:c, 'fate', 'G', :u, 'UTC', now())"
+                        "INSERT INTO games (chat_id, system, title, gm_user_id, timezone, "
+                        "archived_at) VALUES (:c, 'fate', 'G', :u, 'UTC', now())"
                     ),
                     {"c": chat, "u": -chat},
                 )
