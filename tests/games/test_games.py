@@ -162,3 +162,16 @@ async def test_the_system_picker_says_what_each_title_does_not(running: Harness)
     line = next(x for x in picker.text.splitlines() if "Жизни = снаряжение" in x)
     assert "роли от мастера; раны ломают снаряжение; кубики характеристик" in line
     assert line.count("снаряжение") == 2  # the title's, and the wounds'
+
+
+async def test_a_group_that_chose_its_language_keeps_it_at_newgame(running: Harness) -> None:
+    """A group speaks its first game's GM's language only when it never chose one: the
+    creator's «/lang en» before any game holds when the Russian GM starts one."""
+    seat_table(running)
+    emu = running.emu
+    sent = emu.send_text(GM, GROUP, "/lang en")  # the group's creator, before any game
+    assert (await emu.wait_bot_message(GROUP, after=sent.message_id)).text == (
+        "Language set: English."
+    )
+    announcement = await create_game(running, "fate", "Saga")
+    assert announcement.text.startswith("🎲 Game «Saga» is on: FATE"), announcement.text
