@@ -80,7 +80,7 @@ async def run(admin_url: str) -> dict[str, Any]:
         await migrate(engine)
         started = time.perf_counter()
         async with UnitOfWork(create_session_factory(engine)) as uow:
-            done = await transfer.import_game(uow, parsed, chat_id=-2, user_id=GM)
+            done = await transfer.import_game(uow, parsed, chat_id=-2, user_id=GM, locale="ru")
         import_seconds = time.perf_counter() - started
     finally:
         await engine.dispose()

@@ -32,7 +32,7 @@ from aiogram.types import Message, Update
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.i18n import N_, I18n, Translator, resolve_locale
+from bot.i18n import N_, I18n, Translator
 from db.repositories.games import GameDTO
 from db.uow import UnitOfWork
 
@@ -226,12 +226,7 @@ class Delivery:
     async def _tell_gm(self, bot: Bot, game: GameDTO, message: str, **params: object) -> None:
         async with self._reads() as uow:
             gm = await uow.users.get(game.gm_user_id)
-        locale = resolve_locale(
-            chat_locale=None, user_locale=gm.locale if gm else None,
-            language_code=gm.language_code if gm else None,
-            default=self._i18n.default_locale, is_group=False,
-        )  # fmt: skip
-        t: Translator = self._i18n.translator(locale)
+        t: Translator = self._i18n.of_user(gm)
         try:
             await self.private(bot, game.gm_user_id, t(message, **params))
         except Exception as error:  # the GM never started the bot, …: the hold stays

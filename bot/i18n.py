@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from io import BytesIO
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -96,6 +96,26 @@ class I18n:
     def all(self) -> Mapping[str, Translator]:
         return {loc: self.translator(loc) for loc in SUPPORTED}
 
+    def of_user(self, user: Speaker | None) -> Translator:
+        """What the bot tells ``user`` in private (a notice sent from a group's update too):
+        in the user's own language, never the group's."""
+        return self.translator(own_locale(user, self.default_locale))
+
+    def of_group(self, chat_locale: str | None) -> Translator:
+        """What the bot says in a group on its own (a job's post, a card drawn from a private
+        chat's update): the group's language, the default until it has one."""
+        return self.translator(chat_locale or self.default_locale)
+
+
+class Speaker(Protocol):
+    """A user as the database knows them (``UserDTO``)."""
+
+    @property
+    def locale(self) -> str | None: ...
+
+    @property
+    def language_code(self) -> str | None: ...
+
 
 def locale_from_language_code(code: str | None, default: str) -> str:
     """Telegram's ``language_code`` ("ru", "en-US", …) to a supported locale."""
@@ -114,6 +134,13 @@ def update_locale(update: Any, default: str) -> str:
     return locale_from_language_code(user.language_code if user else None, default)
 
 
+def own_locale(user: Speaker | None, default: str) -> str:
+    """A user's own language: their /lang in private, else Telegram's ``language_code``."""
+    if user is None:
+        return default
+    return user.locale or locale_from_language_code(user.language_code, default)
+
+
 def resolve_locale(
     *,
     chat_locale: str | None,
@@ -122,7 +149,10 @@ def resolve_locale(
     default: str,
     is_group: bool,
 ) -> str:
-    """Group chats speak the chat's language when set; otherwise the user's choice wins."""
+    """ONE LANGUAGE PER GROUP: a group speaks the chat's language (its /lang, else the language
+    of the GM of its first game, set at /newgame: ``settings.adopt_group_language``), whoever
+    writes or presses, so a shared message never flips. Only a group that has neither (no
+    game yet, no /lang) answers each sender in their own; a private chat is its user's."""
     if is_group and chat_locale:
         return chat_locale
     if user_locale:

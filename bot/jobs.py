@@ -24,7 +24,7 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.delivery import Delivery
-from bot.i18n import I18n, Translator, resolve_locale
+from bot.i18n import I18n, Translator
 from bot.panels import PanelRedraw
 from bot.services import deferred_milestones as deferred_service
 from bot.services import request_deadlines as request_deadlines_service
@@ -115,19 +115,12 @@ def _context(context: JobContext | None) -> JobContext:
 
 async def _translator(uow: UnitOfWork, ctx: JobContext, chat_id: int) -> tuple[Translator, str]:
     chat = await uow.chats.get(chat_id)
-    locale = resolve_locale(
-        chat_locale=chat.locale if chat else None, user_locale=None, language_code=None,
-        default=ctx.i18n.default_locale, is_group=True,
-    )  # fmt: skip
-    return ctx.i18n.translator(locale), locale
+    return _translator_for(ctx, chat.locale if chat else None)
 
 
 def _translator_for(ctx: JobContext, chat_locale: str | None) -> tuple[Translator, str]:
-    locale = resolve_locale(
-        chat_locale=chat_locale, user_locale=None, language_code=None,
-        default=ctx.i18n.default_locale, is_group=True,
-    )  # fmt: skip
-    return ctx.i18n.translator(locale), locale
+    t = ctx.i18n.of_group(chat_locale)
+    return t, t.locale
 
 
 async def _send(

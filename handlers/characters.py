@@ -17,7 +17,7 @@ from aiogram.utils.callback_answer import CallbackAnswer
 from aiogram_dialog import DialogManager, StartMode
 
 from bot.delivery import Delivery
-from bot.i18n import I18n, Translator, resolve_locale
+from bot.i18n import I18n, Translator
 from bot.services import characters as character_service
 from bot.services import games as game_service
 from bot.services import names, own_characters
@@ -190,14 +190,7 @@ async def _tell_owner(
     if character.owner_user_id is None:
         return
     owner = await uow.users.get(character.owner_user_id)
-    locale = resolve_locale(
-        chat_locale=None,
-        user_locale=owner.locale if owner else None,
-        language_code=owner.language_code if owner else None,
-        default=i18n.default_locale,
-        is_group=False,
-    )
-    t = i18n.translator(locale)
+    t = i18n.of_user(owner)
     game = await uow.games.get(character.game_id)
     markup = views.link_keyboard("🧙 " + t("Fix the character"), fix_url) if fix_url else None
     try:  # skipped for a player who blocked the bot (the GM is told once)

@@ -13,7 +13,7 @@ from aiogram.fsm.state import State, StatesGroup
 from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
 from aiogram.utils.callback_answer import CallbackAnswer
 
-from bot.i18n import N_, Translator
+from bot.i18n import N_, I18n, Translator, own_locale
 from bot.services import games as game_service
 from bot.services import grants as grant_service
 from bot.services import schedules as schedule_service
@@ -61,7 +61,7 @@ async def new_game(
 async def pick_system(
     query: CallbackQuery,
     callback_answer: CallbackAnswer, callback_data: NewGameCD, state: FSMContext, t: Translator,
-    uow: UnitOfWork, user: UserDTO, bot: Bot,
+    uow: UnitOfWork, user: UserDTO, bot: Bot, i18n: I18n,
 ) -> None:  # fmt: skip
     message = own(query, callback_answer, t, NewGameCD, by=callback_data.by)
     if message is None:
@@ -76,7 +76,7 @@ async def pick_system(
         return  # a second tap after the game was created: nothing left to choose
     title = (await state.get_data()).get("title")
     if title:
-        await _create(message, state, t, uow, user, bot, callback_data.system, title, edit=True)
+        await _create(message, state, t, uow, user, bot, i18n, callback_data.system, title)
         return
     await state.set_state(NewGameSG.title)
     await state.update_data(system=callback_data.system)
@@ -84,25 +84,27 @@ async def pick_system(
 
 
 async def got_title(
-    message: Message, state: FSMContext, t: Translator, uow: UnitOfWork, user: UserDTO, bot: Bot
-) -> None:
+    message: Message, state: FSMContext, t: Translator, uow: UnitOfWork, user: UserDTO, bot: Bot,
+    i18n: I18n,
+) -> None:  # fmt: skip
     title = game_service.clean_title(message.text or "")
     if title is None:
         await message.answer(t("A title is one line of 1 to 64 characters. Try again."))
         return
     system = str((await state.get_data()).get("system", ""))
-    await _create(message, state, t, uow, user, bot, system, title, edit=False)
+    await _create(message, state, t, uow, user, bot, i18n, system, title, edit=False)
 
 
 async def _create(
     message: Message, state: FSMContext, t: Translator, uow: UnitOfWork, user: UserDTO,
-    bot: Bot, system: str, title: str, *, edit: bool,
+    bot: Bot, i18n: I18n, system: str, title: str, *, edit: bool = True,
 ) -> None:  # fmt: skip
     await state.clear()
     try:
         game = await game_service.create_game(
-            uow, chat_id=message.chat.id, gm_user_id=user.id, system=system, title=title
-        )
+            uow, chat_id=message.chat.id, gm_user_id=user.id, system=system, title=title,
+            gm_locale=own_locale(user, i18n.default_locale),
+        )  # fmt: skip
     except game_service.GameError as error:
         await message.answer(t(error.reason))
         return

@@ -11,7 +11,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 from aiogram.utils.callback_answer import CallbackAnswer
 
-from bot.i18n import I18n, Translator, resolve_locale
+from bot.i18n import I18n, Translator
 from bot.services import secret as secret_service
 from db.repositories.chats import ChatDTO
 from db.repositories.users import UserDTO
@@ -39,19 +39,7 @@ _revealed: OrderedDict[str, None] = OrderedDict()  # the log entries' hashes
 def _group_translator(i18n: I18n, chat: ChatDTO | None) -> Translator:
     """The placeholder and the revealed card speak the chat's language, not the presser's: the
     card must render identically whoever presses (a repeated reveal is then a no-op edit)."""
-    return i18n.translator(chat.locale if chat and chat.locale else i18n.default_locale)
-
-
-def _private_translator(i18n: I18n, user: UserDTO) -> Translator:
-    return i18n.translator(
-        resolve_locale(
-            chat_locale=None,
-            user_locale=user.locale,
-            language_code=user.language_code,
-            default=i18n.default_locale,
-            is_group=False,
-        )
-    )
+    return i18n.of_group(chat.locale if chat else None)
 
 
 async def secret_roll(
@@ -89,7 +77,7 @@ async def _tell_gm(
 ) -> bool:
     """The full result to the GM privately; False when the GM cannot be reached (blocked the
     bot): the roll is then in the GM's own log but shown to no one, so nothing is sealed."""
-    t_gm = _private_translator(i18n, user)
+    t_gm = i18n.of_user(user)
     try:
         if rolled.opened_epoch is not None:
             await bot.send_message(user.id, epoch_opened(t_gm, rolled.opened_epoch))

@@ -32,7 +32,7 @@ logger = logging.getLogger(__name__)
 
 async def _chat_translator(uow: UnitOfWork, i18n: I18n, chat_id: int) -> Translator:
     chat = await uow.chats.get(chat_id)
-    return i18n.translator(chat.locale if chat and chat.locale else i18n.default_locale)
+    return i18n.of_group(chat.locale if chat else None)
 
 
 async def submit_from_wizard(

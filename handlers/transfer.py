@@ -13,7 +13,7 @@ from aiogram.types import BufferedInputFile, CallbackQuery, Document, Message
 from aiogram.utils.callback_answer import CallbackAnswer
 
 from bot.cpu import CpuError, CpuPool
-from bot.i18n import I18n, Translator
+from bot.i18n import I18n, Translator, own_locale
 from bot.services import game_labels, names, own_characters
 from bot.services import transfer as service
 from db.repositories.games import GameDTO
@@ -137,7 +137,7 @@ async def import_file(
     elif message.chat.type == "private":
         await _import_character(message, bot, t, locale, i18n, uow, parsed, user, state, document)
     elif parsed.kind == "game":
-        await _import_game(message, t, locale, uow, parsed, user)
+        await _import_game(message, t, locale, i18n, uow, parsed, user)
     elif (game := await uow.games.live_for_chat(message.chat.id)) is None:
         await message.reply(views.no_game_here(t))
     else:
@@ -162,11 +162,14 @@ async def _read(
 
 
 async def _import_game(
-    message: Message, t: Translator, locale: str, uow: UnitOfWork, parsed: ImportFile,
-    user: UserDTO,
+    message: Message, t: Translator, locale: str, i18n: I18n, uow: UnitOfWork,
+    parsed: ImportFile, user: UserDTO,
 ) -> None:  # fmt: skip
     try:
-        done = await service.import_game(uow, parsed, chat_id=message.chat.id, user_id=user.id)
+        done = await service.import_game(
+            uow, parsed, chat_id=message.chat.id, user_id=user.id,
+            locale=own_locale(user, i18n.default_locale),
+        )  # fmt: skip
     except service.ImportRefused as error:
         await message.reply(views.refused(t, locale, error.refusal))
         return

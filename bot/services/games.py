@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.i18n import N_
+from bot.services import settings
 from bot.systems import SYSTEMS
 from bot.systems import GameOption as GameOption  # re-exported: the views name it here
 from db.repositories.games import GameDTO
@@ -38,13 +39,15 @@ def is_system(system: str) -> bool:
 
 
 async def create_game(
-    uow: UnitOfWork, *, chat_id: int, gm_user_id: int, system: str, title: str
+    uow: UnitOfWork, *, chat_id: int, gm_user_id: int, gm_locale: str, system: str, title: str
 ) -> GameDTO:
+    """``gm_locale``: the GM's own language, the group's from now on unless it chose one."""
     if system not in SYSTEMS:
         raise GameError(N_("This button is no longer active."))
     if await uow.games.live_for_chat(chat_id) is not None:
         raise GameError(N_("This chat already has a game. The GM can archive it first."))
     game = await uow.games.create(chat_id, system, title, gm_user_id)
+    await settings.adopt_group_language(uow, chat_id, gm_locale)
     await uow.commit()
     return game
 

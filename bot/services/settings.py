@@ -13,3 +13,12 @@ async def set_language(
         await uow.chats.set_locale(chat_id, locale)
     await uow.panels.relabel(chat_id, locale)  # a private chat's id is its user's
     await uow.commit()
+
+
+async def adopt_group_language(uow: UnitOfWork, chat_id: int, gm_locale: str) -> None:
+    """A game begins in a group (``/newgame``, an imported game): a group that never chose a
+    language (/lang) speaks its GM's from now on, so every shared message (cards, panels,
+    trackers) reads the same whoever presses it. A later game, or a later /lang, keeps what
+    the group has. The caller commits."""
+    if await uow.chats.adopt_locale(chat_id, gm_locale):
+        await uow.panels.relabel(chat_id, gm_locale)

@@ -19,7 +19,7 @@ from pydantic import ValidationError
 from bot.cpu import CpuPool
 from bot.i18n import N_
 from bot.services import characters as character_service
-from bot.services import milestones, own_characters
+from bot.services import milestones, own_characters, settings
 from bot.services import verify as verify_service
 from bot.services.names import fold
 from bot.services.verify import LIMITS as LOG_LIMITS
@@ -244,10 +244,11 @@ def _check_cast(parsed: ImportFile, options: SheetModel) -> list[Msg | Violation
 
 
 async def import_game(
-    uow: UnitOfWork, parsed: ImportFile, *, chat_id: int, user_id: int
+    uow: UnitOfWork, parsed: ImportFile, *, chat_id: int, user_id: int, locale: str
 ) -> GameImported:
     """A whole game into a chat without a live game, by its GM (or a co-GM named in the
-    file), who runs it here. Everything or nothing; commits."""
+    file), who runs it here (a group without a language of its own speaks theirs, ``locale``,
+    as after /newgame). Everything or nothing; commits."""
     if parsed.kind != "game" or parsed.game is None:
         raise ImportRefused(N_("This file holds one character, not a game."))
     part = parsed.game
@@ -267,6 +268,7 @@ async def import_game(
             N_("The file cannot be imported:"), tuple(problems), system=parsed.system
         )
     game = await uow.games.create(chat_id, parsed.system, part.title, user_id)
+    await settings.adopt_group_language(uow, chat_id, locale)
     await uow.games.set_options(game.id, options.model_dump(mode="json"))
     await uow.games.set_timezone(game.id, _zone(part.timezone, game.timezone))
     if part.trusted:

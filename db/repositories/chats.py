@@ -4,8 +4,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func
+from sqlalchemy import func, update
 from sqlalchemy.dialects.postgresql import insert
+from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Chat
@@ -72,6 +73,17 @@ class ChatRepo:
         if row is not None:
             row.locale = locale
             self._session.add(row)
+
+    async def adopt_locale(self, chat_id: int, locale: str) -> bool:
+        """Set the chat's language only when it has none; whether it did (one statement: two
+        games begun at once in two topics cannot both set it)."""
+        stmt = (
+            update(Chat)
+            .where(col(Chat.id) == chat_id, col(Chat.locale).is_(None))
+            .values(locale=locale, updated_at=func.now())
+            .returning(col(Chat.id))
+        )
+        return (await self._session.execute(stmt)).first() is not None
 
     async def mark_migrated(self, old_id: int, new_id: int) -> None:
         """Group → supergroup: the new chat inherits the old one's settings."""

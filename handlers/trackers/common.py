@@ -46,7 +46,7 @@ class TrackerUndoCD(CallbackData, prefix="tku"):
 def chat_translator(i18n: I18n, chat: ChatDTO | None) -> Translator:
     """Trackers speak the chat's language, not the presser's: the message must render the same
     whoever presses (so a repeated press is a no-op edit, and nobody flips its language)."""
-    return i18n.translator(chat.locale if chat and chat.locale else i18n.default_locale)
+    return i18n.of_group(chat.locale if chat else None)
 
 
 def button(text: str, data: CallbackData) -> InlineKeyboardButton:

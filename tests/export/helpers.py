@@ -32,8 +32,11 @@ def seat_tables(h: Harness) -> None:
         emu.user(user).started = True
 
 
-async def new_game(h: Harness, chat_id: int, system: str, title: str = "Test game") -> None:
-    """The GM's /newgame in ``chat_id``, the system picked on its button."""
+async def new_game(
+    h: Harness, chat_id: int, system: str, title: str = "Test game", *, lang: str | None = None
+) -> None:
+    """The GM's /newgame in ``chat_id``, the system picked on its button; ``lang``: then the
+    GM's /lang there (a group speaks its Russian GM's language otherwise, whoever writes)."""
     emu = h.emu
     sent = emu.send_text(GM, chat_id, f"/newgame {title}")
     picker = await emu.wait_bot_message(
@@ -47,6 +50,9 @@ async def new_game(h: Harness, chat_id: int, system: str, title: str = "Test gam
     pressed = emu.press(GM, chat_id, picker.message_id, data)
     await emu.wait_callback_answer(pressed.callback_query_id, timeout=WAIT)
     await emu.wait_idle(WAIT)
+    if lang is not None:
+        sent = emu.send_text(GM, chat_id, f"/lang {lang}")
+        await emu.wait_bot_message(chat_id, after=sent.message_id, timeout=WAIT)
 
 
 def legal_sheet(system: str, name: str) -> SheetModel:

@@ -25,10 +25,10 @@ from tests.helpers.table import WAIT, insert_character, scalar, seat
 OLD = "Кира"
 
 
-async def _table(h: Harness, system: str = "fate") -> bytes:
+async def _table(h: Harness, system: str = "fate", *, lang: str | None = None) -> bytes:
     """ALICE's character in GROUP's game, exported from the private chat."""
     seat_tables(h)
-    await new_game(h, GROUP, system, "Old table")
+    await new_game(h, GROUP, system, "Old table", lang=lang)
     await insert_character(h, system, legal_sheet(system, OLD), owner=ALICE)
     sent = h.emu.send_text(ALICE, ALICE, "/export")
     message = await wait_document(h, ALICE, sent.message_id)
@@ -103,7 +103,7 @@ async def test_a_character_brought_back_into_its_own_game_is_refused(running: Ha
     """A player's export imported into the game it came from was sent to the GM as a second
     «Кира» beside the first: refused by name, nothing stored, the file not taken."""
     h = running
-    data = await _table(h, "lifegear")
+    data = await _table(h, "lifegear", lang="en")  # the refusal's words in English
     answer = await send_file(h, ALICE, GROUP, data)
     assert f"«{OLD}»" in answer.text and "another game" in answer.text, answer.text
     assert await _characters(h) == 1 and await _imports(h) == 0
@@ -112,7 +112,7 @@ async def test_a_character_brought_back_into_its_own_game_is_refused(running: Ha
 async def test_creation_rules_list_every_violation_and_store_nothing(running: Harness) -> None:
     h = running
     data = await _table(h)
-    await new_game(h, FRESH, "fate", "New table")
+    await new_game(h, FRESH, "fate", "New table", lang="en")  # the refusals' words in English
     document = json.loads(data)
     sheet = document["character"]["sheet"]
     sheet["fate_points"] = 0  # not the refresh a new character starts with
@@ -126,7 +126,7 @@ async def test_creation_rules_list_every_violation_and_store_nothing(running: Ha
 async def test_another_system_is_refused(running: Harness) -> None:
     h = running
     data = await _table(h)
-    await new_game(h, FRESH, "matter", "New table")
+    await new_game(h, FRESH, "matter", "New table", lang="en")
     answer = await send_file(h, ALICE, FRESH, data)
     assert "FATE" in answer.text and "Matter" in answer.text, answer.text
     assert await _characters(h) == 1 and await _imports(h) == 0
@@ -135,7 +135,7 @@ async def test_another_system_is_refused(running: Harness) -> None:
 async def test_a_huge_file_is_refused_before_the_download(running: Harness) -> None:
     h = running
     await _table(h)
-    await new_game(h, FRESH, "fate", "New table")
+    await new_game(h, FRESH, "fate", "New table", lang="en")
     calls = len(h.emu.calls_to("getFile"))
     answer = await send_file(h, ALICE, FRESH, b" " * (MAX_FILE_BYTES + 1))
     assert f"{MAX_FILE_BYTES // 2**20} MB" in answer.text
@@ -145,7 +145,7 @@ async def test_a_huge_file_is_refused_before_the_download(running: Harness) -> N
 async def test_hostile_and_broken_files_get_a_clear_error(running: Harness) -> None:
     h = running
     data = await _table(h)
-    await new_game(h, FRESH, "fate", "New table")
+    await new_game(h, FRESH, "fate", "New table", lang="en")  # the refusals' words in English
     document = json.loads(data)
     future = {**document, "schema_version": 99}
     wrong_type = json.loads(data)

@@ -147,6 +147,8 @@ async def test_everything_a_game_holds_comes_back(running: Harness, system: str)
         h, "SELECT value FROM game_data WHERE game_id = :g AND key = 'gm.notes'", g=fresh
     )
     assert notes == ["Гавань", "Маяк"]
+    # the new group had no language: it speaks its importing GM's now, as after /newgame
+    assert await scalar(h, "SELECT locale FROM chats WHERE id = :c", c=FRESH) == "ru"
 
 
 async def test_refusals_name_the_sheet_field_in_russian(running: Harness) -> None:

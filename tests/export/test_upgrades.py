@@ -48,7 +48,7 @@ async def test_an_older_sheet_is_upgraded_and_a_newer_refused(
     assert exported.document is not None
     data = exported.document.data
     assert json.loads(data)["character"]["schema_version"] == 2
-    await new_game(h, FRESH, "matter", "New table")
+    await new_game(h, FRESH, "matter", "New table", lang="en")  # the refusals' words in English
     old_file = _with_sheet_version(data, 1, legacy_notes="сундук в подвале")
 
     no_step = await send_file(h, ALICE, FRESH, old_file)

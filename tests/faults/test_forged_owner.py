@@ -155,7 +155,7 @@ async def test_a_request_of_an_archived_game_is_refused_with_a_word(running: Har
     async with h.engine.begin() as conn:
         await conn.execute(text("UPDATE games SET archived_at = now() WHERE id = :g"), {"g": gid})
     answer = await _press(h, ALICE, card, tb.button_data(card, "rq:"))
-    assert answer.show_alert and answer.text and "archived" in answer.text
+    assert answer.show_alert and answer.text and "в архиве" in answer.text  # the group's
     assert _shown(h, card) == before
     assert await _rolls(h) == 0
     assert await tb.scalar(h, "SELECT status FROM roll_requests") == "pending"

@@ -1,4 +1,5 @@
-"""Alembic stairway: upgrade → downgrade → upgrade over every revision, on its own database."""
+"""Alembic stairway: upgrade → downgrade → upgrade over every revision, on its own database;
+and what a data migration does to the rows it finds."""
 
 from __future__ import annotations
 
@@ -116,6 +117,79 @@ async def test_active_names_migration_numbers_old_duplicates(admin_url: str) -> 
                         "'Старый Ёж', 'старый еж', 'active', '{}', 1, 1)"
                     )
                 )
+    finally:
+        await engine.dispose()
+        await drop_database(admin_url, name)
+
+
+# (chat, type, its locale, its first game's GM: /lang in private, Telegram's language_code)
+_GROUPS = [
+    (-1, "group", None, None, "ru-RU"),  # → ru: the GM's Telegram language
+    (-2, "supergroup", None, "en", "ru"),  # → en: the GM's own /lang wins
+    (-3, "group", "ru", "en", "en"),  # kept: the group chose its language
+    (-4, "group", None, None, "de"),  # kept NULL: the GM's language is not the bot's
+]
+
+
+async def test_group_language_backfill(admin_url: str) -> None:
+    """0024: a group with a game and no /lang speaks the language of its first game's GM
+    (a later game's GM does not count), its open /res panels too."""
+    name = f"grouplang_{uuid.uuid4().hex[:10]}"
+    await create_database(admin_url, name)
+    engine = create_engine(with_database(admin_url, name))
+    try:
+        await migrate(engine, action="upgrade", revision="0022")
+        async with engine.begin() as conn:
+            for chat, kind, locale, gm_locale, code in _GROUPS:
+                await conn.execute(
+                    text(
+                        "INSERT INTO users (id, first_name, locale, language_code) "
+                        "VALUES (:u, 'GM', :l, :code)"
+                    ),
+                    {"u": -chat, "l": gm_locale, "code": code},
+                )
+                await conn.execute(
+                    text("INSERT INTO chats (id, type, locale) VALUES (:c, :k, :l)"),
+                    {"c": chat, "k": kind, "l": locale},
+                )
+                await conn.execute(
+                    text(
+                        "INSERT INTO games (chat_id, system, title, gm_user_id, timezone, "
+                        "archived_at) VALUES (:c, 'fate', 'G', :u, 'UTC', now())"
+                    ),
+                    {"c": chat, "u": -chat},
+                )
+            # a later game of the first group, by an English GM: the first game's GM counts
+            await conn.execute(
+                text("INSERT INTO users (id, first_name, locale) VALUES (9, 'Later', 'en')")
+            )
+            game = await conn.scalar(
+                text(
+                    "INSERT INTO games (chat_id, system, title, gm_user_id, timezone) "
+                    "VALUES (-1, 'fate', 'G2', 9, 'UTC') RETURNING id"
+                )
+            )
+            character = await conn.scalar(
+                text(
+                    "INSERT INTO characters (game_id, system, name, status, sheet, "
+                    "schema_version, version) VALUES (:g, 'fate', 'A', 'active', '{}', 1, 1) "
+                    "RETURNING id"
+                ),
+                {"g": game},
+            )
+            await conn.execute(
+                text(
+                    "INSERT INTO res_panels (character_id, chat_id, message_id, locale) "
+                    "VALUES (:c, -1, 5, 'en')"
+                ),
+                {"c": character},
+            )
+            await conn.execute(text("INSERT INTO chats (id, type) VALUES (7, 'private')"))
+        await migrate(engine, action="upgrade", revision="0024")
+        async with engine.connect() as conn:
+            rows = await conn.execute(text("SELECT id, locale FROM chats ORDER BY id"))
+            assert dict(rows.all()) == {-4: None, -3: "ru", -2: "en", -1: "ru", 7: None}
+            assert await conn.scalar(text("SELECT locale FROM res_panels")) == "ru"
     finally:
         await engine.dispose()
         await drop_database(admin_url, name)

@@ -15,8 +15,8 @@ from tests.games.helpers import ALICE, BOB, GM, GROUP, buttons, create_game, sea
 from tests.helpers.table import game_id, press_data, scalar, send_and_answer, send_for_buttons
 from tgemu import ChatMessage
 
-EN = I18n("ru").translator("en")  # Bob and Alice speak English
-COGM_REFUSAL = EN("Only the game's GM can do that, not a co-GM.")
+GROUP_T = I18n("ru").translator("ru")  # the group speaks its Russian GM's language
+COGM_REFUSAL = GROUP_T("Only the game's GM can do that, not a co-GM.")
 
 
 async def _game_row(h: Harness) -> dict[str, Any]:
@@ -86,7 +86,7 @@ async def test_the_gm_removes_a_cogm_who_then_runs_nothing(running: Harness) -> 
     )
     assert await _role(running, BOB) == "player"
     refused = await send_and_answer(running, BOB, "/milestone")
-    assert refused.text == EN("Only the GM can do that.")
+    assert refused.text == GROUP_T("Only the GM can do that.")
     assert not buttons(refused)
 
     # Appointed again, then removed with the /game card's button — the GM's alone.
@@ -111,7 +111,7 @@ async def test_the_gm_removes_a_cogm_who_then_runs_nothing(running: Harness) -> 
     assert again.show_alert
     assert await scalar(running, "SELECT count(*) FROM game_members WHERE role = 'cogm'") == 0
     refused = await send_and_answer(running, BOB, "/milestone")
-    assert refused.text == EN("Only the GM can do that.")
+    assert refused.text == GROUP_T("Only the GM can do that.")
 
 
 def _kinds(card: ChatMessage) -> list[str]:

@@ -25,7 +25,7 @@ async def test_new_game_then_card_with_deep_link(running: Harness) -> None:
 
     emu.send_text(BOB, GROUP, "/newgame Another")
     refused = await emu.wait_bot_message(GROUP, after=card.message_id)
-    assert "already has a game" in refused.text
+    assert "уже идёт игра" in refused.text
 
 
 async def test_only_the_initiator_picks_the_system(running: Harness) -> None:
@@ -59,7 +59,7 @@ async def test_gm_only_options_and_archive(running: Harness) -> None:
     emu = running.emu
     await create_game(running, "storyteller", "Грёзы")
     emu.send_text(ALICE, GROUP, "/options")
-    refused = await emu.wait_bot_message(GROUP, contains="GM")
+    refused = await emu.wait_bot_message(GROUP, contains="только мастер")
     emu.send_text(GM, GROUP, "/options")
     panel = await emu.wait_bot_message(GROUP, after=refused.message_id)
     assert "15" in panel.text
@@ -133,7 +133,7 @@ async def test_cogm_by_reply(running: Harness) -> None:
         )
     )
     emu.send_text(BOB, GROUP, "/options")  # …but the game's own settings are the GM's
-    await emu.wait_bot_message(GROUP, contains="co-GM")
+    await emu.wait_bot_message(GROUP, contains="не со-мастер")
 
 
 async def test_a_gm_without_admin_rights_sets_the_game_language(running: Harness) -> None:
@@ -162,3 +162,16 @@ async def test_the_system_picker_says_what_each_title_does_not(running: Harness)
     line = next(x for x in picker.text.splitlines() if "Жизни = снаряжение" in x)
     assert "роли от мастера; раны ломают снаряжение; кубики характеристик" in line
     assert line.count("снаряжение") == 2  # the title's, and the wounds'
+
+
+async def test_a_group_that_chose_its_language_keeps_it_at_newgame(running: Harness) -> None:
+    """A group speaks its first game's GM's language only when it never chose one: the
+    creator's «/lang en» before any game holds when the Russian GM starts one."""
+    seat_table(running)
+    emu = running.emu
+    sent = emu.send_text(GM, GROUP, "/lang en")  # the group's creator, before any game
+    assert (await emu.wait_bot_message(GROUP, after=sent.message_id)).text == (
+        "Language set: English."
+    )
+    announcement = await create_game(running, "fate", "Saga")
+    assert announcement.text.startswith("🎲 Game «Saga» is on: FATE"), announcement.text

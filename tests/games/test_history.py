@@ -58,10 +58,10 @@ async def test_history_without_a_name_is_ones_own(running: Harness) -> None:
     seat_table(h)
     await create_game(h, "fate", "Кампания")
     said = (await tb.send_and_answer(h, ALICE, "/history")).text or ""
-    assert said == "/history name: a character's changes. This game has no characters yet."
+    assert said == "/history имя — изменения листа персонажа. В этой игре пока нет персонажей."
     await tb.insert_character(h, "fate", fate.new_character("Ира"), owner=ALICE)
     await tb.insert_character(h, "fate", fate.new_character("Громила"), owner=None, npc=True)
     said = (await tb.send_and_answer(h, ALICE, "/history")).text or ""
-    assert said.startswith("History of Ира") and "«»" not in said
+    assert said.startswith("История — Ира") and "«»" not in said
     said = (await tb.send_and_answer(h, GM, "/history")).text or ""
     assert said == "/history имя — изменения листа персонажа. Есть: Ира, Громила"

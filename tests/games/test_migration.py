@@ -15,7 +15,7 @@ async def test_supergroup_migration_keeps_game_and_log(running: Harness) -> None
     emu = running.emu
     await create_game(running, "fate", "Хроники")
     emu.send_text(ALICE, GROUP, "/r 4dF")
-    await emu.wait_bot_message(GROUP, contains="#1")
+    await emu.wait_bot_message(GROUP, contains="№1")
     new_id = emu.migrate_to_supergroup(GROUP)
     for _ in range(100):  # the service update carries no reply: watch the database instead
         async with running.engine.connect() as conn:
@@ -29,7 +29,7 @@ async def test_supergroup_migration_keeps_game_and_log(running: Harness) -> None
     card = await emu.wait_bot_message(new_id, contains="Хроники")
     assert "Мастер" in card.text
     emu.send_text(ALICE, new_id, "/r 4dF")
-    second = await emu.wait_bot_message(new_id, contains="#2")  # the same log goes on
+    second = await emu.wait_bot_message(new_id, contains="№2")  # the same log goes on
     emu.send_text(GM, new_id, "/log")
     log = await emu.wait_bot_message(new_id, after=second.message_id)
     assert "#1" in log.text and "#2" in log.text

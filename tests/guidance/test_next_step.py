@@ -106,7 +106,7 @@ async def test_sheet_with_only_a_pending_character_says_it_is_pending(running: H
     await _fate_table(h)
     await insert_character(h, "fate", fate.new_character("Ждущий"), owner=ALICE, status="pending")
     answer = await send_and_answer(h, ALICE, "/sheet")
-    assert "approval" in answer.text
+    assert "одобрения" in answer.text  # the group's language (its GM's Russian), not Alice's
 
 
 async def test_a_players_own_sheet_has_no_gm_buttons(running: Harness) -> None:

@@ -89,7 +89,7 @@ async def test_players_are_refused_and_npc_alone_explains(running: Harness) -> N
     seat_table(running)
     await create_game(running, "storyteller")
     answer = await _npc(running, "/npc Стражник: Сила 3", user=ALICE)
-    assert "GM" in answer
+    assert "мастер" in answer  # the group's language, not Alice's English
     assert await scalar(running, "SELECT count(*) FROM characters") == 0
     answer = await _npc(running, "/npc")
     assert "/npc Стражник: Сила 3" in answer  # the system's own example

@@ -70,7 +70,7 @@ async def test_both_fighters_roll_at_once_and_a_double_press_is_refused(
     # unless it waited its turn so long (a loaded machine) that the bot answered it without
     # text (bot.polling); either way it did not roll again (the version below).
     if again.text:
-        assert again.show_alert and "Alice" in again.text and "pressed first" in again.text
+        assert again.show_alert and "Alice" in again.text and "Раньше пришло" in again.text
     row = await _row(h, "cliche_fight")
     rolls = [e for e in row["state"]["log"] if e["k"] == "roll"]
     assert len(rolls) >= 2  # both fighters' rolls of the round were taken

@@ -68,7 +68,7 @@ async def _request(h: Harness, spec: str) -> Any:
 async def _roll(h: Harness, card: Any) -> RollResult:
     pressed = h.emu.press_button(ALICE, GROUP, card.message_id, 0)
     await h.emu.wait_callback_answer(pressed.callback_query_id)
-    await h.emu.wait_for(lambda: "#" in card.text and card.edits >= 1)
+    await h.emu.wait_for(lambda: "№" in card.text and card.edits >= 1)
     notation = await scalar(h, "SELECT expression FROM roll_requests")
     faces = await scalar(h, "SELECT faces FROM rolls ORDER BY seq DESC LIMIT 1")
     return roll(notation, ScriptedSource(faces), stored=True)
@@ -89,7 +89,8 @@ async def test_the_card_shows_the_engines_chance_and_reads_the_faces_as_the_engi
     reading = rules_for(system).read(Ask(notation, target), result)
     assert reading is not None
     assert reading.outcome == _outcome(system, notation, target, result)
-    assert reading.words.render("en") in card.text  # Alice pressed: she reads English
+    # Alice (English) pressed: the card stays in the group's language, its GM's Russian
+    assert reading.words.render("ru") in card.text
 
 
 async def test_fate_card_chance_is_a_success_not_a_tie(running: Harness) -> None:
@@ -124,7 +125,7 @@ def _fate_words(total: int, target: int) -> str:
     result = roll(fate.fate_notation(total), ScriptedSource([3, 3, 3, 3]), stored=True)
     reading = FATE_RULES.read(Ask(result.expression, target), result)
     assert reading is not None and reading.outcome == fate.outcome_of(total - target).value
-    return reading.words.render("en")
+    return reading.words.render("ru")  # the group's language, whoever pressed
 
 
 async def _invoke(h: Harness, card: Any, aspect: int, mode: str) -> None:
@@ -173,11 +174,12 @@ async def test_odds_use_the_chats_system(running: Harness) -> None:
     await create_game(running, "cliche", "Светлячок")
     said = emu.send_text(ALICE, GROUP, "/odds 3d6 vs 10")
     reply = await emu.wait_bot_message(GROUP, after=said.message_id)
-    assert f"success: {percent(cliche_check(3, 10))}" in reply.text  # sum ≥ target: 62.5%
-    assert "tie" not in reply.text and "style" not in reply.text
+    # sum ≥ target: 62.5%, in the group's language (its GM's Russian), whoever asks
+    assert f"успех: {percent(cliche_check(3, 10), 'ru')}" in reply.text
+    assert "ничья" not in reply.text and "крит" not in reply.text
     said = emu.send_text(ALICE, GROUP, "/odds 3d6")
     reply = await emu.wait_bot_message(GROUP, after=said.message_id)
-    assert "average: 10.5" in reply.text and "1050" not in reply.text
+    assert "в среднем: 10.5" in reply.text and "1050" not in reply.text
 
 
 async def test_odds_in_lifegear_count_a_total_equal_to_the_defence(running: Harness) -> None:
@@ -186,8 +188,8 @@ async def test_odds_in_lifegear_count_a_total_equal_to_the_defence(running: Harn
     await create_game(running, "lifegear", "Жизни")
     said = emu.send_text(ALICE, GROUP, "/odds 1d8+1d6+3 vs 10")
     reply = await emu.wait_bot_message(GROUP, after=said.message_id)
-    assert f"success: {percent(lifegear_check('1d8+1d6+3', 10))}" in reply.text
-    assert "tie" not in reply.text
+    assert f"успех: {percent(lifegear_check('1d8+1d6+3', 10), 'ru')}" in reply.text
+    assert "ничья" not in reply.text
 
 
 async def test_odds_take_a_trait_name_as_r_does(running: Harness) -> None:
@@ -200,8 +202,8 @@ async def test_odds_take_a_trait_name_as_r_does(running: Harness) -> None:
     reply = await emu.wait_bot_message(GROUP, after=said.message_id)
     odds = fate_check(3, 5)
     assert "4dF+3" in reply.text
-    assert f"success: {percent(odds.at_least_success)}" in reply.text
-    assert f"tie: {percent(odds.tie)}" in reply.text
+    assert f"успех: {percent(odds.at_least_success, 'ru')}" in reply.text
+    assert f"ничья: {percent(odds.tie, 'ru')}" in reply.text
 
 
 async def test_willpower_gives_one_reading_and_changes_the_chance(running: Harness) -> None:
@@ -224,13 +226,14 @@ async def test_willpower_gives_one_reading_and_changes_the_chance(running: Harne
     await emu.wait_for(lambda: "💪" in card.text)
     spent = STORYTELLER_RULES.chances(Ask("5d10>=6f1", willpower=True))
     assert spent is not None and spent.success == 1  # the Willpower success cannot be cancelled
-    # redrawn in the presser's language (Alice reads English)
-    assert f"success {percent(spent.success)}" in card.text
-    assert f"success {percent(storyteller_pool(5, 6).success)}" not in card.text
+    # redrawn in the group's language (its GM's Russian), though Alice reads English
+    assert f"успех {percent(spent.success, 'ru')}" in card.text
+    assert f"успех {percent(storyteller_pool(5, 6).success, 'ru')}" not in card.text
 
     result = await _roll(running, card)
     pool = storyteller.evaluate(result.faces, 6, willpower=True)
     degree = pool.degree
     assert degree is not None
-    assert f"{degree.name_msg.render('en')} success ({pool.net} net successes)" in card.text
-    assert card.text.count("net successes") == 1  # one reading, no contradicting second one
+    words = f"{degree.name_msg.render('ru')} (успехов: {pool.net}, из них один — за Волю)"
+    assert words in card.text
+    assert card.text.count("(успехов:") == 1  # one reading, no contradicting second one

@@ -127,7 +127,7 @@ async def test_a_trait_request_stays_signed_by_the_character_after_an_invoke(
     pressed = emu.press(ALICE, GROUP, card.message_id, plus_two)
     await emu.wait_callback_answer(pressed.callback_query_id)
     await emu.wait_for(
-        lambda: "Total with invokes" in card.text or "Итог с призывами" in card.text
+        lambda: "Итог с обращениями" in card.text  # the group's Russian, whoever pressed
     )
     assert "Мира" in card.text
 
@@ -154,15 +154,15 @@ async def test_the_aspect_menu_says_what_its_buttons_do_and_closes_for_free(
     card = await _rolled_card(running)
     pressed = emu.press_button(ALICE, GROUP, card.message_id, 0)  # the aspect menu
     answer = await emu.wait_callback_answer(pressed.callback_query_id)
-    assert answer.text == "+2: add 2 to the total. 🔁: roll the dice again."
+    assert answer.text == "+2: прибавить 2 к итогу. 🔁: бросить заново."  # the group's
     menu = await emu.wait_for(lambda: "iv:" in str(card.reply_markup) and card)
     back = next(b for b in buttons(menu) if b["text"].startswith("⬅️"))
-    assert back["text"] == "⬅️ Back, no invoke"
+    assert back["text"] == "⬅️ Назад, без обращения"
     pressed = emu.press(BOB, GROUP, card.message_id, back["callback_data"])
     assert (await emu.wait_callback_answer(pressed.callback_query_id)).show_alert  # not Bob's
     pressed = emu.press(ALICE, GROUP, card.message_id, back["callback_data"])
     await emu.wait_callback_answer(pressed.callback_query_id)
     again = await emu.wait_for(lambda: "iv:" not in str(card.reply_markup) and card)
-    assert [b["text"] for b in buttons(again)] == ["✨ Invoke an aspect (1 fate point)"]
+    assert [b["text"] for b in buttons(again)] == ["✨ Обратиться к аспекту (1 очко судьбы)"]
     assert await scalar(running, "SELECT (sheet->>'fate_points')::int FROM characters") == 1
     assert await scalar(running, "SELECT count(*) FROM ledger") == 0

@@ -27,7 +27,9 @@ async def _say_hello(h: Harness, *users: int) -> None:
     """Players the bot has seen (a username is only known once its owner wrote here)."""
     for uid in users:
         sent = h.emu.send_text(uid, GROUP, "/r 1d6")
-        await h.emu.wait_bot_message(GROUP, contains="#", after=sent.message_id)
+        await h.emu.wait_bot_message(
+            GROUP, contains="№", after=sent.message_id
+        )  # the group speaks Russian
 
 
 async def _cards(h: Harness, command: str, count: int) -> list[object]:

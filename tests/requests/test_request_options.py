@@ -34,7 +34,7 @@ def _data(card: Any, prefix: str) -> list[str]:
 async def _roll(h: Harness, card: Any) -> None:
     edits = card.edits
     await press_data(h, ALICE, card, _data(card, "rq:")[0])
-    await h.emu.wait_for(lambda: card.edits > edits and "#1" in card.text)
+    await h.emu.wait_for(lambda: card.edits > edits and "№1" in card.text)
 
 
 async def test_cliche_pump_adds_dice_and_costs_them_after_the_roll(running: Harness) -> None:
@@ -57,8 +57,9 @@ async def test_cliche_pump_adds_dice_and_costs_them_after_the_roll(running: Harn
     )
     assert sum(1 for a in answers if not a.show_alert) == 1  # +2, applied once
     await running.emu.wait_for(lambda: card.edits > edits)
-    assert "Pumped +2" in card.text and "«Солдат»" in card.text
-    assert percent(distribution("5d6").p_at_least(10)) in card.text
+    # Alice (English) pressed: the card stays in the group's language, its GM's Russian
+    assert "Накачка +2" in card.text and "«Солдат»" in card.text
+    assert percent(distribution("5d6").p_at_least(10), "ru") in card.text
     assert _data(card, "rqp:") == []
     assert (await press_data(running, ALICE, card, pumps[0])).show_alert  # once only
     assert await scalar(running, "SELECT expression FROM roll_requests") == "5d6"
@@ -69,8 +70,8 @@ async def test_cliche_pump_adds_dice_and_costs_them_after_the_roll(running: Harn
     faces = await scalar(running, "SELECT faces FROM rolls")
     assert len(faces) == 5
     result = roll("5d6", ScriptedSource(faces), stored=True)
-    words = outcome_words(SheetRoll("5d6", "Солдат (3)", 10, "cliche"), result, "en")
-    assert words in card.text and "lost that many dice" in card.text
+    words = outcome_words(SheetRoll("5d6", "Солдат (3)", 10, "cliche"), result, "ru")
+    assert words in card.text and "потеряло столько же костей" in card.text
     assert await scalar(running, "SELECT kind FROM ledger") == "cliche.pump"
     lost = "SELECT (sheet->'cliches'->0->>'lost')::int FROM characters"
     assert await scalar(running, lost) == 2
@@ -155,8 +156,8 @@ async def test_lifegear_weapon_and_stat(running: Harness) -> None:
     await press_data(running, ALICE, card, weapons[0])
     await running.emu.wait_for(lambda: card.edits > edits)
     assert await scalar(running, "SELECT expression FROM roll_requests") == "1d8+1d6+3"
-    assert "Лук" in card.text
-    assert percent(distribution("1d8+1d6+3").p_at_least(10)) in card.text
+    assert "Лук" in card.text  # the group's Russian, though Alice (English) pressed
+    assert percent(distribution("1d8+1d6+3").p_at_least(10), "ru") in card.text
     # the title names the dice rolled now, once (it read «Стрельба (1d8+3) (1d8+1d6+3)»)
     assert "Стрельба (1d8+1d6+3)" in card.text and "(1d8+3)" not in card.text
     stats = [d for d in _data(card, "rqw:") if d.endswith(":-2:1:-1")]
@@ -165,7 +166,7 @@ async def test_lifegear_weapon_and_stat(running: Harness) -> None:
     await press_data(running, ALICE, card, stats[0])
     await running.emu.wait_for(lambda: card.edits > edits)
     assert await scalar(running, "SELECT expression FROM roll_requests") == "1d10+1d6"
-    assert percent(distribution("1d10+1d6").p_at_least(10)) in card.text
+    assert percent(distribution("1d10+1d6").p_at_least(10), "ru") in card.text
     assert "Ловкость (1d10+1d6)" in card.text and "Стрельба (" not in card.text
 
     aim_toggle = f"rqw:{rid}:-2:-1:2"
@@ -176,14 +177,14 @@ async def test_lifegear_weapon_and_stat(running: Harness) -> None:
     await running.emu.wait_for(lambda: card.edits > edits)
     notation = await scalar(running, "SELECT expression FROM roll_requests")
     assert notation == "1d10+1d6+1d4"
-    assert percent(distribution(notation).p_at_least(10)) in card.text
+    assert percent(distribution(notation).p_at_least(10), "ru") in card.text
     assert "Меткость" in card.text
 
     await _roll(running, card)
     assert await scalar(running, "SELECT expression FROM rolls") == notation
     faces = await scalar(running, "SELECT faces FROM rolls")
     result = roll(notation, ScriptedSource(faces), stored=True)
-    words = outcome_words(SheetRoll(notation, "", 10, "lifegear"), result, "en")
+    words = outcome_words(SheetRoll(notation, "", 10, "lifegear"), result, "ru")
     assert words in card.text
     assert await scalar(running, "SELECT kind FROM ledger") == "lifegear.use"
     state = "SELECT sheet->'gear'->2->>'state' FROM characters"

@@ -40,15 +40,23 @@ async def test_card_shows_exact_odds_and_only_the_player_rolls_once(running: Har
     )
     assert await scalar(running, "SELECT count(*) FROM rolls") == 1
     assert await scalar(running, "SELECT count(*) FROM roll_requests WHERE status = 'rolled'") == 1
-    # Every other press is told it already rolled (issue 36 item 8: no refusal is silent).
-    rolled = sum(1 for a in answers if "rolled" in (a.text or ""))
+    # Every other press is told it already rolled (issue 36 item 8: no refusal is silent), in
+    # the group's language: a press's answer speaks as the card it is about.
+    rolled = sum(1 for a in answers if a.text == "Уже брошено.")
     assert rolled == 49, [a.text for a in answers]
     result = next(m for m in emu.bot_messages(GROUP) if m.message_id == card.message_id)  # type: ignore[attr-defined]
-    assert (
-        result.edits == 1
-        and "#1" in result.text
-        and ("shifts:" in result.text or "сдвигов:" in result.text)
+    # One language per group: the Russian GM's card stays Russian when Alice, who reads
+    # English, rolls it (it turned English, and back at the GM's next press).
+    assert result.edits == 1 and "№1" in result.text and "сдвигов:" in result.text
+    assert "shifts:" not in result.text and "Log #" not in result.text
+
+    # The GM sets the group's language: from now on it is English, whoever writes or presses.
+    emu.send_text(GM, GROUP, "/lang en")
+    assert (await emu.wait_bot_message(GROUP, after=result.message_id)).text == (
+        "Language set: English."
     )
+    card = await _card(running, "3d6+2 vs 12: взлом замка")
+    assert "success " + percent(distribution("3d6+2").p_at_least(13)) in card.text  # type: ignore[attr-defined]
 
 
 async def test_forged_presses_change_nothing(running: Harness) -> None:
@@ -79,7 +87,7 @@ async def test_only_the_gm_requests_and_a_reply_is_needed(running: Harness) -> N
     last = emu.last_bot_message(GROUP)
     emu.send_text(BOB, GROUP, "/request 3d6", reply_to=said.message_id)
     refused = await emu.wait_bot_message(GROUP, after=last.message_id)  # type: ignore[union-attr]
-    assert refused.text == "Only the GM can do that."
+    assert refused.text == "Это может только мастер."  # the group's language, not Bob's
     emu.send_text(GM, GROUP, "/request 3d6")
     usage = await emu.wait_bot_message(GROUP, after=refused.message_id)
     assert "/request" in usage.text

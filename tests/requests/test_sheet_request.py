@@ -68,7 +68,7 @@ async def test_fate_request_from_the_sheet_with_ladder_words(running: Harness) -
     assert (await press_data(running, BOB, builder, roll)).show_alert
     edits = builder.edits
     await press_data(running, ALICE, builder, roll)
-    await running.emu.wait_for(lambda: builder.edits > edits and "#1" in builder.text)
+    await running.emu.wait_for(lambda: builder.edits > edits and "№1" in builder.text)
     assert await scalar(running, "SELECT expression FROM rolls") == "4dF+3"
 
 

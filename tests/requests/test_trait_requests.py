@@ -71,13 +71,14 @@ async def test_trait_request_rolls_and_speaks_the_systems_words(
     assert await scalar(running, "SELECT expression FROM roll_requests") == notation
     pressed = emu.press_button(ALICE, GROUP, card.message_id, 0)
     await emu.wait_callback_answer(pressed.callback_query_id)
-    await emu.wait_for(lambda: "#" in card.text and card.edits >= 1)
+    await emu.wait_for(lambda: "№" in card.text and card.edits >= 1)
     faces = await scalar(running, "SELECT faces FROM rolls")
     trait = await scalar(running, "SELECT trait FROM roll_requests")
     target = await scalar(running, "SELECT target_number FROM roll_requests")
     result = roll(notation, ScriptedSource(faces), stored=True)
-    # Alice pressed, and she reads English: the card speaks the presser's language.
-    words = outcome_words(SheetRoll(notation, trait, target, system), result, "en")
+    # Alice pressed, and she reads English: the card still speaks the group's language (its
+    # GM's Russian), so it reads the same whoever presses it.
+    words = outcome_words(SheetRoll(notation, trait, target, system), result, "ru")
     assert words in card.text
     assert SYSTEMS[system].id == system
 

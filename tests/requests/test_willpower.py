@@ -35,7 +35,7 @@ async def test_willpower_before_the_roll(running: Harness) -> None:
 
     pressed = emu.press_button(ALICE, GROUP, card.message_id, 0)  # roll
     await emu.wait_callback_answer(pressed.callback_query_id)
-    await emu.wait_for(lambda: "#1" in card.text)
+    await emu.wait_for(lambda: "№1" in card.text)
     faces = await scalar(running, "SELECT faces FROM rolls")
     reading = storyteller.evaluate(faces, 6, willpower=True)
-    assert f"({reading.net} net successes)" in card.text and reading.net >= 1
+    assert f"(успехов: {reading.net}, из них один — за Волю)" in card.text and reading.net >= 1

@@ -39,7 +39,7 @@ async def test_a_full_cliche_die_request_is_refused_before_asking(running: Harne
     panel = await send_for_buttons(running, ALICE, "/res", "run:")
     restore = views.ClicheDiceCD(character_id=cid, index=0, key=item_key("Тень"), delta=1)
     answer = await press_data(running, ALICE, panel, restore.pack())
-    assert answer.show_alert and answer.text == "No lost dice to restore."
+    assert answer.show_alert and answer.text == "Потерянных костей нет."  # the group's
     assert await _asked(running) == 0
 
 
@@ -51,7 +51,7 @@ async def test_a_lifegear_item_ready_again_is_asked_for(running: Harness) -> Non
         character_id=cid, index=0, key=item_key("rifle"), state=ItemState.READY
     )
     answer = await press_data(running, ALICE, panel, ready.pack())
-    assert not answer.show_alert and "GM" in (answer.text or "")
+    assert not answer.show_alert and "мастеру" in (answer.text or "")  # the group's Russian
     assert (await stored_sheet(running, cid))["gear"][0]["state"] == "broken"  # not yet
     assert await _asked(running) == 1
 
@@ -64,7 +64,7 @@ async def test_a_matter_state_is_taken_off_by_the_gm_only(running: Harness) -> N
     panel = await send_for_buttons(running, ALICE, "/res", "run:")
     off = views.MatterStateCD(character_id=cid, state=StateId.BERSERK, on=False)
     answer = await press_data(running, ALICE, panel, off.pack())
-    assert not answer.show_alert and "GM" in (answer.text or "")
+    assert not answer.show_alert and "мастеру" in (answer.text or "")  # the group's Russian
     states = (await stored_sheet(running, cid))["states"]
     assert [s["state"] for s in states] == ["berserk"]  # still on
     assert await _asked(running) == 1

@@ -55,18 +55,19 @@ async def test_mini_shrinks_health_on_the_panel_and_health_buttons_use_it(
     cid = await _start(h, _mini())
     assert (await stored_sheet(h, cid))["health_max"] == 5
     panel = await _panel(h)
-    assert "Health: 2/2" in panel.text, panel.text  # Alice reads English
+    # Alice reads English; the panel speaks the group's language (its GM's Russian)
+    assert "Здоровье: 2/2" in panel.text, panel.text
     # issue 36 item 9d: the sheet's Willpower and Anger are on the panel too
-    assert "Willpower: 3/3" in panel.text and "Anger: 0/3" in panel.text
+    assert "Сила воли: 3/3" in panel.text and "Гнев: 0/3" in panel.text
 
     down = views.MatterHealthCD(character_id=cid, delta=-1).pack()
     up = views.MatterHealthCD(character_id=cid, delta=1).pack()
-    assert "Health: 2/2 → 1/2" in await _press(h, ALICE, panel, down)
-    assert "Health: 1/2" in current(h, panel).text
+    assert "Здоровье: 2/2 → 1/2" in await _press(h, ALICE, panel, down)
+    assert "Здоровье: 1/2" in current(h, panel).text
     assert (await stored_sheet(h, cid))["health"] == 1
     # Healing stops at the effective max: one point back, then nothing. (A heal is the GM's to
     # give: a player's press asks the GM, tests/wizards2/test_gm_gates.py.)
-    assert "Здоровье: 1/2 → 2/2" in await _press(h, GM, panel, up)  # the GM reads Russian
+    assert "Здоровье: 1/2 → 2/2" in await _press(h, GM, panel, up)
     answer = await press_data(h, GM, panel, up)
     assert answer.text == "Уже полностью."
     assert (await stored_sheet(h, cid))["health"] == 2
@@ -94,7 +95,7 @@ async def test_all_23_states_are_offered_and_regeneration_rolls_through_the_log(
     view = views.ResViewCD(character_id=cid, view=views.PanelView.STATES).pack()
     await _press(h, ALICE, panel, view)
     labels = [b["text"] for b in buttons(current(h, panel))]
-    assert "Regeneration" in labels
+    assert "Регенерация" in labels
     offered = [b for b in buttons(current(h, panel)) if b["callback_data"].startswith("rms:")]
     assert len(offered) == 23
 

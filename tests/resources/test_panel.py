@@ -179,7 +179,7 @@ CASES = {
     "storyteller": (_storyteller, _storyteller_press, _storyteller_check, "4 → 3"),
     "cliche": (_cliche, _cliche_press, _cliche_check, "4 → 3"),
     "lifegear": (_lifegear, _lifegear_press, _lifegear_check, "Лук"),
-    "matter": (_matter, _matter_press, _matter_check, "— → Poison"),  # Alice reads English
+    "matter": (_matter, _matter_press, _matter_check, "— → Отравлен"),  # the group's Russian
 }
 
 
@@ -315,11 +315,11 @@ async def test_res_before_any_character_says_how_one_comes(running: Harness) -> 
     seat_table(running)
     await create_game(running, "matter", "Кампания")
     said = (await send_and_answer(running, ALICE, "/res")).text or ""
-    assert said.startswith("No characters in this game yet") and "/game" in said
+    assert said.startswith("В этой игре пока нет персонажей") and "/game" in said
     assert "—" not in said
     await insert_character(running, "matter", matter.new_character("Шакал"), owner=BOB)
     said = (await send_and_answer(running, ALICE, "/res")).text or ""
-    assert "Open another one by name" in said and "Шакал" in said
+    assert "Откройте другого по имени" in said and "Шакал" in said
 
 
 async def test_a_cliches_dice_are_kosti_on_the_panel_too(table: Harness) -> None:

@@ -126,12 +126,13 @@ async def test_game_card_and_unknown_sheet_with_80_long_npc_names(running: Harne
     assert not any(words in card.text for words in APOLOGY), card.text
     assert len(card.text) <= MAX_TEXT
     assert names[0] in card.text and names[-1] not in card.text
-    assert "and " in card.text and "more" in card.text  # the rest counted, not cut mid-name
+    # the rest counted, not cut mid-name (in the group's Russian, though Alice reads English)
+    assert "… и ещё " in card.text
     assert "<Алиса & Co>" in card.text
 
     reply = await send_and_answer(running, ALICE, "/sheet <nobody>")
     assert len(reply.text) <= MAX_TEXT
-    assert names[0] in reply.text and names[-1] not in reply.text and "more" in reply.text
+    assert names[0] in reply.text and names[-1] not in reply.text and "ещё" in reply.text
 
     reply = await send_and_answer(running, GM, "/res <nobody>")
     assert len(reply.text) <= MAX_TEXT and "ещё" in reply.text

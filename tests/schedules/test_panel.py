@@ -40,7 +40,7 @@ async def test_gm_adds_and_deletes_schedules_players_refused(running: Harness) -
     await create_game(h, "fate", "Кнопки")
 
     refused = await _command(h, ALICE, "/schedule")
-    assert refused.text == "Only the GM can do that."  # Alice reads English
+    assert refused.text == "Это может только мастер."  # the group's, not Alice's English
 
     panel = await _command(h, GM, "/schedule")
     assert "Расписаний пока нет" in panel.text
@@ -90,7 +90,7 @@ async def test_gm_sets_the_grace_and_new_schedules_inherit_it(running: Harness) 
 
     assert "grace" in (await _command(h, GM, "/schedule grace lots")).text
     refused = await _command(h, ALICE, "/schedule grace 1")
-    assert refused.text == "Only the GM can do that."
+    assert refused.text == "Это может только мастер."
     done = await _command(h, GM, "/schedule grace 12")
     assert "12" in done.text
     panel = await _command(h, GM, "/schedule")

@@ -156,7 +156,8 @@ async def test_only_the_gm_rolls_secretly(running: Harness) -> None:
     after = _latest(running, GROUP)
     emu.send_text(ALICE, GROUP, "/sroll 1d20")
     refused = await emu.wait_bot_message(GROUP, after=after)
-    assert "GM" in refused.text and "/r" in refused.text and not refused.has_keyboard
+    # in the group's language (its GM's Russian), not Alice's English
+    assert "мастер" in refused.text and "/r" in refused.text and not refused.has_keyboard
     emu.send_text(GM, GROUP, "/sroll")
     usage = await emu.wait_bot_message(GROUP, after=refused.message_id)
     assert "/sroll" in usage.text

@@ -323,8 +323,9 @@ async def test_lifegear_gear_that_is_not_rolled_says_so_in_russian(running: Harn
             assert (error.render("ru"), error.render("en")) == (ru, en)
         else:
             raise AssertionError(f"{typed} must be refused")
-        reply = await _reply_to(running, ALICE, f"/r {typed}")  # Alice reads English
-        assert (reply.text or "").strip() == en
+        # Alice reads English; the group speaks its GM's Russian
+        reply = await _reply_to(running, ALICE, f"/r {typed}")
+        assert (reply.text or "").strip() == ru
     assert await scalar(running, "SELECT count(*) FROM rolls") == 0
 
 
@@ -352,8 +353,8 @@ async def test_a_critical_failure_is_said_once(running: Harness) -> None:
         lambda: next((m for m in running.emu.bot_messages(GROUP) if m.reply_to == crit), None)
     )
     lines = [line.strip() for line in (reply.text or "").splitlines() if line.strip()]
-    said = [line for line in lines if line.rstrip("!").casefold() == "critical failure"]
-    assert said == ["Critical failure"] and lines[-2] == "Critical failure", reply.text
+    said = [line for line in lines if line.rstrip("!").casefold() == "критический провал"]
+    assert said == ["Критический провал"] and lines[-2] == "Критический провал", reply.text
 
 
 async def test_odds_of_a_trait_without_a_character_say_why(running: Harness) -> None:
@@ -361,10 +362,10 @@ async def test_odds_of_a_trait_without_a_character_say_why(running: Harness) -> 
     «Position 1: expected a number, a die (e.g. 2d6) or “(”…». /odds says what /r says: a
     trait needs a character, dice do not."""
     await _start(running, "fate", _fate_hero())
-    reply = await _reply_to(running, BOB, "/odds Атлетика")
+    reply = await _reply_to(running, BOB, "/odds Атлетика")  # in the group's Russian
     said = (reply.text or "").strip()
-    assert said.startswith("The odds of a trait («Атлетика») need your character"), said
-    assert "/odds 2d6+1 vs 8" in said and "Position" not in said
+    assert said.startswith("Шансы по черте («Атлетика») — для персонажа"), said
+    assert "/odds 2к6+1 vs 8" in said and "Позиция" not in said
     reply = await _reply_to(running, GM, "/odds Атлетика vs 2")  # the GM reads Russian
     said = (reply.text or "").strip()
     assert said.startswith("Шансы по черте («Атлетика vs 2») — для персонажа"), said
@@ -382,8 +383,9 @@ async def test_a_trait_roll_in_an_archived_game_says_it_is_archived(running: Har
         await conn.execute(text("UPDATE games SET archived_at = now()"))
     reply = await _reply_to(running, ALICE, "/r Стрельба")
     said = (reply.text or "").strip()
-    assert said.startswith("This chat's game is archived: a roll by a trait («Стрельба»)"), said
-    assert "Position" not in said
+    # in the group's language (its GM's Russian), though Alice reads English
+    assert said.startswith("Игра этого чата в архиве: бросок по черте («Стрельба»)"), said
+    assert "Позиция" not in said
     assert await scalar(running, "SELECT count(*) FROM rolls") == 0
     reply = await _reply_to(running, ALICE, "/r 2d6+1")
     assert await scalar(running, "SELECT count(*) FROM rolls") == 1

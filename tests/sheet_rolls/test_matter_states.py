@@ -24,6 +24,7 @@ async def test_mini_makes_a_physical_roll_one_die(running: Harness) -> None:
     reply, plan = await _check_sheet_roll(running, "matter", hero, "/r Жестокость +1")
     assert plan.notation == "1d10>=7!"
     assert (await _last_roll(running)).expression.startswith("1d10")
-    assert "Mini" in (reply.text or "").splitlines()[0]  # Alice reads English: which state
+    # which state, in the group's language (its GM's Russian), though Alice reads English
+    assert "Мини" in (reply.text or "").splitlines()[0]
     _, plan = await _check_sheet_roll(running, "matter", hero, "/r Интеллект")
     assert plan.notation == "2d10>=7!"  # a mental roll: Мини leaves it

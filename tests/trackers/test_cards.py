@@ -283,7 +283,7 @@ async def test_bad_input_is_explained_and_stores_nothing(running: Harness) -> No
         answer = await command(running, line)
         assert answer.text and not buttons(answer), line
     player = await command(running, "/opposed Алиса: Атлетика | Боб: Бой", user=ALICE)
-    assert "GM" in player.text  # the presser's language (Alice reads English)
+    assert "мастер" in player.text  # the group's language (its GM's), not Alice's English
     assert await scalar(running, "SELECT count(*) FROM trackers") == 0
 
 

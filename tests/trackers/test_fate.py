@@ -163,7 +163,7 @@ async def test_commands_refusals_conceding_and_taken_out(harness: Harness) -> No
     await tb.insert_character(h, "fate", fh.hero("Орк", fight=12, notice=5), owner=GM, npc=True)
 
     sent = emu.send_text(BOB, fh.GROUP, "/fight")
-    await emu.wait_bot_message(fh.GROUP, after=sent.message_id, contains="Only the GM")
+    await emu.wait_bot_message(fh.GROUP, after=sent.message_id, contains="только мастер")
     # Called off during the set-up: nothing to clear, a new one may open.
     tracker = await fh.open_conflict(h)
     await fh.press(h, GM, tracker, "fze:")

@@ -233,7 +233,7 @@ async def test_duel_one_life_per_round_and_stop(table: Harness) -> None:
     await insert(table, hero("Кай", "2"), owner=GM, npc=True)
 
     refusal = await send_and_answer(table, ALICE, "/duel")
-    assert refusal.text == "Only the GM can do that."
+    assert refusal.text == "Это может только мастер."  # the group's, not Alice's English
     tracker = await send_and_answer(table, GM, "/duel")
     mid = tracker.message_id
     assert "Дуэль" in tracker.text and "Пока никто не выбран" in tracker.text
@@ -310,7 +310,7 @@ async def test_an_ambush_with_a_fast_first_round(table: Harness) -> None:
 async def test_one_fight_at_a_time_and_players_cannot_open(table: Harness) -> None:
     await insert(table, _lina())
     refusal = await send_and_answer(table, ALICE, "/fight Тролль 6")
-    assert refusal.text == "Only the GM can do that."
+    assert refusal.text == "Это может только мастер."  # the group's, not Alice's English
     first = await send_and_answer(table, GM, "/fight Тролль 6")
     second = await send_and_answer(table, GM, "/duel")
     assert "/tracker" in second.text

@@ -143,10 +143,11 @@ async def test_wrong_presser_stale_button_restart_and_undo(running: Harness) -> 
     assert "👉 Ходит Боб" in tb.current(h, tracker).text
 
     # Not Alice's turn; not Alice's menus either: alerts, nothing changes.
+    # (the alerts in the group's language, its GM's Russian, though Alice and Bob read English)
     said = await mh.press_refused(h, ALICE, tracker, "Следующий ход")
-    assert said == "It is not your turn: the acting character's player or the GM moves on."
-    assert await mh.press_refused(h, ALICE, tracker, "Состояния") == "Only the GM can do that."
-    assert await mh.press_refused(h, BOB, tracker, "Завершить") == "Only the GM can do that."
+    assert said == "Сейчас не ваш ход: передать ход может игрок действующего персонажа или мастер."
+    assert await mh.press_refused(h, ALICE, tracker, "Состояния") == "Это может только мастер."
+    assert await mh.press_refused(h, BOB, tracker, "Завершить") == "Это может только мастер."
 
     # Two presses of one button at once make one step; the other is told it is out of date.
     old_next = mh.data_of(h, tracker, "Следующий ход")
@@ -186,7 +187,7 @@ async def test_wrong_presser_stale_button_restart_and_undo(running: Harness) -> 
     assert "Сцена · раунд 1" in text and "👉 Ходит Гоблин" in text and "— Раунд 2 —" not in text
     assert mh.states_of(await mh.sheet(h, asya)) == {}
     assert await tb.scalar(h, "SELECT count(*) FROM ledger WHERE kind = 'undo'") >= 1
-    assert await mh.press_refused(h, ALICE, tracker, "Отменить") == "Only the GM can do that."
+    assert await mh.press_refused(h, ALICE, tracker, "Отменить") == "Это может только мастер."
 
 
 async def test_commands_and_one_scene_at_a_time(running: Harness) -> None:
@@ -198,7 +199,7 @@ async def test_commands_and_one_scene_at_a_time(running: Harness) -> None:
     await create_game(h, "matter", "Материя")
     await tb.insert_character(h, "matter", matter.new_character("Ася"), owner=ALICE)
     sent = emu.send_text(ALICE, GROUP, "/scene")
-    await emu.wait_bot_message(GROUP, contains="Only the GM can do that", after=sent.message_id)
+    await emu.wait_bot_message(GROUP, contains="Это может только мастер", after=sent.message_id)
 
     tracker = await mh.open_scene(h, "/fight")
     sent = emu.send_text(GM, GROUP, "/scene")

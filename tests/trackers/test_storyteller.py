@@ -45,7 +45,7 @@ async def test_scene_from_opening_to_the_end(running: Harness) -> None:
     alice, goblin = await _table(h)
     said = emu.send_text(ALICE, GROUP, "/scene")
     refused = await emu.wait_bot_message(GROUP, after=said.message_id)
-    assert refused.text == "Only the GM can do that."
+    assert refused.text == "Это может только мастер."  # the group's, not Alice's English
 
     msg = await _open(h)
     assert "Техлана" in msg.text and "Гоблин" in msg.text and "✅" in msg.text

@@ -69,13 +69,13 @@ async def test_a_players_fate_point_waits_for_the_gm_who_grants_it_once(running:
     cid = await _start(h, "fate", fate.new_character("Ира").model_copy(update={"fate_points": 2}))
     panel = await send_for_buttons(h, ALICE, "/res", "run:")
     gain = views.FatePointCD(character_id=cid, delta=1).pack()
-    assert _label(panel, gain) == "🙋 Ask for FP"  # the button says it asks
+    assert _label(panel, gain) == "🙋 Попросить ОС"  # the button says it asks (the group's)
 
     asked = await press_data(h, ALICE, panel, gain)
-    assert not asked.show_alert and "GM" in (asked.text or "")
+    assert not asked.show_alert and "мастеру" in (asked.text or "")
     assert (await stored_sheet(h, cid))["fate_points"] == 2  # nothing yet
     again = await press_data(h, ALICE, panel, gain)  # a second press asks nothing new
-    assert again.show_alert and "Already asked" in (again.text or "")
+    assert again.show_alert and "Уже попросили" in (again.text or "")
     cards = await _request_cards(h)
     assert len(cards) == 1 and "Ира" in cards[0].text and "Alice" in cards[0].text
     card = cards[0]
@@ -116,7 +116,7 @@ async def test_a_lost_cliche_die_asked_back_and_refused_changes_nothing(running:
     cid = await _start(h, "cliche", sheet)
     panel = await send_for_buttons(h, ALICE, "/res", "run:")
     restore = views.ClicheDiceCD(character_id=cid, index=0, key=item_key("Солдат"), delta=1)
-    assert _label(panel, restore.pack()) == "🙋 Ask for a die: Солдат"
+    assert _label(panel, restore.pack()) == "🙋 Попросить кость: Солдат"
     await press_data(h, ALICE, panel, restore.pack())
     (card,) = await _request_cards(h)
     assert "Солдат" in card.text
@@ -149,7 +149,7 @@ async def test_a_trusting_table_gains_without_asking(running: Harness) -> None:
 
     panel = await send_for_buttons(h, ALICE, "/res", "run:")
     gain = views.FatePointCD(character_id=cid, delta=1).pack()
-    assert _label(panel, gain) == "➕ Gain FP"  # a trusting table gains directly
+    assert _label(panel, gain) == "➕ Получить ОС"  # a trusting table gains directly
     gained = await press_data(h, ALICE, panel, gain)
     assert "1 → 2" in (gained.text or "")
     assert await _ledger(h) == [("fate.fp.gain", ALICE, None)]

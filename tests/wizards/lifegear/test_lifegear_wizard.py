@@ -75,7 +75,7 @@ async def test_valid_character_is_approved_and_shown(running: Harness) -> None:
     emu.send_text(ALICE, GROUP, "/sheet")
     sheet = await emu.wait_bot_message(GROUP, after=before)
     assert "Robin <Hood>" in sheet.text and "Стрелок" in sheet.text
-    assert "Lives: 2/5" in sheet.text  # no chat language set: Alice's own language
+    assert "Жизни: 2/5" in sheet.text  # the group's language (its GM's), not Alice's own
     assert "Стрельба" in sheet.text and "Лук" in sheet.text and "Кольчуга" in sheet.text
 
 

@@ -121,8 +121,9 @@ async def test_valid_character_approved_and_shown_by_sheet(running: Harness) -> 
     running.emu.send_text(ALICE, GROUP, "/sheet")
     sheet = await running.emu.wait_bot_message(GROUP, after=before.message_id if before else 0)
     assert "Lily <Thorn>" in sheet.text and "runaway poet" in sheet.text
-    for en in ("Dexterity 4", "Alertness 4", "Fae 2", "Glamour 4/4", "Willpower 5/5"):
-        assert en in sheet.text, en
+    # Alice reads English; the sheet in the group is in the group's language (its GM's Russian)
+    for ru in ("Ловкость 4", "Бдительность 4", "Фэйри 2", "Гламур 4/4", "Воля 5/5"):
+        assert ru in sheet.text, ru
 
 
 async def test_ability_at_four_from_creation_dots_is_refused(running: Harness) -> None:
