@@ -208,6 +208,25 @@ def test_empty_text_after_the_numbers_is_an_error() -> None:
             plan_sheet_roll("fate", fate_hero(), text, "ru")
 
 
+def test_a_vs_without_its_number_says_what_to_write() -> None:
+    """``/r Стрельба vs`` answered «На листе нет «Стрельба vs»»: the number was left out."""
+
+    def said(system: str, character: SheetModel, text: str) -> str:
+        with pytest.raises(SheetRollError) as caught:
+            plan_sheet_roll(system, character, text, "ru")
+        return caught.value.render("ru")
+
+    assert said("lifegear", lifegear_hero(), "Стрельба vs") == (
+        "После «vs» нужно число: /r Стрельба vs 10"
+    )
+    assert said("fate", fate_hero(), "Атлетика против ") == (
+        "После «против» нужно число: /r Атлетика против 2"
+    )
+    assert said("storyteller", changeling(), "Ловкость+Атлетизм VS").endswith("VS 6")
+    assert said("cliche", cliche_hero(), "Солдат пр.").endswith("/r Солдат пр. 10")
+    assert "нет сложности" in said("matter", matter_hero(), "Жестокость vs")
+
+
 def test_huge_numbers_are_refused_before_any_notation() -> None:
     with pytest.raises(SheetRollError):
         plan_sheet_roll("fate", fate_hero(), "Атлетика +100000", "ru")

@@ -16,6 +16,7 @@ from engine.systems.matter.traits import Skill as MatterSkill
 from engine.systems.sheet_rolls import (
     INTEGER,
     VERSUS,
+    VERSUS_EMPTY,
     Names,
     SheetRoll,
     SheetRollError,
@@ -59,7 +60,7 @@ def _matter_label(key: str, locale: str) -> str:
 
 
 def _plan_matter(character: matter.Character, text: str, locale: str) -> SheetRoll:
-    if VERSUS.search(text):
+    if VERSUS.search(text) or VERSUS_EMPTY.search(text):
         raise SheetRollError(msg("sheetroll.no_target_here"))
     if normalize(text) in _CHANCE_WORDS:
         return SheetRoll(CHANCE_NOTATION, render(msg("sheetroll.matter.chance"), locale), None,

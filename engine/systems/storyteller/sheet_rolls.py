@@ -69,7 +69,7 @@ def _storyteller_names(character: storyteller.Character) -> Names:
 
 
 def _plan_storyteller(character: storyteller.Character, text: str, locale: str) -> SheetRoll:
-    rest, difficulty = split_target(text)
+    rest, difficulty = split_target(text, example=DEFAULT_DIFFICULTY)
     example = "Ловкость+Атлетизм 7" if locale == "ru" else "Dexterity+Athletics 7"
     require(rest, example)
     pieces = _TERMS.split(rest)
