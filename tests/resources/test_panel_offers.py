@@ -63,10 +63,10 @@ def test_a_full_willpower_offers_no_ask_and_an_empty_one_no_minus() -> None:
     assert "➖ Гламур" not in labels and "🙋 Попросить: Гламур" in labels
 
 
-def test_glamour_above_its_rating_may_still_be_asked_for() -> None:
-    """The engine lets temporary Glamour pass the rating (up to 10), so the ask stays."""
+def test_a_full_glamour_offers_no_ask() -> None:
+    """Glamour stops at its rating as Willpower does (its gain read «Гламур: 5/4»)."""
     labels = _labels("storyteller", _lily(willpower=(5, 4), glamour=(4, 4)))
-    assert "🙋 Попросить: Воля" in labels and "🙋 Попросить: Гламур" in labels
+    assert "🙋 Попросить: Воля" in labels and "🙋 Попросить: Гламур" not in labels
 
 
 def test_a_taken_consequence_shows_its_nature() -> None:

@@ -200,16 +200,18 @@ def spend_glamour(character: Character, amount: int = 1) -> tuple[Character, Cha
 
 
 def regain(character: Character, trait: str, amount: int) -> tuple[Character, Change]:
-    """Regain Glamour or Willpower points, never above the trait's limit.
+    """Regain Glamour or Willpower points, never above the permanent rating.
 
-    DECISION (classic WoD): temporary Willpower never exceeds the permanent rating; temporary
-    Glamour may exceed the rating up to 10 (C:tD lets Glamour be gathered beyond it).
+    DECISION (classic WoD; the seed is silent): temporary points never exceed the permanent
+    rating, Glamour's as Willpower's. Every view shows a pool as «3/4» of its rating and the
+    mini app stops «+1» there; letting a gain pass it (C:tD's Epiphany excess) read
+    «Гламур: 5/4». A pool already above its rating is not lowered by a gain.
     """
     if amount < 1:
         raise RuleViolation(msg("storyteller.sheet.bad_amount", amount=amount))
     current: PoolTrait = getattr(character, trait)
-    cap = current.rating if trait == "willpower" else CHARACTER_TRAIT_MAX
-    return _pool_change(character, trait, current.pool, min(cap, current.pool + amount))
+    after = max(current.pool, min(current.rating, current.pool + amount))
+    return _pool_change(character, trait, current.pool, after)
 
 
 def gain_banality(character: Character, amount: int = 1) -> tuple[Character, list[Change]]:

@@ -76,7 +76,11 @@ def test_regain_caps() -> None:
         update={"willpower": PoolTrait(rating=5, pool=2), "glamour": PoolTrait(rating=4, pool=9)}
     )
     assert regain(hero, "willpower", 9)[0].willpower.pool == 5
-    assert regain(hero, "glamour", 5)[0].glamour.pool == 10
+    # Glamour stops at its rating too (a granted gain read «Гламур: 5/4»); a pool already
+    # above it is left alone, not cut
+    assert regain(hero, "glamour", 5)[0].glamour.pool == 9
+    low = hero.model_copy(update={"glamour": PoolTrait(rating=4, pool=3)})
+    assert regain(low, "glamour", 5)[0].glamour.pool == 4
 
 
 @pytest.mark.parametrize(
