@@ -109,9 +109,7 @@ def number(raw: str) -> int:
     return value
 
 
-def split_target(
-    text: str, *, trailing: bool = True, example: int = 10
-) -> tuple[str, int | None]:
+def split_target(text: str, *, trailing: bool = True, example: int = 10) -> tuple[str, int | None]:
     """``name vs N`` / ``name против N`` / (if ``trailing``) ``name N`` → (name, N); a ``vs``
     with no number after it is refused with ``example`` as the number to write."""
     found = VERSUS.search(text)

@@ -261,6 +261,28 @@ def test_storyteller_wound_penalty_is_applied() -> None:
         plan_sheet_roll("storyteller", changeling((DamageKind.LETHAL,) * 6), "Ловкость", "ru")
 
 
+def test_storyteller_character_traits_roll_their_permanent_rating() -> None:
+    """``/r Воля`` answered «На листе нет «Воля»»; a Willpower roll is its permanent rating's
+    pool, wounds aside (classic WoD)."""
+    hurt = changeling((DamageKind.LETHAL,) * 4).model_copy(
+        update={"willpower": storyteller.PoolTrait(rating=4, pool=1)}
+    )
+    assert plan_sheet_roll("storyteller", hurt, "Воля", "ru") == SheetRoll(
+        "4d10>=6f1", "Воля (4)", None, "storyteller"
+    )
+    plan = plan_sheet_roll("storyteller", hurt, "willpower +1 vs 8", "en")
+    assert plan == SheetRoll("5d10>=8f1", "Willpower (4) +1", 8, "storyteller")
+    assert plan_sheet_roll("storyteller", hurt, "Гламур 7", "ru").notation == "1d10>=7f1"
+    with pytest.raises(SheetRollError) as caught:
+        plan_sheet_roll("storyteller", hurt, "Ловкость+Воля", "ru")
+    assert caught.value.render("ru") == (
+        "Черту «Воля» бросают отдельно, без атрибута и способности: /r Воля 7"
+    )
+    with pytest.raises(SheetRollError) as caught:
+        plan_sheet_roll("storyteller", hurt, "Магия", "ru")
+    assert caught.value.render("ru").endswith("kung_fu, Воля, Гламур, Банальность.")
+
+
 @pytest.mark.parametrize(
     "text",
     ["Атлетизм", "Ловкость+Сила", "Ловкость+Атлетизм+Актерство", "Ловкость 11", "Ловкость 1"],
