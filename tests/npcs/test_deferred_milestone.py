@@ -14,6 +14,7 @@ from db.database import create_session_factory
 from db.uow import UnitOfWork
 from tests.conftest import Harness
 from tests.games.helpers import GM, GROUP, buttons, create_game, seat_table
+from tests.helpers import table as tb
 from tests.schedules.helpers import (
     Clock,
     fate_points,
@@ -85,6 +86,7 @@ async def test_a_scheduled_milestone_waits_for_the_fight(running: Harness) -> No
     assert await fate_points(h, mira) == 1
 
     await _press(h, tracker, "fze:")  # the GM ends the conflict (during its set-up)
+    await _press(h, tb.current(h, tracker), "fzy:")  # «Да, завершить»
     mark = _last_id(h)
     await asyncio.gather(jobs.resume_deferred(context=ctx), jobs.resume_deferred(context=ctx))
     await jobs.resume_deferred(context=ctx)
