@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.i18n import I18n
 from db.repositories.games import CharacterDTO
 from engine.common import SheetModel
-from engine.systems import cliche, fate, storyteller
+from engine.systems import cliche, fate, lifegear, storyteller
 from engine.systems.storyteller.sheet import PoolTrait
 from handlers.views import resources as views
 
@@ -82,3 +82,20 @@ def test_no_fate_points_offers_no_spend() -> None:
     labels = _labels("fate", broke)
     assert "➖ Потратить ОС" not in labels and "🙋 Попросить ОС" in labels
     assert "➖ Потратить ОС" in _labels("fate", broke.model_copy(update={"fate_points": 1}))
+
+
+def test_a_weapon_is_never_offered_as_spent() -> None:
+    """«⏳ Лук → потрачено»: a weapon is used until it breaks (seed 001), armor once a fight."""
+    gear = (
+        lifegear.Item(id="bow", name="Лук", kind=lifegear.ItemKind.WEAPON),
+        lifegear.Item(id="mail", name="Кольчуга", kind=lifegear.ItemKind.ARMOR),
+        lifegear.Item(id="eye", name="Зоркость", kind=lifegear.ItemKind.ABILITY),
+    )
+    vera = lifegear.Character(name="Вереск", max_lives=5, gear=gear)
+    assert _labels("lifegear", vera) == [
+        "💥 Лук → сломано",
+        "⏳ Кольчуга → потрачено",
+        "💥 → сломано",
+        "⏳ Зоркость → потрачено",
+        "↩️ Отменить последнее",
+    ]
