@@ -99,3 +99,9 @@ def test_a_weapon_is_never_offered_as_spent() -> None:
         "⏳ Зоркость → потрачено",
         "↩️ Отменить последнее",
     ]
+    # a spent ability comes back by a verb, as a broken thing is repaired («…: Готово» read
+    # as «done»)
+    spent = gear[2].model_copy(update={"state": lifegear.ItemState.SPENT})
+    broken = gear[0].model_copy(update={"state": lifegear.ItemState.BROKEN})
+    tired = vera.model_copy(update={"gear": (broken, spent)})
+    assert _labels("lifegear", tired)[:2] == ["✅ Лук: Починить", "✅ Зоркость: Восстановить"]
