@@ -105,3 +105,6 @@ def test_a_weapon_is_never_offered_as_spent() -> None:
     broken = gear[0].model_copy(update={"state": lifegear.ItemState.BROKEN})
     tired = vera.model_copy(update={"gear": (broken, spent)})
     assert _labels("lifegear", tired)[:2] == ["✅ Лук: Починить", "✅ Зоркость: Восстановить"]
+    # /history names the step by the state's own word («потрачено», not «израсходован»)
+    t = I18n("ru").translator("ru")
+    assert t(views.KIND_LABEL["lifegear.item.spent"]) == "предмет потрачен"
