@@ -334,6 +334,12 @@ def test_matter_pools_chance_and_skills() -> None:
     assert "Жестокость" in caught.value.render("ru")
     with pytest.raises(SheetRollError):
         plan_sheet_roll("matter", matter_hero(), "Жестокость vs 3", "ru")
+    # Сила воли is on the sheet, just not rolled: it read «На листе нет «Сила воли»»
+    with pytest.raises(SheetRollError) as caught:
+        plan_sheet_roll("matter", matter_hero(), "Сила воли", "ru")
+    said = caught.value.render("ru")
+    assert said.startswith("«Сила воли» не бросают. Бросьте навык (Жестокость, ")
+    assert said.endswith(", пул (/r 5) или /r шанс.")
 
 
 def test_matter_outcome_words_grades_and_critical_failure() -> None:
