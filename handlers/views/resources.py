@@ -367,10 +367,9 @@ def _lifegear_rows(
 
 
 def _matter_rows(t: Translator, locale: str, cid: int, c: matter.Character, asks: bool) -> Rows:
-    health = [
-        _b("➖ " + t("Health"), MatterHealthCD(character_id=cid, delta=-1)),
-        _b(_gain(t, t("Health"), asks), MatterHealthCD(character_id=cid, delta=1)),
-    ]
+    health = [_b("➖ " + t("Health"), MatterHealthCD(character_id=cid, delta=-1))]
+    if matter.heal(c, 1)[0].health != c.health:  # a full Health's «Ask» was only refused
+        health.append(_b(_gain(t, t("Health"), asks), MatterHealthCD(character_id=cid, delta=1)))
     rows: Rows = [health] + [
         [
             _b(

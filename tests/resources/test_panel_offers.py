@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.i18n import I18n
 from db.repositories.games import CharacterDTO
 from engine.common import SheetModel
-from engine.systems import cliche, fate, lifegear, storyteller
+from engine.systems import cliche, fate, lifegear, matter, storyteller
 from engine.systems.storyteller.sheet import PoolTrait
 from handlers.views import resources as views
 
@@ -108,3 +108,12 @@ def test_a_weapon_is_never_offered_as_spent() -> None:
     # /history names the step by the state's own word («потрачено», not «израсходован»)
     t = I18n("ru").translator("ru")
     assert t(views.KIND_LABEL["lifegear.item.spent"]) == "предмет потрачен"
+
+
+def test_a_full_health_offers_no_ask() -> None:
+    """Matter's /res offered «🙋 Попросить: Здоровье» at 5/5, only to answer «Уже полностью»."""
+    ash = matter.new_character("Пепел")
+    labels = _labels("matter", ash)
+    assert "➖ Здоровье" in labels and "🙋 Попросить: Здоровье" not in labels
+    hurt = ash.model_copy(update={"health": ash.health_max - 1})
+    assert "🙋 Попросить: Здоровье" in _labels("matter", hurt)
