@@ -24,6 +24,8 @@ _MODIFIER_WORD: Final = re.compile(
 # Dice cut short before their sides ("2d", "3к+1", a bare "d"): an optional count, then d/к/д
 # and no letter after it (no sheet names a trait «d»).
 _DIE_WITHOUT_SIDES: Final = re.compile(r"\d*[dкд](?![^\W\d_])", re.I)
+# "vs" (or «против», «пр.») with nothing after it: a target left out, never a label.
+VERSUS_ALONE: Final = re.compile(r"^\s*(vs\.?|против|пр\.?)\s*$", re.I)
 _POOL_ALIAS: Final = re.compile(r"^\d+(?:cod|wod)", re.I)
 _STARTS_LIKE_NOTATION: Final = "+-−*/×%<>=[;!"
 

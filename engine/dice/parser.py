@@ -63,7 +63,7 @@ from engine.dice.errors import (
     too_long_error,
 )
 from engine.dice.errors import DiceSyntaxError as DiceSyntaxError
-from engine.dice.hints import label_problem, word_hint
+from engine.dice.hints import VERSUS_ALONE, label_problem, word_hint
 from engine.dice.lexer import Lexer, Tok, Token
 from engine.text import msg
 
@@ -221,6 +221,14 @@ class _Parser:
             if self.stored and tok.space_before:
                 return rest.strip()
             raise self.not_understood(tok)
+        versus = VERSUS_ALONE.match(rest)
+        if versus is not None:  # "1d6 vs": the number was left out, not a label "vs"
+            expression = self.text[: tok.pos].strip()
+            raise hint_error(
+                tok.pos, versus.group(1),
+                f"после «{versus.group(1)}» нужно число; бросок против 4: {expression}>=4",
+                f"“{versus.group(1)}” needs a number after it; a roll against 4: {expression}>=4",
+            )  # fmt: skip
         problem = label_problem(rest)
         if problem is not None:
             raise hint_error(tok.pos, problem.found, problem.ru, problem.en)

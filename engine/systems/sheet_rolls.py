@@ -56,6 +56,10 @@ register_messages(
             "ru": "Слишком большое число: {value} (не больше {limit}).",
             "en": "Number too large: {value} (at most {limit}).",
         },
+        "sheetroll.versus_empty": {
+            "ru": "После «{word}» нужно число: /r {name} {word} {example}",
+            "en": "“{word}” needs a number after it: /r {name} {word} {example}",
+        },
         "sheetroll.no_target_here": {
             "ru": "В этой системе у броска нет сложности: мастер добавляет или убирает кубики.",
             "en": "This system's rolls have no difficulty: the GM adds or removes dice.",
@@ -82,6 +86,7 @@ class SheetRollError(EngineError):
 
 _DASHES: Final = str.maketrans({"−": "-", "–": "-", "—": "-"})
 VERSUS: Final = re.compile(r"(?:^|\s)(?:vs\.?|против|пр\.)\s*([+-]?\d+)\s*$", re.IGNORECASE)
+VERSUS_EMPTY: Final = re.compile(r"(?:^|\s)(vs\.?|против|пр\.)\s*$", re.IGNORECASE)
 _TRAILING: Final = re.compile(r"(?<=[^\s+-])\s+(\d+)\s*$")
 _MODIFIERS: Final = re.compile(r"^(.*?)((?:\s*[+-]\s*\d+)+)\s*$", re.DOTALL)
 _MODIFIER: Final = re.compile(r"([+-])\s*(\d+)")
@@ -104,11 +109,18 @@ def number(raw: str) -> int:
     return value
 
 
-def split_target(text: str, *, trailing: bool = True) -> tuple[str, int | None]:
-    """``name vs N`` / ``name против N`` / (if ``trailing``) ``name N`` → (name, N)."""
+def split_target(text: str, *, trailing: bool = True, example: int = 10) -> tuple[str, int | None]:
+    """``name vs N`` / ``name против N`` / (if ``trailing``) ``name N`` → (name, N); a ``vs``
+    with no number after it is refused with ``example`` as the number to write."""
     found = VERSUS.search(text)
     if found is not None:
         return text[: found.start()].strip(), number(found.group(1))
+    empty = VERSUS_EMPTY.search(text)
+    if empty is not None:
+        name = html(text[: empty.start()].strip() or "…")
+        raise SheetRollError(
+            msg("sheetroll.versus_empty", word=html(empty.group(1)), name=name, example=example)
+        )
     if trailing:
         found = _TRAILING.search(text)
         if found is not None:

@@ -20,6 +20,7 @@ from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
 from handlers.filters import GameSystem, HasGame, IsGM
 from handlers.games import gm_only, no_game
+from handlers.trackers import common
 from handlers.trackers.common import chat_translator, open_and_post, step_and_refresh
 from handlers.trackers.registry import register
 from handlers.views.trackers import cliche as views
@@ -101,11 +102,22 @@ async def press(
     )  # fmt: skip
 
 
+async def ask_end(
+    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: views.CfEndCD,
+    game: GameDTO, uow: UnitOfWork, t: Translator,
+) -> None:  # fmt: skip
+    """«End» asks first: its keyboard turns into «Yes, end it» / «Cancel» in place."""
+    await common.ask_end(
+        query, callback_answer, uow, t, game, tracker_id=callback_data.t, kind=service.KIND,
+        shown=callback_data.v, yes=views.end_confirmed(t, callback_data),
+    )  # fmt: skip
+
+
 BUTTONS = (
     views.CfSideCD, views.CfFocusCD, views.CfClicheCD, views.CfFitCD, views.CfOptionCD,
     views.CfStartCD, views.CfAttackCD, views.CfTargetCD, views.CfRollCD, views.CfPumpCD,
     views.CfBonusCD, views.CfSwitchCD, views.CfTeamModeCD, views.CfTeamToggleCD,
-    views.CfTeamFormCD, views.CfDisbandCD, views.CfLeaveCD, views.CfDamageCD, views.CfEndCD,
+    views.CfTeamFormCD, views.CfDisbandCD, views.CfLeaveCD, views.CfDamageCD, views.CfEndYesCD,
 )  # fmt: skip
 
 
@@ -116,6 +128,7 @@ def create_router() -> Router:
     router.message.register(open_fight, Command("fight"), GameSystem("cliche"), IsGM())
     router.message.register(gm_only, Command("fight"), GameSystem("cliche"))
     router.message.register(no_game, Command("fight"), ~HasGame())
+    router.callback_query.register(ask_end, views.CfEndCD.filter(), GameSystem("cliche"))
     for button in BUTTONS:
         router.callback_query.register(press, button.filter(), GameSystem("cliche"))
     return router

@@ -13,7 +13,7 @@ from aiogram import F, Router
 from aiogram.exceptions import TelegramAPIError
 from aiogram.filters import Command
 from aiogram.filters.callback_data import CallbackData
-from aiogram.types import CallbackQuery, InlineKeyboardButton, Message
+from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 from aiogram.utils.callback_answer import CallbackAnswer
 
 from bot.i18n import I18n, Translator
@@ -30,7 +30,7 @@ from handlers.callbacks import notify
 from handlers.filters import HasGame
 from handlers.games import no_game
 from handlers.trackers.registry import render
-from handlers.views.edit import edit_text
+from handlers.views.edit import edit_markup, edit_text
 
 MAX_TEXT = 4096
 
@@ -38,6 +38,14 @@ MAX_TEXT = 4096
 class TrackerUndoCD(CallbackData, prefix="tku"):
     """The GM takes back the step that is the newest of tracker ``tracker_id`` at version ``v``
     (the version the button was drawn at: that names one step, refused once it moved on)."""
+
+    tracker_id: int
+    v: int
+
+
+class TrackerCancelCD(CallbackData, prefix="tkn"):
+    """«Cancel» under the question a GM's first «End» press draws in place (``ask_end``): the
+    tracker's own keyboard comes back; nothing was changed."""
 
     tracker_id: int
     v: int
@@ -66,6 +74,47 @@ def undo_button(t: Translator, tracker: TrackerDTO) -> InlineKeyboardButton:
         text=t("↩️ Undo"),
         callback_data=TrackerUndoCD(tracker_id=tracker.id, v=tracker.version).pack(),
     )
+
+
+async def ask_end(
+    query: CallbackQuery, callback_answer: CallbackAnswer, uow: UnitOfWork, t: Translator,
+    game: GameDTO, *, tracker_id: int, kind: str, shown: int, yes: InlineKeyboardButton,
+) -> None:  # fmt: skip
+    """The first press of a tracker's «End»: an end cannot be undone (the ended tracker has no
+    buttons), so its keyboard turns in place into ``yes`` (the same end, confirmed) and
+    «Cancel»; the tracker itself is not touched. An old «End» button (drawn before the
+    question existed) asks too."""
+    message = query.message
+    if not isinstance(message, Message):
+        return
+    try:
+        tracker = await core.may_end(
+            uow, game, tracker_id, chat_id=message.chat.id, message_id=message.message_id,
+            kind=kind, shown=shown, user_id=query.from_user.id,
+        )  # fmt: skip
+    except core.TrackerRefused as refused:
+        notify(callback_answer, t(refused.reason), alert=True)
+        return
+    notify(callback_answer, t("End it for everyone?"))
+    cancel = button(t("Cancel"), TrackerCancelCD(tracker_id=tracker.id, v=tracker.version))
+    await edit_markup(message, InlineKeyboardMarkup(inline_keyboard=[[yes], [cancel]]))
+
+
+async def press_cancel(
+    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: TrackerCancelCD,
+    uow: UnitOfWork, i18n: I18n, chat_info: ChatDTO | None, t: Translator,
+) -> None:  # fmt: skip
+    message = query.message
+    if not isinstance(message, Message):
+        return
+    try:
+        tracker = await core.load(
+            uow, callback_data.tracker_id, chat_id=message.chat.id, message_id=message.message_id
+        )
+    except core.TrackerRefused as refused:
+        notify(callback_answer, t(refused.reason), alert=True)
+        return
+    await refresh(message, uow, chat_translator(i18n, chat_info), tracker)
 
 
 def clip(head: list[str], log: list[str], *, limit: int = MAX_TEXT - 96) -> str:
@@ -251,4 +300,5 @@ def create_router() -> Router:
     router.message.register(show_tracker, Command("tracker"), HasGame())
     router.message.register(no_game, Command("tracker"))
     router.callback_query.register(press_undo, TrackerUndoCD.filter(), HasGame())
+    router.callback_query.register(press_cancel, TrackerCancelCD.filter(), HasGame())
     return router

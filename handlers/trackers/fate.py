@@ -113,7 +113,7 @@ BUTTONS: tuple[tuple[type[CallbackData], Press], ...] = (
         u, g, tr, v=d.v, user_id=who.id, user_name=who.full_name, skill=d.skill, t=ct)),
     (views.FzMoveCD, lambda d, u, g, tr, who, ct: service.move(
         u, g, tr, v=d.v, user_id=who.id, zone=d.z)),
-    (views.FzEndCD, lambda d, u, g, tr, who, ct: service.end(
+    (views.FzEndYesCD, lambda d, u, g, tr, who, ct: service.end(
         u, g, tr, v=d.v, user_id=who.id, keep_stress=d.keep)),
 )  # fmt: skip
 
@@ -153,6 +153,17 @@ async def name_reply(
     await common.redraw(message, uow, common.chat_translator(i18n, chat_info), tracker)
 
 
+async def ask_end(
+    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: views.FzEndCD,
+    game: GameDTO, uow: UnitOfWork, t: Translator,
+) -> None:  # fmt: skip
+    """«End» asks first: its keyboard turns into «Yes, end it» / «Cancel» in place."""
+    await common.ask_end(
+        query, callback_answer, uow, t, game, tracker_id=callback_data.tracker_id,
+        kind=service.KIND, shown=callback_data.v, yes=views.end_confirmed(t, callback_data),
+    )  # fmt: skip
+
+
 def create_router() -> Router:
     router = Router(name=__name__)
     router.message.filter(F.chat.type.in_({"group", "supergroup"}))
@@ -163,6 +174,7 @@ def create_router() -> Router:
     router.message.register(no_game, words, ~HasGame())
     router.message.register(name_reply, F.reply_to_message, F.text, GameSystem("fate"), _naming)
     cb = router.callback_query
+    cb.register(ask_end, views.FzEndCD.filter(), HasGame())
     for data, press in BUTTONS:
         cb.register(_button(press), data.filter(), HasGame())
     cb.register(press_request_invoke, views.FzRequestInvokeCD.filter())

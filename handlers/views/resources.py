@@ -349,23 +349,27 @@ def _gear_row(t: Translator, cid: int, i: int, item: lifegear.Item) -> list[Inli
     if item.state is not ItemState.READY:
         label = t("Repair") if item.state in (ItemState.BROKEN, ItemState.LOST) else t("Ready")
         return [b(f"✅ {name}: {label}", ItemState.READY)]
-    row = [b(f"⏳ {name} → {t(STATE_LABEL[ItemState.SPENT])}", ItemState.SPENT)]
+    row = []
+    # a weapon (or a reusable thing) is used until it breaks: it is never «spent» (seed 001)
+    if item.limit is not lifegear.UseLimit.UNLIMITED:
+        row.append(b(f"⏳ {name} → {t(STATE_LABEL[ItemState.SPENT])}", ItemState.SPENT))
     if item.kind.material:
-        row.append(b(f"💥 → {t(STATE_LABEL[ItemState.BROKEN])}", ItemState.BROKEN))
+        named = "" if row else f"{name} "
+        row.append(b(f"💥 {named}→ {t(STATE_LABEL[ItemState.BROKEN])}", ItemState.BROKEN))
     return row
 
 
 def _lifegear_rows(
     t: Translator, locale: str, cid: int, c: lifegear.Character, asks: bool
 ) -> Rows:
-    return [_gear_row(t, cid, i, item) for i, item in enumerate(c.gear[:ROWS_MAX])]
+    rows = [_gear_row(t, cid, i, item) for i, item in enumerate(c.gear[:ROWS_MAX])]
+    return [row for row in rows if row]  # a reusable ability: nothing to press
 
 
 def _matter_rows(t: Translator, locale: str, cid: int, c: matter.Character, asks: bool) -> Rows:
-    health = [
-        _b("➖ " + t("Health"), MatterHealthCD(character_id=cid, delta=-1)),
-        _b(_gain(t, t("Health"), asks), MatterHealthCD(character_id=cid, delta=1)),
-    ]
+    health = [_b("➖ " + t("Health"), MatterHealthCD(character_id=cid, delta=-1))]
+    if matter.heal(c, 1)[0].health != c.health:  # a full Health's «Ask» was only refused
+        health.append(_b(_gain(t, t("Health"), asks), MatterHealthCD(character_id=cid, delta=1)))
     rows: Rows = [health] + [
         [
             _b(

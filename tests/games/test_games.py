@@ -160,7 +160,7 @@ async def test_the_system_picker_says_what_each_title_does_not(running: Harness)
     running.emu.send_text(GM, GROUP, "/newgame Saga")
     picker = await running.emu.wait_bot_message(GROUP)
     line = next(x for x in picker.text.splitlines() if "Жизни = снаряжение" in x)
-    assert "роли от мастера; раны ломают снаряжение; кубики характеристик" in line
+    assert "роли от мастера; раны ломают снаряжение; кубики параметров" in line
     assert line.count("снаряжение") == 2  # the title's, and the wounds'
 
 

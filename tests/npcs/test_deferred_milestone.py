@@ -14,7 +14,7 @@ from db.database import create_session_factory
 from db.uow import UnitOfWork
 from tests.conftest import Harness
 from tests.games.helpers import GM, GROUP, buttons, create_game, seat_table
-from tests.helpers.table import tracker_row
+from tests.helpers import table as tb
 from tests.schedules.helpers import (
     Clock,
     fate_points,
@@ -65,7 +65,7 @@ async def _open_conflict(h: Harness) -> ChatMessage:
     # The tracker is committed with its message's id just after the message is sent: a job
     # fired in between would find no open fight (a race of the test, not of the bot).
     for _ in range(200):
-        if (await tracker_row(h))["message_id"] == posted.message_id:
+        if (await tb.tracker_row(h))["message_id"] == posted.message_id:
             return posted
         await asyncio.sleep(0.02)
     raise AssertionError("the conflict was never committed")
@@ -93,6 +93,7 @@ async def test_a_scheduled_milestone_waits_for_the_fight(running: Harness) -> No
     assert await fate_points(h, mira) == 1
 
     await _press(h, tracker, "fze:")  # the GM ends the conflict (during its set-up)
+    await _press(h, tb.current(h, tracker), "fzy:")  # «Да, завершить»
     mark = _last_id(h)
     await asyncio.gather(jobs.resume_deferred(context=ctx), jobs.resume_deferred(context=ctx))
     await jobs.resume_deferred(context=ctx)

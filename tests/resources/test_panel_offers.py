@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.i18n import I18n
 from db.repositories.games import CharacterDTO
 from engine.common import SheetModel
-from engine.systems import cliche, fate, storyteller
+from engine.systems import cliche, fate, lifegear, matter, storyteller
 from engine.systems.storyteller.sheet import PoolTrait
 from handlers.views import resources as views
 
@@ -82,3 +82,38 @@ def test_no_fate_points_offers_no_spend() -> None:
     labels = _labels("fate", broke)
     assert "➖ Потратить ОС" not in labels and "🙋 Попросить ОС" in labels
     assert "➖ Потратить ОС" in _labels("fate", broke.model_copy(update={"fate_points": 1}))
+
+
+def test_a_weapon_is_never_offered_as_spent() -> None:
+    """«⏳ Лук → потрачено»: a weapon is used until it breaks (seed 001), armor once a fight."""
+    gear = (
+        lifegear.Item(id="bow", name="Лук", kind=lifegear.ItemKind.WEAPON),
+        lifegear.Item(id="mail", name="Кольчуга", kind=lifegear.ItemKind.ARMOR),
+        lifegear.Item(id="eye", name="Зоркость", kind=lifegear.ItemKind.ABILITY),
+    )
+    vera = lifegear.Character(name="Вереск", max_lives=5, gear=gear)
+    assert _labels("lifegear", vera) == [
+        "💥 Лук → сломано",
+        "⏳ Кольчуга → потрачено",
+        "💥 → сломано",
+        "⏳ Зоркость → потрачено",
+        "↩️ Отменить последнее",
+    ]
+    # a spent ability comes back by a verb, as a broken thing is repaired («…: Готово» read
+    # as «done»)
+    spent = gear[2].model_copy(update={"state": lifegear.ItemState.SPENT})
+    broken = gear[0].model_copy(update={"state": lifegear.ItemState.BROKEN})
+    tired = vera.model_copy(update={"gear": (broken, spent)})
+    assert _labels("lifegear", tired)[:2] == ["✅ Лук: Починить", "✅ Зоркость: Восстановить"]
+    # /history names the step by the state's own word («потрачено», not «израсходован»)
+    t = I18n("ru").translator("ru")
+    assert t(views.KIND_LABEL["lifegear.item.spent"]) == "предмет потрачен"
+
+
+def test_a_full_health_offers_no_ask() -> None:
+    """Matter's /res offered «🙋 Попросить: Здоровье» at 5/5, only to answer «Уже полностью»."""
+    ash = matter.new_character("Пепел")
+    labels = _labels("matter", ash)
+    assert "➖ Здоровье" in labels and "🙋 Попросить: Здоровье" not in labels
+    hurt = ash.model_copy(update={"health": ash.health_max - 1})
+    assert "🙋 Попросить: Здоровье" in _labels("matter", hurt)

@@ -119,6 +119,9 @@ async def test_storyteller_pool_and_difficulty(running: Harness) -> None:
     await _start(running, "storyteller", hero)
     _, plan = await _check_sheet_roll(running, "storyteller", hero, "/r Ловкость+Атлетизм 7")
     assert plan.notation == "5d10>=7f1"
+    # a Willpower roll: the permanent rating's pool (it read «На листе нет «Воля»»)
+    _, plan = await _check_sheet_roll(running, "storyteller", hero, "/r Воля 8")
+    assert plan.notation == "1d10>=8f1" and plan.title == "Воля (1)"
 
 
 async def test_matter_skill_pool(running: Harness) -> None:
@@ -228,6 +231,10 @@ async def test_a_dangling_operator_is_a_notation_error_not_a_trait(running: Harn
     reply = await _reply_to(running, ALICE, "/r 2d6 +")
     assert (reply.text or "").strip() in _notation_errors("2d6 +")
     assert "5" in (reply.text or "") and "+" in (reply.text or "")
+    # «vs» with no number: it rolled 2d6 labelled «vs»
+    reply = await _reply_to(running, ALICE, "/r 2d6 vs")
+    assert (reply.text or "").strip() in _notation_errors("2d6 vs")
+    assert "2d6>=4" in (reply.text or "")
     assert await scalar(running, "SELECT count(*) FROM rolls") == 0
 
 

@@ -208,6 +208,25 @@ def test_empty_text_after_the_numbers_is_an_error() -> None:
             plan_sheet_roll("fate", fate_hero(), text, "ru")
 
 
+def test_a_vs_without_its_number_says_what_to_write() -> None:
+    """``/r Стрельба vs`` answered «На листе нет «Стрельба vs»»: the number was left out."""
+
+    def said(system: str, character: SheetModel, text: str) -> str:
+        with pytest.raises(SheetRollError) as caught:
+            plan_sheet_roll(system, character, text, "ru")
+        return caught.value.render("ru")
+
+    assert said("lifegear", lifegear_hero(), "Стрельба vs") == (
+        "После «vs» нужно число: /r Стрельба vs 10"
+    )
+    assert said("fate", fate_hero(), "Атлетика против ") == (
+        "После «против» нужно число: /r Атлетика против 2"
+    )
+    assert said("storyteller", changeling(), "Ловкость+Атлетизм VS").endswith("VS 6")
+    assert said("cliche", cliche_hero(), "Солдат пр.").endswith("/r Солдат пр. 10")
+    assert "нет сложности" in said("matter", matter_hero(), "Жестокость vs")
+
+
 def test_huge_numbers_are_refused_before_any_notation() -> None:
     with pytest.raises(SheetRollError):
         plan_sheet_roll("fate", fate_hero(), "Атлетика +100000", "ru")
@@ -240,6 +259,28 @@ def test_storyteller_wound_penalty_is_applied() -> None:
         plan_sheet_roll("storyteller", changeling((DamageKind.LETHAL,) * 7), "Ловкость", "ru")
     with pytest.raises(SheetRollError):  # crippled: 3 − 5 < 1 die
         plan_sheet_roll("storyteller", changeling((DamageKind.LETHAL,) * 6), "Ловкость", "ru")
+
+
+def test_storyteller_character_traits_roll_their_permanent_rating() -> None:
+    """``/r Воля`` answered «На листе нет «Воля»»; a Willpower roll is its permanent rating's
+    pool, wounds aside (classic WoD)."""
+    hurt = changeling((DamageKind.LETHAL,) * 4).model_copy(
+        update={"willpower": storyteller.PoolTrait(rating=4, pool=1)}
+    )
+    assert plan_sheet_roll("storyteller", hurt, "Воля", "ru") == SheetRoll(
+        "4d10>=6f1", "Воля (4)", None, "storyteller"
+    )
+    plan = plan_sheet_roll("storyteller", hurt, "willpower +1 vs 8", "en")
+    assert plan == SheetRoll("5d10>=8f1", "Willpower (4) +1", 8, "storyteller")
+    assert plan_sheet_roll("storyteller", hurt, "Гламур 7", "ru").notation == "1d10>=7f1"
+    with pytest.raises(SheetRollError) as caught:
+        plan_sheet_roll("storyteller", hurt, "Ловкость+Воля", "ru")
+    assert caught.value.render("ru") == (
+        "Черту «Воля» бросают отдельно, без атрибута и способности: /r Воля 7"
+    )
+    with pytest.raises(SheetRollError) as caught:
+        plan_sheet_roll("storyteller", hurt, "Магия", "ru")
+    assert caught.value.render("ru").endswith("kung_fu, Воля, Гламур, Банальность.")
 
 
 @pytest.mark.parametrize(
@@ -293,6 +334,12 @@ def test_matter_pools_chance_and_skills() -> None:
     assert "Жестокость" in caught.value.render("ru")
     with pytest.raises(SheetRollError):
         plan_sheet_roll("matter", matter_hero(), "Жестокость vs 3", "ru")
+    # Сила воли is on the sheet, just not rolled: it read «На листе нет «Сила воли»»
+    with pytest.raises(SheetRollError) as caught:
+        plan_sheet_roll("matter", matter_hero(), "Сила воли", "ru")
+    said = caught.value.render("ru")
+    assert said.startswith("«Сила воли» не бросают. Бросьте навык (Жестокость, ")
+    assert said.endswith(", пул (/r 5) или /r шанс.")
 
 
 def test_matter_outcome_words_grades_and_critical_failure() -> None:

@@ -57,3 +57,10 @@ async def press(
         h, tracker, lambda label, d: d.startswith(prefix) and (contains in label or contains in d)
     )
     return await tb.press_data(h, user, tracker, data)
+
+
+async def end(h: Harness, tracker: ChatMessage, *, keep: bool = False) -> None:
+    """The GM ends the conflict: «Завершить» (or «…стресс оставить»), then «Да, завершить»."""
+    label = "стресс оставить" if keep else "⏹"
+    await press(h, GM, tracker, "fze:", label)
+    await press(h, GM, tracker, "fzy:", "Да, завершить")

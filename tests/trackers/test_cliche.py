@@ -179,8 +179,15 @@ async def test_stale_button_restart_and_undo_restore_dice(running: Harness) -> N
     assert undone["version"] == row["version"] + 1
     assert undone["state"]["fight"]["exchange"]["rolls"]  # the first roll of the round stands
     assert "3/3" in current(h, tracker).text
-    # The GM may end at any time.
+    # The GM may end at any time — after a «Да, завершить»: the end has no undo. «Отмена»
+    # brings the fight's buttons back untouched.
     await press(h, GM, tracker, "cfe")
+    assert [b["text"] for b in buttons(current(h, tracker))] == ["🏁 Да, завершить", "Отмена"]
+    assert (await tracker_row(h))["version"] == undone["version"]
+    await press(h, GM, tracker, "tkn")
+    assert "3/3" in current(h, tracker).text and has(h, tracker, "tku")
+    await press(h, GM, tracker, "cfe")
+    await press(h, GM, tracker, "cfy", "Да, завершить")
     assert (await tracker_row(h))["status"] == "ended"
     assert "🏁" in current(h, tracker).text
 
@@ -365,6 +372,7 @@ async def test_a_fighter_switches_cliche_between_rounds(running: Harness) -> Non
         assert (await lost(h, alice)) == {"Солдат": 0, "Хакер": 1}
         assert "Alice — Хакер 1/2" in current(h, tracker).text
     await press(h, GM, tracker, "cfe")
+    await press(h, GM, tracker, "cfy")
     assert (await tracker_row(h))["status"] == "ended"
 
 
@@ -388,6 +396,7 @@ async def test_fight_command_refusals(running: Harness) -> None:
     assert "/tracker" in again.text
     # Ending during the set-up frees the table for a new fight.
     await press(h, GM, first, "cfe")
+    await press(h, GM, first, "cfy")
     assert "🏁" in current(h, first).text and not buttons(current(h, first))
     second = await open_fight(h)
     assert second.message_id != first.message_id and has(h, second, "cfs", "Alice")

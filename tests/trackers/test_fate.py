@@ -138,7 +138,17 @@ async def test_a_scripted_conflict_from_opening_to_the_end(harness: Harness) -> 
 
     # The end: stress clears for everyone, the consequence stays, fate points untouched.
     before_end = await tb.stored_sheet(h, orc)
-    await fh.press(h, GM, tracker, "fze:")
+    # «Завершить» ended it in one tap, with no undo: it asks first, in place; a player's press
+    # is refused, «Отмена» brings the buttons back, and nothing changed meanwhile.
+    await tb.press_refused(h, ALICE, tracker, fh.data_of(h, tracker, lambda _l, d: "fze:" in d))
+    await fh.press(h, GM, tracker, "fze:", "⏹")
+    asked = ["🏁 Да, завершить", "Отмена"]
+    assert [b.get("text") for b in fh.buttons(tb.current(h, tracker))] == asked
+    await fh.press(h, GM, tracker, "tkn:")
+    assert fh.has(h, tracker, "fza:") and await tb.stored_sheet(h, orc) == before_end
+    await fh.press(h, GM, tracker, "fze:", "⏹")  # the button is as it was: old ones ask too
+    assert [b.get("text") for b in fh.buttons(tb.current(h, tracker))] == asked
+    await fh.press(h, GM, tracker, "fzy:")
     shown = tb.current(h, tracker)
     assert shown.reply_markup is None or not fh.has(h, tracker, "fz")
     after = await tb.stored_sheet(h, orc)
@@ -166,7 +176,7 @@ async def test_commands_refusals_conceding_and_taken_out(harness: Harness) -> No
     await emu.wait_bot_message(fh.GROUP, after=sent.message_id, contains="только мастер")
     # Called off during the set-up: nothing to clear, a new one may open.
     tracker = await fh.open_conflict(h)
-    await fh.press(h, GM, tracker, "fze:")
+    await fh.end(h, tracker)
     assert "Конфликт отменён" in tb.current(h, tracker).text
     tracker = await fh.open_conflict(h)
     sent = emu.send_text(GM, fh.GROUP, "/conflict")
@@ -206,7 +216,7 @@ async def test_commands_refusals_conceding_and_taken_out(harness: Harness) -> No
     shown = tb.current(h, tracker)
     assert "выбыл" in shown.text and "мастер может завершить" in shown.text
     assert not fh.has(h, tracker, "fza:")
-    await fh.press(h, GM, tracker, "fze:")
+    await fh.end(h, tracker)
     assert "Конфликт окончен" in tb.current(h, tracker).text
     assert (await tb.stored_sheet(h, nik))["fate_points"] == 3
 
@@ -255,7 +265,7 @@ async def test_thirty_exchanges_with_six_characters_stay_within_telegram_limits(
         else:
             turns += 1
             await fh.press(h, GM, tracker, "fza:", ":pass" if turns % 2 else ":defend")
-    await fh.press(h, GM, tracker, "fze:")
+    await fh.end(h, tracker)
     assert "размен 31" in tb.current(h, tracker).text and "…" in tb.current(h, tracker).text
 
     group = [c for c in h.emu.calls if str(c.chat_id) == str(fh.GROUP) and c.ok]

@@ -87,6 +87,22 @@ async def load(
     return tracker
 
 
+async def may_end(
+    uow: UnitOfWork, game: GameDTO, tracker_id: int, *, chat_id: int, message_id: int,
+    kind: str, shown: int, user_id: int,
+) -> TrackerDTO:  # fmt: skip
+    """The tracker a GM's first «End» press would end, for the question «Yes, end it» /
+    «Cancel» (an end has no undo: the ended tracker keeps no buttons); refused as the end
+    itself would be — not the GM, not here, over, or moved on since ``shown``. Writes
+    nothing."""
+    if not await is_gm(uow, game, user_id):
+        raise TrackerRefused(N_("Only the GM can do that."))
+    tracker = await load(uow, tracker_id, chat_id=chat_id, kind=kind, message_id=message_id)
+    if tracker.version != shown:
+        raise TrackerRefused(STALE)
+    return tracker
+
+
 async def current(uow: UnitOfWork, game: GameDTO) -> TrackerDTO | None:
     """The game's open fight, conflict or scene, if any."""
     found = await uow.trackers.open_for_game(game.id, exclusive=True)

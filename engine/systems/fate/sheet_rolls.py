@@ -41,7 +41,7 @@ def _fate_target(text: str) -> tuple[str, int | None]:
             value = _LADDER_NAMES.find(words.group(2))
         if value is not None:
             return words.group(1), int(value)
-    return split_target(text)
+    return split_target(text, example=2)
 
 
 def _plan(character: fate.Character, text: str, locale: str) -> SheetRoll:

@@ -13,13 +13,17 @@ from engine.systems.matter.rolls import CHANCE_NOTATION
 from engine.systems.matter.rolls import pool_notation as matter_notation
 from engine.systems.matter.states import state_message_key
 from engine.systems.matter.traits import Skill as MatterSkill
+from engine.systems.matter.traits import Trait as MatterTrait
+from engine.systems.matter.traits import trait_message_key
 from engine.systems.sheet_rolls import (
     INTEGER,
     VERSUS,
+    VERSUS_EMPTY,
     Names,
     SheetRoll,
     SheetRollError,
     clean,
+    html,
     normalize,
     number,
     render,
@@ -35,6 +39,10 @@ register_messages(
     {
         "sheetroll.matter.pool": {"ru": "Пул {dice}", "en": "Pool of {dice}"},
         "sheetroll.matter.chance": {"ru": "Шанс-бросок", "en": "Chance roll"},
+        "sheetroll.matter.not_rolled": {
+            "ru": "«{name}» не бросают. Бросьте навык ({skills}), пул (/r 5) или /r шанс.",
+            "en": "“{name}” is not rolled. Roll a skill ({skills}), a pool (/r 5) or /r chance.",
+        },
         "sheetroll.matter.one_die": {
             "ru": "{title} → 1 кубик (состояние «{state}»)",
             "en": "{title} → one die (state “{state}”)",
@@ -51,6 +59,15 @@ _MATTER_NAMES: Final[Mapping[str, tuple[str, str]]] = {
 }
 
 
+# The sheet's other values (Health, Willpower, Anger …): named, they are refused as not
+# rolled rather than «the sheet has no Сила воли» (the seed rolls skills, pools, chance).
+_NOT_ROLLED: Final = Names(
+    (trait.value, (render(msg(trait_message_key(trait)), "ru"),
+                   render(msg(trait_message_key(trait)), "en")))
+    for trait in MatterTrait
+)  # fmt: skip
+
+
 def _matter_label(key: str, locale: str) -> str:
     names = _MATTER_NAMES.get(key)
     if names is None:
@@ -59,7 +76,7 @@ def _matter_label(key: str, locale: str) -> str:
 
 
 def _plan_matter(character: matter.Character, text: str, locale: str) -> SheetRoll:
-    if VERSUS.search(text):
+    if VERSUS.search(text) or VERSUS_EMPTY.search(text):
         raise SheetRollError(msg("sheetroll.no_target_here"))
     if normalize(text) in _CHANCE_WORDS:
         return SheetRoll(CHANCE_NOTATION, render(msg("sheetroll.matter.chance"), locale), None,
@@ -74,6 +91,11 @@ def _plan_matter(character: matter.Character, text: str, locale: str) -> SheetRo
     else:
         keys = list(dict.fromkeys([*_MATTER_NAMES, *character.skills]))
         names = Names((key, (*_MATTER_NAMES.get(key, ()), key.replace("_", " "))) for key in keys)
+        if names.find(rest) is None and _NOT_ROLLED.find(rest) is not None:
+            skills = ", ".join(_matter_label(k, locale) for k in keys)
+            raise SheetRollError(
+                msg("sheetroll.matter.not_rolled", name=html(rest), skills=html(skills))
+            )
         key = names.get(rest, (_matter_label(k, locale) for k in keys))
         # The engine's pool for this skill now: effective dots, Мини/Жаба's single die.
         dice = matter.action_dice(character, key, modifier=modifier)

@@ -156,8 +156,22 @@ class CfDamageCD(CallbackData, prefix="cfh"):
 
 
 class CfEndCD(CallbackData, prefix="cfe"):
+    """The GM's «End»: asks first, in place."""
+
     t: int
     v: int
+
+
+class CfEndYesCD(CallbackData, prefix="cfy"):
+    """The question's «Yes»: the GM ends the fight."""
+
+    t: int
+    v: int
+
+
+def end_confirmed(t: Translator, asked: CfEndCD) -> InlineKeyboardButton:
+    """The question's «Yes» for the «End» pressed (``asked``): the same end, confirmed."""
+    return button(t("🏁 Yes, end it"), CfEndYesCD(t=asked.t, v=asked.v))
 
 
 WHY: Final[dict[str, str]] = {

@@ -141,7 +141,15 @@ class FzMoveCD(CallbackData, prefix="fzm"):
 
 
 class FzEndCD(CallbackData, prefix="fze"):
-    """The GM ends the conflict; ``keep`` leaves everyone's stress marked."""
+    """The GM's «End» (``keep``: leave everyone's stress marked): asks first, in place."""
+
+    tracker_id: int
+    v: int
+    keep: bool = False
+
+
+class FzEndYesCD(CallbackData, prefix="fzy"):
+    """The question's «Yes»: the GM ends the conflict; ``keep`` leaves the stress marked."""
 
     tracker_id: int
     v: int
@@ -564,6 +572,12 @@ def _play_keyboard(
 
 def _end_button(t: Translator, tracker: TrackerDTO) -> InlineKeyboardButton:
     return button("⏹ " + t("End conflict"), FzEndCD(tracker_id=tracker.id, v=tracker.version))
+
+
+def end_confirmed(t: Translator, asked: FzEndCD) -> InlineKeyboardButton:
+    """The question's «Yes» for the «End» pressed (``asked``): the same end, confirmed."""
+    label = "⏸ " + t("Yes, end it, keep stress") if asked.keep else t("🏁 Yes, end it")
+    return button(label, FzEndYesCD(tracker_id=asked.tracker_id, v=asked.v, keep=asked.keep))
 
 
 # --- free invokes on a roll request card (issue 8) ---------------------------------------------

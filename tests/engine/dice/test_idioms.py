@@ -120,6 +120,8 @@ def test_botches_counted_and_shown_not_subtracted() -> None:
         ("1d20 != 3", "not understood"),
         ("4d100 ; 3d10", "/r"),
         ("3d6 [fire", "not closed"),
+        ("1d6 vs", "“vs” needs a number after it; a roll against 4: 1d6>=4"),
+        ("2d6+1 против ", "a roll against 4: 2d6+1>=4"),
     ],
 )
 def test_refused_with_what_was_not_understood(text: str, fragment: str) -> None:
