@@ -24,7 +24,7 @@ run: $(STAMP_RUN)
 	$(BIN)/python -m tabletop
 
 test: $(STAMP_DEV)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
 lint: $(STAMP_DEV)
 	$(BIN)/ruff check .
