@@ -18,6 +18,7 @@ from db.repositories.games import CharacterDTO
 from db.repositories.ledger import LedgerDTO
 from engine import formats
 from engine.common import SheetModel
+from engine.errors import RuleViolation
 from engine.systems import cliche, fate, lifegear, matter, storyteller
 from engine.systems.fate import Nature, SlotId, TrackKind
 from engine.systems.lifegear import ItemState
@@ -366,9 +367,18 @@ def _lifegear_rows(
     return [row for row in rows if row]  # a reusable ability: nothing to press
 
 
+def _heals(c: matter.Character) -> bool:
+    """Whether «+ Health» is worth offering: not at full Health (it was only refused there);
+    under a state that forbids healing (Poison) it is, and its press says why."""
+    try:
+        return matter.heal(c, 1)[0].health != c.health
+    except RuleViolation:
+        return True
+
+
 def _matter_rows(t: Translator, locale: str, cid: int, c: matter.Character, asks: bool) -> Rows:
     health = [_b("➖ " + t("Health"), MatterHealthCD(character_id=cid, delta=-1))]
-    if matter.heal(c, 1)[0].health != c.health:  # a full Health's «Ask» was only refused
+    if _heals(c):
         health.append(_b(_gain(t, t("Health"), asks), MatterHealthCD(character_id=cid, delta=1)))
     rows: Rows = [health] + [
         [

@@ -7,6 +7,8 @@ from bot.i18n import I18n
 from db.repositories.games import CharacterDTO
 from engine.common import SheetModel
 from engine.systems import cliche, fate, lifegear, matter, storyteller
+from engine.systems.matter import StateId
+from engine.systems.matter.sheet import ActiveState
 from engine.systems.storyteller.sheet import PoolTrait
 from handlers.views import resources as views
 
@@ -117,3 +119,6 @@ def test_a_full_health_offers_no_ask() -> None:
     assert "➖ Здоровье" in labels and "🙋 Попросить: Здоровье" not in labels
     hurt = ash.model_copy(update={"health": ash.health_max - 1})
     assert "🙋 Попросить: Здоровье" in _labels("matter", hurt)
+    # Poison forbids healing (the engine raises): the panel still draws, and the press says why
+    poisoned = hurt.model_copy(update={"states": (ActiveState(state=StateId.POISON),)})
+    assert "🙋 Попросить: Здоровье" in _labels("matter", poisoned)
