@@ -87,8 +87,8 @@ def replace_item(character: Character, item: Item) -> Character:
 def set_state(character: Character, item_id: str, state: ItemState) -> Character:
     """Move one item to ``state`` (the GM may do this at any time); clears a temporary mark.
 
-    An item used until it breaks (a weapon: «Оружие, пока не сломано, применяется многократно») is never
-    spent: ``LifegearRuleViolation``."""
+    An item used until it breaks is never spent: ``LifegearRuleViolation`` (seed 001: «Оружие,
+    пока не сломано, применяется многократно»)."""
     item = find_item(character, item_id)
     if state is ItemState.SPENT and item.limit is UseLimit.UNLIMITED:
         raise LifegearRuleViolation(msg("lifegear.item.never_spent", item=item.name))
