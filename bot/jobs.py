@@ -60,9 +60,11 @@ class JobViews(Protocol):
 
     def reminder(self, t: Translator, reminder: service.Reminder) -> str: ...
 
-    def nudge(self, t: Translator, request: RequestDTO, player: str, zone: str) -> str: ...
+    def nudge(
+        self, t: Translator, request: RequestDTO, player: str, zone: str, system: str
+    ) -> str: ...
 
-    def overdue(self, t: Translator, request: RequestDTO, player: str) -> str: ...
+    def overdue(self, t: Translator, request: RequestDTO, player: str, system: str) -> str: ...
 
     def live_panel(
         self, t: Translator, locale: str, character: CharacterDTO, sheet: SheetModel, asks: bool
@@ -306,9 +308,9 @@ async def request_deadlines(*, context: JobContext | None = None) -> None:
                 continue
             zone = game.timezone
             text = (
-                ctx.views.nudge(t, request, name, zone)
+                ctx.views.nudge(t, request, name, zone, game.system)
                 if nudge
-                else ctx.views.overdue(t, request, name)
+                else ctx.views.overdue(t, request, name, game.system)
             )
             notes.append((game, request.message_id, text))
     for game, message_id, text in notes:

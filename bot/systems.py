@@ -84,6 +84,7 @@ class SystemSpec:
     milestone_titles: Mapping[str, str] = field(kw_only=True)
     level_ask: str = field(kw_only=True, default=N_("target number?"))
     level_none: str = field(kw_only=True, default=N_("no difficulty"))  # the builder's «none»
+    versus: str = field(kw_only=True, default=N_("vs {target}"))  # a card's level: «против 8»
     # The per-game numbers a GM may change with buttons.
     game_options: tuple[GameOption, ...] = field(kw_only=True, default=())
     # One name for one thing: the sheet's fields in the system's words (``bot/glossary.py``).
@@ -173,6 +174,7 @@ SYSTEMS: Final[dict[str, SystemSpec]] = {
             glossary=glossary.LIFEGEAR,
             level_ask=N_("defence?"),  # a roll meets a defence: «9 против защиты 8: успех»
             level_none=N_("no defence"),
+            versus=N_("vs defence {target}"),  # the card says it as /r does («против защиты»)
             milestone_titles={
                 "fight_end": N_("End of fight"),
                 "full_rest": N_("Full rest"),

@@ -43,7 +43,8 @@ async def pending_card(
     chances = request_service.chances(game.system, request)
     player = await roller_name(uow, t, request, target.name if target else "?")
     text = views.card(
-        t, request, gm.name if gm else t("the GM"), player, chances, game.timezone, offer
+        t, request, gm.name if gm else t("the GM"), player, chances, game.timezone, offer,
+        game.system,
     )  # fmt: skip
     willpower = willpower_service.offered(game.system, request.expression)
     return text, views.card_keyboard(t, request, willpower=willpower, offer=offer)

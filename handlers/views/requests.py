@@ -9,10 +9,11 @@ from typing import Any
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.i18n import Translator
+from bot.i18n import N_, Translator
 from bot.services.invokes import Invoked
 from bot.services.request_options import Offer
 from bot.services.requests import PressResult
+from bot.systems import SYSTEMS
 from db.repositories.requests import RequestDTO
 from engine import formats
 from engine.dice.parser import parse
@@ -32,9 +33,10 @@ from handlers.views.request_options import option_lines, option_rows
 from handlers.views.safe import clip_html, clip_list
 
 
-def _what(t: Translator, request: RequestDTO) -> str:
+def _what(t: Translator, request: RequestDTO, system: str = "") -> str:
     """What is rolled: the trait by name with its dice, the target once (a pool's threshold
-    that is the difficulty is not repeated in the notation), the GM's note."""
+    that is the difficulty is not repeated in the notation) in the system's word for it
+    (lifegear: «против защиты 10», as its ``/r`` says), the GM's note."""
     notation = display_notation(request.expression, t.locale)
     pool = success_pool(request.expression)
     if pool is not None and request.target_number is not None:
@@ -45,12 +47,24 @@ def _what(t: Translator, request: RequestDTO) -> str:
     if trait and notation in trait:  # a title with its dice already
         what = f"<b>{escape(trait)}</b>"  # (lifegear: «Стрельба (1d8+1d6+3)»)
     elif trait:
-        what = f"<b>{escape(trait)}</b> ({what})"
+        what = f"<b>{escape(_level_inline(trait))}</b> ({what})"
     if request.target_number is not None:
-        what += " " + t("vs {target}", target=f"<b>{request.target_number}</b>")
+        versus = SYSTEMS[system].versus if system in SYSTEMS else N_("vs {target}")
+        what += " " + t(versus, target=f"<b>{request.target_number}</b>")
     if request.note and request.note != request.trait:  # a trait request's note is its name
         what += f" — {escape(request.note)}"
     return what
+
+
+# a title naming its level in brackets («Жестокость (3)», «Атлетика (+3) +1»)
+_TITLE_LEVEL = re.compile(r"(?P<name>.*\S) \((?P<level>[+\-−]?\d+)\)(?P<rest>(?: [+\-−]\d+)?)")
+
+
+def _level_inline(title: str) -> str:
+    """A title with its level out of brackets, since the dice follow in brackets: «Жестокость
+    3 (3d10>=7!)», not «Жестокость (3) (3d10>=7!)»."""
+    found = _TITLE_LEVEL.fullmatch(title)
+    return title if found is None else f"{found['name']} {found['level']}{found['rest']}"
 
 
 # a title ending in its dice in brackets («Стрельба (1d8+3)»), not a level («Жестокость (3)»)
@@ -76,21 +90,21 @@ def local_time(when: datetime, zone: str) -> str:
     return formats.moment(when, zone, year=False)
 
 
-def nudge(t: Translator, request: RequestDTO, player: str, zone: str) -> str:
+def nudge(t: Translator, request: RequestDTO, player: str, zone: str, system: str = "") -> str:
     assert request.deadline is not None
     return t(
         "⏳ {player}, your roll {what} is due by {when}.",
         player=f"<b>{escape(player)}</b>",
-        what=_what(t, request),
+        what=_what(t, request, system),
         when=local_time(request.deadline, zone),
     )
 
 
-def overdue(t: Translator, request: RequestDTO, player: str) -> str:
+def overdue(t: Translator, request: RequestDTO, player: str, system: str = "") -> str:
     return t(
         "⌛ GM: {player} has not rolled {what} by the deadline. The button still works.",
         player=f"<b>{escape(player)}</b>",
-        what=_what(t, request),
+        what=_what(t, request, system),
     )
 
 
@@ -102,13 +116,14 @@ def card(
     chances: Chances | None,
     zone: str = "UTC",
     offer: Offer | None = None,
+    system: str = "",
 ) -> str:
     lines = [
         t(
             "🎲 {gm} asks {player} to roll {what}",
             gm=escape(gm),
             player=f"<b>{escape(player)}</b>",
-            what=_what(t, request),
+            what=_what(t, request, system),
         )
     ]
     if chances is not None:
@@ -173,7 +188,7 @@ def reading_line(locale: str, reading: Reading | None) -> list[str]:
 
 def rolled_card(t: Translator, locale: str, result: PressResult, player: str) -> str:
     request, logged = result.request, result.logged
-    name, what = f"<b>{escape(player)}</b>", _what(t, request)
+    name, what = f"<b>{escape(player)}</b>", _what(t, request, result.system)
     head = t("🎲 {player} rolled {what}", player=name, what=what)
     if result.by is not None:  # a GM rolled it for the player: the card says so
         head = "\n".join([

@@ -40,6 +40,22 @@ REFUSED: Final = {
 }
 
 
+# One example per kind, in the seed's words (seed 001: a bow, «Ловкость или Стрельба + 1d6»;
+# «предчувствие грядущего события»; a rope «которая поможет при спуске»).
+EXAMPLES: Final[dict[ItemKind, str]] = {
+    ItemKind.WEAPON: N_(
+        "<code>Bow: 1d6</code>; a weapon with the role's stats: "
+        "<code>Bow: Agility or Shooting + 1d6</code>"
+    ),
+    ItemKind.ARMOR: N_("<code>Chainmail: takes one hit</code>"),
+    ItemKind.ABILITY: N_(
+        "<code>Foresight: 1d4</code>; or in words: <code>Foresight: senses a coming event</code>"
+    ),
+    ItemKind.HELP: N_("<code>Patron's help: 1d6</code>"),
+    ItemKind.ITEM: N_("<code>Rope: helps to climb down</code>"),
+}
+
+
 ITEM_REFUSED: Final = {
     role_lines.Problem.TOO_MANY: N_("At most {limit} gear items."),
     role_lines.Problem.FORM: N_("Write the item as <code>Name</code> or <code>Name: 1d6</code>."),
@@ -120,11 +136,7 @@ def gear_data(shown: Shown) -> dict[str, Any]:
         fit(view.role_details(role, t), SHOWN_MAX),
         violations_text(validate_role(role), shown.locale),
         t(ask, kind=t(view.KIND_LABEL[kind])),
-        t(
-            "<code>Bow: 1d6</code>; a weapon with the role's stats: "
-            "<code>Bow: Agility or Shooting + 1d6</code>\n"
-            "<code>Chainmail: takes one hit</code>"
-        ),
+        t(EXAMPLES[kind]),
     ]
     kinds = [
         (k.value, f"{'✓' if k is kind else '➕'} {view.KIND_ICON[k]} {t(view.KIND_LABEL[k])}")

@@ -57,6 +57,17 @@ CASES: list[tuple[str, SheetModel, str, str]] = [
 ]
 
 
+# What the card names (issue: «Жестокость (3) (3d10>=7!)» said the level in brackets before the
+# dice in brackets; lifegear's card said «против 10» where its /r says «против защиты 10»).
+NAMED = {
+    "fate": "Атлетика +3 (4dF+3) против 2",
+    "storyteller": "Ловкость+Атлетизм (5d10) против 7",
+    "matter": "Жестокость 3 (3d10>=7!)",
+    "cliche": "Солдат 4 (4d6) против 10",
+    "lifegear": "Стрельба (1d8+1d6+3) против защиты 10",
+}
+
+
 @pytest.mark.parametrize(("system", "hero", "spec", "notation"), CASES)
 async def test_trait_request_rolls_and_speaks_the_systems_words(
     running: Harness, system: str, hero: SheetModel, spec: str, notation: str
@@ -69,6 +80,7 @@ async def test_trait_request_rolls_and_speaks_the_systems_words(
     emu.send_text(GM, GROUP, f"/request {spec}", reply_to=said.message_id)
     card = await emu.wait_bot_message(GROUP, contains="🎲", after=said.message_id)
     assert await scalar(running, "SELECT expression FROM roll_requests") == notation
+    assert NAMED[system] in card.text, card.text
     pressed = emu.press_button(ALICE, GROUP, card.message_id, 0)
     await emu.wait_callback_answer(pressed.callback_query_id)
     await emu.wait_for(lambda: "№" in card.text and card.edits >= 1)
@@ -80,6 +92,7 @@ async def test_trait_request_rolls_and_speaks_the_systems_words(
     # GM's Russian), so it reads the same whoever presses it.
     words = outcome_words(SheetRoll(notation, trait, target, system), result, "ru")
     assert words in card.text
+    assert NAMED[system] in card.text, card.text  # the rolled card names it alike
     assert SYSTEMS[system].id == system
 
 

@@ -24,6 +24,7 @@ from tests.helpers.table import (
     insert_character,
     ledger_kinds,
     press_data,
+    press_refused,
     send_and_answer,
     send_for_buttons,
     stored_sheet,
@@ -192,6 +193,16 @@ async def test_each_system_main_change_is_a_ledger_entry(table: Harness, system:
         view = views.ResViewCD(character_id=cid, view=views.PanelView.STATES).pack()
         await _press(table, ALICE, panel, view)
         await _edited(table, panel, 1)
+    if system == "lifegear":  # a bow is used until it breaks (seed 001): a stale «spent» press
+        spent = views.GearStateCD(
+            character_id=cid, index=0, key=item_key("bow"), state=ItemState.SPENT
+        ).pack()
+        refused = await press_refused(table, ALICE, panel, spent)
+        assert (
+            refused.text
+            == "«Лук» не тратится: пока предмет не сломан, он применяется многократно."
+        )
+        assert await ledger_kinds(table) == []
     answer = await _press(table, ALICE, panel, press(cid))
     assert shown in (answer.text or ""), answer.text
     assert check(await stored_sheet(table, cid))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.i18n import I18n
 from bot.services.sheet_rolls import (
     SheetRoll,
     SheetRollError,
@@ -21,6 +22,7 @@ from engine.systems import cliche, fate, lifegear, matter, storyteller
 from engine.systems.storyteller.health import DamageKind, HealthTrack
 from engine.systems.storyteller.sheet import AbilityDots, Attributes
 from engine.systems.storyteller.traits import AbilityGroup
+from handlers.views.sheets.storyteller import render_sheet
 
 
 def fate_hero() -> fate.Character:
@@ -280,7 +282,9 @@ def test_storyteller_character_traits_roll_their_permanent_rating() -> None:
     )
     with pytest.raises(SheetRollError) as caught:
         plan_sheet_roll("storyteller", hurt, "Магия", "ru")
-    assert caught.value.render("ru").endswith("kung_fu, Воля, Гламур, Банальность.")
+    # a house ability by the name the sheet shows, not its raw key («kung_fu»)
+    assert caught.value.render("ru").endswith("kung fu, Воля, Гламур, Банальность.")
+    assert "kung fu 3" in render_sheet(hurt, I18n("ru").translator("ru"), "ru")
 
 
 @pytest.mark.parametrize(

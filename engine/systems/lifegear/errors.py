@@ -127,6 +127,10 @@ register_messages(
             "en": "{lives} lives with a maximum of {max_lives}: drop or use {excess} item(s) "
             "before the turn ends.",
         },
+        "lifegear.item.never_spent": {
+            "ru": "«{item}» не тратится: пока предмет не сломан, он применяется многократно.",
+            "en": "“{item}” is never spent: it is used until it breaks.",
+        },
         "lifegear.repair.not_broken": {
             "ru": "«{item}» не сломан и не утерян.",
             "en": "“{item}” is neither broken nor lost.",

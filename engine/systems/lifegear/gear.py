@@ -85,8 +85,13 @@ def replace_item(character: Character, item: Item) -> Character:
 
 
 def set_state(character: Character, item_id: str, state: ItemState) -> Character:
-    """Move one item to ``state`` (the GM may do this at any time); clears a temporary mark."""
+    """Move one item to ``state`` (the GM may do this at any time); clears a temporary mark.
+
+    An item used until it breaks is never spent: ``LifegearRuleViolation`` (seed 001: «Оружие,
+    пока не сломано, применяется многократно»)."""
     item = find_item(character, item_id)
+    if state is ItemState.SPENT and item.limit is UseLimit.UNLIMITED:
+        raise LifegearRuleViolation(msg("lifegear.item.never_spent", item=item.name))
     return replace_item(character, item.model_copy(update={"state": state, "temporary": False}))
 
 

@@ -87,7 +87,7 @@ _NAMES: Final[dict[str, tuple[str, str]]] = {
     Trait.HEALTH: ("Здоровье", "Health"),
     Trait.HEALTH_MAX: ("Макс. Здоровье", "Max Health"),
     Trait.WILLPOWER: ("Сила воли", "Willpower"),
-    Trait.WILLPOWER_MAX: ("Макс. сила воли", "Max Willpower"),
+    Trait.WILLPOWER_MAX: ("Макс. Сила воли", "Max Willpower"),
     Trait.ANGER: ("Гнев", "Anger"),
     Trait.ANGER_MAX: ("Макс. Гнев", "Max Anger"),
     Trait.ARMOR: ("Броня", "Armor"),

@@ -79,7 +79,7 @@ def _storyteller_names(character: storyteller.Character) -> Names:
     keys = list(ABILITIES) + [a.key for a in character.abilities if a.key not in ABILITIES]
     for key in keys:
         ru, en = render(trait_name(key), "ru"), render(trait_name(key), "en")
-        entries.append((_ABILITY_PREFIX + key, (ru, en, key.replace("_", " "))))
+        entries.append((_ABILITY_PREFIX + key, (ru, en, key, key.replace("_", " "))))
     return Names(entries)
 
 

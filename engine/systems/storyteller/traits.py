@@ -3,7 +3,8 @@
 Every trait has a stable key (stored in sheets) and a translatable name registered as the
 message ``storyteller.trait.<key>``. The ability, Art, Realm and Background lists are the
 Changeling: The Dreaming catalogue plus the abilities the seed names (Убеждение, Ремонт); a game
-may also use keys outside the catalogue (house abilities), which are shown by their key.
+may also use keys outside the catalogue (house abilities), shown by their key (spaces for
+underscores).
 """
 
 from __future__ import annotations
@@ -214,11 +215,13 @@ _register_names()
 
 
 def trait_name(key: str) -> Msg:
-    """The translatable name of any trait key; unknown (house) keys render as themselves."""
+    """The translatable name of any trait key; an unknown (house) key renders as itself with
+    spaces for underscores (``kung_fu`` → «kung fu», as ``/r`` accepts it), on the sheet and in
+    every list of what can be rolled alike."""
     full = f"storyteller.trait.{key}"
     if has_message(full):
         return msg(full)
-    return msg("storyteller.trait.custom", name=key)
+    return msg("storyteller.trait.custom", name=key.replace("_", " "))
 
 
 def ability_group(key: str) -> AbilityGroup | None:

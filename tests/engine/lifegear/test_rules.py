@@ -251,6 +251,12 @@ def test_dying_and_the_gm_ruling() -> None:
 def test_gm_sets_state() -> None:
     hero = set_state(archer(), "bow", ItemState.LOST)
     assert find_item(hero, "bow").state is ItemState.LOST
+    # a weapon is used until it breaks (seed 001): a stale or forged «spent» is refused
+    with pytest.raises(LifegearRuleViolation) as caught:
+        set_state(archer(), "bow", ItemState.SPENT)
+    assert caught.value.render("ru") == (
+        "«Лук» не тратится: пока предмет не сломан, он применяется многократно."
+    )
 
 
 def test_character_from_role_and_round_trip() -> None:

@@ -22,6 +22,8 @@ from engine.systems.matter import (
     validate_character,
 )
 from engine.systems.matter.scene import Footing
+from engine.systems.matter.traits import Trait, trait_message_key
+from engine.text import msg
 
 
 def _legal(**skills: int) -> Character:
@@ -136,3 +138,12 @@ def test_sheet_is_frozen_and_strict() -> None:
         sheet.health = 3
     with pytest.raises(ValueError):
         Character.model_validate({"name": "x", "mana": 3})
+
+
+def test_a_gauges_maximum_is_named_as_the_gauge() -> None:
+    """«Макс. сила воли» beside «Макс. Здоровье» and «Макс. Гнев»: each maximum reads «Макс.»
+    and the gauge's own name (the seed's «макс. Силе Воли», the glossary's «Сила воли»)."""
+    for gauge in (Trait.HEALTH, Trait.WILLPOWER, Trait.ANGER):
+        name = msg(trait_message_key(gauge)).render("ru")
+        assert msg(trait_message_key(f"{gauge}_max")).render("ru") == f"Макс. {name}"
+    assert msg(trait_message_key(Trait.WILLPOWER_MAX)).render("ru") == "Макс. Сила воли"

@@ -137,6 +137,11 @@ async def test_a_weapon_typed_with_its_stat_keeps_the_stat_and_the_dice(running:
     await say(running, GM, "Посох: Ловкость")
     await press(running, GM, "k", "weapon")
     await say(running, GM, "Праща: Сила + 1d4")  # no such stat: a description, as before
+    armor = await press(running, GM, "k", "armor")  # each kind its own example, not the bow's
+    assert "Новый пункт (броня)" in armor.text and "Кольчуга: выдерживает один удар" in armor.text
+    assert "Лук: 1d6" not in armor.text, armor.text
+    help_ = await press(running, GM, "k", "help")
+    assert "Помощь покровителя: 1d6" in help_.text and "Кольчуга:" not in help_.text
     preview = await press(running, GM, "gn")
     # the button that edits the role's «Название роли?» says «Название», not «Имя»
     labels = [b["text"] for row in (preview.reply_markup or {})["inline_keyboard"] for b in row]
