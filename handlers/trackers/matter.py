@@ -112,7 +112,7 @@ class MatterCrippledCD(CallbackData, prefix="mxk"):
 
 
 class MatterEndCD(CallbackData, prefix="mxe"):
-    """The GM's «End» (in set-up «Cancel»): asks first, in place."""
+    """The GM's «End» (in set-up too: the scene is called off): asks first, in place."""
 
     tracker_id: int
     v: int
@@ -160,7 +160,8 @@ def setup_keyboard(
     rows.append(
         [
             button(t("▶️ Start"), MatterStartCD(tracker_id=tracker.id, v=v)),
-            button(t("✖️ Cancel"), MatterEndCD(tracker_id=tracker.id, v=v)),
+            # «End», not «Cancel»: its question's own «Cancel» must not read as the same word
+            button(t("🏁 End"), MatterEndCD(tracker_id=tracker.id, v=v)),
         ]
     )
     return InlineKeyboardMarkup(inline_keyboard=rows)

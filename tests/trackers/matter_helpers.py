@@ -35,9 +35,9 @@ async def press(h: Harness, user: int, tracker: ChatMessage, label: str) -> Call
     return answer
 
 
-async def end(h: Harness, tracker: ChatMessage, label: str = "Завершить") -> None:
-    """The GM ends the scene: «Завершить» (in set-up «Отмена»), then «Да, завершить»."""
-    await press(h, GM, tracker, label)
+async def end(h: Harness, tracker: ChatMessage) -> None:
+    """The GM ends the scene (or calls its set-up off): «Завершить», then «Да, завершить»."""
+    await press(h, GM, tracker, "Завершить")
     await press(h, GM, tracker, "Да, завершить")
 
 

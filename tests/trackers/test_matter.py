@@ -241,7 +241,7 @@ async def test_commands_and_one_scene_at_a_time(running: Harness) -> None:
     await mh.end(h, copy)
     assert "Сцена окончена, раундов: 2" in tb.current(h, copy).text
     again = await mh.open_scene(h, "/scene")
-    await mh.end(h, again, "Отмена")
+    await mh.end(h, again)
     assert not (tb.current(h, again).reply_markup or {}).get("inline_keyboard")
     assert await tb.scalar(h, "SELECT count(*) FROM trackers WHERE status = 'open'") == 0
 
