@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 
+from sqlalchemy import text
+
 from bot.services.trackers import cards as service
 from db.database import create_session_factory
 from db.uow import UnitOfWork
@@ -222,6 +224,12 @@ async def test_wrong_presser_and_forged_buttons_change_nothing(running: Harness)
     assert await logged(running) == []
     versions = await scalar(running, "SELECT sum(version) FROM trackers")
     assert versions == 2  # both cards still at version 1
+    # A card outlives its game: once the game is archived its GM may still close it (asked).
+    async with running.engine.begin() as conn:
+        await conn.execute(text("UPDATE games SET archived_at = now()"))
+    asked = await press_and_wait(running, GM, first, button_data(first, "crx:"))
+    closed = await press_and_wait(running, GM, asked, button_data(asked, "cry:"))
+    assert buttons(closed) == [] and "Отменено мастером" in closed.text
 
 
 async def test_a_restart_mid_card_keeps_the_rolls(harness: Harness) -> None:
