@@ -23,15 +23,15 @@ from db.repositories.games import GameDTO
 from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
 from handlers.callbacks import CardForCD, notify
-from handlers.filters import HasGame, IsGM
+from handlers.filters import HadGame, HasGame, IsGM
 from handlers.games import gm_only, no_game
 from handlers.owned import carries
-from handlers.trackers import registry
+from handlers.trackers import common, registry
 from handlers.trackers.common import chat_translator, post, redraw, refresh
 from handlers.views import requests as request_views
 from handlers.views.edit import edit_markup
 from handlers.views.trackers import cards as views
-from handlers.views.trackers.cards import CardCancelCD, CardRollCD
+from handlers.views.trackers.cards import CardCancelCD, CardCloseYesCD, CardRollCD
 
 COMMANDS = ("opposed", "extended", "team")
 _OPEN = {
@@ -159,8 +159,22 @@ async def roll_for_refused(
     notify(callback_answer, t("Only the GM can do that."), alert=True)
 
 
-async def press_cancel(
+async def ask_close(
     query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: CardCancelCD,
+    game: GameDTO, uow: UnitOfWork, t: Translator,
+) -> None:  # fmt: skip
+    """«Close the card» asks first (a closed card keeps no buttons): its keyboard turns into
+    «Yes, close it» / «Cancel» in place."""
+    d = callback_data
+    async with _lock(d.tracker_id):
+        await common.ask_end(
+            query, callback_answer, uow, t, game, tracker_id=d.tracker_id, kind=service.KINDS,
+            shown=d.v, yes=views.close_confirmed(t, d),
+        )  # fmt: skip
+
+
+async def press_cancel(
+    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: CardCloseYesCD,
     uow: UnitOfWork, user: UserDTO, t: Translator, i18n: I18n, chat_info: ChatDTO | None,
 ) -> None:  # fmt: skip
     message = query.message
@@ -190,5 +204,8 @@ def create_router() -> Router:
     router.callback_query.register(press_roll, CardRollCD.filter())
     router.callback_query.register(roll_for, CardForCD.filter(), IsGM())
     router.callback_query.register(roll_for_refused, CardForCD.filter())
-    router.callback_query.register(press_cancel, CardCancelCD.filter())
+    # a card outlives its game: an archived game's GM may still close it
+    router.callback_query.register(ask_close, CardCancelCD.filter(), HasGame())
+    router.callback_query.register(ask_close, CardCancelCD.filter(), HadGame())
+    router.callback_query.register(press_cancel, CardCloseYesCD.filter())
     return router

@@ -78,19 +78,20 @@ def undo_button(t: Translator, tracker: TrackerDTO) -> InlineKeyboardButton:
 
 async def ask_end(
     query: CallbackQuery, callback_answer: CallbackAnswer, uow: UnitOfWork, t: Translator,
-    game: GameDTO, *, tracker_id: int, kind: str, shown: int, yes: InlineKeyboardButton,
+    game: GameDTO, *, tracker_id: int, kind: str | tuple[str, ...], shown: int,
+    yes: InlineKeyboardButton, also: Callable[[TrackerDTO], Awaitable[bool]] | None = None,
 ) -> None:  # fmt: skip
     """The first press of a tracker's «End»: an end cannot be undone (the ended tracker has no
     buttons), so its keyboard turns in place into ``yes`` (the same end, confirmed) and
     «Cancel»; the tracker itself is not touched. An old «End» button (drawn before the
-    question existed) asks too."""
+    question existed) asks too. Who may ask: the GM, and whom ``also`` lets end it."""
     message = query.message
     if not isinstance(message, Message):
         return
     try:
         tracker = await core.may_end(
             uow, game, tracker_id, chat_id=message.chat.id, message_id=message.message_id,
-            kind=kind, shown=shown, user_id=query.from_user.id,
+            kind=kind, shown=shown, user_id=query.from_user.id, also=also,
         )  # fmt: skip
     except core.TrackerRefused as refused:
         notify(callback_answer, t(refused.reason), alert=True)

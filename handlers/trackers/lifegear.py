@@ -25,6 +25,7 @@ from db.repositories.users import UserDTO
 from db.uow import UnitOfWork
 from handlers.filters import GameSystem, HasGame, IsGM
 from handlers.games import gm_only, no_game
+from handlers.trackers import common
 from handlers.trackers.common import chat_translator, open_and_post, step_and_refresh
 from handlers.trackers.registry import Rendered, register
 from handlers.views.trackers import lifegear as views
@@ -33,6 +34,7 @@ from handlers.views.trackers.lifegear import (
     LgBoostCD,
     LgChooseCD,
     LgEndCD,
+    LgEndYesCD,
     LgExtraCD,
     LgPickCD,
     LgProtCD,
@@ -162,8 +164,20 @@ BUTTONS: tuple[tuple[type[Any], Action, Params], ...] = (
     (LgPickCD, service.pick, lambda d, u: {**_base(d), "cid": d.c, "index": d.i, "key": d.k}),
     (LgTakeCD, service.take, lambda d, u: {**_base(d), "cid": d.c}),
     (LgExtraCD, service.extra_damage, lambda d, u: {**_base(d), "cid": d.c}),
-    (LgEndCD, service.end, lambda d, u: _base(d)),
+    (LgEndYesCD, service.end, lambda d, u: _base(d)),
 )
+
+
+async def ask_end(
+    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: LgEndCD,
+    game: GameDTO, uow: UnitOfWork, t: Translator,
+) -> None:  # fmt: skip
+    """«End»/«Stop» asks first: its keyboard turns into «Yes, end it» / «Cancel» in place."""
+    await common.ask_end(
+        query, callback_answer, uow, t, game, tracker_id=callback_data.tid,
+        kind=service.KINDS, shown=callback_data.v, yes=views.end_confirmed(t, callback_data),
+        also=lambda tracker: service.may_stop(uow, game, tracker, query.from_user.id),
+    )  # fmt: skip
 
 
 def create_router() -> Router:
@@ -177,6 +191,7 @@ def create_router() -> Router:
     router.message.register(open_duel, Command("duel"), lifegear, IsGM())
     router.message.register(gm_only, Command("duel"), lifegear)
     router.message.register(no_game, Command("duel"), ~HasGame())
+    router.callback_query.register(ask_end, LgEndCD.filter(), lifegear)
     for cd, action, params in BUTTONS:
         router.callback_query.register(_handler(action, params), cd.filter(), lifegear)
     return router

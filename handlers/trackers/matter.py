@@ -31,6 +31,7 @@ from engine.systems.matter.states import StateId
 from handlers.callbacks import notify
 from handlers.filters import GameSystem, IsGM
 from handlers.games import gm_only, no_game
+from handlers.trackers import common
 from handlers.trackers.common import (
     button,
     chat_translator,
@@ -111,6 +112,15 @@ class MatterCrippledCD(CallbackData, prefix="mxk"):
 
 
 class MatterEndCD(CallbackData, prefix="mxe"):
+    """The GM's «End» (in set-up too: the scene is called off): asks first, in place."""
+
+    tracker_id: int
+    v: int
+
+
+class MatterEndYesCD(CallbackData, prefix="mxy"):
+    """The question's «Yes»: the GM ends the scene."""
+
     tracker_id: int
     v: int
 
@@ -150,7 +160,8 @@ def setup_keyboard(
     rows.append(
         [
             button(t("▶️ Start"), MatterStartCD(tracker_id=tracker.id, v=v)),
-            button(t("✖️ Cancel"), MatterEndCD(tracker_id=tracker.id, v=v)),
+            # «End», not «Cancel»: its question's own «Cancel» must not read as the same word
+            button(t("🏁 End"), MatterEndCD(tracker_id=tracker.id, v=v)),
         ]
     )
     return InlineKeyboardMarkup(inline_keyboard=rows)
@@ -394,8 +405,21 @@ async def press_crippled(
     ), menu="st", cid=d.cid)  # fmt: skip
 
 
-async def press_end(
+async def ask_end(
     query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: MatterEndCD,
+    game: GameDTO, uow: UnitOfWork, t: Translator,
+) -> None:  # fmt: skip
+    """«End» asks first: its keyboard turns into «Yes, end it» / «Cancel» in place."""
+    d = callback_data
+    yes = button(t("🏁 Yes, end it"), MatterEndYesCD(tracker_id=d.tracker_id, v=d.v))
+    await common.ask_end(
+        query, callback_answer, uow, t, game, tracker_id=d.tracker_id, kind=service.KIND,
+        shown=d.v, yes=yes,
+    )  # fmt: skip
+
+
+async def press_end(
+    query: CallbackQuery, callback_answer: CallbackAnswer, callback_data: MatterEndYesCD,
     game: GameDTO, user: UserDTO, uow: UnitOfWork, i18n: I18n, chat_info: ChatDTO | None,
     t: Translator,
 ) -> None:  # fmt: skip
@@ -446,7 +470,8 @@ def create_router() -> Router:
     router.callback_query.register(press_state, MatterStateCD.filter(), mine)
     router.callback_query.register(press_water, MatterWaterCD.filter(), mine)
     router.callback_query.register(press_crippled, MatterCrippledCD.filter(), mine)
-    router.callback_query.register(press_end, MatterEndCD.filter(), mine)
+    router.callback_query.register(ask_end, MatterEndCD.filter(), mine)
+    router.callback_query.register(press_end, MatterEndYesCD.filter(), mine)
     router.callback_query.register(press_menu, MatterMenuCD.filter(), mine)
     return router
 

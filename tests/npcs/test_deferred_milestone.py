@@ -65,7 +65,9 @@ async def _open_conflict(h: Harness) -> ChatMessage:
     # The tracker is committed with its message's id just after the message is sent: a job
     # fired in between would find no open fight (a race of the test, not of the bot).
     for _ in range(200):
-        if (await tb.tracker_row(h))["message_id"] == posted.message_id:
+        # (counted: the tracker's row itself may not be committed yet either)
+        sql = "SELECT count(*) FROM trackers WHERE message_id = :m AND status = 'open'"
+        if await tb.scalar(h, sql, m=posted.message_id):
             return posted
         await asyncio.sleep(0.02)
     raise AssertionError("the conflict was never committed")

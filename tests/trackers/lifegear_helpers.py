@@ -77,6 +77,12 @@ async def press(h: Harness, user: int, message_id: int, label: str) -> CallbackA
     return answer
 
 
+async def end(h: Harness, user: int, message_id: int, label: str = "Завершить") -> None:
+    """End the fight: «Завершить» (or a duel's «Остановить»), then «Да, завершить»."""
+    await press(h, user, message_id, label)
+    await press(h, user, message_id, "Да, завершить")
+
+
 def shown(h: Harness, message_id: int) -> str:
     return tb.current(h, message_id).text
 

@@ -35,6 +35,12 @@ async def press(h: Harness, user: int, tracker: ChatMessage, label: str) -> Call
     return answer
 
 
+async def end(h: Harness, tracker: ChatMessage) -> None:
+    """The GM ends the scene (or calls its set-up off): «Завершить», then «Да, завершить»."""
+    await press(h, GM, tracker, "Завершить")
+    await press(h, GM, tracker, "Да, завершить")
+
+
 async def press_refused(h: Harness, user: int, tracker: ChatMessage, label: str) -> str:
     """Press ``label`` as ``user`` and expect an alert; the tracker stays as it was."""
     answer = await tb.press_refused(h, user, tracker, data_of(h, tracker, label))

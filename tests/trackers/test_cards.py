@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 
+from sqlalchemy import text
+
 from bot.services.trackers import cards as service
 from db.database import create_session_factory
 from db.uow import UnitOfWork
@@ -222,6 +224,12 @@ async def test_wrong_presser_and_forged_buttons_change_nothing(running: Harness)
     assert await logged(running) == []
     versions = await scalar(running, "SELECT sum(version) FROM trackers")
     assert versions == 2  # both cards still at version 1
+    # A card outlives its game: once the game is archived its GM may still close it (asked).
+    async with running.engine.begin() as conn:
+        await conn.execute(text("UPDATE games SET archived_at = now()"))
+    asked = await press_and_wait(running, GM, first, button_data(first, "crx:"))
+    closed = await press_and_wait(running, GM, asked, button_data(asked, "cry:"))
+    assert buttons(closed) == [] and "Отменено мастером" in closed.text
 
 
 async def test_a_restart_mid_card_keeps_the_rolls(harness: Harness) -> None:
@@ -255,10 +263,18 @@ async def test_gm_undo_takes_back_a_roll_and_cancel_closes_the_card(running: Har
     row = await tracker_row(running)
     (kept,) = row["state"]["slots"][0]["rolls"]
     assert kept["total"] == rolls[1][2].total
-    # Cancel: the GM's only.
+    # Cancel: the GM's only. A closed card keeps no buttons, so «Закрыть карточку» asks first,
+    # in place; «Отмена» brings the card's buttons back, nothing changed meanwhile.
     cancel = button_data(card, "crx:")
     assert (await press(running, BOB, card, cancel)).show_alert
     card = await press_and_wait(running, GM, card, cancel)
+    assert [b["text"] for b in buttons(card)] == ["✖️ Да, закрыть", "Отмена"]
+    assert (await press(running, BOB, card, button_data(card, "cry:"))).show_alert
+    assert await tracker_row(running) == row
+    card = await press_and_wait(running, GM, card, button_data(card, "tkn:"))
+    assert len(roll_buttons(card)) == 1 and button_data(card, "crx:") == cancel
+    card = await press_and_wait(running, GM, card, cancel)  # the same button asks again
+    card = await press_and_wait(running, GM, card, button_data(card, "cry:"))
     row = await tracker_row(running)
     assert row["status"] == "ended" and row["state"]["summary"] == "отменено"
     assert buttons(card) == [] and "Отменено мастером" in card.text

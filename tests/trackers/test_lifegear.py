@@ -19,6 +19,7 @@ from tests.helpers.table import current, ledger_kinds, press_data, press_refused
 from tests.trackers.lifegear_helpers import (
     armor,
     data_of,
+    end,
     hero,
     insert,
     labels,
@@ -132,9 +133,17 @@ async def test_fast_combat_from_opening_to_the_end(table: Harness) -> None:
     assert "попадание" in text_now and "«Тролль» повержен" in text_now
     assert not any("🎲" in label for label in labels(table, mid))
 
-    # Only the GM ends it: the mail (once per fight) is ready again, the rest stays.
+    # Only the GM ends it: the mail (once per fight) is ready again, the rest stays. The end
+    # has no undo, so «Завершить» asks first, in place; «Отмена» brings the buttons back.
     await press_refused(table, ALICE, mid, data_of(table, mid, "Завершить"))
+    before = await _tracker_rows(table)
     await press(table, GM, mid, "Завершить")
+    assert labels(table, mid) == ["🏁 Да, завершить", "Отмена"]
+    await press_refused(table, ALICE, mid, data_of(table, mid, "Да, завершить"))
+    assert await _tracker_rows(table) == before == [("lifegear_combat", "open")]
+    await press(table, GM, mid, "Отмена")
+    assert "Доп. урон" in " ".join(labels(table, mid)) and "«Тролль» повержен" in shown(table, mid)
+    await end(table, GM, mid)
     final = current(table, mid)
     assert "Бой окончен" in final.text and "Боб" in final.text
     assert not final.reply_markup or not final.reply_markup.get("inline_keyboard")
@@ -211,7 +220,7 @@ async def test_surprise_round_allows_only_weapons_in_hand_and_help(table: Harnes
     assert set(states(after).values()) == {"broken", "spent"}
     assert lifegear.lives(after) < 0
     assert "Ниже нуля" in shown(table, mid)
-    await press(table, GM, mid, "Завершить")
+    await end(table, GM, mid)
     assert "«Волк» не повержен" in shown(table, mid)
     assert await ledger_kinds(table) == [
         "lifegear.boost",
@@ -259,7 +268,7 @@ async def test_duel_one_life_per_round_and_stop(table: Harness) -> None:
     await press(table, BOB, mid, "🎲 Боб")
     await press(table, ALICE, mid, "🎲 Лина")
     assert "Боб получает урон 1" in shown(table, mid)
-    await press(table, ALICE, mid, "Остановить")
+    await end(table, ALICE, mid, "Остановить")
     final = current(table, mid)
     assert "Дуэль окончена" in final.text and "Урон не получен: Боб" in final.text
     assert states(await sheet(table, bob)) == {
@@ -303,7 +312,7 @@ async def test_an_ambush_with_a_fast_first_round(table: Harness) -> None:
     assert "Раунд 2" in shown(table, mid) and "быстрый" not in shown(table, mid).split("\n")[1]
     await press(table, BOB, mid, "🎲 Боб")
     assert any("Лук · Сила" in label for label in labels(table, mid))
-    await press(table, GM, mid, "Остановить")
+    await end(table, GM, mid, "Остановить")
     assert "Дуэль окончена" in shown(table, mid)
 
 
@@ -317,7 +326,7 @@ async def test_one_fight_at_a_time_and_players_cannot_open(table: Harness) -> No
     assert "Тролль" in first.text
     forged = LgStartCD(tid=first.message_id + 999, v=1).pack()
     await press_refused(table, GM, first.message_id, forged)
-    await press(table, GM, first.message_id, "Завершить")
+    await end(table, GM, first.message_id)
     assert "Отменено" in shown(table, first.message_id)
     assert await ledger_kinds(table) == []
 
@@ -338,7 +347,7 @@ async def test_an_item_used_after_the_result_can_turn_a_miss_into_a_hit(table: H
     text_now = shown(table, mid)
     assert "Лина добавляет Озарение" in text_now and "«Огр» повержен" in text_now
     assert states(await sheet(table, lina)) == {"Озарение": "spent", "Плащ": "ready"}
-    await press(table, GM, mid, "Завершить")
+    await end(table, GM, mid)
     assert "Бой окончен: чудовище «Огр» повержено (Лина)" in shown(table, mid)
     assert await ledger_kinds(table) == ["lifegear.boost"]
 
@@ -384,5 +393,5 @@ async def test_the_gm_adds_a_monsters_extra_damage(table: Harness) -> None:
     await press(table, ALICE, mid, "Плащ")
     await press(table, ALICE, mid, "принять урон 1")
     assert states(await sheet(table, lina)) == {"Плащ": "broken", "Сапоги": "ready"}
-    await press(table, GM, mid, "Завершить")
+    await end(table, GM, mid)
     assert "Бой окончен" in shown(table, mid)

@@ -123,8 +123,16 @@ async def test_scene_from_opening_to_the_end(running: Harness) -> None:
     assert re.search(r"Ася: проверка «Ядовитое облако» · 🎲 2d10>=7! \[\d+!? \d+", text)
     assert mh.states_of(await mh.sheet(h, asya)).get("speedup") is None
 
-    # End: the scene-bound KO ends; poison (until cured) stays; a summary, no buttons.
+    # End: the scene-bound KO ends; poison (until cured) stays; a summary, no buttons. The
+    # end has no undo: «Завершить» asks first, in place; «Отмена» brings the buttons back.
+    before = await tb.scalar(h, "SELECT version FROM trackers WHERE status = 'open'")
     await mh.press(h, GM, tracker, "Завершить")
+    assert tb.labels(tb.current(h, tracker)) == ["🏁 Да, завершить", "Отмена"]
+    assert await mh.press_refused(h, BOB, tracker, "Да, завершить") == "Это может только мастер."
+    await mh.press(h, GM, tracker, "Отмена")
+    assert "Следующий ход" in " ".join(tb.labels(tb.current(h, tracker)))
+    assert await tb.scalar(h, "SELECT version FROM trackers WHERE status = 'open'") == before
+    await mh.end(h, tracker)
     final = tb.current(h, tracker)
     assert "Сцена окончена, раундов: 4" in final.text and "🏁 Сцена окончена." in final.text
     assert not (final.reply_markup or {}).get("inline_keyboard")
@@ -230,10 +238,10 @@ async def test_commands_and_one_scene_at_a_time(running: Harness) -> None:
     assert tb.current(h, tracker).text.startswith("⤵️")
 
     # Ending the scene frees the game for a new one; cancelling a set-up just closes it.
-    await mh.press(h, GM, copy, "Завершить")
+    await mh.end(h, copy)
     assert "Сцена окончена, раундов: 2" in tb.current(h, copy).text
     again = await mh.open_scene(h, "/scene")
-    await mh.press(h, GM, again, "Отмена")
+    await mh.end(h, again)
     assert not (tb.current(h, again).reply_markup or {}).get("inline_keyboard")
     assert await tb.scalar(h, "SELECT count(*) FROM trackers WHERE status = 'open'") == 0
 

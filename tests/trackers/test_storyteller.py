@@ -135,6 +135,16 @@ async def test_scene_from_opening_to_the_end(running: Harness) -> None:
     assert len(faces) == 5  # 3 + 3 − 1
     await tap(h, ALICE, msg, "ztn")
 
+    # The end has no undo: «Завершить» asks first, in place, as every tracker's does; a
+    # player's «Да» is refused, «Назад» brings the buttons back, nothing changed meanwhile.
+    before = await tracker(h)
+    await tap(h, GM, msg, "ztv", "🏁")
+    assert [b["text"] for b in msg.buttons()] == ["🏁 Да, завершить", "⬅️ Назад"]
+    answer = await press_data(h, ALICE, msg, data(msg, "ztq"))
+    assert answer.show_alert and (await tracker(h))["status"] == "open"
+    await tap(h, GM, msg, "ztv", "Назад")
+    assert any(b["callback_data"].startswith("ztn:") for b in msg.buttons())
+    assert (await tracker(h))["version"] == before["version"]
     await tap(h, GM, msg, "ztv", "🏁")
     await tap(h, GM, msg, "ztq")
     final = await tracker(h)

@@ -13,6 +13,7 @@ here commits; the caller does, once.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.i18n import N_
@@ -89,15 +90,19 @@ async def load(
 
 async def may_end(
     uow: UnitOfWork, game: GameDTO, tracker_id: int, *, chat_id: int, message_id: int,
-    kind: str, shown: int, user_id: int,
+    kind: str | tuple[str, ...], shown: int, user_id: int,
+    also: Callable[[TrackerDTO], Awaitable[bool]] | None = None,
 ) -> TrackerDTO:  # fmt: skip
     """The tracker a GM's first «End» press would end, for the question «Yes, end it» /
     «Cancel» (an end has no undo: the ended tracker keeps no buttons); refused as the end
-    itself would be — not the GM, not here, over, or moved on since ``shown``. Writes
-    nothing."""
-    if not await is_gm(uow, game, user_id):
+    itself would be — not the GM (nor one ``also`` lets end it, e.g. a duellist), not here,
+    not of ``kind`` (one or several), over, or moved on since ``shown``. Writes nothing."""
+    tracker = await load(uow, tracker_id, chat_id=chat_id, message_id=message_id)
+    if tracker.kind not in ((kind,) if isinstance(kind, str) else kind):
+        raise TrackerRefused(N_("This tracker is not here."))
+    allowed = also is not None and await also(tracker)
+    if not allowed and not await is_gm(uow, game, user_id):
         raise TrackerRefused(N_("Only the GM can do that."))
-    tracker = await load(uow, tracker_id, chat_id=chat_id, kind=kind, message_id=message_id)
     if tracker.version != shown:
         raise TrackerRefused(STALE)
     return tracker

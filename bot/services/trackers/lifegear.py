@@ -918,12 +918,19 @@ async def end(
     """«End» (the GM) or, in a duel, «Stop» (either duellist or the GM): once-per-fight armor
     is ready again and temporary damage ends if the monster fell (or the duel stopped)."""
     tracker, state = await _load(uow, tracker_id, chat_id, v)
-    roster = await fighters(uow, game.id)
-    chosen = [c for c in ids(state) if c in roster]
-    duellist = tracker.kind == DUEL and any(roster[c].row.owner_user_id == user_id for c in chosen)
-    if not duellist:
+    if not await may_stop(uow, game, tracker, user_id):
         await _gm(uow, game, user_id)
     return await _close(uow, game, tracker, state, user_id=user_id)
+
+
+async def may_stop(uow: UnitOfWork, game: GameDTO, tracker: TrackerDTO, user_id: int) -> bool:
+    """Whether ``user_id`` plays one of a duel's duellists: either may «Stop» it (the GM may
+    end any fight)."""
+    if tracker.kind != DUEL:
+        return False
+    roster = await fighters(uow, game.id)
+    chosen = [c for c in ids(tracker.state) if c in roster]
+    return any(roster[c].row.owner_user_id == user_id for c in chosen)
 
 
 async def yield_duel(

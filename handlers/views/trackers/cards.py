@@ -28,10 +28,25 @@ class CardRollCD(CallbackData, prefix="crd"):
 
 
 class CardCancelCD(CallbackData, prefix="crx"):
-    """The GM closes card ``tracker_id`` (shown at version ``v``) unfinished."""
+    """The GM's «Close the card» on card ``tracker_id`` (shown at version ``v``): asks first,
+    in place."""
 
     tracker_id: int
     v: int
+
+
+class CardCloseYesCD(CallbackData, prefix="cry"):
+    """The question's «Yes»: the GM closes card ``tracker_id`` (at version ``v``) unfinished."""
+
+    tracker_id: int
+    v: int
+
+
+def close_confirmed(t: Translator, asked: CardCancelCD) -> InlineKeyboardButton:
+    """The question's «Yes» for the «Close the card» pressed (``asked``): the close, confirmed."""
+    return button(
+        "✖️ " + t("Yes, close it"), CardCloseYesCD(tracker_id=asked.tracker_id, v=asked.v)
+    )
 
 
 def _roll_line(t: Translator, roll: dict[str, Any]) -> str:

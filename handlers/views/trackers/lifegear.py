@@ -116,8 +116,22 @@ class LgExtraCD(CallbackData, prefix="lgh"):
 
 
 class LgEndCD(CallbackData, prefix="lge"):
+    """«End» (the GM) or a duel's «Stop» (a duellist too): asks first, in place."""
+
     tid: int
     v: int
+
+
+class LgEndYesCD(CallbackData, prefix="lgy"):
+    """The question's «Yes»: the fight ends (the duel stops)."""
+
+    tid: int
+    v: int
+
+
+def end_confirmed(t: Translator, asked: LgEndCD) -> InlineKeyboardButton:
+    """The question's «Yes» for the «End»/«Stop» pressed (``asked``): the same end, confirmed."""
+    return button(t("🏁 Yes, end it"), LgEndYesCD(tid=asked.tid, v=asked.v))
 
 
 def _e(value: object) -> str:
