@@ -61,9 +61,10 @@ async def _seed(engine: AsyncEngine) -> list[tuple[int, int]]:
         ids = [g[0] for g in games]
         await conn.execute(
             text(
-                "INSERT INTO characters (game_id, owner_user_id, is_npc, system, name, status, "
-                "sheet, schema_version, version) "
-                "SELECT g.id, 1000 + c, false, 'fate', 'Герой ' || c, 'active', "
+                # name_key: engine.common.name_key of the name («Герой 7» → «герой 7»)
+                "INSERT INTO characters (game_id, owner_user_id, is_npc, system, name, name_key, "
+                "status, sheet, schema_version, version) "
+                "SELECT g.id, 1000 + c, false, 'fate', 'Герой ' || c, 'герой ' || c, 'active', "
                 "CAST(:sheet AS jsonb), 1, 1 "
                 "FROM unnest(CAST(:ids AS int[])) AS g(id), generate_series(1, :per) c"
             ),
